@@ -1,0 +1,125 @@
+"""Command line: ``review COHORT``, ``review demo``, ``review triage``, ``review bench``.
+
+Exit codes: 0 ok, 1 the thing reviewed failed (with --check), 2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from review import __version__, cohort, demo, themes
+from review.text import safe_line
+
+SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness")
+
+
+def _common_ui(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--theme", default=themes.DEFAULT_THEME,
+                        help="theme name (bundled: review-dark, review-light, review-high-contrast; "
+                             "also Textual's, e.g. ansi-dark for tmux)")
+    parser.add_argument("--reviewer", action="append", default=[],
+                        help="who is reviewing; give it twice for a pair")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="review", description="Grade take-home submissions in the terminal.")
+    parser.add_argument("--version", action="version", version=f"review {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="{COHORT,demo,triage,bench}")
+
+    open_p = sub.add_parser("open", help="open the console on a cohort folder (the default: `review COHORT`)")
+    open_p.add_argument("cohort", type=Path)
+    _common_ui(open_p)
+
+    demo_p = sub.add_parser("demo", help="build the bundled sample cohort as git repos and open it")
+    demo_p.add_argument("--into", type=Path, default=None, help=f"where to build (default {demo.default_demo_dir()})")
+    demo_p.add_argument("--build-only", action="store_true", help="build, print the folder, do not open")
+    _common_ui(demo_p)
+
+    triage_p = sub.add_parser("triage", help="the triage rows, headless")
+    triage_p.add_argument("cohort", type=Path)
+    triage_p.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+
+    bench_p = sub.add_parser("bench", help="benchmarks that print figures and ratios")
+    bench_p.add_argument("what", choices=["triage"])
+    bench_p.add_argument("--submissions", type=int, default=300)
+    bench_p.add_argument("--into", type=Path, default=None)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `review COHORT` is the everyday form: treat a first word that is no subcommand as a folder.
+    if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
+        argv.insert(0, "open")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return COMMANDS[args.command](args)
+    except (cohort.CohortError, demo.SampleError) as error:
+        print(f"review: {error}", file=sys.stderr)
+        return 2
+
+
+def _check_theme(name: str) -> themes.ThemeLoad | None:
+    from textual.theme import BUILTIN_THEMES
+
+    load = themes.load_themes()
+    if name not in load.themes and name not in BUILTIN_THEMES:
+        for failure in load.failures:
+            print(f"review: theme not loaded: {failure}", file=sys.stderr)
+        names = ", ".join(sorted({*load.themes, *BUILTIN_THEMES}))
+        print(f"review: unknown theme {name!r}; available: {names}", file=sys.stderr)
+        return None
+    return load
+
+
+def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
+    cohort.list_submissions(cohort_dir)  # a clear message and exit 2 before the screen takes over
+    load = _check_theme(args.theme)
+    if load is None:
+        return 2
+    from review.tui.app import ReviewApp
+
+    ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load).run()
+    return 0
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    return _open(args.cohort, args)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    folder = demo.build_demo(args.into)
+    if args.build_only:
+        print(folder)
+        return 0
+    return _open(folder, args)
+
+
+def cmd_triage(args: argparse.Namespace) -> int:
+    rows = cohort.triage(args.cohort)
+    rows.sort(key=lambda r: r.name)
+    if args.json:
+        json.dump({"cohort": str(args.cohort.resolve()), "submissions": [r.to_json() for r in rows]},
+                  sys.stdout, indent=2)
+        print()
+        return 0
+    for row in rows:
+        detail = row.problem or f"{row.commits} commits, assistants: {', '.join(row.assistants) or 'none'}"
+        print(safe_line(f"{row.name:24} {row.state:10} {detail}", 400))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from review import bench
+
+    return bench.triage_benchmark(args.submissions, args.into)
+
+
+COMMANDS = {"open": cmd_open, "demo": cmd_demo, "triage": cmd_triage, "bench": cmd_bench}

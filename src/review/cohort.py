@@ -1,0 +1,91 @@
+"""A cohort is a folder with one git repository per candidate. This module lists them and
+computes each one's triage row, saying why when a folder cannot be read."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from review import attribution, gitsafe, store
+
+
+class CohortError(Exception):
+    pass
+
+
+@dataclass
+class Row:
+    """One submission in the triage table. Field names are a contract (``review triage --json``)."""
+
+    name: str
+    path: str
+    problem: str | None = None
+    head: str | None = None
+    commits: int | None = None
+    last_commit: str | None = None
+    assistants: list[str] = field(default_factory=list)
+    ai_share: float | None = None
+    harness: str | None = None
+    state: str = "new"
+    reviewers: list[str] = field(default_factory=list)
+    complete: bool = False
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def list_submissions(cohort: Path) -> list[Path]:
+    """Every direct subfolder, in name order (hidden folders are our own scratch space)."""
+    if not cohort.exists():
+        raise CohortError(f"{cohort}: no such folder")
+    if not cohort.is_dir():
+        raise CohortError(f"{cohort}: not a folder (a cohort is a folder of submissions)")
+    try:
+        entries = sorted(cohort.iterdir(), key=lambda p: p.name)
+    except PermissionError:
+        raise CohortError(f"{cohort}: permission denied") from None
+    return [p for p in entries if not p.name.startswith(".") and (p.is_dir() or p.is_symlink())]
+
+
+def placeholder(path: Path) -> Row:
+    """A row we can show at once, before any git runs."""
+    return Row(name=path.name, path=str(path))
+
+
+def load_row(path: Path) -> Row:
+    row = placeholder(path)
+    scores = store.read_scores(path)
+    row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
+    try:
+        if path.is_symlink():
+            raise gitsafe.GitSafeError("a symbolic link; not followed")
+        repo = gitsafe.open_submission(path)
+        commits = repo.commits()
+    except gitsafe.GitSafeError as error:
+        row.problem = str(error)
+        row.state = "unreadable"
+        row.complete = True
+        return row
+    row.head = repo.head
+    row.commits = len(commits)
+    row.last_commit = commits[-1].author_date if commits else None
+    signals = [attribution.commit_signals(c.sha, c.message, (c.author_name, c.author_email),
+                                          (c.committer_name, c.committer_email)) for c in commits]
+    row.assistants = attribution.assistants(signals)
+    row.state = store.review_state(scores, repo.head)
+    if scores.problem:
+        row.problem = scores.problem
+    row.complete = True
+    return row
+
+
+def load_rows(paths: Iterable[Path], workers: int = 4) -> Iterator[Row]:
+    """Rows as they complete (not in order): cloning is I/O bound, so a few threads help."""
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(load_row, paths)
+
+
+def triage(cohort: Path, workers: int = 4) -> list[Row]:
+    return list(load_rows(list_submissions(cohort), workers))

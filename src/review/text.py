@@ -1,0 +1,91 @@
+"""One sanitiser for every piece of untrusted text.
+
+Submissions are hostile: a note, a commit message, an author name, a file name or a line
+the candidate's program prints may carry terminal escapes (OSC 52 writes the reviewer's
+clipboard over SSH, CSI 2J clears the screen), C1 controls, bidi overrides that make code
+read differently from how it runs, or Textual markup such as ``[@click=app.quit]``.
+
+Rich and Textual pass ESC straight to the terminal even with markup off, so everything is
+cleaned here, once, at ingestion, and then displayed as ``Content`` (never parsed as markup).
+"""
+
+from __future__ import annotations
+
+import re
+
+from textual.content import Content
+
+# C0 controls except TAB and LF, DEL, and the C1 range (0x9B is a one-byte CSI, 0x9D an OSC).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Bidi embeddings, overrides and isolates (Trojan Source, CVE-2021-42574) and the marks.
+_BIDI = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Zero-width characters that hide text or split identifiers invisibly.
+_ZERO_WIDTH = re.compile(r"[\u200b-\u200d\u2060\ufeff]")
+# Unicode line and paragraph separators break line layout like a newline would.
+_SEPARATORS = re.compile(r"[\u2028\u2029\u0085]")
+
+ESC_GLYPH = "\u241b"  # ␛ SYMBOL FOR ESCAPE
+NEWLINE_GLYPH = "\u23ce"  # ⏎, for single-line fields such as subjects and names
+
+
+def _show_control(match: re.Match[str]) -> str:
+    char = match.group()
+    if char == "\x1b":
+        return ESC_GLYPH
+    return f"\\x{ord(char):02x}"
+
+
+def _show_codepoint(match: re.Match[str]) -> str:
+    return f"<U+{ord(match.group()):04X}>"
+
+
+def safe_text(text: str) -> str:
+    """Return `text` with every control made visible and every invisible trick flagged.
+
+    Tabs and newlines are kept: they are layout, not commands.
+    """
+    text = _CONTROL.sub(_show_control, text)
+    text = _BIDI.sub(_show_codepoint, text)
+    text = _ZERO_WIDTH.sub(_show_codepoint, text)
+    return _SEPARATORS.sub(_show_codepoint, text)
+
+
+def safe_line(text: str, limit: int = 500) -> str:
+    """Sanitise a field meant to be one line (a name, a subject, a path, a key).
+
+    Newlines become a visible glyph so a crafted name cannot fake extra rows.
+    """
+    text = safe_text(text).replace("\r", "\\r").replace("\n", NEWLINE_GLYPH).replace("\t", " ")
+    return clip(text, limit)
+
+
+def decode(data: bytes, limit: int | None = None) -> str:
+    """Decode untrusted bytes (invalid UTF-8 shown as U+FFFD) and sanitise them."""
+    text = data.decode("utf-8", errors="replace")
+    if limit is not None:
+        text = clip(text, limit)
+    return safe_text(text)
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut `text` to `limit` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"… [{len(text) - limit} more characters]"
+
+
+def clip_lines(text: str, max_lines: int) -> str:
+    lines = text.splitlines()
+    if len(lines) <= max_lines:
+        return text
+    return "\n".join(lines[:max_lines]) + f"\n… [{len(lines) - max_lines} more lines]"
+
+
+def content(text: str) -> Content:
+    """Untrusted text, sanitised, as Textual Content: square brackets stay literal."""
+    return Content(safe_text(text))
+
+
+def is_clean(text: str) -> bool:
+    """True when `text` holds nothing the sanitiser would change (for tests and asserts)."""
+    return safe_text(text) == text

@@ -1,0 +1,123 @@
+"""Themes as TOML files, validated into ``textual.theme.Theme`` objects.
+
+Bundled themes live in the top-level ``themes/`` folder; a reviewer's own go in
+``$XDG_CONFIG_HOME/review/themes/``. A bad file is reported with its path and the field at
+fault, and never stops the console from starting.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual.color import Color, ColorParseError
+from textual.theme import Theme
+
+DEFAULT_THEME = "review-dark"
+
+# The console's own theme variables, with defaults used by themes that do not set them
+# (Textual's built-in themes, the ANSI ones included).
+APP_VARIABLES: dict[str, str] = {
+    "ai-hunk-background": "$secondary 25%",
+    "ai-gutter": "$secondary",
+    "diff-added-background": "$success 15%",
+    "diff-removed-background": "$error 15%",
+}
+
+_COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent",
+                 "foreground", "background", "surface", "panel", "boost")
+_OTHER_FIELDS = {"name": str, "dark": bool, "luminosity_spread": float, "text_alpha": float, "variables": dict}
+
+
+class ThemeError(Exception):
+    def __init__(self, path: Path, field_name: str | None, message: str) -> None:
+        where = f"{path}" + (f", field {field_name!r}" if field_name else "")
+        super().__init__(f"{where}: {message}")
+        self.path = path
+        self.field = field_name
+
+
+def bundled_dir() -> Path:
+    override = os.environ.get("REVIEW_THEMES_DIR")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[2] / "themes"
+
+
+def user_dir() -> Path:
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(xdg) / "review" / "themes"
+
+
+def parse_theme(path: Path) -> Theme:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ThemeError(path, None, "not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ThemeError(path, None, f"not valid TOML ({error})") from None
+    for key, value in data.items():
+        if key in _COLOR_FIELDS:
+            _check_color(path, key, value)
+        elif key in _OTHER_FIELDS:
+            expected = _OTHER_FIELDS[key]
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) if expected is float \
+                else isinstance(value, expected)
+            if not ok:
+                raise ThemeError(path, key, f"expected {expected.__name__}, got {type(value).__name__}")
+        else:
+            known = ", ".join(sorted([*_COLOR_FIELDS, *_OTHER_FIELDS]))
+            raise ThemeError(path, key, f"unknown field (known: {known})")
+    if "name" not in data or not data["name"].strip():
+        raise ThemeError(path, "name", "missing; every theme needs a name")
+    if "primary" not in data:
+        raise ThemeError(path, "primary", "missing; Textual needs at least the primary colour")
+    variables = data.get("variables", {})
+    for key, value in variables.items():
+        if key not in APP_VARIABLES:
+            raise ThemeError(path, f"variables.{key}", f"unknown variable (known: {', '.join(APP_VARIABLES)})")
+        if not isinstance(value, str):
+            raise ThemeError(path, f"variables.{key}", "expected a colour string")
+        if not value.startswith("$"):
+            _check_color(path, f"variables.{key}", value)
+    fields = {k: v for k, v in data.items() if k != "variables"}
+    if "luminosity_spread" in fields:
+        fields["luminosity_spread"] = float(fields["luminosity_spread"])
+    if "text_alpha" in fields:
+        fields["text_alpha"] = float(fields["text_alpha"])
+    return Theme(**fields, variables={**APP_VARIABLES, **variables})
+
+
+def _check_color(path: Path, key: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise ThemeError(path, key, f"expected a colour string, got {type(value).__name__}")
+    try:
+        Color.parse(value)
+    except ColorParseError:
+        raise ThemeError(path, key, f"{value!r} is not a colour (try '#RRGGBB' or a CSS name)") from None
+
+
+@dataclass
+class ThemeLoad:
+    themes: dict[str, Theme] = field(default_factory=dict)
+    failures: list[ThemeError] = field(default_factory=list)
+
+
+def load_themes(*folders: Path) -> ThemeLoad:
+    """Every ``*.toml`` theme in the folders (later folders override earlier names)."""
+    result = ThemeLoad()
+    for folder in folders or (bundled_dir(), user_dir()):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                theme = parse_theme(path)
+            except ThemeError as error:
+                result.failures.append(error)
+            except OSError as error:
+                result.failures.append(ThemeError(path, None, error.strerror or str(error)))
+            else:
+                result.themes[theme.name] = theme
+    return result

@@ -1,0 +1,72 @@
+"""The Textual application: themes, keymap, help; screens do the rest."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from review import themes
+from review.tui.cohort_screen import CohortScreen
+from review.tui.help_screen import HelpScreen
+
+
+def keymap_path() -> Path:
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(xdg) / "review" / "keymap.toml"
+
+
+class ReviewApp(App[None]):
+    TITLE = "review"
+    CSS_PATH = "review.tcss"
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Keys", id="app.help"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit-alt"),
+    ]
+
+    def __init__(self, cohort_dir: Path, theme: str = themes.DEFAULT_THEME, reviewers: tuple[str, ...] = (),
+                 theme_load: themes.ThemeLoad | None = None) -> None:
+        super().__init__()
+        self.cohort_dir = cohort_dir
+        self.requested_theme = theme
+        self.reviewers = reviewers
+        self.theme_load = theme_load or themes.load_themes()
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(themes.APP_VARIABLES)
+
+    def on_mount(self) -> None:
+        for theme in self.theme_load.themes.values():
+            self.register_theme(theme)
+        try:
+            self.theme = self.requested_theme
+        except Exception:
+            self.theme = themes.DEFAULT_THEME if themes.DEFAULT_THEME in self.available_themes else "textual-dark"
+            self.notify(f"Unknown theme {self.requested_theme!r}; using {self.theme}.", severity="error",
+                        markup=False)
+        for failure in self.theme_load.failures:
+            self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
+        self.apply_keymap()
+        self.push_screen(CohortScreen(self.cohort_dir))
+
+    def apply_keymap(self) -> None:
+        """Binding ids → keys, from ~/.config/review/keymap.toml (e.g. `"triage.next-unscored" = "u"`)."""
+        path = keymap_path()
+        if not path.is_file():
+            return
+        try:
+            keymap = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            self.notify(f"{path}: not loaded ({error})", severity="error", markup=False)
+            return
+        self.set_keymap({str(k): str(v) for k, v in keymap.items()})
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        title = getattr(self.screen, "BINDING_GROUP_TITLE", None) or "review"
+        self.push_screen(HelpScreen(title, self.screen.active_bindings, self.get_key_display))

@@ -1,0 +1,315 @@
+"""The triage table: one row per submission, filled in as each clone completes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static
+
+from review import cohort
+from review.text import safe_line
+
+UNSCORED = ("new", "in review", "stale")
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+
+    def sort_key(self, row: cohort.Row):
+        value = getattr(row, self.key)
+        if isinstance(value, list):
+            value = ", ".join(value)
+        # Missing values sort last whichever the direction, as reviewers expect.
+        return (value is None, value if value is not None else 0)
+
+
+COLUMNS = (
+    Column("name", "Candidate"),
+    Column("commits", "Commits"),
+    Column("last_commit", "Last commit"),
+    Column("assistants", "Assistants"),
+    Column("ai_share", "AI share"),
+    Column("harness", "Harness"),
+    Column("state", "State"),
+    Column("reviewers", "Reviewers"),
+    Column("problem", "Problem"),
+)
+
+
+def cells(row: cohort.Row) -> list[Text]:
+    """Every cell as plain Text: DataTable would parse a str as markup."""
+    pending = "…" if not row.complete else "—"
+    values = [
+        row.name,
+        str(row.commits) if row.commits is not None else pending,
+        (row.last_commit or pending)[:10],
+        ", ".join(row.assistants) if row.complete else pending,
+        f"{row.ai_share:.0%}" if row.ai_share is not None else "—",
+        row.harness or "—",
+        row.state if row.complete else pending,
+        ", ".join(row.reviewers) or "—",
+        row.problem or "",
+    ]
+    styled = [Text(safe_line(value, 80)) for value in values]
+    if row.problem and row.head is None:
+        styled[6].stylize("bold red")
+    elif row.state in ("stale",):
+        styled[6].stylize("yellow")
+    elif row.state == "scored":
+        styled[6].stylize("green")
+    return styled
+
+
+class CohortScreen(Screen[None]):
+    BINDING_GROUP_TITLE = "Triage"
+    AUTO_FOCUS = "#triage-table"
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="triage.open"),
+        Binding("n", "next_unscored", "Next unscored", id="triage.next-unscored"),
+        Binding("slash", "filter", "Filter", id="triage.filter"),
+        Binding("s", "sort_next", "Sort column", id="triage.sort"),
+        Binding("S", "sort_reverse", "Reverse sort", id="triage.sort-reverse"),
+        Binding("R", "refresh", "Reload", id="triage.reload"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="triage.clear-filter"),
+        Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="triage.up"),
+    ]
+
+    @dataclass
+    class RowLoaded(Message):
+        row: cohort.Row
+
+    @dataclass
+    class Loaded(Message):
+        count: int
+
+    def __init__(self, cohort_dir: Path) -> None:
+        super().__init__()
+        self.cohort_dir = cohort_dir
+        self.rows: dict[str, cohort.Row] = {}
+        self.sort_index = 0
+        self.sort_reverse = False
+        self.filter_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="triage-title")
+        yield Input(placeholder="filter: candidate, assistant, state…", id="triage-filter", classes="hidden")
+        table: DataTable = DataTable(cursor_type="row", zebra_stripes=True, id="triage-table")
+        for column in COLUMNS:
+            table.add_column(column.label, key=column.key)
+        yield table
+        yield Static(id="triage-detail")
+        yield Footer()
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#triage-table", DataTable)
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        self.rows = {}
+        try:
+            paths = cohort.list_submissions(self.cohort_dir)
+        except cohort.CohortError as error:
+            self.app.notify(str(error), severity="error", markup=False)
+            paths = []
+        for path in paths:
+            self.rows[path.name] = cohort.placeholder(path)
+        self.rebuild()
+        self.load_rows(paths)
+
+    @work(thread=True, exclusive=True, group="triage", name="triage-rows")
+    def load_rows(self, paths: list[Path]) -> None:
+        count = 0
+        for row in cohort.load_rows(paths):
+            self.post_message(self.RowLoaded(row))
+            count += 1
+        self.post_message(self.Loaded(count))
+
+    @on(RowLoaded)
+    def row_loaded(self, message: RowLoaded) -> None:
+        row = message.row
+        self.rows[row.name] = row
+        if not self.matches(row) or row.name not in self.table.rows:
+            self.rebuild()
+            return
+        for column, cell in zip(COLUMNS, cells(row)):
+            self.table.update_cell(row.name, column.key, cell)
+        self.update_detail()
+
+    @on(Loaded)
+    def all_loaded(self, message: Loaded) -> None:
+        self.rebuild()  # apply the sort now that every value is known
+
+    # ----------------------------------------------------------------- table contents
+
+    def matches(self, row: cohort.Row) -> bool:
+        if not self.filter_text:
+            return True
+        haystack = " ".join([row.name, row.state, row.problem or "", *row.assistants, *row.reviewers,
+                             row.harness or ""]).lower()
+        return all(word in haystack for word in self.filter_text.lower().split())
+
+    def visible_rows(self) -> list[cohort.Row]:
+        column = COLUMNS[self.sort_index]
+        rows = [row for row in self.rows.values() if self.matches(row)]
+        present = sorted((r for r in rows if column.sort_key(r)[0] is False), key=column.sort_key,
+                         reverse=self.sort_reverse)
+        missing = sorted((r for r in rows if column.sort_key(r)[0] is True), key=lambda r: r.name)
+        return present + missing
+
+    def rebuild(self) -> None:
+        table = self.table
+        current = self.current_name()
+        table.clear()
+        for row in self.visible_rows():
+            table.add_row(*cells(row), key=row.name)
+        for index, column in enumerate(COLUMNS):
+            arrow = (" ▼" if self.sort_reverse else " ▲") if index == self.sort_index else ""
+            table.columns[column.key].label = Text(column.label + arrow)
+        table.refresh()
+        if current and current in table.rows:
+            table.move_cursor(row=table.get_row_index(current))
+        self.update_title()
+        self.update_detail()
+
+    def update_title(self) -> None:
+        total = len(self.rows)
+        done = sum(row.complete for row in self.rows.values())
+        unscored = sum(row.state in UNSCORED for row in self.rows.values() if row.complete)
+        shown = self.table.row_count
+        parts = [f"{self.cohort_dir}", f"{total} submissions"]
+        if done < total:
+            parts.append(f"loading {done}/{total}")
+        parts.append(f"{unscored} to score")
+        if self.filter_text:
+            parts.append(f"filter {self.filter_text!r}: {shown} shown")
+        parts.append(f"sorted by {COLUMNS[self.sort_index].label}")
+        self.query_one("#triage-title", Static).update(Content(safe_line(" · ".join(parts), 300)))
+
+    def update_detail(self) -> None:
+        name = self.current_name()
+        row = self.rows.get(name) if name else None
+        detail = self.query_one("#triage-detail", Static)
+        if row is None:
+            detail.update(Content("No submissions." if not self.rows else "No row matches the filter."))
+            return
+        if row.problem:
+            text = f"{row.name}: {row.problem}"
+        elif not row.complete:
+            text = f"{row.name}: reading…"
+        else:
+            text = f"{row.name}: HEAD {row.head[:12] if row.head else '?'} · {row.commits} commits · " \
+                   f"assistants: {', '.join(row.assistants) or 'none detected'}"
+        detail.update(Content(safe_line(text, 400)))
+
+    def current_name(self) -> str | None:
+        table = self.table
+        if table.row_count == 0:
+            return None
+        try:
+            key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        except Exception:
+            return None
+        return key.value
+
+    @on(DataTable.RowHighlighted, "#triage-table")
+    def highlighted(self) -> None:
+        self.update_detail()
+
+    @on(DataTable.RowSelected, "#triage-table")
+    def selected(self) -> None:
+        self.action_open()
+
+    @on(DataTable.HeaderSelected, "#triage-table")
+    def header_clicked(self, event: DataTable.HeaderSelected) -> None:
+        index = next(i for i, c in enumerate(COLUMNS) if c.key == event.column_key.value)
+        if index == self.sort_index:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_index, self.sort_reverse = index, False
+        self.rebuild()
+
+    # ----------------------------------------------------------------- actions
+
+    def action_open(self) -> None:
+        name = self.current_name()
+        if name is None:
+            return
+        row = self.rows[name]
+        if row.problem and row.head is None:
+            self.app.notify(safe_line(f"{row.name} cannot be opened: {row.problem}"), severity="warning",
+                            markup=False)
+            return
+        from review.tui.submission_screen import SubmissionScreen
+
+        self.app.push_screen(SubmissionScreen(Path(row.path), row))
+
+    def action_next_unscored(self) -> None:
+        table = self.table
+        names = [key.value for key in table.rows]
+        if not names:
+            return
+        start = table.cursor_row
+        for step in range(1, len(names) + 1):
+            name = names[(start + step) % len(names)]
+            row = self.rows[name]
+            if row.complete and row.state in UNSCORED:
+                table.move_cursor(row=(start + step) % len(names))
+                return
+        self.app.notify("Every submission is scored.", markup=False)
+
+    def action_filter(self) -> None:
+        box = self.query_one("#triage-filter", Input)
+        box.remove_class("hidden")
+        box.focus()
+
+    @on(Input.Changed, "#triage-filter")
+    def filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        self.rebuild()
+
+    @on(Input.Submitted, "#triage-filter")
+    def filter_done(self) -> None:
+        self.table.focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#triage-filter", Input)
+        if box.has_focus and box.value:
+            box.value = ""
+        elif box.has_focus:
+            box.add_class("hidden")
+            self.table.focus()
+        elif self.filter_text:
+            box.value = ""
+            box.add_class("hidden")
+
+    def action_sort_next(self) -> None:
+        self.sort_index = (self.sort_index + 1) % len(COLUMNS)
+        self.sort_reverse = False
+        self.rebuild()
+
+    def action_sort_reverse(self) -> None:
+        self.sort_reverse = not self.sort_reverse
+        self.rebuild()
+
+    def action_refresh(self) -> None:
+        self.reload()
+
+    def action_cursor_down(self) -> None:
+        self.table.action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.table.action_cursor_up()
