@@ -279,7 +279,8 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
             elif key == "assisted-by":
                 result.rejected.append(Rejected(raw, "names a person, not an assistant (as curl uses Assisted-by)", sha))
             else:
-                add(value.strip()[:60], None, f"{raw.split(':', 1)[0]} trailer", raw)
+                # The key itself declares AI help; the value says what for, not which tool.
+                add("an assistant (unnamed)", None, f"{raw.split(':', 1)[0]} trailer", raw)
     return result
 
 

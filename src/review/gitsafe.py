@@ -82,8 +82,9 @@ def _private_config(safe_dirs: tuple[str, ...] = ()) -> Path:
     path = cache_root() / "gitconfig" / f"{digest}.gitconfig"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text("\n".join(lines) + "\n")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")  # threads race here: one temp file each
+        with os.fdopen(fd, "w") as handle:
+            handle.write("\n".join(lines) + "\n")
         os.replace(tmp, path)
     return path
 
@@ -355,8 +356,14 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
     try:
         clone_dir = tmp / "repo.git"
         # The source is a local path we control the spelling of; "--" keeps it from being an option.
-        _run(["clone", "--quiet", "--bare", "--no-local", "--no-hardlinks", "--no-tags",
-              "--template=", "--", str(find_git_dir(folder)), str(clone_dir)], env=env)
+        try:
+            _run(["clone", "--quiet", "--bare", "--no-local", "--no-hardlinks", "--no-tags",
+                  "--template=", "--", str(find_git_dir(folder)), str(clone_dir)], env=env)
+        except GitSafeError as error:
+            text = str(error)
+            if any(sign in text for sign in ("not our ref", "bad object", "did not send all", "corrupt")):
+                raise GitSafeError(f"HEAD cannot be read: the commit it names is missing or corrupt ({text})") from None
+            raise GitSafeError(f"the repository cannot be copied: {text}") from None
         env_clean = git_env()
         # The clone's HEAD follows the source's branch; pin what we saw, whatever it pointed at.
         try:

@@ -55,7 +55,7 @@ def safe_line(text: str, limit: int = 500) -> str:
 
     Newlines become a visible glyph so a crafted name cannot fake extra rows.
     """
-    text = safe_text(text).replace("\r", "\\r").replace("\n", NEWLINE_GLYPH).replace("\t", " ")
+    text = safe_text(text).replace("\n", NEWLINE_GLYPH).replace("\t", " ")
     return clip(text, limit)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from review import cohort
 from review.text import safe_line
 
 UNSCORED = ("new", "in review", "stale")
+BATCH_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -70,11 +72,16 @@ def cells(row: cohort.Row) -> list[Text]:
     return styled
 
 
+class TriageTable(DataTable):
+    """The triage DataTable, with its enter key named for what it does here."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Open", id="triage.open")]
+
+
 class CohortScreen(Screen[None]):
     BINDING_GROUP_TITLE = "Triage"
     AUTO_FOCUS = "#triage-table"
     BINDINGS = [
-        Binding("enter", "open", "Open", id="triage.open"),
         Binding("n", "next_unscored", "Next unscored", id="triage.next-unscored"),
         Binding("slash", "filter", "Filter", id="triage.filter"),
         Binding("s", "sort_next", "Sort column", id="triage.sort"),
@@ -86,8 +93,10 @@ class CohortScreen(Screen[None]):
     ]
 
     @dataclass
-    class RowLoaded(Message):
-        row: cohort.Row
+    class RowsLoaded(Message):
+        """A batch of finished rows: every table update re-renders the visible cells, so batch them."""
+
+        rows: list[cohort.Row]
 
     @dataclass
     class Loaded(Message):
@@ -104,7 +113,7 @@ class CohortScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="triage-title")
         yield Input(placeholder="filter: candidate, assistant, state…", id="triage-filter", classes="hidden")
-        table: DataTable = DataTable(cursor_type="row", zebra_stripes=True, id="triage-table")
+        table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
         for column in COLUMNS:
             table.add_column(column.label, key=column.key)
         yield table
@@ -133,20 +142,33 @@ class CohortScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="triage", name="triage-rows")
     def load_rows(self, paths: list[Path]) -> None:
         count = 0
+        batch: list[cohort.Row] = []
+        last = time.monotonic()
         for row in cohort.load_rows(paths):
-            self.post_message(self.RowLoaded(row))
+            batch.append(row)
             count += 1
+            if time.monotonic() - last >= BATCH_SECONDS:
+                self.post_message(self.RowsLoaded(batch))
+                batch, last = [], time.monotonic()
+        if batch:
+            self.post_message(self.RowsLoaded(batch))
         self.post_message(self.Loaded(count))
 
-    @on(RowLoaded)
-    def row_loaded(self, message: RowLoaded) -> None:
-        row = message.row
-        self.rows[row.name] = row
-        if not self.matches(row) or row.name not in self.table.rows:
+    @on(RowsLoaded)
+    def rows_loaded(self, message: RowsLoaded) -> None:
+        shown = self.table.rows
+        needs_rebuild = False
+        for row in message.rows:
+            self.rows[row.name] = row
+            if not self.matches(row) or row.name not in shown:
+                needs_rebuild = True
+        if needs_rebuild:
             self.rebuild()
             return
-        for column, cell in zip(COLUMNS, cells(row)):
-            self.table.update_cell(row.name, column.key, cell)
+        for row in message.rows:
+            for column, cell in zip(COLUMNS, cells(row)):
+                self.table.update_cell(row.name, column.key, cell)
+        self.update_title()
         self.update_detail()
 
     @on(Loaded)

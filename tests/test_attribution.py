@@ -1,0 +1,99 @@
+"""Commit-metadata attribution, with the verbatim examples of reference/attribution-formats.md."""
+
+import pytest
+
+from review.attribution import commit_signals, parse_agent_value, trailers
+
+ME = ("Pat Doe", "pat@example.com")
+
+
+def tools(message, author=ME, committer=ME):
+    return sorted({s.tool for s in commit_signals("c0ffee", message, author, committer).signals})
+
+
+@pytest.mark.parametrize("message, expected", [
+    ("Add feature\n\nCo-Authored-By: Claude <noreply@anthropic.com>", ["Claude Code"]),
+    ("x\n\nCo-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>", ["Claude Code"]),
+    ("x\n\nCo-authored-by: Claude Opus 4.7 (1M context) <noreply@anthropic.com>", ["Claude Code"]),
+    ("x\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)", ["Claude Code"]),
+    ("x\n\n🤖 Generated with [Claude Code](https://claude.ai/code)", ["Claude Code"]),
+    ("x\n\nClaude-Session: https://claude.ai/code/session_01EnUvhys3zP42GsbKq3t4ha", ["Claude Code"]),
+    ("x\n\nCo-authored-by: Copilot <223556219+Copilot@users.noreply.github.com>", ["GitHub Copilot"]),
+    ("x\n\nCo-authored-by: Copilot <copilot@github.com>", ["GitHub Copilot"]),
+    ("x\n\nCo-authored-by: copilot-swe-agent[bot] <198982749+Copilot@users.noreply.github.com>", ["GitHub Copilot"]),
+    ("x\n\nAgent-Logs-Url: https://github.com/go-kratos/kratos/sessions/6ae6cae0-5dff-4c44-96e9-22e44ff40211",
+     ["GitHub Copilot"]),
+    ("x\n\nCo-authored-by: Codex <noreply@openai.com>", ["OpenAI Codex"]),
+    ("x\n\nCo-authored-by: Cursor <cursoragent@cursor.com>", ["Cursor"]),
+    ("x\n\nMade-with: Cursor", ["Cursor"]),
+    ("x\n\nCo-authored-by: aider (gpt-5.4) <aider@aider.chat>", ["Aider"]),
+    ("x\n\nCo-authored-by: aider (vertex_ai/gemini-2.5-pro-exp-03-25) <noreply@aider.dev>", ["Aider"]),
+    ("aider: fix: Use correct token type for markdown heading alignment", ["Aider"]),
+    ("x\n\nAssisted-by: Claude:claude-3-opus coccinelle sparse", ["Claude Code"]),
+    ("x\n\nAssisted-by: LLM coccinelle sparse", ["an LLM (unnamed)"]),
+    ("x\n\nAssisted-by: GitHub Copilot:Claude Opus 4.6", ["GitHub Copilot"]),
+    ("x\n\nGenerated-by: Windsurf", ["Windsurf"]),
+    ("x\n\nAI-used-for: collecting comments and updating patch", ["an assistant (unnamed)"]),
+    ("x\n\nCo-Authored-By: Devin <158243242+devin-ai-integration[bot]@users.noreply.github.com>", ["Devin"]),
+    ("x\n\nAmp-Thread-ID: https://ampcode.com/threads/T-652c6d27\nCo-authored-by: Amp <amp@ampcode.com>", ["Amp"]),
+])
+def test_known_formats(message, expected):
+    assert tools(message) == expected
+
+
+def test_trailers_anywhere_in_the_body_and_any_case():
+    squash = "Squash (#12)\n\n* first\n\nco-authored-by: Claude <noreply@anthropic.com>\n\n* second\n---------\n"
+    assert tools(squash) == ["Claude Code"]
+
+
+def test_model_is_kept():
+    signals = commit_signals("c", "x\n\nCo-authored-by: aider (gemini/gemini-2.5-pro) <aider@aider.chat>", ME, ME).signals
+    assert signals[0].model == "gemini/gemini-2.5-pro"
+    signals = commit_signals("c", "x\n\nCo-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>", ME, ME).signals
+    assert signals[0].model == "Opus 4.5"
+
+
+@pytest.mark.parametrize("author, expected", [
+    (("copilot-swe-agent[bot]", "198982749+Copilot@users.noreply.github.com"), ["GitHub Copilot"]),
+    (("google-labs-jules[bot]", "161369871+google-labs-jules[bot]@users.noreply.github.com"), ["Jules"]),
+    (("Cursor Agent", "cursoragent@cursor.com"), ["Cursor"]),
+    (("Claude Code", "noreply@anthropic.com"), ["Claude Code"]),
+    (("Paul Gauthier (aider)", "paul@example.com"), ["Aider"]),
+])
+def test_agent_authors(author, expected):
+    assert tools("Some change", author=author) == expected
+
+
+def test_a_person_named_claude_is_not_an_ai():
+    result = commit_signals("c", "x\n\nCo-Authored-By: Claude Martin <claude.martin@example.com>", ME, ME)
+    assert result.signals == []
+    assert result.rejected and "person" in result.rejected[0].reason
+    assert tools("x", author=("Claude", "claude@example.com")) == []
+
+
+def test_curl_assisted_by_is_a_human_helper():
+    result = commit_signals("c", "x\n\nAssisted-by: Jay Satiro\nAssisted-by: Daniel Stenberg", ME, ME)
+    assert result.signals == []
+    assert len(result.rejected) == 2 and "person" in result.rejected[0].reason
+
+
+@pytest.mark.parametrize("value", ["none", "n/a", "No", "-", "false", "not used"])
+def test_negative_values(value):
+    result = commit_signals("c", f"x\n\nAssisted-by: {value}", ME, ME)
+    assert result.signals == [] and result.rejected[0].reason == "declares no assistant"
+
+
+@pytest.mark.parametrize("value, tool, model", [
+    ("Claude Code (claude-opus-5)", "Claude Code", "claude-opus-5"),
+    ("claude-code/claude-fable-5", "Claude Code", "claude-fable-5"),
+    ("Codex (gpt-5.6-sol) <noreply@openai.com>", "OpenAI Codex", "gpt-5.6-sol"),
+    ("openai-codex:gpt-5.5 [read,bash,edit,write]", "OpenAI Codex", "gpt-5.5"),
+    ("OpenCode v1.0.203 (Claude Opus 4.5)", "OpenCode", "Claude Opus 4.5"),
+    ("GPT-5.6 Sol via Codex", "OpenAI Codex", None),
+])
+def test_agent_value_shapes(value, tool, model):
+    assert parse_agent_value(value) == (tool, model)
+
+
+def test_subject_line_is_not_a_trailer():
+    assert trailers("Fix: the thing\n\nbody") == []

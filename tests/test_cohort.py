@@ -1,0 +1,85 @@
+"""Triage rows for good, empty, broken and hostile folders; `review triage --json`."""
+
+import json
+import subprocess
+import sys
+
+from review import cohort
+from review.cli import main
+
+from conftest import git, make_repo
+
+
+def test_sample_rows(sample_cohort):
+    rows = {r.name: r for r in cohort.triage(sample_cohort)}
+    assert rows["ada-okafor"].assistants == ["Claude Code"]
+    assert rows["dev-patel"].assistants == ["Aider"]
+    assert rows["hal-kim"].assistants == ["Aider"]  # "Assisted-by: Priya Raman" is a person
+    assert rows["chen-wei"].commits == 5
+    assert all(r.state == "new" and r.problem is None and r.complete for r in rows.values())
+
+
+def test_bad_folders_are_listed_with_their_reason(tmp_path):
+    make_repo(tmp_path / "good", {"checkout.mjs": "x\n"})
+    (tmp_path / "plain-folder").mkdir()
+    (tmp_path / "plain-folder" / "checkout.mjs").write_text("x\n")
+    empty = tmp_path / "empty-repo"
+    empty.mkdir()
+    git("init", "-q", cwd=empty)
+    broken = make_repo(tmp_path / "broken-head", {"a": "1\n"})
+    (broken / ".git" / "HEAD").write_text("nonsense\n")
+    (tmp_path / "worktree-link").mkdir()
+    (tmp_path / "worktree-link" / ".git").write_text("gitdir: /etc\n")
+    (tmp_path / "link").symlink_to(tmp_path / "good")
+    (tmp_path / "stray-file.txt").write_text("not a submission")
+    rows = {r.name: r for r in cohort.triage(tmp_path)}
+    assert set(rows) == {"good", "plain-folder", "empty-repo", "broken-head", "worktree-link", "link"}
+    assert rows["good"].problem is None and rows["good"].commits == 1
+    assert rows["plain-folder"].problem == "not a git repository (no .git folder)"
+    assert rows["empty-repo"].problem == "empty repository (no commits yet)"
+    assert "HEAD cannot be read" in rows["broken-head"].problem
+    assert "worktree" in rows["worktree-link"].problem
+    assert "symbolic link" in rows["link"].problem
+    assert all(rows[n].state == "unreadable" for n in rows if n != "good")
+
+
+def test_review_state_from_score_files(sample_cohort):
+    head = cohort.load_row(sample_cohort / "ben-larsen").head
+    (sample_cohort / "ben-larsen.review.toml").write_text(
+        f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{head}"\n')
+    (sample_cohort / "ada-okafor.review.toml").write_text(
+        'schema = 1\n[[reviews]]\nreviewers = ["ben"]\nstate = "final"\ncommit = "' + "0" * 40 + '"\n')
+    (sample_cohort / "chen-wei.review.toml").write_text(
+        f'schema = 1\n[[reviews]]\nreviewers = ["ana", "ben"]\nstate = "draft"\ncommit = "{head}"\n')
+    (sample_cohort / "dev-patel.review.toml").write_text("this is [not toml")
+    rows = {r.name: r for r in cohort.triage(sample_cohort)}
+    assert rows["ben-larsen"].state == "scored" and rows["ben-larsen"].reviewers == ["ana"]
+    assert rows["ada-okafor"].state == "stale"
+    assert rows["chen-wei"].state == "in review" and rows["chen-wei"].reviewers == ["ana", "ben"]
+    assert "cannot be read" in rows["dev-patel"].problem and rows["dev-patel"].state == "new"
+
+
+def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
+    assert main(["triage", str(sample_cohort), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["cohort"] == str(sample_cohort.resolve())
+    first = document["submissions"][0]
+    assert list(first) == ["name", "path", "problem", "head", "commits", "last_commit", "assistants", "ai_share",
+                           "harness", "state", "reviewers", "complete"]
+    assert [s["name"] for s in document["submissions"]] == sorted(s["name"] for s in document["submissions"])
+
+
+def test_cli_errors_exit_2_with_a_message(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "review", "triage", str(tmp_path / "nope")],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and "no such folder" in result.stderr
+    (tmp_path / "file").write_text("x")
+    result = subprocess.run([sys.executable, "-m", "review", str(tmp_path / "file")], capture_output=True, text=True)
+    assert result.returncode == 2 and "not a folder" in result.stderr
+
+
+def test_hostile_names_are_sanitised_in_text_output(tmp_path, capsys):
+    make_repo(tmp_path / "evil\x1b]0;PWNED\x07name", {"a": "1\n"})
+    assert main(["triage", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "␛]0;PWNED" in out

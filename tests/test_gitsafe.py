@@ -1,0 +1,179 @@
+"""gitsafe against real repositories, hostile ones included."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from review import cohort, gitsafe
+
+from conftest import git, make_repo
+
+HOOK_NAMES = ["pre-commit", "post-checkout", "post-merge", "pre-push", "post-rewrite", "reference-transaction",
+              "pre-auto-gc", "post-index-change", "fsmonitor-watchman", "pre-receive", "update", "post-update",
+              "push-to-checkout", "sendemail-validate"]
+
+
+def write_script(path: Path, sentinel: Path, tag: str) -> None:
+    path.write_text(f"#!/bin/sh\necho {tag} >> '{sentinel}'\nexit 0\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def hostile_repo(tmp_path: Path) -> tuple[Path, Path]:
+    """A submission whose config, attributes and hooks all try to run a command."""
+    sentinel_dir = tmp_path / "sentinels"
+    sentinel_dir.mkdir()
+    sentinel = sentinel_dir / "ran.txt"
+    repo = make_repo(tmp_path / "evil", {"checkout.mjs": "export const a = 1;\n", "notes.txt": "one\n"})
+    (repo / "checkout.mjs").write_text("export const a = 2;\n")
+    (repo / "notes.txt").write_text("two\n")
+    (repo / ".gitattributes").write_text("* diff=evil filter=evil merge=evil\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "second", cwd=repo)
+    script = tmp_path / "payload.sh"
+    write_script(script, sentinel, "payload")
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    for name in HOOK_NAMES:
+        write_script(hooks / name, sentinel, f"hook-{name}")
+    with open(repo / ".git" / "config", "a") as config:
+        config.write(f"""
+[core]
+    fsmonitor = {script}
+    pager = {script}
+    hooksPath = {hooks}
+    sshCommand = {script}
+    editor = {script}
+    askPass = {script}
+[diff]
+    external = {script}
+[diff "evil"]
+    textconv = {script}
+    command = {script}
+[filter "evil"]
+    clean = {script}
+    smudge = {script}
+    process = {script}
+[uploadpack]
+    packObjectsHook = {script}
+[credential]
+    helper = !{script}
+[gpg]
+    program = {script}
+""")
+    return repo, sentinel
+
+
+def test_the_trap_is_real(tmp_path):
+    """Control: git run *inside* the hostile folder does run its commands, so the test below can fail."""
+    repo, sentinel = hostile_repo(tmp_path)
+    subprocess.run(["git", "diff", "HEAD~1"], cwd=repo, capture_output=True,
+                   env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"})
+    assert sentinel.exists()
+
+
+def test_listing_diffing_and_logging_a_hostile_repo_runs_nothing(tmp_path):
+    repo, sentinel = hostile_repo(tmp_path)
+    row = cohort.load_row(repo)
+    assert row.problem is None and row.commits == 2
+    safe = gitsafe.open_submission(repo)
+    patch = safe.diff(safe.root_commit(), "HEAD")
+    assert b"-export const a = 1;" in patch and b"+export const a = 2;" in patch  # the real diff, no textconv
+    assert safe.show("HEAD", "notes.txt") == b"two\n"
+    assert [f.path for f in safe.files()] == [".gitattributes", "checkout.mjs", "notes.txt"]
+    safe.fetch_notes()
+    assert safe.notes("refs/notes/ai", safe.head) is None
+    assert not sentinel.exists(), sentinel.read_text()
+    # The clean clone has none of the submission's config.
+    config = (safe.path / "config").read_text()
+    for key in ("fsmonitor", "textconv", "hooksPath", "external", "packObjectsHook", "payload.sh"):
+        assert key not in config, config
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give the repository to another user")
+def test_a_repository_owned_by_another_user_opens(tmp_path):
+    repo = make_repo(tmp_path / "theirs", {"checkout.mjs": "x\n"})
+    subprocess.run(["chown", "-R", "65534:65534", str(repo)], check=True)
+    # Control: plain git refuses it (dubious ownership), which is what safe.directory is for.
+    plain = subprocess.run(["git", "-C", str(repo), "log", "-1"], capture_output=True, text=True,
+                           env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1",
+                                "GIT_CONFIG_GLOBAL": "/dev/null"})
+    assert plain.returncode != 0 and "dubious ownership" in plain.stderr
+    row = cohort.load_row(repo)
+    assert row.problem is None and row.commits == 1
+
+
+def test_cache_is_refreshed_when_head_moves(tmp_path):
+    repo = make_repo(tmp_path / "sub", {"checkout.mjs": "v1\n"})
+    first = gitsafe.open_submission(repo)
+    assert len(first.commits()) == 1
+    assert gitsafe.open_submission(repo).path == first.path  # unchanged HEAD: the cache is reused
+    (repo / "checkout.mjs").write_text("v2\n")
+    git("commit", "-qam", "second", cwd=repo)
+    second = gitsafe.open_submission(repo)
+    assert second.head != first.head
+    assert len(second.commits()) == 2
+    assert second.show("HEAD", "checkout.mjs") == b"v2\n"
+
+
+def test_head_is_read_from_files(tmp_path):
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    sha = git("rev-parse", "HEAD", cwd=repo).strip()
+    assert gitsafe.read_head(repo) == gitsafe.HeadInfo(repo / ".git", sha, "main")
+    git("pack-refs", "--all", cwd=repo)
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    assert gitsafe.read_head(repo).sha == sha  # from packed-refs
+    git("checkout", "-q", "--detach", cwd=repo)
+    assert gitsafe.read_head(repo).sha == sha and gitsafe.read_head(repo).branch is None
+
+
+@pytest.mark.parametrize("head_text, reason", [
+    ("garbage\n", "neither a commit id nor a ref"),
+    ("ref: refs/heads/../../../etc/passwd\n", "malformed ref"),
+    ("ref: --upload-pack=evil\n", "malformed ref"),
+])
+def test_unreadable_head_says_why(tmp_path, head_text, reason):
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    (repo / ".git" / "HEAD").write_text(head_text)
+    with pytest.raises(gitsafe.GitSafeError, match=reason):
+        gitsafe.read_head(repo)
+
+
+def test_head_naming_a_missing_commit(tmp_path):
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    (repo / ".git" / "refs" / "heads" / "main").write_text("1" * 40 + "\n")
+    with pytest.raises(gitsafe.GitSafeError, match="missing or corrupt"):
+        gitsafe.open_submission(repo)
+
+
+def test_option_like_revisions_are_refused(tmp_path):
+    safe = gitsafe.open_submission(make_repo(tmp_path / "r", {"a": "1\n"}))
+    for bad in ["--upload-pack=touch /tmp/x", "-c", "HEAD~1; rm -rf /", "main"]:
+        with pytest.raises(gitsafe.GitSafeError):
+            safe.check_rev(bad)
+    with pytest.raises(gitsafe.GitSafeError):
+        safe.resolve("--output=/tmp/x")
+    assert safe.resolve(safe.head[:7]) == safe.head
+
+
+def test_symlinked_git_dir_is_not_followed(tmp_path):
+    real = make_repo(tmp_path / "real", {"a": "1\n"})
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / ".git").symlink_to(real / ".git")
+    with pytest.raises(gitsafe.GitSafeError, match="symbolic link"):
+        gitsafe.read_head(fake)
+
+
+def test_build_repo_is_deterministic(tmp_path):
+    spec = [gitsafe.CommitSpec({"a/b/c.txt": b"x\n", "top.md": b"y\n"}, "one\n\nbody\n", "A", "a@x", "2026-01-01T00:00:00Z"),
+            gitsafe.CommitSpec({"a/d.txt": b"z\n"}, "two", "B", "b@x", "2026-01-02T00:00:00Z", delete=("top.md",))]
+    first = gitsafe.build_repo(tmp_path / "one", spec)
+    second = gitsafe.build_repo(tmp_path / "two", spec)
+    assert first == second and gitsafe.SHA_RE.match(first)
+    listing = git("ls-tree", "-r", "--name-only", "HEAD", cwd=tmp_path / "one").split()
+    assert listing == ["a/b/c.txt", "a/d.txt"]

@@ -1,0 +1,122 @@
+"""The triage screen driven with Pilot on the real sample cohort."""
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Input
+
+from review.tui.app import ReviewApp
+from review.tui.cohort_screen import CohortScreen
+from review.tui.help_screen import HelpScreen
+from review.tui.submission_screen import SubmissionScreen
+
+
+async def loaded(app, pilot):
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, CohortScreen)
+    return screen
+
+
+def names(table: DataTable) -> list[str]:
+    return [key.value for key in table.rows]
+
+
+async def test_rows_fill_in_and_open_and_back(sample_cohort):
+    app = ReviewApp(sample_cohort)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        table = screen.table
+        assert names(table) == sorted(names(table)) and len(names(table)) == 8
+        assert str(table.get_cell("ada-okafor", "assistants")) == "Claude Code"
+        assert str(table.get_cell("chen-wei", "commits")) == "5"
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, SubmissionScreen) and app.screen.row.name == "ben-larsen"
+        commits = app.screen.query_one("#commits", DataTable)
+        assert commits.row_count == 4
+        files = [str(commits_row[0]) for commits_row in
+                 (app.screen.query_one("#files", DataTable).get_row_at(i) for i in range(4))]
+        assert "checkout.mjs" in files and "NOTE.md" in files
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+async def test_filter_narrows_and_escape_clears(sample_cohort):
+    app = ReviewApp(sample_cohort)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"copilot")
+        assert names(screen.table) == ["ben-larsen", "eve-santos", "gia-romano"]
+        await pilot.press("enter")  # back to the table, filter kept
+        assert app.focused is screen.table and len(names(screen.table)) == 3
+        await pilot.press("n")  # typing keys work again as bindings
+        await pilot.press("escape")
+        assert len(names(screen.table)) == 8
+
+
+async def test_sort_by_column_and_reverse(sample_cohort):
+    app = ReviewApp(sample_cohort)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        await pilot.press("s")  # commits
+        order = names(screen.table)
+        assert order[-1] == "chen-wei"  # the only one with 5 commits
+        await pilot.press("S")
+        assert names(screen.table)[0] == "chen-wei"
+        assert "▼" in str(screen.table.columns["commits"].label)
+
+
+async def test_next_unscored_skips_scored(sample_cohort):
+    from review import cohort
+
+    for name in ("ben-larsen", "chen-wei"):
+        head = cohort.load_row(sample_cohort / name).head
+        (sample_cohort / f"{name}.review.toml").write_text(
+            f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{head}"\n')
+    app = ReviewApp(sample_cohort)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        assert screen.current_name() == "ada-okafor"
+        await pilot.press("n")
+        assert screen.current_name() == "dev-patel"
+        assert str(screen.table.get_cell("ben-larsen", "state")) == "scored"
+
+
+async def test_help_lists_every_key_of_the_screen(sample_cohort):
+    app = ReviewApp(sample_cohort)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        listed = {binding_id for (_, binding_id), _ in app.screen.rows}
+        assert {"triage.open", "triage.next-unscored", "triage.filter", "triage.sort", "app.quit",
+                "app.help"} <= listed
+        await pilot.press("escape")
+        assert isinstance(app.screen, CohortScreen)
+
+
+async def test_unreadable_submission_is_shown_not_opened(tmp_path):
+    (tmp_path / "not-a-repo").mkdir()
+    app = ReviewApp(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        assert str(screen.table.get_cell("not-a-repo", "problem")) == "not a git repository (no .git folder)"
+        await pilot.press("enter")
+        assert isinstance(app.screen, CohortScreen)
+
+
+async def test_keymap_remaps_by_binding_id(sample_cohort, isolated_dirs):
+    config = isolated_dirs / "config" / "review"
+    config.mkdir(parents=True)
+    (config / "keymap.toml").write_text('"triage.next-unscored" = "u"\n')
+    app = ReviewApp(sample_cohort)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        await pilot.press("u")
+        assert screen.current_name() == "ben-larsen"
