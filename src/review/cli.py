@@ -10,7 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from review import __version__, cohort, demo, themes
+from review import __version__, cohort, demo, gitsafe, themes
+from review.harness.scenarios import SCENARIOS
 from review.text import safe_line
 
 SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness")
@@ -27,7 +28,7 @@ def _common_ui(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="review", description="Grade take-home submissions in the terminal.")
     parser.add_argument("--version", action="version", version=f"review {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{COHORT,demo,triage,bench}")
+    sub = parser.add_subparsers(dest="command", metavar="{COHORT,demo,triage,harness,bench}")
 
     open_p = sub.add_parser("open", help="open the console on a cohort folder (the default: `review COHORT`)")
     open_p.add_argument("cohort", type=Path)
@@ -42,8 +43,17 @@ def build_parser() -> argparse.ArgumentParser:
     triage_p.add_argument("cohort", type=Path)
     triage_p.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
 
+    harness_p = sub.add_parser("harness", help="run a submission against the pinned fake gateway")
+    harness_p.add_argument("submission", type=Path)
+    harness_p.add_argument("--commit", default="HEAD", help="commit id to run (default HEAD)")
+    harness_p.add_argument("--scenario", action="append", choices=[s.name for s in SCENARIOS], default=None,
+                           help="run only this scenario (repeatable)")
+    harness_p.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+    harness_p.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
+    harness_p.add_argument("--log", action="store_true", help="stream the gateway log to stderr as it happens")
+
     bench_p = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    bench_p.add_argument("what", choices=["triage"])
+    bench_p.add_argument("what", choices=["triage", "harness"])
     bench_p.add_argument("--submissions", type=int, default=300)
     bench_p.add_argument("--into", type=Path, default=None)
     return parser
@@ -116,10 +126,50 @@ def cmd_triage(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_harness(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from review.harness import runner, sandbox
+
+    if not args.submission.is_dir():
+        print(f"review: {args.submission}: not a folder", file=sys.stderr)
+        return 2
+    try:
+        repo = gitsafe.open_submission(args.submission)
+        commit = repo.resolve(args.commit)
+        info = sandbox.detect()
+    except (gitsafe.GitSafeError, sandbox.SandboxError) as error:
+        print(f"review: {args.submission}: {error}", file=sys.stderr)
+        return 2
+
+    def listener(event: runner.HarnessEvent) -> None:
+        if args.log and event.text:
+            print(event.text, file=sys.stderr, flush=True)
+
+    suite = asyncio.run(runner.run_suite(repo, commit, args.scenario, listener, info))
+    if args.json:
+        json.dump(suite.to_json(), sys.stdout, indent=2)
+        print()
+    else:
+        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox {suite.sandbox} · node {suite.node}", 300))
+        for result in suite.scenarios:
+            gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
+            print(safe_line(f"  {result.name:14} {result.verdict:18} requests {result.requests}  keys "
+                            f"{result.distinct_keys}  charges {result.charges_created}  gaps(ms) {gaps}", 300))
+            print(safe_line(f"  {'':14} {'; '.join(result.reasons)}", 600))
+        if suite.sandbox == "reduced":
+            print("  sandbox: reduced (bubblewrap not available): Node's permission flags only", file=sys.stderr)
+    if args.check and any(s.verdict != "ok" for s in suite.scenarios):
+        return 1
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from review import bench
 
+    if args.what == "harness":
+        return bench.harness_benchmark(args.into)
     return bench.triage_benchmark(args.submissions, args.into)
 
 
-COMMANDS = {"open": cmd_open, "demo": cmd_demo, "triage": cmd_triage, "bench": cmd_bench}
+COMMANDS = {"open": cmd_open, "demo": cmd_demo, "triage": cmd_triage, "harness": cmd_harness, "bench": cmd_bench}

@@ -1,0 +1,146 @@
+// driver.mjs — trusted code shipped with review. It runs inside the sandbox, before and
+// around the candidate's checkout.mjs:
+//   - routes the candidate's fetch() of http://localhost:8099 (also 127.0.0.1, [::1],
+//     gateway.local and $GATEWAY_URL) to the gateway's Unix socket; any other host is refused;
+//   - calls chargeWithRetry(amount) once per planned call, one after the other;
+//   - reports how each call settled to the gateway over the socket, with a token it removes
+//     from the environment before the candidate's module loads, so the candidate cannot
+//     forge an outcome. Verdicts still come from the gateway's own record of requests.
+import http from "node:http";
+import { pathToFileURL } from "node:url";
+
+// Captured before the candidate's code can replace any of them.
+const request = http.request;
+const stringify = JSON.stringify;
+const parse = JSON.parse;
+const byteLength = Buffer.byteLength;
+const concat = Buffer.concat;
+const NativeResponse = globalThis.Response;
+const NativeHeaders = globalThis.Headers;
+const NativeRequest = globalThis.Request;
+
+const SOCKET = process.env.REVIEW_GATEWAY_SOCKET;
+const TOKEN = process.env.REVIEW_TOKEN;
+const ENTRY = process.env.REVIEW_ENTRY;
+const CALLS = parse(process.env.REVIEW_CALLS || "[1999]");
+for (const name of ["REVIEW_TOKEN", "REVIEW_GATEWAY_SOCKET", "REVIEW_ENTRY", "REVIEW_CALLS"]) {
+  delete process.env[name];
+}
+process.env.GATEWAY_URL = "http://localhost:8099";
+
+const GATEWAY_HOSTS = new Set(["localhost:8099", "127.0.0.1:8099", "[::1]:8099", "gateway.local"]);
+let currentCall = 0;
+
+function abortReason(signal) {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+function viaSocket(url, init) {
+  return new Promise((resolve, reject) => {
+    const headers = {};
+    new NativeHeaders(init.headers || {}).forEach((value, key) => (headers[key] = value));
+    headers["x-review-call"] = String(currentCall);
+    let body = init.body ?? null;
+    if (body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) body = String(body);
+    if (body !== null) headers["content-length"] = String(byteLength(body));
+    const signal = init.signal;
+    if (signal?.aborted) return reject(abortReason(signal));
+    const req = request(
+      { socketPath: SOCKET, path: url.pathname + url.search, method: (init.method || "GET").toUpperCase(), headers },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("error", (err) => reject(new TypeError("fetch failed", { cause: err })));
+        res.on("end", () => {
+          const responseHeaders = new NativeHeaders();
+          for (const [key, value] of Object.entries(res.headers)) {
+            for (const item of [].concat(value)) responseHeaders.append(key, item);
+          }
+          const noBody = [101, 204, 205, 304].includes(res.statusCode);
+          resolve(new NativeResponse(noBody ? null : concat(chunks), {
+            status: res.statusCode, statusText: res.statusMessage, headers: responseHeaders,
+          }));
+        });
+      },
+    );
+    req.on("error", (err) => reject(signal?.aborted ? abortReason(signal) : new TypeError("fetch failed", { cause: err })));
+    signal?.addEventListener("abort", () => { req.destroy(); reject(abortReason(signal)); }, { once: true });
+    if (body !== null) req.write(body);
+    req.end();
+  });
+}
+
+globalThis.fetch = async function fetch(input, init = {}) {
+  let url;
+  let options = init;
+  if (input instanceof NativeRequest) {
+    url = new URL(input.url);
+    const method = input.method;
+    options = {
+      method, headers: input.headers, signal: input.signal,
+      body: method === "GET" || method === "HEAD" ? null : await input.text(), ...init,
+    };
+  } else {
+    url = new URL(String(input));
+  }
+  if (url.protocol === "http:" && (GATEWAY_HOSTS.has(url.host) || url.hostname === "gateway.local")) {
+    return viaSocket(url, options);
+  }
+  throw new TypeError("fetch failed", {
+    cause: new Error(`review harness: ${url.host} is not reachable; only the gateway at localhost:8099 is`),
+  });
+};
+
+function report(outcome) {
+  return new Promise((resolve) => {
+    const data = stringify(outcome);
+    const req = request({
+      socketPath: SOCKET, path: "/__review/outcome", method: "POST",
+      headers: { "content-type": "application/json", "x-review-token": TOKEN, "content-length": byteLength(data) },
+    }, (res) => { res.resume(); res.on("end", resolve); });
+    req.on("error", resolve);
+    req.end(data);
+  });
+}
+
+function describe(err) {
+  try {
+    if (err instanceof Error) return `${err.name}: ${err.message}`.slice(0, 2000);
+    return String(stringify(err) ?? err).slice(0, 2000);
+  } catch {
+    return "(an unprintable value)";
+  }
+}
+
+function plain(value) {
+  try {
+    const text = stringify(value);
+    return text === undefined ? "undefined" : text.slice(0, 2000);
+  } catch {
+    return describe(value);
+  }
+}
+
+let mod;
+try {
+  mod = await import(pathToFileURL(ENTRY).href);
+} catch (err) {
+  await report({ kind: "import-error", message: describe(err) });
+  process.exit(3);
+}
+if (typeof mod.chargeWithRetry !== "function") {
+  await report({ kind: "missing-entrypoint", message: "checkout.mjs does not export a function chargeWithRetry" });
+  process.exit(3);
+}
+for (let i = 0; i < CALLS.length; i++) {
+  currentCall = i + 1;
+  await report({ kind: "call-start", call: currentCall, amount: CALLS[i] });
+  try {
+    const value = await mod.chargeWithRetry(CALLS[i]);
+    await report({ kind: "resolved", call: currentCall, value: plain(value) });
+  } catch (err) {
+    await report({ kind: "rejected", call: currentCall, message: describe(err) });
+  }
+}
+await report({ kind: "done" });
+process.exit(0); // the candidate's stray timers must not keep the run alive

@@ -1,0 +1,264 @@
+"""The pinned fake gateway: aiohttp, in the console's own process, on a Unix socket.
+
+It behaves like a real payment gateway's idempotency layer (Stripe v1, the IETF draft; see
+``shared/reference/security-and-gateway.md`` §5), with faults injected by a plan:
+
+- the key comes from the ``Idempotency-Key`` header (raw or RFC 8941 quoted) or the body's
+  ``idempotencyKey``; none at all → charged anyway, and flagged "no key sent";
+- the first *completed* response for a key is stored and replayed with
+  ``Idempotent-Replayed: true``; the same key with a different amount → 422; the same key
+  while its first request is still executing → 409;
+- a 503 injected before execution stores nothing (the endpoint never began), as at Stripe.
+
+Every request is recorded, and the record is the only source of verdicts: the candidate's
+code runs in the sandbox and may print anything it likes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from aiohttp import web
+
+MAX_KEY_LENGTH = 255
+MAX_BODY = 64 * 1024
+OUTCOME_PATH = "/__review/outcome"
+
+
+@dataclass(frozen=True)
+class FaultPlan:
+    """What the gateway does to the first request(s) of a scenario. Data, not code paths."""
+
+    first: str = "ok"  # ok | 503 | drop-after-charge | hang-after-charge | kill-after-charge
+    every: str = "ok"  # ok | 503 | decline: what every later request (or every request) gets
+    processing_ms: int = 0  # time a charge takes to execute (a window for concurrent duplicates: 409)
+
+
+@dataclass
+class RequestRecord:
+    seq: int
+    t_ms: float
+    process: int
+    call: int | None
+    method: str
+    path: str
+    key: str | None
+    key_source: str  # header | body | none
+    amount: object
+    fingerprint: str
+    status: int | str  # an HTTP status, or "dropped" / "no answer"
+    charge_created: bool = False
+    charge_id: str | None = None
+    replayed: bool = False
+    note: str = ""
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Charge:
+    id: str
+    key: str | None
+    amount: object
+    request_seq: int
+
+
+@dataclass
+class _KeyState:
+    fingerprint: str
+    done: bool = False
+    status: int = 0
+    body: dict = field(default_factory=dict)
+    charge_id: str | None = None
+
+
+class Gateway:
+    """One scenario's gateway. ``on_event`` receives ("request" | "response" | "outcome", data)."""
+
+    def __init__(self, plan: FaultPlan, token: str, on_event: Callable[[str, dict], None] | None = None) -> None:
+        self.plan = plan
+        self.token = token
+        self.on_event = on_event or (lambda kind, data: None)
+        self.requests: list[RequestRecord] = []
+        self.charges: list[Charge] = []
+        self.outcomes: list[dict] = []
+        self.process = 1
+        self.kill_requested = asyncio.Event()
+        self._keys: dict[tuple[str, str, str], _KeyState] = {}
+        self._stopping = asyncio.Event()
+        self._started = time.monotonic()
+        self._runner: web.AppRunner | None = None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def start(self, socket_path: Path) -> None:
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.UnixSite(self._runner, str(socket_path), shutdown_timeout=0.5)
+        await site.start()
+        self._started = time.monotonic()
+
+    async def stop(self) -> None:
+        self._stopping.set()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def elapsed_ms(self) -> float:
+        return round((time.monotonic() - self._started) * 1000, 1)
+
+    # ----------------------------------------------------------------- requests
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        if request.path == OUTCOME_PATH:
+            return await self._outcome(request)
+        raw = await request.read()
+        seq = len(self.requests) + 1
+        call = request.headers.get("X-Review-Call")
+        record = RequestRecord(
+            seq=seq, t_ms=self.elapsed_ms(), process=self.process,
+            call=int(call) if call and call.isdigit() else None,
+            method=request.method, path=request.path, key=None, key_source="none", amount=None,
+            fingerprint=hashlib.sha256(raw).hexdigest()[:12], status=0,
+        )
+        self.requests.append(record)
+        try:
+            body = json.loads(raw or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        if not isinstance(body, dict):
+            return self._answer(record, 400, {"error": "invalid_request", "message": "body is not a JSON object"})
+        record.amount = body.get("amount")
+        key, source, problem = _idempotency_key(request, body)
+        record.key, record.key_source = key, source
+        record.fingerprint = _fingerprint(request.method, request.path, body)
+        self.on_event("request", record.to_json())
+        if problem:
+            return self._answer(record, 400, {"error": "invalid_request", "message": problem})
+        if request.method != "POST" or request.path.rstrip("/") != "/charge":
+            return self._answer(record, 404, {"error": "not_found"})
+        if not isinstance(record.amount, (int, float)) or isinstance(record.amount, bool) or record.amount <= 0:
+            return self._answer(record, 400, {"error": "invalid_request", "message": "amount must be a positive number"})
+
+        fault = self.plan.first if seq == 1 else self.plan.every
+        if fault == "503":
+            return self._answer(record, 503, {"ok": False, "error": "service_unavailable"})
+
+        scope = (request.method, request.path.rstrip("/"), key or "")
+        state = self._keys.get(scope) if key else None
+        if state is not None:
+            if state.fingerprint != record.fingerprint:
+                return self._answer(record, 422, {
+                    "error": "idempotency_error",
+                    "message": "Keys for idempotent requests can only be used with the same parameters "
+                               "they were first used with."})
+            if not state.done:
+                return self._answer(record, 409, {"error": "idempotency_key_in_use",
+                                                  "message": "a request with this key is still being processed"})
+            record.replayed = True
+            record.charge_id = state.charge_id
+            return self._answer(record, state.status, state.body, replayed=True)
+
+        state = _KeyState(record.fingerprint)
+        if key:
+            self._keys[scope] = state
+        if self.plan.processing_ms:
+            await asyncio.sleep(self.plan.processing_ms / 1000)
+        if fault == "decline":
+            state.done, state.status = True, 402
+            state.body = {"ok": False, "error": "card_declined", "message": "Your card was declined."}
+            return self._answer(record, 402, state.body)
+        charge = Charge(f"ch_{len(self.charges) + 1:04d}", key, record.amount, seq)
+        self.charges.append(charge)
+        record.charge_created, record.charge_id = True, charge.id
+        if not key:
+            record.note = "no key sent"
+        state.done, state.status, state.charge_id = True, 200, charge.id
+        state.body = {"ok": True, "id": charge.id, "amount": record.amount}
+
+        if fault == "drop-after-charge":
+            record.status = "dropped"
+            self.on_event("response", record.to_json())
+            if request.transport is not None:
+                request.transport.abort()  # the charge exists, the client never hears of it
+            raise asyncio.CancelledError()
+        if fault in ("hang-after-charge", "kill-after-charge"):
+            record.status = "no answer"
+            self.on_event("response", record.to_json())
+            if fault == "kill-after-charge":
+                self.kill_requested.set()
+            await self._stopping.wait()  # never answer; the client must time out (or be killed)
+            raise asyncio.CancelledError()
+        return self._answer(record, 200, state.body)
+
+    def _answer(self, record: RequestRecord, status: int, body: dict, replayed: bool = False) -> web.Response:
+        record.status = status
+        headers = {"Idempotent-Replayed": "true"} if replayed else {}
+        self.on_event("response", record.to_json())
+        return web.json_response(body, status=status, headers=headers)
+
+    async def _outcome(self, request: web.Request) -> web.Response:
+        """The trusted driver reports how each call settled, with a token the candidate never sees."""
+        if request.headers.get("X-Review-Token") != self.token:
+            return web.json_response({"error": "forbidden"}, status=403)
+        try:
+            outcome = json.loads(await request.read())
+        except (ValueError, UnicodeDecodeError):
+            return web.json_response({"error": "bad outcome"}, status=400)
+        if isinstance(outcome, dict):
+            outcome["process"] = self.process
+            outcome["t_ms"] = self.elapsed_ms()
+            self.outcomes.append(outcome)
+            self.on_event("outcome", outcome)
+        return web.json_response({"ok": True})
+
+    # ----------------------------------------------------------------- summaries
+
+    @property
+    def charge_requests(self) -> list[RequestRecord]:
+        return [r for r in self.requests if r.path.rstrip("/") == "/charge"]
+
+    def distinct_keys(self) -> int:
+        return len({r.key for r in self.charge_requests})
+
+
+def _idempotency_key(request: web.Request, body: dict) -> tuple[str | None, str, str | None]:
+    """(key, where it came from, problem) — a problem means answer 400."""
+    headers = request.headers.getall("Idempotency-Key", [])
+    if len(headers) > 1:
+        return None, "header", "more than one Idempotency-Key header"
+    if headers:
+        key = headers[0].strip()
+        if len(key) >= 2 and key[0] == key[-1] == '"':
+            key = key[1:-1]  # RFC 8941 sf-string form, as the IETF draft writes it
+        source = "header"
+    elif "idempotencyKey" in body:
+        value = body["idempotencyKey"]
+        if value is None:
+            return None, "none", None
+        if not isinstance(value, str):
+            return str(value)[:MAX_KEY_LENGTH + 1], "body", "idempotencyKey must be a string"
+        key, source = value, "body"
+    else:
+        return None, "none", None
+    if not key:
+        return key, source, "the idempotency key is empty"
+    if len(key) > MAX_KEY_LENGTH:
+        return key, source, f"the idempotency key is longer than {MAX_KEY_LENGTH} characters"
+    return key, source, None
+
+
+def _fingerprint(method: str, path: str, body: dict) -> str:
+    """What must match for a key to be replayed: the endpoint and the parameters, not the key."""
+    params = {k: v for k, v in body.items() if k != "idempotencyKey"}
+    canonical = json.dumps([method, path.rstrip("/"), params], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:12]

@@ -1,0 +1,340 @@
+"""Run one scenario, or the suite, and stream what happens to whoever listens.
+
+Per scenario: the candidate's code is exported from the clean clone at the chosen commit
+into a fresh folder, a gateway is started on a Unix socket in a fresh folder, the trusted
+driver runs in the sandbox and calls ``chargeWithRetry``; at the end the whole process group
+is killed, the gateway stopped, the folders removed. The verdict comes from the gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import signal
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Callable
+
+from review import gitsafe
+from review.harness import sandbox, scenarios
+from review.harness.gateway import Gateway
+from review.text import clip, safe_line
+
+HARNESS_VERSION = "1"
+CODE_SUFFIXES = (".mjs", ".js", ".cjs", ".json")
+SKIPPED_NAMES = {"package.json", "package-lock.json"}  # "type"/"imports" would change how code resolves
+MAX_FILE = 1 << 20
+MAX_TOTAL = 8 << 20
+STREAM_CAP = 64 * 1024
+ENTRY = "checkout.mjs"
+
+
+@dataclass
+class HarnessEvent:
+    kind: str  # scenario-start, process-start, request, response, outcome, stdout, stderr, process-end, scenario-done
+    scenario: str
+    t_ms: float
+    data: dict = field(default_factory=dict)
+    text: str = ""  # the event as one sanitised log line
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    requests: int
+    distinct_keys: int
+    charges_created: int
+    outcomes: list[dict]
+    gaps_ms: list[float]
+    verdict: str
+    reasons: list[str]
+    log: list[str]
+    records: list[dict] = field(default_factory=list)
+    wall_ms: float = 0.0
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class SuiteResult:
+    submission: str
+    commit: str
+    sandbox: str
+    node: str
+    scenarios: list[ScenarioResult]
+
+    def to_json(self) -> dict:
+        return {"submission": self.submission, "commit": self.commit, "sandbox": self.sandbox, "node": self.node,
+                "scenarios": [s.to_json() for s in self.scenarios]}
+
+    @property
+    def summary(self) -> str:
+        """For the triage column: how many scenarios were ok, and the bad verdicts."""
+        bad = sorted({s.verdict for s in self.scenarios if s.verdict != "ok"})
+        ok = sum(s.verdict == "ok" for s in self.scenarios)
+        text = f"{ok}/{len(self.scenarios)} ok"
+        return text + (f" · {', '.join(bad)}" if bad else "") + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
+
+
+Listener = Callable[[HarnessEvent], None]
+
+
+def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path) -> list[str]:
+    """Write the commit's JavaScript files (from git objects: symlinks are never followed) into `dest`."""
+    written, total = [], 0
+    for entry in repo.files(commit):
+        parts = PurePosixPath(entry.path).parts
+        if entry.kind != "blob" or entry.mode not in ("100644", "100755"):
+            continue  # symlinks (120000) and submodules stay out
+        if not entry.path.endswith(CODE_SUFFIXES) or parts[-1] in SKIPPED_NAMES or "node_modules" in parts:
+            continue
+        if entry.path.startswith("/") or any(p in ("..", ".git", "") for p in parts):
+            continue
+        if entry.size is None or entry.size > MAX_FILE or total + entry.size > MAX_TOTAL:
+            continue
+        data = repo.show(commit, entry.path)
+        if data is None:
+            continue
+        target = dest.joinpath(*parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        written.append(entry.path)
+        total += entry.size
+    return written
+
+
+def short_key(key: str | None) -> str:
+    return "(no key)" if key is None else safe_line(key if len(key) <= 12 else key[:8] + "…", 40)
+
+
+def _describe_request(record: dict) -> str:
+    where = f"p{record['process']} call {record['call']}" if record.get("call") else f"p{record['process']}"
+    status = record["status"]
+    extra = []
+    if record.get("charge_created"):
+        extra.append(f"charge {record['charge_id']} created")
+    if record.get("replayed"):
+        extra.append(f"replayed {record.get('charge_id') or ''}".strip())
+    if record.get("note"):
+        extra.append(record["note"])
+    return safe_line(f"#{record['seq']} {where} {record['method']} {record['path']} key={short_key(record['key'])}"
+                     f" ({record['key_source']}) amount={record['amount']!r} → {status}"
+                     + (f" · {', '.join(extra)}" if extra else ""), 400)
+
+
+async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.Scenario,
+                       listener: Listener | None = None, info: sandbox.SandboxInfo | None = None) -> ScenarioResult:
+    info = info or sandbox.detect()
+    log: list[str] = []
+    started = time.monotonic()
+
+    def emit(kind: str, data: dict | None = None, text: str = "") -> None:
+        t_ms = round((time.monotonic() - started) * 1000, 1)
+        line = f"[{t_ms:8.1f} ms] {scenario.name}: {text}" if text else ""
+        if line:
+            log.append(line)
+        if listener:
+            listener(HarnessEvent(kind, scenario.name, t_ms, data or {}, line))
+
+    emit("scenario-start", {"gateway_does": scenario.gateway_does},
+         f"start — gateway: {scenario.gateway_does}; expect: {scenario.correct_client}")
+    run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=_runs_root()))
+    work, socket_dir = run_dir / "work", run_dir / "gw"
+    work.mkdir()
+    socket_dir.mkdir(mode=0o700)
+    token = secrets.token_hex(16)
+
+    def on_gateway(kind: str, data: dict) -> None:
+        if kind == "response":
+            emit("response", data, _describe_request(data))
+        elif kind == "outcome" and data.get("kind") not in ("call-start", "done"):
+            detail = data.get("value", data.get("message", ""))
+            emit("outcome", data, safe_line(f"p{data['process']} call {data.get('call', '-')} "
+                                            f"{data['kind']}: {clip(str(detail), 200)}", 400))
+
+    gateway = Gateway(scenario.plan, token, on_gateway)
+    facts = scenarios.Facts(requests=[], charges=0, outcomes=[])
+    try:
+        exported = export_code(repo, commit, work)
+        if ENTRY not in exported:
+            facts.entry_missing = f"{ENTRY} is not in commit {commit[:12]}" if repo.show(commit, ENTRY) is None \
+                else f"{ENTRY} is not a regular file in commit {commit[:12]} (a symlink or too large)"
+        else:
+            await gateway.start(socket_dir / "gateway.sock")
+            for process_no in range(1, scenario.processes + 1):
+                gateway.process = process_no
+                ending, stderr = await _run_process(info, work, socket_dir, scenario, process_no, gateway, token,
+                                                    emit)
+                _collect_outcomes(facts, gateway, scenario, process_no, ending, stderr)
+    finally:
+        await gateway.stop()
+        shutil.rmtree(run_dir, ignore_errors=True)
+    charge_requests = gateway.charge_requests
+    facts.requests, facts.charges = charge_requests, len(gateway.charges)
+    verdict, reasons = scenarios.judge(scenario, facts)
+    if scenario.name == "first-503" and charge_requests:
+        emit("summary", {}, scenarios.article_line(charge_requests))
+    emit("scenario-done", {"verdict": verdict}, f"verdict {verdict} — {'; '.join(reasons)}")
+    return ScenarioResult(
+        name=scenario.name, requests=len(charge_requests), distinct_keys=len({r.key for r in charge_requests}),
+        charges_created=len(gateway.charges), outcomes=[o.to_json() for o in facts.outcomes],
+        gaps_ms=scenarios.gaps_ms(charge_requests), verdict=verdict, reasons=reasons, log=log,
+        records=[r.to_json() for r in gateway.requests],
+        wall_ms=round((time.monotonic() - started) * 1000, 1),
+    )
+
+
+def _runs_root() -> Path:
+    root = gitsafe.cache_root() / "runs"
+    root.mkdir(exist_ok=True, mode=0o700)
+    return root
+
+
+async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, scenario: scenarios.Scenario,
+                       process_no: int, gateway: Gateway, token: str, emit) -> tuple[str, str]:
+    """Run the driver once; returns (how it ended: exited:N | killed-for-restart | limit, stderr tail)."""
+    entry, sock = sandbox.paths_for(info, work, socket_dir)
+    env = sandbox.clean_env(info, work, {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_TOKEN": token,
+                                         "REVIEW_ENTRY": entry, "REVIEW_CALLS": json.dumps(list(scenario.calls))})
+    argv = sandbox.node_command(info, work, socket_dir, cpu_seconds=int(scenario.limit_s) + 2)
+    gateway.kill_requested.clear()
+    proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                                                start_new_session=True)
+    emit("process-start", {"process": process_no, "sandbox": info.kind},
+         f"process {process_no} started ({info.kind} sandbox, node {info.node_version_text})")
+    stderr_tail: list[str] = []
+    readers = [asyncio.create_task(_read_stream(proc.stdout, "stdout", process_no, emit, None)),
+               asyncio.create_task(_read_stream(proc.stderr, "stderr", process_no, emit, stderr_tail))]
+    exit_task = asyncio.create_task(proc.wait())
+    waits = {exit_task}
+    kill_task = None
+    if scenario.plan.first == "kill-after-charge" and process_no == 1:
+        kill_task = asyncio.create_task(gateway.kill_requested.wait())
+        waits.add(kill_task)
+    done, _ = await asyncio.wait(waits, timeout=scenario.limit_s, return_when=asyncio.FIRST_COMPLETED)
+    if exit_task in done:
+        ending = f"exited:{proc.returncode}"
+    elif kill_task is not None and kill_task in done:
+        ending = "killed-for-restart"
+    else:
+        ending = "limit"
+    _kill_group(proc.pid)
+    await proc.wait()
+    if kill_task is not None:
+        kill_task.cancel()
+    try:
+        await asyncio.wait_for(asyncio.gather(*readers), timeout=2)
+    except asyncio.TimeoutError:
+        for reader in readers:
+            reader.cancel()
+    words = {"limit": f"killed at the {scenario.limit_s:g} s limit",
+             "killed-for-restart": "killed (SIGKILL) as its first request arrived: the restart"}
+    emit("process-end", {"process": process_no, "ending": ending},
+         f"process {process_no} {words.get(ending, 'exited with code ' + ending.split(':')[-1])}")
+    return ending, "\n".join(stderr_tail)
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def _read_stream(stream: asyncio.StreamReader | None, name: str, process_no: int, emit,
+                       tail: list[str] | None) -> None:
+    """Client output is shown (sanitised, capped, marked as the client's) but never believed."""
+    if stream is None:
+        return
+    seen = 0
+    while True:
+        line = await stream.readline()
+        if not line:
+            return
+        seen += len(line)
+        if seen > STREAM_CAP:
+            if seen - len(line) <= STREAM_CAP:
+                emit(name, {"process": process_no}, f"client {name} (p{process_no}): … output cut at {STREAM_CAP} bytes")
+            continue
+        text = line.decode("utf-8", "replace").rstrip("\n")
+        if name == "stderr" and "ExperimentalWarning" in text or text.startswith("(Use `node --trace-warnings"):
+            continue  # Node's own notice about the permission model
+        if tail is not None:
+            tail.append(text)
+            del tail[:-20]
+        emit(name, {"process": process_no, "line": safe_line(text, 400)},
+             safe_line(f"client {name} (p{process_no}): {text}", 400))
+
+
+def _collect_outcomes(facts: scenarios.Facts, gateway: Gateway, scenario: scenarios.Scenario, process_no: int,
+                      ending: str, stderr: str) -> None:
+    reports = [o for o in gateway.outcomes if o.get("process") == process_no]
+    for report in reports:
+        if report.get("kind") == "missing-entrypoint":
+            facts.entry_missing = str(report.get("message", ""))
+        elif report.get("kind") == "import-error":
+            facts.crash = f"checkout.mjs failed to load: {report.get('message', '')}"
+    settled = {o["call"]: o for o in reports if o.get("kind") in ("resolved", "rejected")}
+    started = [o["call"] for o in reports if o.get("kind") == "call-start"]
+    for call in range(1, len(scenario.calls) + 1):
+        if call in settled:
+            report = settled[call]
+            detail = str(report.get("value", report.get("message", "")))
+            facts.outcomes.append(scenarios.CallOutcome(process_no, call, report["kind"], safe_line(detail, 300)))
+        elif call in started or (not reports and ending != "limit"):
+            kind = {"limit": "hung", "killed-for-restart": "killed"}.get(ending, "crashed")
+            facts.outcomes.append(scenarios.CallOutcome(process_no, call, kind, safe_line(stderr[-300:], 300)))
+        elif ending == "limit":
+            facts.outcomes.append(scenarios.CallOutcome(process_no, call, "hung", "never called"))
+    if not reports and ending.startswith("exited") and not facts.crash:
+        facts.crash = "the process exited before calling chargeWithRetry" + (f": {stderr[-300:]}" if stderr else "")
+
+
+async def run_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: list[str] | None = None,
+                    listener: Listener | None = None, info: sandbox.SandboxInfo | None = None) -> SuiteResult:
+    info = info or sandbox.detect()
+    commit = repo.resolve(commit or "HEAD")
+    chosen = [scenarios.BY_NAME[n] for n in names] if names else list(scenarios.SCENARIOS)
+    results = []
+    for scenario in chosen:
+        results.append(await run_scenario(repo, commit, scenario, listener, info))
+    suite = SuiteResult(repo.source.name, commit, info.kind, info.node_version_text, results)
+    if not names:
+        _store_cached(suite)
+    return suite
+
+
+# ----------------------------------------------------------------------------- per-commit cache
+
+
+def _cache_file(commit: str, kind: str) -> Path:
+    folder = gitsafe.cache_root() / "harness"
+    folder.mkdir(exist_ok=True, mode=0o700)
+    return folder / f"{commit}-v{HARNESS_VERSION}-{kind}.json"
+
+
+def _store_cached(suite: SuiteResult) -> None:
+    path = _cache_file(suite.commit, suite.sandbox)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(suite.to_json()))
+    os.replace(tmp, path)
+
+
+def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
+    """A stored suite result for this commit id (same harness version and sandbox kind), if any."""
+    try:
+        kind = kind or sandbox.detect().kind
+        data = json.loads(_cache_file(commit, kind).read_text())
+    except (OSError, ValueError, sandbox.SandboxError):
+        return None
+    return SuiteResult(data["submission"], data["commit"], data["sandbox"], data["node"],
+                       [ScenarioResult(**s) for s in data["scenarios"]])

@@ -1,0 +1,126 @@
+"""How candidate code is run: bubblewrap when present, Node's permission flags always.
+
+With bwrap: every namespace unshared (no network but the gateway's socket, own PIDs), a clean
+environment, and only three things visible besides /usr: the run's folder (read-write),
+the trusted driver (read-only) and the socket folder. Without bwrap the run is "reduced":
+Node's permission model (which the Node docs say is no defence against malicious code),
+a clean environment and its own session — and every result says so.
+
+See ``shared/reference/security-and-gateway.md`` §1 for the facts behind each flag.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+DRIVER = Path(__file__).with_name("driver.mjs")
+HEAP_MB = 256
+FILE_SIZE_LIMIT = 10 * 1024 * 1024
+ADDRESS_SPACE = 16 * 1024 ** 3  # fetch's WebAssembly needs far more than RSS; only a backstop (see reference)
+
+# Paths as the candidate's process sees them inside bwrap.
+INSIDE_WORK = "/sub"
+INSIDE_DRIVER = "/review/driver.mjs"
+INSIDE_GATEWAY = "/gw"
+INSIDE_NODE = "/opt/review/node"
+
+
+class SandboxError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class SandboxInfo:
+    kind: str  # "bwrap" or "reduced"
+    node: str
+    node_version: tuple[int, int, int]
+    bwrap: str | None
+    prlimit: str | None
+
+    @property
+    def node_version_text(self) -> str:
+        return "v" + ".".join(map(str, self.node_version))
+
+
+@lru_cache(maxsize=4)
+def detect(force_reduced: bool = False) -> SandboxInfo:
+    node = shutil.which("node")
+    if not node:
+        raise SandboxError("node is not installed (the harness needs Node ≥ 20)")
+    out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=20).stdout.strip()
+    match = re.match(r"v(\d+)\.(\d+)\.(\d+)", out)
+    if not match:
+        raise SandboxError(f"cannot tell node's version from {out!r}")
+    version = tuple(int(x) for x in match.groups())
+    if version[0] < 20:
+        raise SandboxError(f"node {out} is too old; the harness needs Node ≥ 20")
+    bwrap = None if force_reduced or os.environ.get("REVIEW_SANDBOX") == "reduced" else shutil.which("bwrap")
+    if bwrap and not _bwrap_works(bwrap):
+        bwrap = None
+    return SandboxInfo("bwrap" if bwrap else "reduced", os.path.realpath(node), version, bwrap,
+                       shutil.which("prlimit"))
+
+
+def _bwrap_works(bwrap: str) -> bool:
+    """User namespaces may be off (or AppArmor-restricted, as on Ubuntu ≥ 23.10): try once."""
+    try:
+        result = subprocess.run([bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr",
+                                 "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
+                                 "--symlink", "usr/lib64", "/lib64", "--", "/bin/true"],
+                                capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0
+
+
+def permission_flags(info: SandboxInfo, work: str, driver: str) -> list[str]:
+    major = info.node_version[0]
+    flags = ["--experimental-permission" if major < 22 else "--permission"]
+    # One flag per path: Node 20.20 no longer accepts comma-separated lists.
+    flags += [f"--allow-fs-read={work}/", f"--allow-fs-read={driver}", f"--allow-fs-write={work}/"]
+    if major >= 25:
+        flags.append("--allow-net")  # the Unix-socket client counts as network there
+    return flags
+
+
+def node_command(info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: int) -> list[str]:
+    """The full argv to run the driver (and through it the candidate's code)."""
+    limits = []
+    if info.prlimit:
+        limits = [info.prlimit, f"--cpu={cpu_seconds}", f"--fsize={FILE_SIZE_LIMIT}", "--nofile=256", "--core=0",
+                  f"--as={ADDRESS_SPACE}", "--"]
+    if info.kind == "bwrap":
+        node = INSIDE_NODE if not info.node.startswith("/usr/") else info.node
+        inner = [*limits, node, f"--max-old-space-size={HEAP_MB}",
+                 *permission_flags(info, INSIDE_WORK, INSIDE_DRIVER), INSIDE_DRIVER]
+        # The environment bwrap passes on is the clean one the runner gives it (see clean_env),
+        # which is what --clearenv plus --setenv would give, without secrets in argv.
+        outer = [info.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
+                 "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+                 "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                 "--bind", str(work), INSIDE_WORK, "--ro-bind", str(DRIVER), INSIDE_DRIVER,
+                 "--bind", str(socket_dir), INSIDE_GATEWAY, "--chdir", INSIDE_WORK]
+        if not info.node.startswith("/usr/"):
+            outer += ["--ro-bind", info.node, INSIDE_NODE]
+        return [*outer, "--", *inner]
+    return [*limits, info.node, f"--max-old-space-size={HEAP_MB}",
+            *permission_flags(info, str(work), str(DRIVER)), str(DRIVER)]
+
+
+def paths_for(info: SandboxInfo, work: Path, socket_dir: Path) -> tuple[str, str]:
+    """(entry file, socket) as the sandboxed process sees them."""
+    if info.kind == "bwrap":
+        return f"{INSIDE_WORK}/checkout.mjs", f"{INSIDE_GATEWAY}/gateway.sock"
+    return str(work / "checkout.mjs"), str(socket_dir / "gateway.sock")
+
+
+def clean_env(info: SandboxInfo, work: Path, extra: dict[str, str]) -> dict[str, str]:
+    """Only what the driver needs; never the reviewer's environment (SSH_AUTH_SOCK, tokens, HOME)."""
+    home = INSIDE_WORK if info.kind == "bwrap" else str(work)
+    return {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", **extra}

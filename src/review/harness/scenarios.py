@@ -1,0 +1,153 @@
+"""The fault scenarios, as data, and what each observation means. Pure: no I/O.
+
+Verdicts are computed only from the gateway's record (requests, keys, charges) and from the
+driver's report of how each call settled; never from what the candidate's code prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from review.harness.gateway import FaultPlan, RequestRecord
+
+AMOUNT = 1999
+RETRY_BUDGET = 4  # one call + 3 retries, as the task allows
+MIN_BACKOFF_MS = 20.0
+
+VERDICTS = ("ok", "double-charge", "dropped-payment", "no-retry", "no-backoff", "retry-storm", "retried-decline",
+            "hung", "lost-order", "crashed", "missing-entrypoint")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    gateway_does: str
+    correct_client: str
+    plan: FaultPlan
+    calls: tuple[int, ...] = (AMOUNT,)
+    processes: int = 1  # 2: the first is killed when its first request arrives, a second calls again
+    limit_s: float = 8.0
+
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario("happy", "200", "1 request, 1 charge", FaultPlan()),
+    Scenario("first-503", "503 on the first request, then 200", "2 requests, 1 distinct key",
+             FaultPlan(first="503")),
+    Scenario("lost-response", "creates the charge, then drops the connection without answering",
+             "retries with the same key → 1 charge", FaultPlan(first="drop-after-charge")),
+    Scenario("always-503", "503 forever", "gives up within its retry budget (≤ 4 requests), waits grow, rejects",
+             FaultPlan(first="503", every="503")),
+    Scenario("timeout", "creates the charge and stores its response, but never answers the first request",
+             "aborts and retries with the same key → 1 charge", FaultPlan(first="hang-after-charge"), limit_s=6.0),
+    Scenario("decline", "402 card_declined", "1 request, no retry, rejects",
+             FaultPlan(first="decline", every="decline")),
+    Scenario("restart", "the process is killed as its first request arrives (after the charge); a new one calls again",
+             "1 distinct key across both processes → 1 charge", FaultPlan(first="kill-after-charge"), processes=2),
+    Scenario("two-orders", "two calls in one process, same amount, both 200", "2 charges, 2 keys",
+             FaultPlan(), calls=(AMOUNT, AMOUNT)),
+)
+
+BY_NAME = {s.name: s for s in SCENARIOS}
+
+
+@dataclass
+class CallOutcome:
+    process: int
+    call: int
+    kind: str  # resolved | rejected | hung | crashed | killed (the restart's deliberate kill)
+    detail: str = ""
+
+    def to_json(self) -> dict:
+        return {"process": self.process, "call": self.call, "kind": self.kind, "detail": self.detail}
+
+
+@dataclass
+class Facts:
+    """What a run observed, gathered by the runner."""
+
+    requests: list[RequestRecord]
+    charges: int
+    outcomes: list[CallOutcome]
+    entry_missing: str | None = None  # why there is no chargeWithRetry to call
+    crash: str | None = None  # import error, or the process died on its own
+    notes: list[str] = field(default_factory=list)
+
+
+def gaps_ms(requests: list[RequestRecord]) -> list[float]:
+    """Waits between consecutive attempts of the same call in the same process."""
+    gaps = []
+    for before, after in zip(requests, requests[1:]):
+        if (before.process, before.call) == (after.process, after.call):
+            gaps.append(round(after.t_ms - before.t_ms, 1))
+    return gaps
+
+
+def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
+    """The verdict word for one scenario, and the reasons behind it (shown beside it)."""
+    reqs = facts.requests
+    if facts.entry_missing:
+        return "missing-entrypoint", [facts.entry_missing]
+    if facts.crash and not any(o.kind in ("resolved", "rejected") for o in facts.outcomes):
+        return "crashed", [facts.crash]
+    orders = len(scenario.calls)
+    keys = {r.key for r in reqs}
+    reasons = [f"{len(reqs)} request(s), {len(keys)} distinct key(s), {facts.charges} charge(s) created"]
+    if any(r.key is None for r in reqs):
+        reasons.append("no idempotency key sent on some request")
+    if facts.charges > orders:
+        return "double-charge", reasons + [f"{facts.charges} charges for {orders} order(s)"]
+    for (process, call), call_keys in _keys_per_call(reqs).items():
+        if len(call_keys) > 1 and scenario.name != "decline":  # there, retrying at all is the fault
+            # The article's stub counts every request as a charge: two keys for one order is its
+            # {"charges":2,"distinctKeys":2}. This gateway charged less only because the failure
+            # came before execution; after a lost response the same client charges twice.
+            return "double-charge", reasons + [
+                f"call {call} sent {len(call_keys)} different keys across its retries (a new key per attempt); "
+                "the gateway sees each retry as a new payment"]
+    final_process = max((o.process for o in facts.outcomes), default=1)
+    finals = [o for o in facts.outcomes if o.process == final_process and o.kind != "killed"]
+    resolved = [o for o in finals if o.kind == "resolved"]
+    if scenario.name == "two-orders" and len(resolved) == orders and facts.charges < orders:
+        return "lost-order", reasons + ["both calls resolved but only one charge exists: the second order was "
+                                        "deduplicated into the first (a key derived from the amount?)"]
+    for outcome in resolved:
+        charged = [r for r in reqs if r.process == outcome.process and r.call == outcome.call and r.charge_id]
+        if scenario.processes > 1:
+            charged = [r for r in reqs if r.charge_id]
+        if not charged:
+            return "dropped-payment", reasons + [f"call {outcome.call} resolved ({outcome.detail[:80]}) "
+                                                 "but no charge exists for it"]
+    hung = [o for o in finals if o.kind == "hung"]
+    if hung:
+        return "hung", reasons + [f"call {hung[0].call} never settled; killed at the {scenario.limit_s:g} s limit"]
+    crashed = [o for o in finals if o.kind == "crashed"]
+    if crashed:
+        return "crashed", reasons + [crashed[0].detail or (facts.crash or "the process died")]
+    per_call = max((sum(1 for r in reqs if (r.process, r.call) == (o.process, o.call)) for o in finals), default=0)
+    if scenario.name == "decline" and len(reqs) > 1:
+        return "retried-decline", reasons + ["a 402 decline is final; retrying it is wrong"]
+    if per_call > RETRY_BUDGET:
+        return "retry-storm", reasons + [f"{per_call} attempts for one call; the budget is {RETRY_BUDGET}"]
+    if scenario.name in ("first-503", "lost-response", "timeout", "always-503") and per_call <= 1:
+        return "no-retry", reasons + ["gave up after the first attempt"]
+    gaps = gaps_ms([r for r in reqs if r.process == final_process])
+    if gaps and scenario.name in ("first-503", "always-503") and min(gaps) < MIN_BACKOFF_MS:
+        return "no-backoff", reasons + [f"waits between attempts: {gaps} ms"]
+    if scenario.name == "always-503" and len(gaps) >= 2:
+        reasons.append("waits grow" if all(b > a for a, b in zip(gaps, gaps[1:])) else "waits do not grow")
+    expected_rejects = scenario.name in ("always-503", "decline")
+    if expected_rejects and resolved:
+        return "dropped-payment", reasons + ["the call resolved although the payment failed"]
+    return "ok", reasons
+
+
+def _keys_per_call(requests: list[RequestRecord]) -> dict[tuple[int, int | None], set[str | None]]:
+    keys: dict[tuple[int, int | None], set[str | None]] = {}
+    for record in requests:
+        keys.setdefault((record.process, record.call), set()).add(record.key)
+    return keys
+
+
+def article_line(requests: list[RequestRecord]) -> str:
+    """The article's stub prints this once two requests arrived: requests seen, distinct keys."""
+    return '{"charges":%d,"distinctKeys":%d}' % (len(requests), len({r.key for r in requests}))
