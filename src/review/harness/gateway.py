@@ -101,9 +101,9 @@ class Gateway:
     async def start(self, socket_path: Path) -> None:
         app = web.Application(client_max_size=MAX_BODY)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
         await self._runner.setup()
-        site = web.UnixSite(self._runner, str(socket_path), shutdown_timeout=0.5)
+        site = web.UnixSite(self._runner, str(socket_path))
         await site.start()
         self._started = time.monotonic()
 

@@ -292,7 +292,10 @@ def _collect_outcomes(facts: scenarios.Facts, gateway: Gateway, scenario: scenar
             facts.outcomes.append(scenarios.CallOutcome(process_no, call, report["kind"], safe_line(detail, 300)))
         elif call in started or (not reports and ending != "limit"):
             kind = {"limit": "hung", "killed-for-restart": "killed"}.get(ending, "crashed")
-            facts.outcomes.append(scenarios.CallOutcome(process_no, call, kind, safe_line(stderr[-300:], 300)))
+            detail = stderr[-300:]
+            if ending == "exited:13":  # Node's "unsettled top-level await": a promise left pending forever
+                kind, detail = "hung", "the call never settled (its promise was left pending with nothing to wait for)"
+            facts.outcomes.append(scenarios.CallOutcome(process_no, call, kind, safe_line(detail, 300)))
         elif ending == "limit":
             facts.outcomes.append(scenarios.CallOutcome(process_no, call, "hung", "never called"))
     if not reports and ending.startswith("exited") and not facts.crash:

@@ -119,7 +119,9 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
                                                  "but no charge exists for it"]
     hung = [o for o in finals if o.kind == "hung"]
     if hung:
-        return "hung", reasons + [f"call {hung[0].call} never settled; killed at the {scenario.limit_s:g} s limit"]
+        how = hung[0].detail if hung[0].detail.startswith("the call") else \
+            f"call {hung[0].call} never settled; killed at the {scenario.limit_s:g} s limit"
+        return "hung", reasons + [how]
     crashed = [o for o in finals if o.kind == "crashed"]
     if crashed:
         return "crashed", reasons + [crashed[0].detail or (facts.crash or "the process died")]

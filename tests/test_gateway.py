@@ -1,0 +1,120 @@
+"""The fake gateway's idempotency semantics, over its real Unix socket with a real HTTP client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import aiohttp
+import pytest
+
+from review.harness.gateway import FaultPlan, Gateway
+
+
+@pytest.fixture
+async def gateway_factory(tmp_path):
+    started: list[Gateway] = []
+
+    async def make(plan=FaultPlan(), token="t0k"):
+        gateway = Gateway(plan, token)
+        path = tmp_path / f"gw{len(started)}.sock"
+        await gateway.start(path)
+        started.append(gateway)
+        session = aiohttp.ClientSession(connector=aiohttp.UnixConnector(path=str(path)))
+        return gateway, session
+
+    yield make
+    for gateway in started:
+        await gateway.stop()
+
+
+async def charge(session, amount=1999, key="k1", headers=None, raw=None):
+    body = raw if raw is not None else json.dumps({"amount": amount, **({"idempotencyKey": key} if key is not None else {})})
+    async with session.post("http://localhost:8099/charge", data=body, headers=headers or {}) as response:
+        return response.status, dict(response.headers), await response.json()
+
+
+async def test_replay_returns_the_first_response_with_the_replayed_header(gateway_factory):
+    gateway, session = await gateway_factory()
+    async with session:
+        first = await charge(session)
+        second = await charge(session)
+    assert first[0] == second[0] == 200 and first[2] == second[2]
+    assert "Idempotent-Replayed" not in first[1] and second[1]["Idempotent-Replayed"] == "true"
+    assert len(gateway.charges) == 1 and gateway.requests[1].replayed
+
+
+async def test_same_key_different_amount_is_422(gateway_factory):
+    gateway, session = await gateway_factory()
+    async with session:
+        await charge(session, amount=10)
+        status, _, body = await charge(session, amount=11)
+    assert status == 422 and body["error"] == "idempotency_error" and len(gateway.charges) == 1
+
+
+async def test_concurrent_duplicate_is_409(gateway_factory):
+    gateway, session = await gateway_factory(FaultPlan(processing_ms=300))
+    async with session:
+        results = await asyncio.gather(charge(session), charge(session))
+    assert sorted(r[0] for r in results) == [200, 409]
+    assert len(gateway.charges) == 1
+
+
+async def test_no_key_is_charged_and_flagged(gateway_factory):
+    gateway, session = await gateway_factory()
+    async with session:
+        await charge(session, key=None)
+        await charge(session, key=None)
+    assert len(gateway.charges) == 2
+    assert all(r.note == "no key sent" and r.key_source == "none" for r in gateway.requests)
+
+
+async def test_header_key_raw_and_quoted_and_bad_keys(gateway_factory):
+    gateway, session = await gateway_factory()
+    async with session:
+        assert (await charge(session, key=None, headers={"Idempotency-Key": "h1"}))[0] == 200
+        status, headers, _ = await charge(session, key=None, headers={"Idempotency-Key": '"h1"'})
+        assert status == 200 and headers.get("Idempotent-Replayed") == "true"
+        assert (await charge(session, key="x" * 256))[0] == 400
+        assert (await charge(session, key=""))[0] == 400
+        assert (await charge(session, raw="not json"))[0] == 400
+        assert (await charge(session, amount=-5, key="neg"))[0] == 400
+    assert len(gateway.charges) == 1 and gateway.requests[0].key_source == "header"
+
+
+async def test_injected_503_stores_nothing(gateway_factory):
+    gateway, session = await gateway_factory(FaultPlan(first="503"))
+    async with session:
+        assert (await charge(session))[0] == 503
+        status, headers, _ = await charge(session)
+    assert status == 200 and "Idempotent-Replayed" not in headers and len(gateway.charges) == 1
+
+
+async def test_lost_response_charges_then_drops(gateway_factory):
+    gateway, session = await gateway_factory(FaultPlan(first="drop-after-charge"))
+    async with session:
+        with pytest.raises(aiohttp.ClientError):
+            await charge(session)
+        status, headers, body = await charge(session)
+    assert status == 200 and headers["Idempotent-Replayed"] == "true" and body["id"] == "ch_0001"
+    assert gateway.requests[0].status == "dropped" and gateway.requests[0].charge_created
+
+
+async def test_decline_is_stored_and_replayed(gateway_factory):
+    gateway, session = await gateway_factory(FaultPlan(first="decline", every="decline"))
+    async with session:
+        first = await charge(session)
+        second = await charge(session)
+    assert first[0] == second[0] == 402 and first[2]["error"] == "card_declined"
+    assert second[1]["Idempotent-Replayed"] == "true" and gateway.charges == []
+
+
+async def test_outcomes_need_the_token(gateway_factory):
+    gateway, session = await gateway_factory(token="secret")
+    async with session:
+        async with session.post("http://x/__review/outcome", data='{"kind":"resolved"}') as forged:
+            assert forged.status == 403
+        async with session.post("http://x/__review/outcome", data='{"kind":"resolved"}',
+                                headers={"X-Review-Token": "secret"}) as real:
+            assert real.status == 200
+    assert [o["kind"] for o in gateway.outcomes] == ["resolved"]

@@ -1,0 +1,99 @@
+"""Real node runs the sample candidates' real code against the real gateway, in the sandbox.
+Each archetype of the article gets the verdicts its code deserves."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from review import gitsafe
+from review.harness import runner, sandbox
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+
+
+def verdicts(cohort, name, scenarios):
+    import asyncio
+
+    repo = gitsafe.open_submission(cohort / name)
+    suite = asyncio.run(runner.run_suite(repo, names=scenarios))
+    return {s.name: s for s in suite.scenarios}, suite
+
+
+FAST = ["happy", "first-503", "lost-response", "always-503", "decline", "restart", "two-orders"]
+
+
+def test_untouched_draft_sends_a_new_key_per_attempt_and_double_charges_on_restart(sample_cohort_master):
+    results, suite = verdicts(sample_cohort_master, "ada-okafor", FAST)
+    assert results["happy"].verdict == "ok"
+    first = results["first-503"]
+    assert first.verdict == "double-charge" and first.requests == 2 and first.distinct_keys == 2
+    assert any('{"charges":2,"distinctKeys":2}' in line for line in first.log)  # the article's line
+    assert results["restart"].verdict == "double-charge" and results["restart"].charges_created == 2
+    # The draft never retries a network error: the charge went through and the call rejected.
+    lost = results["lost-response"]
+    assert lost.verdict == "no-retry" and lost.charges_created == 1
+    assert lost.outcomes[0]["kind"] == "rejected"
+    assert suite.sandbox == sandbox.detect().kind
+
+
+def test_hoisted_key_passes_first_503_but_fails_restart(sample_cohort_master):
+    results, _ = verdicts(sample_cohort_master, "ben-larsen", ["first-503", "always-503", "restart"])
+    assert results["first-503"].verdict == "ok" and results["first-503"].distinct_keys == 1
+    assert any('{"charges":2,"distinctKeys":1}' in line for line in results["first-503"].log)
+    assert results["always-503"].verdict == "ok" and results["always-503"].requests == 3
+    assert "waits grow" in results["always-503"].reasons
+    restart = results["restart"]
+    assert restart.verdict == "double-charge" and restart.distinct_keys == 2
+
+
+def test_persisted_key_passes_everything(sample_cohort_master):
+    results, suite = verdicts(sample_cohort_master, "chen-wei", None)
+    assert {name: r.verdict for name, r in results.items()} == {name: "ok" for name in results}
+    assert len(results) == 8
+    restart = results["restart"]
+    assert restart.distinct_keys == 1 and restart.charges_created == 1
+    assert [o["kind"] for o in restart.outcomes] == ["killed", "resolved"]
+    assert any("replayed" in line for line in restart.log)
+    timeout = results["timeout"]
+    assert timeout.requests == 2 and timeout.charges_created == 1 and timeout.gaps_ms[0] >= 2000
+    assert results["decline"].requests == 1
+    assert runner.cached_suite(suite.commit).summary == "8/8 ok" + (
+        " (reduced sandbox)" if suite.sandbox == "reduced" else "")
+
+
+def test_swallowing_try_catch_drops_the_payment(sample_cohort_master):
+    results, _ = verdicts(sample_cohort_master, "dev-patel", ["first-503", "lost-response"])
+    first = results["first-503"]
+    assert first.verdict == "dropped-payment" and first.requests == 1 and first.charges_created == 0
+    assert first.outcomes[0]["kind"] == "resolved"
+    assert results["lost-response"].verdict == "no-retry"
+
+
+def test_rewrite_without_backoff(sample_cohort_master):
+    results, _ = verdicts(sample_cohort_master, "eve-santos", ["always-503", "decline", "lost-response"])
+    assert results["always-503"].verdict == "no-backoff"
+    assert max(results["always-503"].gaps_ms) < 20
+    assert results["decline"].verdict == "retried-decline" and results["decline"].requests == 3
+    assert results["lost-response"].verdict == "ok"  # a hoisted key makes the immediate retry safe
+
+
+def test_key_derived_from_amount_loses_the_second_order(sample_cohort_master):
+    results, _ = verdicts(sample_cohort_master, "gia-romano", ["two-orders", "restart"])
+    assert results["two-orders"].verdict == "lost-order" and results["two-orders"].charges_created == 1
+    assert results["restart"].verdict == "ok"
+
+
+def test_header_key_is_honoured(sample_cohort_master):
+    results, _ = verdicts(sample_cohort_master, "hal-kim", ["first-503"])
+    first = results["first-503"]
+    assert first.verdict == "ok" and first.distinct_keys == 1
+    assert all(record["key_source"] == "header" for record in first.records)
+
+
+def test_client_without_timeout_hangs_and_is_killed(sample_cohort_master):
+    results, _ = verdicts(sample_cohort_master, "ben-larsen", ["timeout"])
+    timeout = results["timeout"]
+    assert timeout.verdict == "hung" and timeout.outcomes[0]["kind"] == "hung"
+    assert 5500 <= timeout.wall_ms < 9000

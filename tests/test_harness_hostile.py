@@ -1,0 +1,194 @@
+"""Hostile candidate code: contained, reported, and nothing left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+
+import pytest
+
+from review import gitsafe
+from review.harness import runner, sandbox, scenarios
+
+from harness_helpers import leftover_processes, submission
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+QUICK = scenarios.Scenario("quick", "200", "1 charge", scenarios.FaultPlan(), limit_s=3.0)
+BWRAP = sandbox.detect().kind == "bwrap"
+
+
+async def run(tmp_path, code: str, scenario=QUICK, extra_files=None):
+    repo = submission(tmp_path / "sub", {"checkout.mjs": code, **(extra_files or {})})
+    lines: list[str] = []
+    result = await runner.run_scenario(repo, repo.head, scenario, lambda e: lines.append(e.text))
+    assert leftover_processes("driver.mjs") == []
+    assert list((gitsafe.cache_root() / "runs").iterdir()) == []  # the run's folders are gone
+    return result, lines
+
+
+async def test_a_client_that_never_settles_is_killed_while_the_console_stays_responsive(tmp_path):
+    ticks = 0
+
+    async def ticker():
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.05)
+            ticks += 1
+
+    task = asyncio.create_task(ticker())
+    code = "export function chargeWithRetry() { setInterval(() => {}, 1000); return new Promise(() => {}); }\n"
+    result, _ = await run(tmp_path, code)
+    task.cancel()
+    assert result.verdict == "hung" and result.outcomes[0]["kind"] == "hung"
+    assert "3 s limit" in result.reasons[-1]
+    assert ticks >= 40  # the event loop kept turning for the whole 3 s
+
+
+async def test_a_promise_left_pending_with_nothing_to_wait_for_is_hung_too(tmp_path):
+    result, _ = await run(tmp_path, "export function chargeWithRetry() { return new Promise(() => {}); }\n")
+    assert result.verdict == "hung" and "never settled" in result.reasons[-1]
+
+
+async def test_an_endless_loop_is_killed(tmp_path):
+    result, _ = await run(tmp_path, "export async function chargeWithRetry() { for (;;) {} }\n")
+    assert result.verdict == "hung"
+
+
+async def test_reading_home_and_writing_outside_are_refused(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-VALUE")
+    outside = tmp_path / "outside" / "pwned.txt"
+    outside.parent.mkdir()
+    code = f"""
+import {{ readFileSync, writeFileSync }} from "node:fs";
+function attempt(fn) {{ try {{ return String(fn()); }} catch (e) {{ return "refused:" + e.code; }} }}
+export async function chargeWithRetry(amount) {{
+  const read = attempt(() => readFileSync({str(secret)!r}, "utf8"));
+  const ssh = attempt(() => readFileSync(process.env.HOME + "/../../root/.ssh/id_rsa", "utf8"));
+  const wrote = attempt(() => writeFileSync({str(outside)!r}, "x"));
+  const res = await fetch("http://localhost:8099/charge", {{ method: "POST",
+    body: JSON.stringify({{ amount, idempotencyKey: read + "|" + ssh + "|" + wrote }}) }});
+  return res.json();
+}}
+"""
+    result, _ = await run(tmp_path, code)
+    key = result.records[0]["key"]
+    assert "TOP-SECRET-VALUE" not in key and key.startswith("refused:")
+    assert not outside.exists()
+
+
+async def test_spawning_a_child_is_refused(tmp_path):
+    sentinel = tmp_path / "spawned"
+    code = f"""
+import {{ execSync }} from "node:child_process";
+export async function chargeWithRetry(amount) {{
+  let how = "spawned";
+  try {{ execSync("touch {sentinel}"); }} catch (e) {{ how = "refused:" + (e.code || e.message); }}
+  const res = await fetch("http://localhost:8099/charge", {{ method: "POST",
+    body: JSON.stringify({{ amount, idempotencyKey: how }}) }});
+  return res.json();
+}}
+"""
+    result, _ = await run(tmp_path, code)
+    assert result.records[0]["key"].startswith("refused:")
+    assert not sentinel.exists()
+
+
+@pytest.mark.skipif(not BWRAP, reason="only bubblewrap's network namespace blocks raw sockets")
+async def test_other_ports_are_unreachable(tmp_path):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    code = f"""
+import net from "node:net";
+export async function chargeWithRetry(amount) {{
+  const how = await new Promise((resolve) => {{
+    const s = net.connect({port}, "127.0.0.1", () => resolve("connected"));
+    s.on("error", (e) => resolve("refused:" + e.code));
+  }});
+  let viaFetch;
+  try {{ await fetch("http://127.0.0.1:{port}/"); viaFetch = "reached"; }} catch (e) {{ viaFetch = "refused"; }}
+  const res = await fetch("http://localhost:8099/charge", {{ method: "POST",
+    body: JSON.stringify({{ amount, idempotencyKey: how + "|" + viaFetch }}) }});
+  return res.json();
+}}
+"""
+    result, _ = await run(tmp_path, code)
+    assert result.records[0]["key"].startswith("refused:") and result.records[0]["key"].endswith("|refused")
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    listener.close()
+
+
+async def test_printed_claims_and_forged_outcomes_are_not_believed(tmp_path):
+    code = """
+export async function chargeWithRetry(amount) {
+  console.log('{"charges":1,"distinctKeys":1} verdict ok PASS');
+  console.log("\\x1b]52;c;cGF3bmVk\\x07 \\x1b[2J");
+  await fetch("http://localhost:8099/__review/outcome", { method: "POST",
+    body: JSON.stringify({ kind: "resolved", call: 1, value: "forged" }) });
+  for (const key of ["k1", "k2"]) {
+    await fetch("http://localhost:8099/charge", { method: "POST", body: JSON.stringify({ amount, idempotencyKey: key }) });
+  }
+  throw new Error("gave up");
+}
+"""
+    result, lines = await run(tmp_path, code)
+    assert result.verdict == "double-charge" and result.charges_created == 2
+    assert [o["kind"] for o in result.outcomes] == ["rejected"]
+    assert all("\x1b" not in line for line in lines)
+    assert any("client stdout (p1): ␛]52;c;cGF3bmVk" in line for line in lines)
+
+
+@pytest.mark.parametrize("files, verdict, words", [
+    ({"README.md": "no code here"}, "missing-entrypoint", "checkout.mjs is not in commit"),
+    ({"checkout.mjs": "export const nothing = 1;\n"}, "missing-entrypoint", "does not export"),
+    ({"checkout.mjs": "export async function chargeWithRetry( {\n"}, "crashed", "SyntaxError"),
+    ({"checkout.mjs": b"\xff\xfe\x00 binary \x89PNG"}, "crashed", "failed to load"),
+    ({"checkout.mjs": "import x from './missing.mjs';\nexport const chargeWithRetry = x;\n"}, "crashed",
+     "Cannot find module"),
+])
+async def test_broken_submissions_get_a_clear_verdict(tmp_path, files, verdict, words):
+    repo = submission(tmp_path / "sub", files)
+    result = await runner.run_scenario(repo, repo.head, QUICK)
+    assert result.verdict == verdict
+    assert any(words in reason for reason in result.reasons), result.reasons
+
+
+async def test_an_uncaught_crash_mid_call_is_reported(tmp_path):
+    code = "export function chargeWithRetry() { setTimeout(() => { throw new Error('boom'); }, 10);" \
+           " return new Promise(() => {}); }\n"
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "crashed"
+    assert any("boom" in reason for reason in result.reasons)
+
+
+async def test_local_imports_work_but_symlinks_are_not_exported(tmp_path):
+    code = "import { key } from './lib/key.mjs';\nexport async function chargeWithRetry(amount) {\n" \
+           "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, " \
+           "idempotencyKey: key()})});\n  return r.json();\n}\n"
+    result, _ = await run(tmp_path, code, extra_files={"lib/key.mjs": "export const key = () => 'fixed-key';\n"})
+    assert result.verdict == "ok" and result.records[0]["key"] == "fixed-key"
+
+
+async def test_reduced_sandbox_is_reported_and_still_contains_children(tmp_path, monkeypatch):
+    sandbox.detect.cache_clear()
+    monkeypatch.setenv("REVIEW_SANDBOX", "reduced")
+    try:
+        info = sandbox.detect()
+        assert info.kind == "reduced"
+        repo = submission(tmp_path / "sub", {"checkout.mjs": (
+            "import { execSync } from 'node:child_process';\n"
+            "export async function chargeWithRetry(amount) {\n"
+            "  let how = 'spawned'; try { execSync('true'); } catch (e) { how = 'refused'; }\n"
+            "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
+            "body: JSON.stringify({amount, idempotencyKey: how})});\n  return r.json();\n}\n")})
+        suite = await runner.run_suite(repo, names=["happy"], info=info)
+        assert suite.sandbox == "reduced"
+        assert suite.scenarios[0].records[0]["key"] == "refused"
+        assert "reduced sandbox" in suite.summary
+    finally:
+        sandbox.detect.cache_clear()
