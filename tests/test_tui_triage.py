@@ -24,7 +24,7 @@ def names(table: DataTable) -> list[str]:
 
 
 async def test_rows_fill_in_and_open_and_back(sample_cohort):
-    app = ReviewApp(sample_cohort)
+    app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
         table = screen.table
@@ -46,7 +46,7 @@ async def test_rows_fill_in_and_open_and_back(sample_cohort):
 
 
 async def test_filter_narrows_and_escape_clears(sample_cohort):
-    app = ReviewApp(sample_cohort)
+    app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
         await pilot.press("slash")
@@ -61,7 +61,7 @@ async def test_filter_narrows_and_escape_clears(sample_cohort):
 
 
 async def test_sort_by_column_and_reverse(sample_cohort):
-    app = ReviewApp(sample_cohort)
+    app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
         await pilot.press("s")  # commits
@@ -79,7 +79,7 @@ async def test_next_unscored_skips_scored(sample_cohort):
         head = cohort.load_row(sample_cohort / name).head
         (sample_cohort / f"{name}.review.toml").write_text(
             f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{head}"\n')
-    app = ReviewApp(sample_cohort)
+    app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
         assert screen.current_name() == "ada-okafor"
@@ -89,7 +89,7 @@ async def test_next_unscored_skips_scored(sample_cohort):
 
 
 async def test_help_lists_every_key_of_the_screen(sample_cohort):
-    app = ReviewApp(sample_cohort)
+    app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(app, pilot)
         await pilot.press("question_mark")
@@ -103,7 +103,7 @@ async def test_help_lists_every_key_of_the_screen(sample_cohort):
 
 async def test_unreadable_submission_is_shown_not_opened(tmp_path):
     (tmp_path / "not-a-repo").mkdir()
-    app = ReviewApp(tmp_path)
+    app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
         assert str(screen.table.get_cell("not-a-repo", "problem")) == "not a git repository (no .git folder)"
@@ -115,8 +115,33 @@ async def test_keymap_remaps_by_binding_id(sample_cohort, isolated_dirs):
     config = isolated_dirs / "config" / "review"
     config.mkdir(parents=True)
     (config / "keymap.toml").write_text('"triage.next-unscored" = "u"\n')
-    app = ReviewApp(sample_cohort)
+    app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
         await pilot.press("u")
         assert screen.current_name() == "ben-larsen"
+
+
+async def test_harness_column_fills_in_the_background_and_quitting_stops_it(sample_cohort, tmp_path):
+    import asyncio
+    import shutil
+
+    from harness_helpers import leftover_processes
+
+    cohort_dir = tmp_path / "two"
+    cohort_dir.mkdir()
+    for name in ("chen-wei", "ada-okafor"):
+        shutil.copytree(sample_cohort / name, cohort_dir / name)
+    app = ReviewApp(cohort_dir)
+    async with app.run_test(size=(100, 24)) as pilot:
+        screen = None
+        for _ in range(300):  # up to 30 s: chen-wei's suite takes about 5 s
+            await asyncio.sleep(0.1)
+            screen = app.screen
+            if isinstance(screen, CohortScreen) and screen.rows.get("chen-wei") and screen.rows["chen-wei"].harness:
+                break
+        assert str(screen.table.get_cell("chen-wei", "harness")).startswith("8/8 ok")
+        await pilot.press("down")  # the UI answers while ada-okafor's suite is still running
+        assert screen.current_name() == "chen-wei" or screen.current_name() == "ada-okafor"
+    await asyncio.sleep(1.0)
+    assert leftover_processes("driver.mjs") == []

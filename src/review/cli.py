@@ -23,6 +23,8 @@ def _common_ui(parser: argparse.ArgumentParser) -> None:
                              "also Textual's, e.g. ansi-dark for tmux)")
     parser.add_argument("--reviewer", action="append", default=[],
                         help="who is reviewing; give it twice for a pair")
+    parser.add_argument("--no-harness", action="store_true",
+                        help="do not run the harness in the background for the triage column")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     triage_p = sub.add_parser("triage", help="the triage rows, headless")
     triage_p.add_argument("cohort", type=Path)
     triage_p.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+    triage_p.add_argument("--harness", action="store_true",
+                          help="run the harness suite where no result is cached for HEAD (slow)")
 
     harness_p = sub.add_parser("harness", help="run a submission against the pinned fake gateway")
     harness_p.add_argument("submission", type=Path)
@@ -96,7 +100,8 @@ def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
         return 2
     from review.tui.app import ReviewApp
 
-    ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load).run()
+    ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
+              run_harness=not args.no_harness).run()
     return 0
 
 
@@ -115,6 +120,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_triage(args: argparse.Namespace) -> int:
     rows = cohort.triage(args.cohort)
     rows.sort(key=lambda r: r.name)
+    if args.harness:
+        import asyncio
+
+        asyncio.run(cohort.fill_harness(rows))
     if args.json:
         json.dump({"cohort": str(args.cohort.resolve()), "submissions": [r.to_json() for r in rows]},
                   sys.stdout, indent=2)

@@ -3,12 +3,14 @@ computes each one's triage row, saying why when a folder cannot be read."""
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from review import attribution, gitsafe, store
+from review.harness import runner, sandbox
 
 
 class CohortError(Exception):
@@ -75,6 +77,8 @@ def load_row(path: Path) -> Row:
                                           (c.committer_name, c.committer_email)) for c in commits]
     row.assistants = attribution.assistants(signals)
     row.state = store.review_state(scores, repo.head)
+    cached = runner.cached_suite(repo.head)
+    row.harness = cached.summary if cached else None
     if scores.problem:
         row.problem = scores.problem
     row.complete = True
@@ -89,3 +93,40 @@ def load_rows(paths: Iterable[Path], workers: int = 4) -> Iterator[Row]:
 
 def triage(cohort: Path, workers: int = 4) -> list[Row]:
     return list(load_rows(list_submissions(cohort), workers))
+
+
+async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None, should_stop=lambda: False) -> None:
+    """Run the suite for every readable row without a cached result, a few at a time."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(row: Row) -> None:
+        async with gate:
+            if should_stop():
+                return
+            try:
+                repo = await asyncio.to_thread(gitsafe.open_submission, Path(row.path))
+                suite = await runner.run_suite(repo)
+            except (gitsafe.GitSafeError, sandbox.SandboxError) as error:
+                row.harness = f"not run: {error}"
+            else:
+                row.harness = suite.summary
+            if on_done:
+                on_done(row)
+
+    jobs = asyncio.gather(*(one(row) for row in rows if row.head and row.harness is None))
+
+    async def watch() -> None:
+        # A quitting console must not wait for a suite: cancelling kills each run's process group.
+        while not jobs.done():
+            if should_stop():
+                jobs.cancel()
+                return
+            await asyncio.sleep(0.2)
+
+    watcher = asyncio.create_task(watch())
+    try:
+        await jobs
+    except asyncio.CancelledError:
+        pass
+    finally:
+        watcher.cancel()

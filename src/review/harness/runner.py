@@ -220,17 +220,30 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
     if scenario.plan.first == "kill-after-charge" and process_no == 1:
         kill_task = asyncio.create_task(gateway.kill_requested.wait())
         waits.add(kill_task)
-    done, _ = await asyncio.wait(waits, timeout=scenario.limit_s, return_when=asyncio.FIRST_COMPLETED)
+    try:
+        done, _ = await asyncio.wait(waits, timeout=scenario.limit_s, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        # A cancelled run (the console quits, the reviewer presses escape): kill, reap, then give up.
+        _kill_group(proc.pid)
+        for task in (*readers, kill_task):
+            if task is not None:
+                task.cancel()
+        try:
+            await asyncio.wait_for(exit_task, timeout=2)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            pass
+        raise
+    # Whatever ended the wait (the end, the limit, the restart), the whole group dies here.
+    _kill_group(proc.pid)
+    if kill_task is not None:
+        kill_task.cancel()
     if exit_task in done:
         ending = f"exited:{proc.returncode}"
     elif kill_task is not None and kill_task in done:
         ending = "killed-for-restart"
     else:
         ending = "limit"
-    _kill_group(proc.pid)
     await proc.wait()
-    if kill_task is not None:
-        kill_task.cancel()
     try:
         await asyncio.wait_for(asyncio.gather(*readers), timeout=2)
     except asyncio.TimeoutError:

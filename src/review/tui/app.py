@@ -29,8 +29,9 @@ class ReviewApp(App[None]):
     ]
 
     def __init__(self, cohort_dir: Path, theme: str = themes.DEFAULT_THEME, reviewers: tuple[str, ...] = (),
-                 theme_load: themes.ThemeLoad | None = None) -> None:
+                 theme_load: themes.ThemeLoad | None = None, run_harness: bool = True) -> None:
         super().__init__()
+        self.run_harness = run_harness
         self.cohort_dir = cohort_dir
         self.requested_theme = theme
         self.reviewers = reviewers

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
+from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
@@ -102,6 +103,10 @@ class CohortScreen(Screen[None]):
     class Loaded(Message):
         count: int
 
+    @dataclass
+    class HarnessDone(Message):
+        row: cohort.Row
+
     def __init__(self, cohort_dir: Path) -> None:
         super().__init__()
         self.cohort_dir = cohort_dir
@@ -174,6 +179,23 @@ class CohortScreen(Screen[None]):
     @on(Loaded)
     def all_loaded(self, message: Loaded) -> None:
         self.rebuild()  # apply the sort now that every value is known
+        if getattr(self.app, "run_harness", False):
+            self.fill_harness([row for row in self.rows.values() if row.head and row.harness is None])
+
+    @work(thread=True, exclusive=True, group="harness", name="triage-harness")
+    def fill_harness(self, rows: list[cohort.Row]) -> None:
+        """Suites run in their own event loop in this thread, two at a time; the UI never waits."""
+        import asyncio
+
+        worker = get_current_worker()
+        asyncio.run(cohort.fill_harness(rows, on_done=lambda row: self.post_message(self.HarnessDone(row)),
+                                        should_stop=lambda: worker.is_cancelled))
+
+    @on(HarnessDone)
+    def harness_done(self, message: HarnessDone) -> None:
+        row = message.row
+        if row.name in self.table.rows:
+            self.table.update_cell(row.name, "harness", cells(row)[5])
 
     # ----------------------------------------------------------------- table contents
 
