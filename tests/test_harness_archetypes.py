@@ -97,3 +97,14 @@ def test_client_without_timeout_hangs_and_is_killed(sample_cohort_master):
     timeout = results["timeout"]
     assert timeout.verdict == "hung" and timeout.outcomes[0]["kind"] == "hung"
     assert 5500 <= timeout.wall_ms < 9000
+
+
+async def test_events_stream_as_they_happen(sample_cohort_master):
+    repo = gitsafe.open_submission(sample_cohort_master / "ben-larsen")
+    kinds, texts = [], []
+    async for event in runner.stream_suite(repo, names=["first-503"]):
+        kinds.append(event.kind)
+        texts.append(event.text)
+    assert kinds[0] == "scenario-start" and kinds[-1] == "suite-done"
+    assert kinds.index("process-start") < kinds.index("response") < kinds.index("outcome") < kinds.index("scenario-done")
+    assert texts[-1] == "suite done: 1/1 ok" + (" (reduced sandbox)" if sandbox.detect().kind == "reduced" else "")

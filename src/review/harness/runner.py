@@ -354,3 +354,27 @@ def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
         return None
     return SuiteResult(data["submission"], data["commit"], data["sandbox"], data["node"],
                        [ScenarioResult(**s) for s in data["scenarios"]])
+
+
+async def stream_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: list[str] | None = None,
+                       info: sandbox.SandboxInfo | None = None):
+    """The suite as an async iterator of events, as they happen; the last is "suite-done" with the result."""
+    queue: asyncio.Queue[HarnessEvent] = asyncio.Queue()
+    task = asyncio.create_task(run_suite(repo, commit, names, queue.put_nowait, info))
+    try:
+        while not (task.done() and queue.empty()):
+            getter = asyncio.create_task(queue.get())
+            await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+            if getter.done():
+                yield getter.result()
+            else:
+                getter.cancel()
+        suite = task.result()
+        yield HarnessEvent("suite-done", "", 0.0, {"result": suite}, f"suite done: {suite.summary}")
+    finally:
+        if not task.done():
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
