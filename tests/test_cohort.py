@@ -65,7 +65,10 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
     assert document["cohort"] == str(sample_cohort.resolve())
     first = document["submissions"][0]
     assert list(first) == ["name", "path", "problem", "head", "commits", "last_commit", "assistants", "ai_share",
-                           "harness", "state", "reviewers", "complete"]
+                           "harness", "state", "reviewers", "complete", "attribution"]
+    ada = next(s for s in document["submissions"] if s["name"] == "ada-okafor")
+    assert ada["attribution"]["tools"] == ["Claude Code"] and 0 < ada["ai_share"] < 1
+    assert set(ada["attribution"]) >= {"tools", "share", "spans", "conflicts", "unmapped"}
     assert [s["name"] for s in document["submissions"]] == sorted(s["name"] for s in document["submissions"])
 
 

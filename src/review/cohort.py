@@ -9,7 +9,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from review import attribution, gitsafe, store
+import tomllib
+
+from review import analysis, attribution, gitsafe, store
 from review.harness import runner, sandbox
 
 
@@ -33,6 +35,7 @@ class Row:
     state: str = "new"
     reviewers: list[str] = field(default_factory=list)
     complete: bool = False
+    attribution: dict | None = None  # tools, share, spans, conflicts, unmapped (see README)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -49,6 +52,22 @@ def list_submissions(cohort: Path) -> list[Path]:
     except PermissionError:
         raise CohortError(f"{cohort}: permission denied") from None
     return [p for p in entries if not p.name.startswith(".") and (p.is_dir() or p.is_symlink())]
+
+
+def cohort_settings(cohort: Path) -> dict:
+    """`COHORT/cohort.toml`: optional `base` (the starter commit id) and `[rubric]` overrides."""
+    path = cohort / "cohort.toml"
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise CohortError(f"{path} cannot be read: {error}") from None
+
+
+def cohort_base(cohort: Path) -> str | None:
+    base = cohort_settings(cohort).get("base")
+    return str(base) if base else None
 
 
 def placeholder(path: Path) -> Row:
@@ -73,9 +92,17 @@ def load_row(path: Path) -> Row:
     row.head = repo.head
     row.commits = len(commits)
     row.last_commit = commits[-1].author_date if commits else None
-    signals = [attribution.commit_signals(c.sha, c.message, (c.author_name, c.author_email),
-                                          (c.committer_name, c.committer_email)) for c in commits]
-    row.assistants = attribution.assistants(signals)
+    try:
+        understood = analysis.analyse(repo, base=cohort_base(path.parent))
+    except (gitsafe.GitSafeError, CohortError) as error:
+        row.problem = f"the diff cannot be read: {error}"
+        row.assistants = attribution.assistants(analysis.commit_signals(commits))
+    else:
+        row.assistants = understood.attribution.tools
+        row.ai_share = understood.diff.ai_share
+        row.attribution = understood.to_json()
+        if understood.base_problem:
+            row.problem = understood.base_problem
     row.state = store.review_state(scores, repo.head)
     cached = runner.cached_suite(repo.head)
     row.harness = cached.summary if cached else None

@@ -293,6 +293,18 @@ class SafeRepo:
         return self.git("diff", "--no-ext-diff", "--no-textconv", "--no-color", "--full-index",
                         "--binary", "-M", f"-U{context}", "--end-of-options", base, target, "--")
 
+    def blame(self, rev: str, path: str) -> list[tuple[str, int]]:
+        """For each line of `path` at `rev`: the commit that introduced it and its line number there."""
+        rev = self.check_rev(rev)
+        # blame's own option parser knows no --end-of-options; rev is a validated id, path follows "--".
+        raw = self.git("blame", "--porcelain", "--no-textconv", rev, "--", path)
+        origins = []
+        for line in raw.split(b"\n"):
+            if len(line) > 41 and line[40:41] == b" " and re.match(rb"^[0-9a-f]{40} \d+ \d+", line):
+                sha, orig, _final = line.decode().split()[:3]
+                origins.append((sha, int(orig)))
+        return origins
+
     def root_commit(self) -> str:
         out = self.git("rev-list", "--max-parents=0", "--end-of-options", self.head, "--").decode().split()
         return out[-1]
@@ -307,6 +319,16 @@ class SafeRepo:
                   "+refs/notes/*:refs/notes/*"], env=env)
         except GitSafeError:
             pass  # no notes is the common case
+
+    def notes_list(self, ref: str) -> set[str]:
+        """The commits that have a note under `ref` (one git call, not one per commit)."""
+        if not _REF_NAME_RE.match(ref):
+            raise GitSafeError("bad notes ref")
+        try:
+            out = self.git("notes", f"--ref={ref}", "list").decode()
+        except GitSafeError:
+            return set()
+        return {parts[1] for parts in (line.split() for line in out.splitlines()) if len(parts) == 2}
 
     def notes(self, ref: str, sha: str) -> bytes | None:
         if not _REF_NAME_RE.match(ref):
@@ -371,6 +393,11 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
         except GitSafeError:
             raise GitSafeError("HEAD cannot be read: the commit it names is missing or corrupt") from None
         _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=env_clean)
+        try:  # git notes (git-ai's line-level records) do not travel with a clone
+            _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--no-tags", "--", str(find_git_dir(folder)),
+                  "+refs/notes/*:refs/notes/*"], env=env)
+        except GitSafeError:
+            pass
         (clone_dir / "review-source.json").write_text(json.dumps({"source": str(folder), "head": head_sha}))
         # Swap in atomically; a concurrent console may have done the same, which is fine.
         old = target.with_name(target.name + f".old-{os.getpid()}")

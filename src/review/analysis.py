@@ -1,0 +1,172 @@
+"""One submission, read and understood: commits, note, diff base..HEAD, and who wrote which line.
+
+This is the service layer between gitsafe (the only module that runs git) and the pure core
+(diff, attribution); the TUI and the JSON output both use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from review import attribution, diff, gitsafe
+
+NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
+NOTE_LIMIT = 256 * 1024
+AGENT_TRACE = ".agent-trace/traces.jsonl"
+MAX_BLAMED_FILES = 200
+
+
+@dataclass
+class Note:
+    path: str | None
+    text: str  # raw, untrusted: sanitise before display
+    problem: str | None = None  # missing, binary, not UTF-8, cut
+
+
+@dataclass
+class Analysis:
+    repo: gitsafe.SafeRepo
+    base: str
+    base_problem: str | None
+    commits: list[gitsafe.Commit]
+    signals: list[attribution.CommitAttribution]
+    note: Note
+    diff: diff.Diff
+    attribution: attribution.Attribution
+    draft: str | None = None  # the first commit whose metadata names an assistant
+    draft_added: int = 0
+    draft_surviving: int = 0
+    blame: attribution.Blame = field(default_factory=dict, repr=False)
+
+    @property
+    def head(self) -> str:
+        return self.repo.head
+
+    def to_json(self) -> dict:
+        data = self.attribution.to_json(self.diff.ai_share)
+        data["added_lines"] = self.diff.added
+        data["ai_added_lines"] = self.diff.ai_added
+        data["draft"] = {"commit": self.draft, "added": self.draft_added, "surviving": self.draft_surviving} \
+            if self.draft else None
+        return data
+
+
+def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
+    for name in NOTE_NAMES:
+        data = repo.show(rev, name, limit=NOTE_LIMIT + 1)
+        if data is None:
+            continue
+        problems = []
+        if len(data) > NOTE_LIMIT:
+            data = data[:NOTE_LIMIT]
+            problems.append(f"cut at {NOTE_LIMIT // 1024} KiB")
+        if b"\0" in data:
+            return Note(name, "", f"{name} is binary (it holds NUL bytes); not shown")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("utf-8", errors="replace")
+            problems.append("not valid UTF-8: undecodable bytes shown as �")
+        return Note(name, text, "; ".join(problems) or None)
+    return Note(None, "", "no NOTE.md at HEAD: the candidate wrote no note")
+
+
+def commit_signals(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:
+    return [attribution.commit_signals(c.sha, c.message, (c.author_name, c.author_email),
+                                       (c.committer_name, c.committer_email)) for c in commits]
+
+
+def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list[attribution.LineRecord]:
+    records: list[attribution.LineRecord] = []
+    annotated = repo.notes_list("refs/notes/ai")
+    for commit in commits:
+        if commit.sha in annotated:
+            text = repo.notes("refs/notes/ai", commit.sha)
+            if text:
+                records += attribution.parse_git_ai_note(commit.sha, text.decode("utf-8", "replace"))
+    trace = repo.show("HEAD", AGENT_TRACE, limit=4 << 20)
+    if trace:
+        records += attribution.parse_agent_trace(trace.decode("utf-8", "replace"))
+    return records
+
+
+def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None) -> tuple[str, str | None]:
+    root = commits[0].sha if commits else repo.root_commit()
+    if not wanted:
+        return root, None
+    try:
+        sha = repo.resolve(wanted)
+    except gitsafe.GitSafeError:
+        return root, f"the cohort's base {wanted[:12]} is not in this submission; showing the diff from its root commit"
+    if sha not in {c.sha for c in commits}:
+        return root, f"the cohort's base {wanted[:12]} is not an ancestor of HEAD; showing the diff from its root commit"
+    return sha, None
+
+
+def analyse(repo: gitsafe.SafeRepo, base: str | None = None) -> Analysis:
+    commits = repo.commits()
+    signals = commit_signals(commits)
+    base_sha, base_problem = choose_base(repo, commits, base)
+    the_diff = diff.parse(repo.diff(base_sha, "HEAD"), base_sha, repo.head)
+    note = read_note(repo)
+    disclosure = attribution.parse_note(note.text)
+
+    head_files = {f.path: f for f in repo.files("HEAD")}
+    wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
+    wanted += [e.path for e in disclosure.entries if e.path and e.path in head_files and e.path not in wanted]
+    blame: attribution.Blame = {}
+    head_lines: dict[str, int] = {}
+    for path in wanted[:MAX_BLAMED_FILES]:
+        try:
+            blame[path] = repo.blame("HEAD", path)
+        except gitsafe.GitSafeError:
+            continue
+        head_lines[path] = len(blame[path])
+    for entry in disclosure.entries:
+        if entry.path and entry.path in head_files and entry.path not in head_lines:
+            data = repo.show("HEAD", entry.path) or b""
+            head_lines[entry.path] = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+    authors = {c.sha: c.author_name for c in commits}
+    result = attribution.attribute(signals, authors, disclosure, head_lines, blame, _line_records(repo, commits),
+                                   repo.head)
+    mark(the_diff, result)
+    analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame)
+    draft = next((s.commit for s in signals[1:] if s.signals), None)
+    if draft:
+        parent = next(c.parents[0] for c in commits if c.sha == draft) if commits else None
+        if parent:
+            analysis.draft = draft
+            analysis.draft_added = diff.parse(repo.diff(parent, draft)).added
+            analysis.draft_surviving = sum(sha == draft for origins in blame.values() for sha, _ in origins)
+    return analysis
+
+
+def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
+    """Put each added line's winning claim on it (diffs whose new side is HEAD)."""
+    for file_diff in the_diff.files:
+        for hunk in file_diff.hunks:
+            for line in hunk.lines:
+                if line.kind == "+" and line.new_no is not None:
+                    claim = result.claim(file_diff.path, line.new_no)
+                    if claim and claim.tool:
+                        line.tool, line.source = claim.tool, claim.source
+
+
+def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
+    """Any other range. Marks: HEAD's claims when it ends at HEAD; a commit's own metadata for one commit."""
+    repo = analysis.repo
+    the_diff = diff.parse(repo.diff(base, target), base, target)
+    if target == analysis.head:
+        mark(the_diff, analysis.attribution)
+        return the_diff
+    single = next((s for s, c in zip(analysis.signals, analysis.commits) if c.sha == target and c.parents
+                   and c.parents[0] == base), None)
+    if single and single.signals:
+        signal = single.signals[0]
+        for file_diff in the_diff.files:
+            for hunk in file_diff.hunks:
+                for line in hunk.lines:
+                    if line.kind == "+":
+                        line.tool, line.source = signal.tool, f"commit {target[:7]}: {signal.source}"
+    return the_diff

@@ -1,0 +1,156 @@
+"""A unified patch as files → hunks → lines, HEAD (new-side) line numbers kept. Pure, no I/O.
+
+Parsing is unidiff's; this module adds what the console needs on top: file status (added,
+deleted, renamed, binary, mode change), counts, and a place for each line's attribution.
+Text is kept raw here; it is sanitised once, where it becomes a display row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import unidiff
+
+MAX_PATCH_BYTES = 64 << 20  # beyond this the diff is cut, and says so
+
+
+@dataclass
+class DiffLine:
+    kind: str  # "+", "-", " ", or "\\" (no newline at end of file)
+    text: str  # without its newline; raw, untrusted
+    old_no: int | None
+    new_no: int | None
+    tool: str | None = None  # the assistant this line is attributed to, if any
+    source: str = ""  # where that attribution came from
+
+
+@dataclass
+class Hunk:
+    header: str  # "@@ -a,b +c,d @@ section"
+    old_start: int
+    old_len: int
+    new_start: int
+    new_len: int
+    lines: list[DiffLine] = field(default_factory=list)
+
+    @property
+    def tools(self) -> list[str]:
+        return sorted({line.tool for line in self.lines if line.tool and line.kind == "+"})
+
+    @property
+    def added(self) -> int:
+        return sum(line.kind == "+" for line in self.lines)
+
+    @property
+    def ai_added(self) -> int:
+        return sum(line.kind == "+" and line.tool is not None for line in self.lines)
+
+
+@dataclass
+class FileDiff:
+    path: str  # the new path (the old one for a deleted file)
+    old_path: str | None
+    status: str  # added | deleted | modified | renamed
+    binary: bool = False
+    old_mode: str | None = None
+    new_mode: str | None = None
+    hunks: list[Hunk] = field(default_factory=list)
+
+    @property
+    def added(self) -> int:
+        return sum(h.added for h in self.hunks)
+
+    @property
+    def removed(self) -> int:
+        return sum(line.kind == "-" for h in self.hunks for line in h.lines)
+
+    @property
+    def ai_added(self) -> int:
+        return sum(h.ai_added for h in self.hunks)
+
+    @property
+    def tools(self) -> list[str]:
+        return sorted({tool for h in self.hunks for tool in h.tools})
+
+
+@dataclass
+class Diff:
+    base: str
+    target: str
+    files: list[FileDiff] = field(default_factory=list)
+    truncated: bool = False
+    problem: str | None = None
+
+    @property
+    def added(self) -> int:
+        return sum(f.added for f in self.files)
+
+    @property
+    def ai_added(self) -> int:
+        return sum(f.ai_added for f in self.files)
+
+    @property
+    def ai_share(self) -> float | None:
+        return self.ai_added / self.added if self.added else None
+
+    def file(self, path: str) -> FileDiff | None:
+        return next((f for f in self.files if f.path == path), None)
+
+
+_MODE = re.compile(r"^(old|new|deleted file|new file) mode (\d+)$", re.M)
+
+
+def _strip_prefix(path: str | None) -> str | None:
+    if path is None or path == "/dev/null":
+        return None
+    if path.startswith('"') and path.endswith('"'):
+        path = path[1:-1]
+    return path[2:] if path[:2] in ("a/", "b/") else path
+
+
+def parse(patch: bytes, base: str = "", target: str = "") -> Diff:
+    """Parse git's patch bytes (invalid UTF-8 becomes U+FFFD; nothing raises on odd input)."""
+    result = Diff(base, target)
+    if len(patch) > MAX_PATCH_BYTES:
+        cut = patch.rfind(b"\ndiff --git ", 0, MAX_PATCH_BYTES)
+        patch = patch[: cut + 1 if cut > 0 else MAX_PATCH_BYTES]
+        result.truncated = True
+    text = patch.decode("utf-8", errors="replace")
+    try:
+        patch_set = unidiff.PatchSet(text)
+    except unidiff.UnidiffParseError as error:
+        result.problem = f"the patch could not be parsed: {error}"
+        return result
+    for patched in patch_set:
+        info = str(patched.patch_info or "")
+        modes = {kind: mode for kind, mode in _MODE.findall(info)}
+        old_path, new_path = _strip_prefix(patched.source_file), _strip_prefix(patched.target_file)
+        if patched.is_added_file:
+            status = "added"
+        elif patched.is_removed_file:
+            status = "deleted"
+        elif patched.is_rename:
+            status = "renamed"
+        else:
+            status = "modified"
+        file_diff = FileDiff(
+            path=(new_path or old_path or patched.path),
+            old_path=old_path if status == "renamed" else None,
+            status=status, binary=patched.is_binary_file,
+            old_mode=modes.get("old") or modes.get("deleted file"),
+            new_mode=modes.get("new") or modes.get("new file"),
+        )
+        if status == "renamed" and not new_path:
+            file_diff.path = patched.path
+        for hunk in patched:
+            header = f"@@ -{hunk.source_start},{hunk.source_length} +{hunk.target_start},{hunk.target_length} @@"
+            if hunk.section_header:
+                header += f" {hunk.section_header}"
+            model = Hunk(header, hunk.source_start, hunk.source_length, hunk.target_start, hunk.target_length)
+            for line in hunk:
+                kind = line.line_type if line.line_type in ("+", "-", " ", "\\") else " "
+                model.lines.append(DiffLine(kind, line.value.rstrip("\n"), line.source_line_no, line.target_line_no))
+            file_diff.hunks.append(model)
+        result.files.append(file_diff)
+    return result
