@@ -1,0 +1,310 @@
+"""The diff view: a ScrollView that renders only the rows on screen (Line API), as Toolong does.
+
+A 100,000-line diff is a flat list of small rows; each visible row becomes a Strip on demand,
+kept in an LRU cache that is dropped when the rows or the theme change. AI-attributed lines
+get the theme's `ai-hunk-background` and the tool's tag in the gutter; each hunk header names
+the tools of its lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.content import Content
+from textual.geometry import Size
+from textual.highlight import guess_language, highlight
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from review import diff
+from review.text import clip, safe_text
+
+GUTTER = 15  # "old_ new_ TG│"
+MAX_SHOWN = 2000  # characters of one line shown; the rest is said, not drawn
+LANGUAGES = {".mjs": "javascript", ".js": "javascript", ".cjs": "javascript", ".ts": "typescript",
+             ".json": "json", ".md": "markdown", ".py": "python", ".sh": "bash", ".toml": "toml"}
+
+
+def tool_tag(tool: str) -> str:
+    """Two letters for the gutter: Claude Code → CC, GitHub Copilot → GC, Aider → Ai."""
+    words = [w for w in tool.replace("(", " ").split() if w[:1].isalnum()]
+    if len(words) >= 2:
+        return (words[0][0] + words[1][0]).upper()
+    return (tool[:2] or "AI").title()
+
+
+@dataclass(frozen=True)
+class Row:
+    kind: str  # file | hunk | line | info
+    file: int
+    hunk: int = -1
+    line: diff.DiffLine | None = None
+    text: str = ""
+
+
+def build_rows(the_diff: diff.Diff, ai_only: bool = False) -> list[Row]:
+    rows: list[Row] = []
+    for file_index, file_diff in enumerate(the_diff.files):
+        hunks = [(i, h) for i, h in enumerate(file_diff.hunks) if not ai_only or h.ai_added]
+        if ai_only and not hunks:
+            continue
+        rows.append(Row("file", file_index, text=file_header(file_diff)))
+        if file_diff.binary:
+            rows.append(Row("info", file_index, text="binary file: contents not shown"))
+        if file_diff.old_mode and file_diff.new_mode and file_diff.old_mode != file_diff.new_mode:
+            rows.append(Row("info", file_index, text=f"mode {file_diff.old_mode} → {file_diff.new_mode}"))
+        if not file_diff.hunks and not file_diff.binary:
+            rows.append(Row("info", file_index, text="no content change"))
+        for hunk_index, hunk in hunks:
+            tools = hunk.tools
+            label = hunk.header + (f"   AI: {', '.join(tools)} ({hunk.ai_added} of {hunk.added} added lines)"
+                                   if tools else "")
+            rows.append(Row("hunk", file_index, hunk_index, text=label))
+            for line in hunk.lines:
+                rows.append(Row("line", file_index, hunk_index, line))
+    if the_diff.truncated:
+        rows.append(Row("info", -1, text=f"the diff was cut at {diff.MAX_PATCH_BYTES >> 20} MiB"))
+    if not rows:
+        rows.append(Row("info", -1, text="no AI-attributed hunks in this range" if ai_only else "no changes in this range"))
+    return rows
+
+
+def file_header(file_diff: diff.FileDiff) -> str:
+    name = f"{file_diff.old_path} → {file_diff.path}" if file_diff.old_path else file_diff.path
+    counts = f"+{file_diff.added} −{file_diff.removed}"
+    if file_diff.ai_added:
+        counts += f" · AI {file_diff.ai_added}: {', '.join(file_diff.tools)}"
+    return f"{name}  ({file_diff.status}{', binary' if file_diff.binary else ''}, {counts})"
+
+
+class DiffView(ScrollView, can_focus=True):
+    """Unified diff, virtualised. Posts HunkChanged as the current hunk moves."""
+
+    COMPONENT_CLASSES = {"diff-view--file", "diff-view--hunk", "diff-view--current", "diff-view--added",
+                         "diff-view--removed", "diff-view--context", "diff-view--ai", "diff-view--gutter",
+                         "diff-view--ai-tag", "diff-view--info"}
+    DEFAULT_CSS = """
+    DiffView { background: $surface; }
+    DiffView > .diff-view--file { background: $panel; color: $text; text-style: bold; }
+    DiffView > .diff-view--hunk { color: $text-secondary; }
+    DiffView > .diff-view--current { background: $primary 30%; color: $text; text-style: bold; }
+    DiffView > .diff-view--added { background: $diff-added-background; }
+    DiffView > .diff-view--removed { background: $diff-removed-background; }
+    DiffView > .diff-view--context { }
+    DiffView > .diff-view--ai { background: $ai-hunk-background; }
+    DiffView > .diff-view--gutter { color: $text-muted; }
+    DiffView > .diff-view--ai-tag { color: $ai-gutter; text-style: bold; }
+    DiffView > .diff-view--info { color: $text-muted; text-style: italic; }
+    """
+    BINDINGS = [
+        Binding("n,right_square_bracket", "next_hunk", "Next hunk", id="diff.next-hunk"),
+        Binding("N,left_square_bracket", "previous_hunk", "Prev hunk", id="diff.previous-hunk"),
+        Binding("J,right_curly_bracket", "next_file", "Next file", show=False, id="diff.next-file"),
+        Binding("K,left_curly_bracket", "previous_file", "Prev file", show=False, id="diff.previous-file"),
+        Binding("a", "toggle_ai_only", "AI only", id="diff.ai-only"),
+        Binding("j,down", "scroll_down", "Down", show=False, id="diff.down"),
+        Binding("k,up", "scroll_up", "Up", show=False, id="diff.up"),
+        Binding("space,pagedown", "page_down", "Page down", show=False, id="diff.page-down"),
+        Binding("b,pageup", "page_up", "Page up", show=False, id="diff.page-up"),
+        Binding("g,home", "scroll_home", "Top", show=False, id="diff.top"),
+        Binding("G,end", "scroll_end", "Bottom", show=False, id="diff.bottom"),
+        Binding("h,left", "scroll_left", "Left", show=False, id="diff.left"),
+        Binding("l,right", "scroll_right", "Right", show=False, id="diff.right"),
+    ]
+
+    ai_only: reactive[bool] = reactive(False)
+    current_hunk: reactive[int] = reactive(-1)  # an index into self.hunk_rows
+
+    @dataclass
+    class HunkChanged(Message):
+        view: DiffView
+        file: diff.FileDiff | None
+        hunk: diff.Hunk | None
+
+        @property
+        def control(self) -> DiffView:
+            return self.view
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.diff: diff.Diff = diff.Diff("", "")
+        self.rows: list[Row] = build_rows(self.diff)
+        self.hunk_rows: list[int] = []
+        self.file_rows: list[int] = []
+        self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
+        self._highlight: LRUCache[tuple, Content] = LRUCache(4096)
+        self._width = 0
+
+    # ----------------------------------------------------------------- content
+
+    def show(self, the_diff: diff.Diff) -> None:
+        self.diff = the_diff
+        self._rebuild()
+        self.scroll_to(0, 0, animate=False)
+        self.set_reactive(DiffView.current_hunk, 0 if self.hunk_rows else -1)
+        self.post_message(self.HunkChanged(self, *self.current()))  # even when the index stays the same
+
+    def _rebuild(self) -> None:
+        self.rows = build_rows(self.diff, self.ai_only)
+        self.hunk_rows = [i for i, row in enumerate(self.rows) if row.kind == "hunk"]
+        self.file_rows = [i for i, row in enumerate(self.rows) if row.kind == "file"]
+        widest = max((len(row.line.text) if row.line else len(row.text)) for row in self.rows)
+        self._width = GUTTER + min(widest, MAX_SHOWN) + 2
+        self.virtual_size = Size(self._width, len(self.rows))
+        self._cache.clear()
+        self.refresh()
+
+    def watch_ai_only(self) -> None:
+        self._rebuild()
+        self.scroll_to(0, 0, animate=False)
+        self.current_hunk = 0 if self.hunk_rows else -1
+
+    def watch_current_hunk(self, old: int, new: int) -> None:
+        self._cache.clear()
+        self.refresh()
+        self.post_message(self.HunkChanged(self, *self.current()))
+
+    def current(self) -> tuple[diff.FileDiff | None, diff.Hunk | None]:
+        if not (0 <= self.current_hunk < len(self.hunk_rows)):
+            return None, None
+        row = self.rows[self.hunk_rows[self.current_hunk]]
+        file_diff = self.diff.files[row.file]
+        return file_diff, file_diff.hunks[row.hunk]
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()  # a theme change repaints every cached strip
+
+    # ----------------------------------------------------------------- rendering
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.size.width
+        base = self.rich_style
+        if index >= len(self.rows):
+            return Strip.blank(width, base)
+        current = bool(self.hunk_rows) and 0 <= self.current_hunk < len(self.hunk_rows) and \
+            self.hunk_rows[self.current_hunk] == index
+        key = (index, current)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._render_row(self.rows[index], current)
+            self._cache[key] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def _style(self, name: str) -> RichStyle:
+        return self.get_component_rich_style(name, partial=True)
+
+    def _render_row(self, row: Row, current: bool) -> Strip:
+        full = max(self._width, self.size.width)
+        if row.kind != "line" or row.line is None:
+            name = {"file": "diff-view--file", "hunk": "diff-view--hunk", "info": "diff-view--info"}[row.kind]
+            style = self.rich_style + self._style(name)
+            if current:
+                style += self._style("diff-view--current")
+            text = safe_text(row.text)
+            prefix = "▶ " if current else ("━ " if row.kind == "file" else "  ")
+            return Strip([Segment(prefix + text, style)]).extend_cell_length(full, style)
+        line = row.line
+        kind_style = {"+": "diff-view--added", "-": "diff-view--removed"}.get(line.kind, "diff-view--context")
+        line_style = self.rich_style + self._style(kind_style)
+        if line.tool:
+            line_style += self._style("diff-view--ai")
+        gutter_style = line_style + self._style("diff-view--gutter")
+        old = f"{line.old_no:>5}" if line.old_no is not None else "     "
+        new = f"{line.new_no:>5}" if line.new_no is not None else "     "
+        tag = tool_tag(line.tool) if line.tool else "  "
+        segments = [Segment(f"{old} {new} ", gutter_style),
+                    Segment(tag, line_style + self._style("diff-view--ai-tag") if line.tool else gutter_style),
+                    Segment("│", gutter_style),
+                    Segment(line.kind if line.kind != "\\" else " ", line_style)]
+        if line.kind == "\\":
+            segments.append(Segment(" no newline at end of file", line_style + self._style("diff-view--info")))
+        else:
+            segments += self._code_segments(row.file, line.text, line_style)
+        return Strip(segments).extend_cell_length(full, line_style)
+
+    def _code_segments(self, file_index: int, text: str, line_style: RichStyle) -> list[Segment]:
+        shown = safe_text(text).expandtabs(4)
+        if len(shown) > MAX_SHOWN:
+            shown = clip(shown, MAX_SHOWN)
+        path = self.diff.files[file_index].path if 0 <= file_index < len(self.diff.files) else ""
+        language = next((lang for suffix, lang in LANGUAGES.items() if path.endswith(suffix)), None)
+        if language is None:
+            return [Segment(shown, line_style)]
+        key = (language, shown)
+        content = self._highlight.get(key)
+        if content is None:
+            content = highlight(shown, language=language)
+            self._highlight[key] = content
+        from textual.style import Style as VisualStyle
+
+        base = VisualStyle.from_rich_style(line_style)
+        return [Segment(part, style.rich_style if style else line_style)
+                for part, style in content.render(base, parse_style=self.app.stylesheet.parse_style)
+                if part and part != "\n"]
+
+    # ----------------------------------------------------------------- navigation
+
+    def _go_to_row(self, row: int) -> None:
+        self.scroll_to(y=max(0, row - 1), animate=False)
+
+    def action_next_hunk(self) -> None:
+        if self.hunk_rows and self.current_hunk < len(self.hunk_rows) - 1:
+            self.current_hunk += 1
+        self._go_to_row(self.hunk_rows[self.current_hunk] if self.hunk_rows else 0)
+
+    def action_previous_hunk(self) -> None:
+        if self.hunk_rows and self.current_hunk > 0:
+            self.current_hunk -= 1
+        self._go_to_row(self.hunk_rows[self.current_hunk] if self.hunk_rows else 0)
+
+    def go_to_file(self, file_index: int) -> None:
+        for position, row in enumerate(self.hunk_rows):
+            if self.rows[row].file == file_index:
+                self.current_hunk = position
+                break
+        row = next((i for i in self.file_rows if self.rows[i].file == file_index), 0)
+        self._go_to_row(row + 1)
+
+    def _current_file_row(self) -> int:
+        top = self.scroll_offset.y + 1
+        return max([i for i, r in enumerate(self.file_rows) if r <= top] or [0])
+
+    def action_next_file(self) -> None:
+        position = self._current_file_row()
+        if position + 1 < len(self.file_rows):
+            self.go_to_file(self.rows[self.file_rows[position + 1]].file)
+
+    def action_previous_file(self) -> None:
+        position = self._current_file_row()
+        if position > 0:
+            self.go_to_file(self.rows[self.file_rows[position - 1]].file)
+
+    def action_toggle_ai_only(self) -> None:
+        self.ai_only = not self.ai_only
+
+    def action_page_down(self) -> None:
+        self.scroll_page_down(animate=False)
+
+    def action_page_up(self) -> None:
+        self.scroll_page_up(animate=False)
+
+    def action_scroll_home(self) -> None:
+        self.scroll_home(animate=False)
+
+    def action_scroll_end(self) -> None:
+        self.scroll_end(animate=False)
+
+    def on_click(self, event: events.Click) -> None:
+        index = self.scroll_offset.y + event.y
+        if 0 <= index < len(self.rows) and index in self.hunk_rows:
+            self.current_hunk = self.hunk_rows.index(index)
