@@ -36,11 +36,11 @@ async def test_rows_fill_in_and_open_and_back(sample_cohort):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, SubmissionScreen) and app.screen.row.name == "ben-larsen"
-        commits = app.screen.query_one("#commits", DataTable)
-        assert commits.row_count == 4
-        files = [str(commits_row[0]) for commits_row in
-                 (app.screen.query_one("#files", DataTable).get_row_at(i) for i in range(4))]
-        assert "checkout.mjs" in files and "NOTE.md" in files
+        await pilot.press("3")
+        commits = app.screen.query_one("#commits-table", DataTable)
+        assert commits.row_count == 4 and app.focused is commits
+        diff_files = [f.path for f in app.screen.analysis.diff.files]
+        assert diff_files == ["NOTE.md", "checkout.mjs"]
         await pilot.press("escape")
         assert app.screen is screen
 

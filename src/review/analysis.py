@@ -46,6 +46,8 @@ class Analysis:
         data = self.attribution.to_json(self.diff.ai_share)
         data["added_lines"] = self.diff.added
         data["ai_added_lines"] = self.diff.ai_added
+        data["base"] = self.base
+        data["base_note"] = self.base_problem
         data["draft"] = {"commit": self.draft, "added": self.draft_added, "surviving": self.draft_surviving} \
             if self.draft else None
         return data
@@ -92,6 +94,8 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
 
 def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None) -> tuple[str, str | None]:
     root = commits[0].sha if commits else repo.root_commit()
+    if len(commits) == 1 and not wanted:
+        return gitsafe.EMPTY_TREE, "one commit only (no starter commit to compare with): every file shows as added"
     if not wanted:
         return root, None
     try:

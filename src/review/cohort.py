@@ -101,8 +101,6 @@ def load_row(path: Path) -> Row:
         row.assistants = understood.attribution.tools
         row.ai_share = understood.diff.ai_share
         row.attribution = understood.to_json()
-        if understood.base_problem:
-            row.problem = understood.base_problem
     row.state = store.review_state(scores, repo.head)
     cached = runner.cached_suite(repo.head)
     row.harness = cached.summary if cached else None

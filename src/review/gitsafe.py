@@ -32,6 +32,7 @@ from pathlib import Path
 import git
 
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's id for the tree with nothing in it
 _REF_NAME_RE = re.compile(r"^refs/[A-Za-z0-9._/+-]+$")
 FIELD_SEP = "\x1f"
 RECORD_SEP = "\x1e"

@@ -1,0 +1,126 @@
+"""Attribution on real repositories: the sample cohort, git-ai notes, Agent Trace, odd diffs."""
+
+from __future__ import annotations
+
+from review import analysis, diff, gitsafe
+
+from conftest import git, make_repo
+
+
+def analyse(cohort, name):
+    return analysis.analyse(gitsafe.open_submission(cohort / name))
+
+
+def added(result, path):
+    file_diff = result.diff.file(path)
+    return {line.new_no: line for hunk in file_diff.hunks for line in hunk.lines if line.kind == "+"}
+
+
+def test_surviving_draft_lines_carry_the_tool_and_the_fix_does_not(sample_cohort_master):
+    result = analyse(sample_cohort_master, "ben-larsen")
+    lines = added(result, "checkout.mjs")
+    hoist = next(n for n, line in lines.items() if "one key per logical charge" in line.text)
+    assert lines[hoist].tool is None  # Ben's own fix
+    loop = next(n for n, line in lines.items() if "for (let i = 0; i < attempts" in line.text)
+    assert lines[loop].tool == "GitHub Copilot" and "Co-authored-by trailer" in lines[loop].source
+    assert result.draft and result.draft_added == 16 and result.draft_surviving == 15
+    assert 0 < result.diff.ai_share < 1
+
+
+def test_untouched_draft_is_all_ai(sample_cohort_master):
+    result = analyse(sample_cohort_master, "ada-okafor")
+    assert {line.tool for line in added(result, "checkout.mjs").values()} == {"Claude Code"}
+    assert {line.tool for line in added(result, "NOTE.md").values()} == {None}
+
+
+def test_rewrite_shows_how_little_of_the_draft_survived(sample_cohort_master):
+    result = analyse(sample_cohort_master, "eve-santos")
+    assert result.draft_added == 16 and result.draft_surviving <= 2
+
+
+def test_undisclosed_candidate_shows_trailers_without_disclosure(sample_cohort_master):
+    result = analyse(sample_cohort_master, "finn-mueller")
+    assert result.attribution.note.declares_none
+    assert result.attribution.tools == ["Cursor"]
+    assert "declares no assistant" in result.attribution.conflicts[0].message
+    assert {line.tool for line in added(result, "checkout.mjs").values()} == {"Cursor"}
+
+
+def test_note_ranges_override_and_unmapped_lines(sample_cohort_master):
+    result = analyse(sample_cohort_master, "gia-romano")
+    lines = added(result, "checkout.mjs")
+    assert lines[12].tool is None and lines[20].tool is None and lines[11].tool == "GitHub Copilot"
+    assert all(lines[n].tool is None for n in range(1, 10))
+    assert lines[13].source == "note line 15"
+    reasons = [u.reason for u in result.attribution.unmapped]
+    assert "names lines 40–45 but checkout.mjs has 24 lines" in reasons
+    assert any(c.path == "checkout.mjs" and "says a person" in c.message for c in result.attribution.conflicts)
+
+
+def test_git_ai_notes_are_fetched_and_mapped(tmp_path):
+    repo = make_repo(tmp_path / "s", {"checkout.mjs": "a\n"}, "starter")
+    (repo / "checkout.mjs").write_text("a\nb\nc\nd\n")
+    git("commit", "-qam", "work", cwd=repo)
+    sha = git("rev-parse", "HEAD", cwd=repo).strip()
+    note = ('checkout.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 2-3\n---\n{"schema_version": "authorship/3.0.0", '
+            '"prompts": {}, "sessions": {"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "claude", "id": "x", '
+            '"model": "claude-opus-4-5"}}}}\n')
+    git("notes", "--ref=ai", "add", "-m", note, sha, cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    lines = added(result, "checkout.mjs")
+    assert [lines[n].tool for n in (2, 3, 4)] == ["Claude Code", "Claude Code", None]
+    assert lines[2].source.startswith("git-ai note on")
+
+
+def test_agent_trace_file_at_head(tmp_path):
+    trace = '{"version":"0.1.0","id":"1","timestamp":"t","tool":{"name":"cursor"},"files":[{"path":"checkout.mjs",' \
+            '"conversations":[{"contributor":{"type":"ai"},"ranges":[{"start_line":1,"end_line":1}]}]}]}\n'
+    repo = make_repo(tmp_path / "s", {"README.md": "x\n"}, "starter")
+    (repo / "checkout.mjs").write_text("one\ntwo\n")
+    (repo / ".agent-trace").mkdir()
+    (repo / ".agent-trace" / "traces.jsonl").write_text(trace)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "work", cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    lines = added(result, "checkout.mjs")
+    assert lines[1].tool == "Cursor" and lines[2].tool is None
+
+
+def test_odd_files_parse_and_say_what_they_are(tmp_path):
+    repo = make_repo(tmp_path / "s", {"f.txt": "a\nb\n", "old.txt": "same\n", "gone.txt": "bye\n",
+                                      "nonl.txt": "x"}, "starter")
+    (repo / "bin.dat").write_bytes(b"\x00\x01\x02binary")
+    (repo / "f.txt").write_text("a\nB\n")
+    (repo / "f.txt").chmod(0o755)
+    git("mv", "old.txt", "new.txt", cwd=repo)
+    git("rm", "-q", "gone.txt", cwd=repo)
+    (repo / "nonl.txt").write_text("y")
+    (repo / "latin1.txt").write_bytes(b"caf\xe9 \x1b[31mred\n")
+    (repo / "long.txt").write_text("x" * 50_000 + "\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "odd", cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    files = {f.path: f for f in result.diff.files}
+    assert files["bin.dat"].binary and files["bin.dat"].status == "added"
+    assert files["f.txt"].old_mode == "100644" and files["f.txt"].new_mode == "100755"
+    assert files["new.txt"].status == "renamed" and files["new.txt"].old_path == "old.txt"
+    assert files["gone.txt"].status == "deleted"
+    assert any(line.kind == "\\" for h in files["nonl.txt"].hunks for line in h.lines)
+    latin = files["latin1.txt"].hunks[0].lines[0].text
+    assert "\ufffd" in latin and "\x1b" in latin  # raw in the model; the view sanitises it
+    assert len(files["long.txt"].hunks[0].lines[0].text) == 50_000
+
+
+def test_a_huge_patch_is_cut_and_says_so():
+    body = "".join(f"+line {i}\n" for i in range(200))
+    chunk = ("diff --git a/f{n}.txt b/f{n}.txt\nnew file mode 100644\n--- /dev/null\n+++ b/f{n}.txt\n"
+             "@@ -0,0 +1,200 @@\n" + body)
+    patch = "".join(chunk.format(n=n) for n in range(40)).encode()
+    original = diff.MAX_PATCH_BYTES
+    diff.MAX_PATCH_BYTES = len(patch) // 2
+    try:
+        result = diff.parse(patch)
+    finally:
+        diff.MAX_PATCH_BYTES = original
+    assert result.truncated and 0 < len(result.files) < 40
+    assert all(f.added == 200 for f in result.files)  # cut between files, never inside one

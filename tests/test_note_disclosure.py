@@ -1,0 +1,149 @@
+"""The note's disclosure grammar, overrides, conflicts and unmapped lines (pure)."""
+
+import pytest
+
+from review.attribution import (Claim, CommitAttribution, Signal, attribute, parse_agent_trace, parse_git_ai_note,
+                                parse_note, parse_note_line)
+
+
+@pytest.mark.parametrize("line, path, start, end, tool", [
+    ("checkout.mjs:2-17 — GitHub Copilot", "checkout.mjs", 2, 17, "GitHub Copilot"),
+    ("- checkout.mjs L2-L17 — Claude Code", "checkout.mjs", 2, 17, "Claude Code"),
+    ("* checkout.mjs lines 2–17: Cursor", "checkout.mjs", 2, 17, "Cursor"),
+    ("checkout.mjs line 3 — me", "checkout.mjs", 3, 3, None),
+    ("`lib/key.mjs`:4 by Aider", "lib/key.mjs", 4, 4, "Aider"),
+    ("checkout.mjs#L5-L9 - ChatGPT", "checkout.mjs", 5, 9, "ChatGPT"),
+    ("1. checkout.mjs:9-2 — Codex", "checkout.mjs", 2, 9, "OpenAI Codex"),
+])
+def test_range_forms(line, path, start, end, tool):
+    entry = parse_note_line(1, line)
+    assert (entry.kind, entry.path, entry.start, entry.end, entry.tool) == ("range", path, start, end, tool)
+
+
+def test_whole_file_commit_none_and_prose():
+    assert parse_note_line(1, "checkout.mjs: all — Copilot").kind == "file"
+    assert parse_note_line(1, "test/x.test.mjs (all) — me").kind == "file"
+    commit = parse_note_line(1, "commit 3f2a1b: Claude Code")
+    assert (commit.kind, commit.commit, commit.tool) == ("commit", "3f2a1b", "Claude Code")
+    for none in ["None.", "None. I wrote this by hand.", "No AI tools were used.", "I did not use any assistant."]:
+        assert parse_note_line(1, none).kind == "none", none
+    assert parse_note_line(1, "Claude wrote most of it").kind == "prose"
+    assert parse_note_line(1, "checkout.mjs:1-3 — Priya Raman").tool is None  # a person, named
+
+
+NOTE = """# Note
+
+## What I verified
+checkout.mjs:1-99 — Claude   (not in the disclosure section: ignored)
+
+## AI disclosure
+Assistant: GitHub Copilot, in VS Code,
+which I used for the loop.
+
+- checkout.mjs:1-10 — GitHub Copilot
+- checkout.mjs:3 — me
+- checkout.mjs:8-14 — Copilot
+- missing.mjs:1-2 — Copilot
+- commit abcdef1: Copilot
+- the retry loop shape — Copilot
+
+## Something else
+checkout.mjs:1-10 — me
+"""
+
+
+def commit(sha, tool=None):
+    signals = [Signal(tool, None, "Co-authored-by trailer", "x", sha)] if tool else []
+    return CommitAttribution(sha, signals)
+
+
+def test_section_overrides_unmapped_and_conflicts():
+    note = parse_note(NOTE)
+    assert note.heading == "AI disclosure"
+    assert [e.kind for e in note.entries] == ["prose", "range", "range", "range", "range", "commit", "prose"]
+    assert note.entries[0].raw.endswith("which I used for the loop.")  # wrapped prose joined
+    human = "h" * 40
+    blame = {"checkout.mjs": [(human, n) for n in range(1, 13)]}
+    result = attribute([commit(human)], {human: "Gia"}, note, {"checkout.mjs": 12}, blame, [], head="f" * 40)
+    tools = {n: result.claim("checkout.mjs", n).tool for n in range(1, 13)}
+    assert tools[3] is None and tools[1] == tools[10] == "GitHub Copilot"  # line 3: the later, more specific "me"
+    assert tools[11] == tools[12] == "GitHub Copilot"  # 8-14 clipped to the 12 lines that exist
+    reasons = {u.text: u.reason for u in result.unmapped}
+    assert reasons["- checkout.mjs:8-14 — Copilot"] == "lines 13–14 do not exist (checkout.mjs has 12 lines)"
+    assert reasons["- missing.mjs:1-2 — Copilot"] == "missing.mjs is not in the submission at HEAD"
+    assert reasons["- commit abcdef1: Copilot"] == "no commit of this submission has that id"
+    assert "names no file" in reasons["- the retry loop shape — Copilot"]
+    # The note gives lines to Copilot that the commit metadata gives to a person: surfaced, not hidden.
+    assert any(c.path == "checkout.mjs" and (c.start, c.end) == (1, 2) and "says a person" in c.message
+               for c in result.conflicts)
+
+
+def test_trailers_naming_an_assistant_while_the_note_says_none():
+    note = parse_note("## AI use\nNone. I wrote this by hand.\n")
+    assert note.declares_none
+    ai = "a" * 40
+    result = attribute([commit(ai, "Cursor")], {ai: "Finn"}, note, {"c.mjs": 1}, {"c.mjs": [(ai, 1)]}, [], "a" * 40)
+    assert "declares no assistant" in result.conflicts[0].message and "Cursor" in result.conflicts[0].message
+    assert result.claim("c.mjs", 1).tool == "Cursor"
+
+
+GIT_AI = """src/main.rs
+  s_c9883b05a2487d::t_9f8e7d6c5b4a32 1-10,15-20
+  s_c9883b05a2487d::t_a1b2c3d4e5f678 25,30-35
+  h_31dce776f88375 42-50
+src/lib.rs
+  s_e7f2a90b31cc48::t_deadbeef012345 1-50
+---
+{
+  "schema_version": "authorship/3.0.0",
+  "git_ai_version": "1.4.5",
+  "base_commit_sha": "7734793b756b3921c88db5375a8c156e9532447b",
+  "prompts": {},
+  "humans": { "h_31dce776f88375": { "author": "Developer <dev@example.com>" } },
+  "sessions": {
+    "s_c9883b05a2487d": {
+      "agent_id": { "tool": "cursor", "id": "6ef2299e-a67f-432b-aa80-3d2fb4d28999",
+                    "model": "claude-sonnet-4-5-20250514" },
+      "human_author": "dev@example.com"
+    }
+  }
+}
+"""
+
+
+def test_git_ai_v3_note():
+    records = parse_git_ai_note("c" * 40, GIT_AI)
+    main = [r for r in records if r.path == "src/main.rs"]
+    assert main[0].ranges == [(1, 10), (15, 20)] and main[0].tool == "Cursor"
+    assert main[1].ranges == [(25, 25), (30, 35)]
+    assert main[2].tool is None  # h_: a known human
+    lib = next(r for r in records if r.path == "src/lib.rs")
+    assert lib.tool == "an agent (git-ai)"  # its session is not in the metadata: still AI, tool unknown
+
+
+def test_git_ai_legacy_prompt_keys():
+    text = 'src/git/repository.rs\n  02ad540 2047,3069-3136\n---\n{"schema_version": "authorship/3.0.0", ' \
+           '"prompts": {"02ad540": {"agent_id": {"tool": "cursor", "model": "gpt-5-codex"}, "messages": []}}}'
+    records = parse_git_ai_note("d" * 40, text)
+    assert records[0].tool == "Cursor" and records[0].ranges == [(2047, 2047), (3069, 3136)]
+
+
+def test_agent_trace_minimal_record():
+    text = '{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-25T10:00:00Z",' \
+           '"files":[{"path":"src/app.ts","conversations":[{"contributor":{"type":"ai"},' \
+           '"ranges":[{"start_line":1,"end_line":50}]}]}]}\nnot json\n'
+    records = parse_agent_trace(text)
+    assert len(records) == 1 and records[0].path == "src/app.ts" and records[0].ranges == [(1, 50)]
+    assert records[0].tool and records[0].commit is None
+
+
+def test_line_records_beat_commit_metadata_and_map_through_blame():
+    old, new = "0" * 40, "1" * 40
+    # HEAD line 1 came from `old` (its line 5), line 2 from `new`.
+    blame = {"x.mjs": [(old, 5), (new, 1)]}
+    note = parse_note("## AI\n")
+    records = parse_git_ai_note(old, "x.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 5\n---\n{}")
+    result = attribute([commit(old), commit(new, "Aider")], {old: "A", new: "B"}, note, {"x.mjs": 2}, blame,
+                       records, head=new)
+    assert result.claim("x.mjs", 1) == Claim("an agent (git-ai)", f"git-ai note on {old[:7]}", 3)
+    assert result.claim("x.mjs", 2).tool == "Aider"

@@ -1,0 +1,150 @@
+"""The diff pane driven with Pilot on the sample cohort, and its snapshots."""
+
+from __future__ import annotations
+
+from review.tui.app import ReviewApp
+from review.tui.submission_screen import SubmissionScreen
+from review.tui.widgets.diff_pane import DiffPane
+from review.tui.widgets.diff_view import DiffView
+from review.tui.widgets.note_view import NoteView
+
+
+async def settle(app, pilot):
+    for _ in range(3):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_submission(app, pilot, name):
+    await settle(app, pilot)
+    screen = app.screen
+    screen.table.move_cursor(row=screen.table.get_row_index(name))
+    await pilot.press("enter")
+    await settle(app, pilot)
+    assert isinstance(app.screen, SubmissionScreen)
+    return app.screen
+
+
+def current(view: DiffView):
+    file_diff, hunk = view.current()
+    return (file_diff.path if file_diff else None), hunk
+
+
+async def test_hunk_navigation_and_ai_only(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        view = screen.query_one(DiffView)
+        assert app.focused is view
+        paths = []
+        for _ in range(len(view.hunk_rows)):
+            paths.append(current(view)[0])
+            await pilot.press("n")
+        assert paths == ["NOTE.md", "checkout.mjs", "test/checkout.test.mjs"]
+        await pilot.press("N", "left_square_bracket")
+        assert current(view)[0] == "NOTE.md"
+        await pilot.press("a")
+        assert view.ai_only
+        ai_paths = {view.diff.files[view.rows[i].file].path for i in view.hunk_rows}
+        assert ai_paths == {"checkout.mjs"}
+        assert current(view)[1].tools == ["OpenAI Codex"]
+        await pilot.press("a")
+        assert len(view.hunk_rows) == 3
+
+
+async def test_commit_stepping_and_draft_against_head(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        pane = screen.query_one(DiffPane)
+        view = screen.query_one(DiffView)
+        assert pane.shown.label.startswith("whole submission")
+        await pilot.press("greater_than_sign")
+        await settle(app, pilot)
+        assert "Add checkout client with retries" in pane.shown.label
+        assert {line.tool for h in view.diff.files[0].hunks for line in h.lines if line.kind == "+"} == {"GitHub Copilot"}
+        await pilot.press("greater_than_sign")
+        await settle(app, pilot)
+        assert "one idempotency key per charge" in pane.shown.label
+        changed = [line for h in view.diff.files[0].hunks for line in h.lines if line.kind != " "]
+        assert any("const idempotencyKey = crypto.randomUUID()" in line.text for line in changed)
+        assert all(line.tool is None for line in changed)  # Ben's own commit
+        await pilot.press("D")
+        await settle(app, pilot)
+        assert pane.shown.label.startswith("model draft")
+        await pilot.press("d")
+        await settle(app, pilot)
+        assert pane.shown.label.startswith("whole submission")
+
+
+async def test_note_pane_shows_the_note_literally(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "finn-mueller")
+        assert not screen.note_opened
+        await pilot.press("2")
+        await pilot.pause()
+        assert screen.note_opened and isinstance(app.focused, NoteView)
+        summary = str(screen.query_one("#note-summary").render())
+        assert "declares no assistant" in summary and "Cursor" in summary
+        text = str(screen.query_one("#note-text").render())
+        assert " 4 │ Ran the stub: `{\"charges\":2,\"distinctKeys\":1}`." in text
+        assert "11 │ None. I wrote this by hand." in text
+
+
+async def test_hostile_note_and_diff_text_render_inert(tmp_path):
+    from conftest import make_repo
+
+    hostile = "[@click=app.quit]x[/] \x1b]52;c;cGF3bg==\x07 \u202eevil"
+    make_repo(tmp_path / "evil", {"NOTE.md": f"## AI disclosure\n{hostile}\n", "checkout.mjs": hostile + "\n"})
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "evil")
+        view = screen.query_one(DiffView)
+        rendered = "".join(segment.text for y in range(view.size.height) for segment in view.render_line(y))
+        assert "[@click=app.quit]x[/]" in rendered and "␛]52;c;cGF3bg==\\x07" in rendered and "<U+202E>" in rendered
+        assert "\x1b" not in rendered
+        await pilot.press("2")
+        await pilot.click("#note-text", offset=(6, 2))
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, SubmissionScreen)
+
+
+async def test_a_100k_line_diff_opens_and_scrolls(tmp_path):
+    from conftest import make_repo
+
+    repo = make_repo(tmp_path / "big", {"README.md": "x\n"}, "starter")
+    (repo / "big.mjs").write_text("".join(f"export const v{i} = {i};\n" for i in range(100_000)))
+    from conftest import git
+
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "big", cwd=repo)
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "big")
+        view = screen.query_one(DiffView)
+        assert len(view.rows) > 100_000
+        await pilot.press("G")
+        await pilot.pause()
+        bottom = "".join(s.text for s in view.render_line(view.size.height - 1))
+        assert "v99999" in bottom
+        await pilot.press("g", "space", "space")
+        assert view.scroll_offset.y > 0
+
+
+class TestDiffSnapshots:
+    def _app(self, sample_cohort):
+        return ReviewApp(sample_cohort, run_harness=False)
+
+    async def _open(self, pilot):
+        app = pilot.app
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("n")
+        await settle(app, pilot)
+
+    def test_diff_pane_80x24(self, snap_compare, sample_cohort):
+        assert snap_compare(self._app(sample_cohort), terminal_size=(80, 24), run_before=self._open)
+
+    def test_diff_pane_160x48(self, snap_compare, sample_cohort):
+        assert snap_compare(self._app(sample_cohort), terminal_size=(160, 48), run_before=self._open)
