@@ -141,7 +141,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None) -> Analysis:
         parent = next(c.parents[0] for c in commits if c.sha == draft) if commits else None
         if parent:
             analysis.draft = draft
-            analysis.draft_added = diff.parse(repo.diff(parent, draft)).added
+            analysis.draft_added = repo.added_lines(parent, draft)
             analysis.draft_surviving = sum(sha == draft for origins in blame.values() for sha, _ in origins)
     return analysis
 

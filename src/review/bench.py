@@ -168,3 +168,89 @@ async def _run_many(repos, concurrency: int, info) -> None:
             await runner.run_suite(repo, info=info)
 
     await asyncio.gather(*(one(repo) for repo in repos))
+
+
+def diff_benchmark(lines: int, into: Path | None) -> int:
+    """A `lines`-line diff: time to read and parse it, to paint the first screen, and per page scrolled."""
+    import tracemalloc
+
+    from review import analysis, gitsafe
+    from review.tui.widgets.diff_view import DiffView, build_rows
+
+    scratch = Path(into) if into else Path(tempfile.mkdtemp(prefix="review-bench-"))
+    os.environ["REVIEW_CACHE_DIR"] = str(scratch / "cache")
+    body = "".join(f"export const value{i} = {i}; // line {i}\n" for i in range(lines)).encode()
+    folder = scratch / "cohort" / "big"
+    if not folder.exists():
+        gitsafe.build_repo(folder, [
+            gitsafe.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
+            gitsafe.CommitSpec({"big.mjs": body}, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x",
+                               "2026-11-02T00:00:00Z")])
+    start = time.perf_counter()
+    repo = gitsafe.open_submission(folder)
+    cloned = time.perf_counter() - start
+    start = time.perf_counter()
+    result = analysis.analyse(repo)
+    analysed = time.perf_counter() - start
+    start = time.perf_counter()
+    rows = build_rows(result.diff)
+    built = time.perf_counter() - start
+    # Memory in a second pass: tracemalloc slows everything it watches several times over.
+    tracemalloc.start()
+    kept = (analysis.analyse(repo), build_rows(result.diff))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    del kept
+
+    async def paint() -> tuple[float, float, float]:
+        from textual.app import App
+
+        from review.themes import with_app_variables
+
+        class Bench(App):
+            def get_css_variables(self):
+                return with_app_variables(super().get_css_variables())
+
+            def compose(self):
+                yield DiffView()
+
+        app = Bench()
+        async with app.run_test(size=(120, 40)) as pilot:
+            view = app.query_one(DiffView)
+            t0 = time.perf_counter()
+            view.show(result.diff)
+            await pilot.pause()
+            first = [view.render_line(y) for y in range(view.size.height)]
+            first_paint = time.perf_counter() - t0
+            pages = 50
+            spent = 0.0
+            for _ in range(pages):
+                view.scroll_page_down(animate=False)
+                await pilot.pause()  # Textual repaints here; what follows times our rows alone
+                view._cache.clear()
+                view._highlight.clear()
+                t0 = time.perf_counter()
+                [view.render_line(y) for y in range(view.size.height)]
+                spent += time.perf_counter() - t0
+            per_page = spent / pages
+            t0 = time.perf_counter()
+            view.scroll_end(animate=False)
+            await pilot.pause()
+            [view.render_line(y) for y in range(view.size.height)]
+            to_end = time.perf_counter() - t0
+            assert first
+            return first_paint, per_page, to_end
+
+    first_paint, per_page, to_end = asyncio.run(paint())
+    print(f"diff of {lines} added lines ({len(body) / 1e6:.1f} MB), all AI-attributed through a Codex trailer")
+    print(f"  clone (cold cache)                 {cloned * 1000:8.0f} ms")
+    print(f"  git diff + parse + blame + marks   {analysed * 1000:8.0f} ms   ({analysed * 1e6 / lines:.1f} µs per line)")
+    print(f"  display rows built                 {built * 1000:8.0f} ms   ({len(rows)} rows)")
+    print(f"  memory while analysing (peak)      {peak / 1e6:8.1f} MB   ({peak / lines:.0f} B per line)")
+    print(f"  first screen painted               {first_paint * 1000:8.1f} ms")
+    print(f"  one page of new rows rendered      {per_page * 1000:8.1f} ms   ratio to a 60 Hz frame "
+          f"{per_page / (1 / 60):.2f}")
+    print(f"  jump to the end, repainted         {to_end * 1000:8.1f} ms")
+    if not into:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0

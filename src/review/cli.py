@@ -57,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     harness_p.add_argument("--log", action="store_true", help="stream the gateway log to stderr as it happens")
 
     bench_p = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    bench_p.add_argument("what", choices=["triage", "harness"])
+    bench_p.add_argument("what", choices=["triage", "harness", "diff"])
+    bench_p.add_argument("--lines", type=int, default=100_000, help="for `bench diff`")
     bench_p.add_argument("--submissions", type=int, default=300)
     bench_p.add_argument("--into", type=Path, default=None)
     return parser
@@ -178,6 +179,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if args.what == "harness":
         return bench.harness_benchmark(args.into)
+    if args.what == "diff":
+        return bench.diff_benchmark(args.lines, args.into)
     return bench.triage_benchmark(args.submissions, args.into)
 
 

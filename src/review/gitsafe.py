@@ -34,6 +34,7 @@ import git
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's id for the tree with nothing in it
 _REF_NAME_RE = re.compile(r"^refs/[A-Za-z0-9._/+-]+$")
+_BLAME_HEADER = re.compile(rb"^[0-9a-f]{40} \d+ \d+")
 FIELD_SEP = "\x1f"
 RECORD_SEP = "\x1e"
 
@@ -301,10 +302,17 @@ class SafeRepo:
         raw = self.git("blame", "--porcelain", "--no-textconv", rev, "--", path)
         origins = []
         for line in raw.split(b"\n"):
-            if len(line) > 41 and line[40:41] == b" " and re.match(rb"^[0-9a-f]{40} \d+ \d+", line):
-                sha, orig, _final = line.decode().split()[:3]
-                origins.append((sha, int(orig)))
+            # Header lines are "<sha> <orig> <final>[ <count>]"; content lines start with a tab.
+            if len(line) > 41 and line[40:41] == b" " and _BLAME_HEADER.match(line):
+                sha, orig, _final = line.split(b" ", 3)[:3]
+                origins.append((sha.decode(), int(orig)))
         return origins
+
+    def added_lines(self, base: str, target: str) -> int:
+        """Lines added base..target, from --numstat (binary files count 0): no patch to parse."""
+        out = self.git("diff", "--numstat", "--no-ext-diff", "--no-textconv", "--end-of-options",
+                       self.check_rev(base), self.check_rev(target), "--")
+        return sum(int(part.split(b"\t", 1)[0]) for part in out.splitlines() if part[:1].isdigit())
 
     def root_commit(self) -> str:
         out = self.git("rev-list", "--max-parents=0", "--end-of-options", self.head, "--").decode().split()

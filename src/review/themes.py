@@ -17,14 +17,34 @@ from textual.theme import Theme
 
 DEFAULT_THEME = "review-dark"
 
-# The console's own theme variables, with defaults used by themes that do not set them
-# (Textual's built-in themes, the ANSI ones included).
-APP_VARIABLES: dict[str, str] = {
-    "ai-hunk-background": "$secondary 25%",
-    "ai-gutter": "$secondary",
-    "diff-added-background": "$success 15%",
-    "diff-removed-background": "$error 15%",
+# The console's own theme variables. A theme may set them; for one that does not (Textual's
+# built-in themes, the ANSI ones included) they are derived from its colours: (colour, share over
+# the background). CSS variables cannot refer to other variables, so they are computed here.
+APP_VARIABLES: dict[str, tuple[str, float]] = {
+    "ai-hunk-background": ("secondary", 0.30),
+    "ai-gutter": ("secondary", 1.0),
+    "diff-added-background": ("success", 0.15),
+    "diff-removed-background": ("error", 0.15),
 }
+
+
+def with_app_variables(variables: dict[str, str]) -> dict[str, str]:
+    """`variables` plus any of the console's own that the theme left out."""
+    result = dict(variables)
+    for name, (colour, share) in APP_VARIABLES.items():
+        if name in result:
+            continue
+        value = variables.get(colour, "magenta")
+        try:
+            over, under = Color.parse(value), Color.parse(variables.get("background", "black"))
+        except ColorParseError:
+            result[name] = value
+            continue
+        if share >= 1.0 or over.ansi is not None or under.ansi is not None:
+            result[name] = value  # ANSI colours: the terminal's palette, unblended
+        else:
+            result[name] = under.blend(over, share).hex
+    return result
 
 _COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent",
                  "foreground", "background", "surface", "panel", "boost")
@@ -78,16 +98,13 @@ def parse_theme(path: Path) -> Theme:
     for key, value in variables.items():
         if key not in APP_VARIABLES:
             raise ThemeError(path, f"variables.{key}", f"unknown variable (known: {', '.join(APP_VARIABLES)})")
-        if not isinstance(value, str):
-            raise ThemeError(path, f"variables.{key}", "expected a colour string")
-        if not value.startswith("$"):
-            _check_color(path, f"variables.{key}", value)
+        _check_color(path, f"variables.{key}", value)
     fields = {k: v for k, v in data.items() if k != "variables"}
     if "luminosity_spread" in fields:
         fields["luminosity_spread"] = float(fields["luminosity_spread"])
     if "text_alpha" in fields:
         fields["text_alpha"] = float(fields["text_alpha"])
-    return Theme(**fields, variables={**APP_VARIABLES, **variables})
+    return Theme(**fields, variables=dict(variables))
 
 
 def _check_color(path: Path, key: str, value: object) -> None:

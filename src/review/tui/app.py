@@ -37,8 +37,10 @@ class ReviewApp(App[None]):
         self.reviewers = reviewers
         self.theme_load = theme_load or themes.load_themes()
 
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return dict(themes.APP_VARIABLES)
+    def get_css_variables(self) -> dict[str, str]:
+        variables = themes.with_app_variables(super().get_css_variables())
+        self.theme_variables = variables
+        return variables
 
     def on_mount(self) -> None:
         for theme in self.theme_load.themes.values():

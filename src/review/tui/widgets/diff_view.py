@@ -15,9 +15,13 @@ from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.content import Content
 from textual.geometry import Size
-from textual.highlight import guess_language, highlight
+from functools import lru_cache
+
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+from textual.highlight import HighlightTheme
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -28,8 +32,47 @@ from review.text import clip, safe_text
 
 GUTTER = 15  # "old_ new_ TG│"
 MAX_SHOWN = 2000  # characters of one line shown; the rest is said, not drawn
+HIGHLIGHT_BLOCK = 64
 LANGUAGES = {".mjs": "javascript", ".js": "javascript", ".cjs": "javascript", ".ts": "typescript",
              ".json": "json", ".md": "markdown", ".py": "python", ".sh": "bash", ".toml": "toml"}
+
+
+@lru_cache(maxsize=16)
+def _lexer(language: str) -> Lexer:
+    try:
+        return get_lexer_by_name(language, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return get_lexer_by_name("text", stripnl=False, ensurenl=False)
+
+
+def _token_style(token_type) -> str | None:
+    while token_type:
+        style = HighlightTheme.STYLES.get(token_type)
+        if style:
+            return style
+        token_type = token_type.parent
+    return None
+
+
+def tokenize(texts: list[str], language: str) -> list[list[tuple[str, str | None]]]:
+    """(text, Textual style) runs for each line, with Textual's own highlight theme."""
+    lines: list[list[tuple[str, str | None]]] = [[]]
+    for token_type, value in _lexer(language).get_tokens("\n".join(texts)):
+        parts = value.split("\n")
+        style = _token_style(token_type)
+        for number, part in enumerate(parts):
+            if number:
+                lines.append([])
+            if part:
+                lines[-1].append((part, style))
+    while len(lines) < len(texts):
+        lines.append([])
+    return lines[: len(texts)]
+
+
+def _shown(text: str) -> str:
+    shown = safe_text(text).expandtabs(4)
+    return clip(shown, MAX_SHOWN) if len(shown) > MAX_SHOWN else shown
 
 
 def tool_tag(tool: str) -> str:
@@ -139,7 +182,8 @@ class DiffView(ScrollView, can_focus=True):
         self.hunk_rows: list[int] = []
         self.file_rows: list[int] = []
         self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
-        self._highlight: LRUCache[tuple, Content] = LRUCache(4096)
+        self._highlight: LRUCache[int, list[tuple[str, str | None]]] = LRUCache(8192)
+        self._styles: dict[object, RichStyle] = {}
         self._width = 0
 
     # ----------------------------------------------------------------- content
@@ -159,6 +203,7 @@ class DiffView(ScrollView, can_focus=True):
         self._width = GUTTER + min(widest, MAX_SHOWN) + 2
         self.virtual_size = Size(self._width, len(self.rows))
         self._cache.clear()
+        self._highlight.clear()
         self.refresh()
 
     def watch_ai_only(self) -> None:
@@ -181,6 +226,7 @@ class DiffView(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()  # a theme change repaints every cached strip
+        self._styles.clear()
 
     # ----------------------------------------------------------------- rendering
 
@@ -196,18 +242,28 @@ class DiffView(ScrollView, can_focus=True):
         key = (index, current)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self._render_row(self.rows[index], current)
+            strip = self._render_row(index, self.rows[index], current)
             self._cache[key] = strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
     def _style(self, name: str) -> RichStyle:
-        return self.get_component_rich_style(name, partial=True)
+        cached = self._styles.get(name)
+        if cached is None:
+            cached = self._styles[name] = self.get_component_rich_style(name, partial=True)
+        return cached
 
-    def _render_row(self, row: Row, current: bool) -> Strip:
+    @property
+    def _base_style(self) -> RichStyle:
+        cached = self._styles.get("base")
+        if cached is None:
+            cached = self._styles["base"] = self.rich_style
+        return cached
+
+    def _render_row(self, index: int, row: Row, current: bool) -> Strip:
         full = max(self._width, self.size.width)
         if row.kind != "line" or row.line is None:
             name = {"file": "diff-view--file", "hunk": "diff-view--hunk", "info": "diff-view--info"}[row.kind]
-            style = self.rich_style + self._style(name)
+            style = self._base_style + self._style(name)
             if current:
                 style += self._style("diff-view--current")
             text = safe_text(row.text)
@@ -215,7 +271,7 @@ class DiffView(ScrollView, can_focus=True):
             return Strip([Segment(prefix + text, style)]).extend_cell_length(full, style)
         line = row.line
         kind_style = {"+": "diff-view--added", "-": "diff-view--removed"}.get(line.kind, "diff-view--context")
-        line_style = self.rich_style + self._style(kind_style)
+        line_style = self._base_style + self._style(kind_style)
         if line.tool:
             line_style += self._style("diff-view--ai")
         gutter_style = line_style + self._style("diff-view--gutter")
@@ -229,28 +285,37 @@ class DiffView(ScrollView, can_focus=True):
         if line.kind == "\\":
             segments.append(Segment(" no newline at end of file", line_style + self._style("diff-view--info")))
         else:
-            segments += self._code_segments(row.file, line.text, line_style)
+            segments += self._code_segments(index, row, line_style)
         return Strip(segments).extend_cell_length(full, line_style)
 
-    def _code_segments(self, file_index: int, text: str, line_style: RichStyle) -> list[Segment]:
-        shown = safe_text(text).expandtabs(4)
-        if len(shown) > MAX_SHOWN:
-            shown = clip(shown, MAX_SHOWN)
-        path = self.diff.files[file_index].path if 0 <= file_index < len(self.diff.files) else ""
+    def _code_segments(self, row_index: int, row: Row, line_style: RichStyle) -> list[Segment]:
+        path = self.diff.files[row.file].path if 0 <= row.file < len(self.diff.files) else ""
         language = next((lang for suffix, lang in LANGUAGES.items() if path.endswith(suffix)), None)
         if language is None:
-            return [Segment(shown, line_style)]
-        key = (language, shown)
-        content = self._highlight.get(key)
-        if content is None:
-            content = highlight(shown, language=language)
-            self._highlight[key] = content
-        from textual.style import Style as VisualStyle
+            return [Segment(_shown(row.line.text if row.line else ""), line_style)]
+        return [Segment(text, line_style + self._token_style(style) if style else line_style)
+                for text, style in self._highlighted(row_index, language)]
 
-        base = VisualStyle.from_rich_style(line_style)
-        return [Segment(part, style.rich_style if style else line_style)
-                for part, style in content.render(base, parse_style=self.app.stylesheet.parse_style)
-                if part and part != "\n"]
+    def _highlighted(self, row_index: int, language: str) -> list[tuple[str, str | None]]:
+        """Tokens for a row; a block of neighbouring rows is lexed in one call (one per line is slow)."""
+        cached = self._highlight.get(row_index)
+        if cached is not None:
+            return cached
+        start = row_index - row_index % HIGHLIGHT_BLOCK
+        block = [i for i in range(start, min(start + HIGHLIGHT_BLOCK, len(self.rows)))
+                 if self.rows[i].kind == "line" and self.rows[i].line is not None]
+        texts = [_shown(self.rows[i].line.text) for i in block]  # type: ignore[union-attr]
+        for index, tokens in zip(block, tokenize(texts, language)):
+            self._highlight[index] = tokens
+        return self._highlight.get(row_index) or [(_shown(self.rows[row_index].line.text), None)]  # type: ignore[union-attr]
+
+    def _token_style(self, style: str) -> RichStyle:
+        cached = self._styles.get(("token", style))
+        if cached is None:
+            rich = self.app.stylesheet.parse_style(style).rich_style
+            # Only the token's colour and weight: the row keeps its own background (added, AI…).
+            cached = self._styles[("token", style)] = RichStyle(color=rich.color, bold=rich.bold, italic=rich.italic)
+        return cached
 
     # ----------------------------------------------------------------- navigation
 
