@@ -1,57 +1,162 @@
-"""Score files: ``COHORT/<name>.review.toml`` next to each submission's folder.
+"""Score files: ``COHORT/<name>.review.toml`` next to each submission's folder ``COHORT/<name>/``.
 
-This module reads them for the triage table; saving (sidecar lock, merge, atomic replace)
-lives here too once the rubric form lands.
+One file per submission keeps every review: one entry per reviewer (or pair) and commit.
+Two reviewers in tmux may save the same file at the same moment, and a console may die
+mid-save, so saving follows ``shared/reference/security-and-gateway.md`` §4:
+
+1. take ``flock`` on a sidecar ``<file>.lock`` that is never replaced (locking the data file
+   itself loses updates once it is replaced);
+2. re-read the file and merge: other entries are kept as they are on disk; if *this* entry
+   changed on disk since the reviewer loaded it, nothing is written and the reviewer is shown
+   the other version (``SaveConflict``);
+3. write a temp file in the same folder, ``fchmod`` it group-readable, ``fsync``, ``os.replace``,
+   ``fsync`` the folder. A crash at any point leaves the old file or the new one, never half.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import os
+import tempfile
+import time
 import tomllib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterator
+
+import tomli_w
 
 SCHEMA = 1
 SUFFIX = ".review.toml"
+LOCK_TIMEOUT = 10.0
+FILE_MODE = 0o664
+
+
+class StoreError(Exception):
+    """Saving failed; the message says why, and the review is still in the reviewer's hands."""
+
+
+class SaveConflict(StoreError):
+    def __init__(self, theirs: "Review") -> None:
+        super().__init__(f"this review was changed on disk since you opened it (revision {theirs.revision}, "
+                         f"updated {theirs.updated})")
+        self.theirs = theirs
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 @dataclass
-class ReviewEntry:
+class Review:
     reviewers: list[str]
-    state: str  # draft | final
     commit: str
+    state: str = "draft"  # draft | final
+    rubric_version: str = ""
+    tiers: dict[str, str] = field(default_factory=dict)  # signal id -> weak | acceptable | strong | no-decision
+    comments: dict[str, str] = field(default_factory=dict)  # signal id -> comment
+    comment: str = ""  # overall
+    flags: list[str] = field(default_factory=list)
+    note_opened: str | None = None  # when the note was opened for this commit (the note gate)
+    harness: str | None = None  # the harness summary at this commit, as the reviewer saw it
+    ai_share: float | None = None
+    created: str = ""
+    updated: str = ""
+    revision: int = 0
+
+    @property
+    def key(self) -> tuple[tuple[str, ...], str]:
+        return tuple(sorted(self.reviewers)), self.commit
+
+    @property
+    def who(self) -> str:
+        return " + ".join(sorted(self.reviewers))
+
+    def to_toml(self) -> dict:
+        data = {"reviewers": sorted(self.reviewers), "commit": self.commit, "state": self.state,
+                "rubric_version": self.rubric_version, "revision": self.revision,
+                "created": self.created, "updated": self.updated}
+        for name in ("note_opened", "harness", "ai_share"):
+            value = getattr(self, name)
+            if value is not None:
+                data[name] = value
+        if self.flags:
+            data["flags"] = list(self.flags)
+        if self.comment:
+            data["comment"] = self.comment
+        data["tiers"] = dict(self.tiers)
+        if self.comments:
+            data["comments"] = {k: v for k, v in self.comments.items() if v}
+        return data
+
+    @classmethod
+    def from_toml(cls, data: dict) -> "Review":
+        reviewers = data.get("reviewers", [])
+        return cls(
+            reviewers=[str(r) for r in reviewers] if isinstance(reviewers, list) else [str(reviewers)],
+            commit=str(data.get("commit", "")), state=str(data.get("state", "draft")),
+            rubric_version=str(data.get("rubric_version", "")),
+            tiers={str(k): str(v) for k, v in (data.get("tiers") or {}).items()},
+            comments={str(k): str(v) for k, v in (data.get("comments") or {}).items()},
+            comment=str(data.get("comment", "")), flags=[str(f) for f in data.get("flags", [])],
+            note_opened=data.get("note_opened"), harness=data.get("harness"), ai_share=data.get("ai_share"),
+            created=str(data.get("created", "")), updated=str(data.get("updated", "")),
+            revision=int(data.get("revision", 0) or 0),
+        )
+
+
+# Kept for the triage table, which needs only these three fields.
+ReviewEntry = Review
 
 
 @dataclass
 class ScoreFile:
     path: Path
-    reviews: list[ReviewEntry] = field(default_factory=list)
+    reviews: list[Review] = field(default_factory=list)
     problem: str | None = None  # unreadable file: said, never silently treated as empty
+
+    def find(self, key: tuple[tuple[str, ...], str]) -> Review | None:
+        return next((r for r in self.reviews if r.key == key), None)
+
+    def latest_for(self, reviewers: list[str]) -> Review | None:
+        """This reviewer's (or pair's) most recently updated entry, at any commit."""
+        mine = [(r.updated, index, r) for index, r in enumerate(self.reviews)
+                if sorted(r.reviewers) == sorted(reviewers)]
+        return max(mine, key=lambda item: item[:2])[2] if mine else None  # ties: the later entry
 
 
 def score_path(submission: Path) -> Path:
     return submission.parent / f"{submission.name}{SUFFIX}"
 
 
-def read_scores(submission: Path) -> ScoreFile:
-    path = score_path(submission)
+def _parse(path: Path) -> ScoreFile:
     result = ScoreFile(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return result
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError) as error:
         result.problem = f"{path.name} cannot be read: {error}"
         return result
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        result.problem = f"{path.name} is not valid TOML: {error}"
+        return result
     for entry in data.get("reviews", []):
-        if not isinstance(entry, dict):
-            continue
-        reviewers = entry.get("reviewers", [])
-        result.reviews.append(ReviewEntry(
-            reviewers=[str(r) for r in reviewers] if isinstance(reviewers, list) else [str(reviewers)],
-            state=str(entry.get("state", "draft")),
-            commit=str(entry.get("commit", "")),
-        ))
+        if isinstance(entry, dict):
+            try:
+                result.reviews.append(Review.from_toml(entry))
+            except (TypeError, ValueError):
+                result.problem = f"{path.name}: an entry cannot be read"
     return result
+
+
+def read_scores(submission: Path) -> ScoreFile:
+    return _parse(score_path(submission))
 
 
 def review_state(scores: ScoreFile, head: str | None) -> str:
@@ -64,3 +169,94 @@ def review_state(scores: ScoreFile, head: str | None) -> str:
     if finals:
         return "stale"
     return "in review"
+
+
+@contextmanager
+def locked(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """An exclusive lock on the sidecar `<path>.lock` (never replaced, so the lock means something)."""
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    except PermissionError:
+        raise StoreError(f"cannot write in {path.parent}: permission denied (the folder is read-only for you); "
+                         "your review is still in the form") from None
+    except OSError as error:
+        raise StoreError(f"cannot write in {path.parent}: {error.strerror} (cannot create {lock_path.name}); "
+                         "your review is still in the form") from None
+    try:
+        deadline = time.monotonic() + timeout
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as error:
+                if error.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if time.monotonic() > deadline:
+                    raise StoreError(f"{path.name} is locked by another save for over {timeout:g} s") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def save(submission: Path, review: Review, base_revision: int | None = None, force: bool = False) -> Review:
+    """Save one review entry, merged into whatever is on disk now. Returns the entry as saved.
+
+    `base_revision`: the entry's revision when the reviewer loaded it (None: it did not exist).
+    A different revision on disk raises SaveConflict unless `force`.
+    """
+    path = score_path(submission)
+    with locked(path):
+        current = _parse(path)
+        if current.problem:
+            raise StoreError(f"{current.problem}; it was not overwritten, and your review is still in the form")
+        on_disk = current.find(review.key)
+        disk_revision = on_disk.revision if on_disk else None
+        if not force and disk_revision != base_revision:
+            if on_disk is not None:
+                raise SaveConflict(on_disk)
+            raise StoreError("this review was removed from the file since you opened it; save again to re-create it")
+        stamp = now()
+        saved = Review(**{**review.__dict__})
+        saved.revision = (disk_revision or 0) + 1
+        saved.created = on_disk.created if on_disk else (review.created or stamp)
+        saved.updated = stamp
+        reviews = [saved if r.key == saved.key else r for r in current.reviews]
+        if on_disk is None:
+            reviews.append(saved)
+        document = {"schema": SCHEMA, "submission": submission.name,
+                    "reviews": [r.to_toml() for r in reviews]}
+        _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
+    return saved
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except PermissionError:
+        raise StoreError(f"cannot write in {path.parent}: permission denied; your review is still in the form") from None
+    except OSError as error:
+        raise StoreError(f"cannot write in {path.parent}: {error.strerror}; your review is still in the form") from None
+    try:
+        # mkstemp makes 0600 files: the other reviewer could no longer read the scores.
+        os.fchmod(fd, FILE_MODE)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise StoreError(f"saving {path.name} failed: {error.strerror}; your review is still in the form") from None
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+

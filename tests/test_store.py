@@ -1,0 +1,173 @@
+"""Score files under concurrent saves, crashes mid-save, and bad folders: nothing is lost."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import tomllib
+
+import pytest
+
+from review import store
+
+
+def review(who, commit="c" * 40, **kw):
+    return store.Review(reviewers=[who], commit=commit, rubric_version="article-v1", **kw)
+
+
+def test_save_and_read_back(tmp_path):
+    sub = tmp_path / "ada"
+    sub.mkdir()
+    saved = store.save(sub, review("ana", tiers={"key-scope": "weak"}, flags=["fixed-symptom"], comment="x\ny"))
+    assert saved.revision == 1 and saved.created and saved.updated
+    scores = store.read_scores(sub)
+    again = scores.find(saved.key)
+    assert again.tiers == {"key-scope": "weak"} and again.flags == ["fixed-symptom"] and again.comment == "x\ny"
+    data = tomllib.loads((tmp_path / "ada.review.toml").read_text())
+    assert data["schema"] == 1 and data["submission"] == "ada"
+    assert stat.S_IMODE((tmp_path / "ada.review.toml").stat().st_mode) == 0o664  # the other reviewer can read it
+
+
+def test_other_reviewers_entries_are_kept_and_own_conflicts_are_refused(tmp_path):
+    sub = tmp_path / "ben"
+    sub.mkdir()
+    mine = store.save(sub, review("ana"))
+    store.save(sub, review("bob", tiers={"evidence": "strong"}))
+    # Another console of ana's saved meanwhile:
+    store.save(sub, review("ana", tiers={"evidence": "weak"}), base_revision=mine.revision)
+    with pytest.raises(store.SaveConflict) as caught:
+        store.save(sub, review("ana", tiers={"evidence": "strong"}), base_revision=mine.revision)
+    assert caught.value.theirs.tiers == {"evidence": "weak"}
+    forced = store.save(sub, review("ana", tiers={"evidence": "strong"}), base_revision=mine.revision, force=True)
+    assert forced.revision == 3
+    scores = store.read_scores(sub)
+    assert {r.who: r.tiers for r in scores.reviews} == {"ana": {"evidence": "strong"}, "bob": {"evidence": "strong"}}
+
+
+def test_a_new_commit_is_a_new_entry_and_the_old_one_is_kept(tmp_path):
+    sub = tmp_path / "c"
+    sub.mkdir()
+    store.save(sub, review("ana", commit="a" * 40, state="final"))
+    store.save(sub, review("ana", commit="b" * 40))
+    scores = store.read_scores(sub)
+    assert len(scores.reviews) == 2
+    assert store.review_state(scores, "b" * 40) == "stale"
+    assert scores.latest_for(["ana"]).commit == "b" * 40
+
+
+def test_a_pair_is_one_entry_whatever_the_order(tmp_path):
+    sub = tmp_path / "p"
+    sub.mkdir()
+    first = store.save(sub, store.Review(["ben", "ana"], "c" * 40))
+    store.save(sub, store.Review(["ana", "ben"], "c" * 40, tiers={"evidence": "weak"}), base_revision=first.revision)
+    scores = store.read_scores(sub)
+    assert len(scores.reviews) == 1 and scores.reviews[0].who == "ana + ben"
+
+
+def _hammer(folder: str, who: str, count: int) -> None:
+    from pathlib import Path
+
+    from review import store as s
+
+    sub = Path(folder)
+    revision = None
+    for i in range(count):
+        saved = s.save(sub, s.Review([who], "c" * 40, tiers={"evidence": str(i)}), base_revision=revision)
+        revision = saved.revision
+
+
+def test_two_processes_saving_500_times_each_lose_nothing(tmp_path):
+    sub = tmp_path / "shared"
+    sub.mkdir()
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_hammer, args=(str(sub), who, 500)) for who in ("ana", "bob")]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+        assert worker.exitcode == 0
+    scores = store.read_scores(sub)
+    assert {r.who: (r.revision, r.tiers["evidence"]) for r in scores.reviews} == {"ana": (500, "499"),
+                                                                                  "bob": (500, "499")}
+
+
+CRASHER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from review import store
+    sub = Path(sys.argv[1])
+    i = 0
+    while True:
+        scores = store.read_scores(sub)
+        mine = scores.find((("ana",), "c" * 40))
+        store.save(sub, store.Review(["ana"], "c" * 40, comment="x" * 20000 + str(i)),
+                   base_revision=mine.revision if mine else None)
+        i += 1
+""")
+
+
+def test_sigkill_mid_save_never_leaves_unreadable_toml(tmp_path):
+    sub = tmp_path / "crash"
+    sub.mkdir()
+    store.save(sub, review("bob", tiers={"evidence": "strong"}))
+    path = tmp_path / "crash.review.toml"
+    import random
+    import time
+
+    rng = random.Random(7)
+    for _ in range(100):
+        proc = subprocess.Popen([sys.executable, "-c", CRASHER, str(sub)])
+        time.sleep(rng.uniform(0.15, 0.35))  # past start-up, somewhere inside a save loop
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        data = tomllib.loads(path.read_text())  # raises if the file were ever half-written
+        whos = {tuple(r["reviewers"]) for r in data["reviews"]}
+        assert ("bob",) in whos  # the other reviewer's entry survives every crash
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    scores = store.read_scores(sub)
+    assert scores.problem is None  # stray temp files (a kill between mkstemp and replace) are ignored
+    assert all(name.startswith(".crash.review.toml.") for name in leftovers)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere; covered by the read-only mount test")
+def test_read_only_folder_gives_a_clear_message(tmp_path):
+    sub = tmp_path / "ro"
+    sub.mkdir()
+    tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(store.StoreError, match="permission denied"):
+            store.save(sub, review("ana"))
+    finally:
+        tmp_path.chmod(0o755)
+
+
+def test_read_only_folder_as_root_via_a_read_only_bind_mount(tmp_path):
+    if os.geteuid() != 0 or subprocess.run(["which", "unshare"], capture_output=True).returncode:
+        pytest.skip("needs root and unshare for a private read-only mount")
+    sub = tmp_path / "ro" / "ada"
+    sub.mkdir(parents=True)
+    code = ("from pathlib import Path; from review import store\n"
+            "try:\n    store.save(Path(%r), store.Review(['ana'], 'c' * 40))\n"
+            "except store.StoreError as e:\n    print('ERR', e)\n") % str(sub)
+    result = subprocess.run(["unshare", "-m", "sh", "-c",
+                             f"mount --bind {tmp_path / 'ro'} {tmp_path / 'ro'} && "
+                             f"mount -o remount,bind,ro {tmp_path / 'ro'} && {sys.executable} -c \"$0\"", code],
+                            capture_output=True, text=True)
+    if "ERR" not in result.stdout and result.returncode:
+        pytest.skip(f"mount namespaces unavailable: {result.stderr.strip()[:200]}")
+    assert "ERR" in result.stdout and ("read-only" in result.stdout or "cannot" in result.stdout)
+    assert "your review is still in the form" in result.stdout
+
+
+def test_a_broken_score_file_is_not_overwritten(tmp_path):
+    sub = tmp_path / "b"
+    sub.mkdir()
+    (tmp_path / "b.review.toml").write_text("reviews = [ broken")
+    with pytest.raises(store.StoreError, match="not overwritten"):
+        store.save(sub, review("ana"))
+    assert (tmp_path / "b.review.toml").read_text() == "reviews = [ broken"
