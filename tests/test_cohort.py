@@ -56,7 +56,7 @@ def test_review_state_from_score_files(sample_cohort):
     assert rows["ben-larsen"].state == "scored" and rows["ben-larsen"].reviewers == ["ana"]
     assert rows["ada-okafor"].state == "stale"
     assert rows["chen-wei"].state == "in review" and rows["chen-wei"].reviewers == ["ana", "ben"]
-    assert "cannot be read" in rows["dev-patel"].problem and rows["dev-patel"].state == "new"
+    assert "is not valid TOML" in rows["dev-patel"].problem and rows["dev-patel"].state == "new"
 
 
 def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
