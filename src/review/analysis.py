@@ -37,6 +37,7 @@ class Analysis:
     draft_added: int = 0
     draft_surviving: int = 0
     blame: attribution.Blame = field(default_factory=dict, repr=False)
+    changed: dict[str, list[str]] = field(default_factory=dict, repr=False)  # commit -> paths it changed
 
     @property
     def head(self) -> str:
@@ -135,7 +136,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None) -> Analysis:
     result = attribution.attribute(signals, authors, disclosure, head_lines, blame, _line_records(repo, commits),
                                    repo.head)
     mark(the_diff, result)
-    analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame)
+    analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame,
+                        changed=repo.changed_paths())
     draft = next((s.commit for s in signals[1:] if s.signals), None)
     if draft:
         parent = next(c.parents[0] for c in commits if c.sha == draft) if commits else None

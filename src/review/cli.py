@@ -23,6 +23,8 @@ def _common_ui(parser: argparse.ArgumentParser) -> None:
                              "also Textual's, e.g. ansi-dark for tmux)")
     parser.add_argument("--reviewer", action="append", default=[],
                         help="who is reviewing; give it twice for a pair")
+    parser.add_argument("--blind", action="store_true",
+                        help="hide other reviewers' scores until yours is final")
     parser.add_argument("--no-harness", action="store_true",
                         help="do not run the harness in the background for the triage column")
 
@@ -102,7 +104,7 @@ def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
     from review.tui.app import ReviewApp
 
     ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
-              run_harness=not args.no_harness).run()
+              run_harness=not args.no_harness, blind=args.blind).run()
     return 0
 
 

@@ -265,6 +265,19 @@ class SafeRepo:
             commits.append(Commit(sha, tuple(parents.split()), an, ae, ad, cn, ce, body.rstrip("\n")))
         return commits
 
+    def changed_paths(self, rev: str = "HEAD") -> dict[str, list[str]]:
+        """For each commit reachable from `rev`: the paths it changed (one git call)."""
+        rev = self.check_rev(rev)
+        raw = self.git("log", "--format=%x1e%H", "--name-only", "-z", "--no-renames", "--end-of-options", rev, "--")
+        changed: dict[str, list[str]] = {}
+        for record in raw.split(b"\x1e"):
+            if not record.strip(b"\0\n"):
+                continue
+            head, _, rest = record.partition(b"\n")
+            paths = [p.decode("utf-8", "replace") for p in rest.split(b"\0") if p.strip(b"\n")]
+            changed[head.decode().strip()] = [p.strip("\n") for p in paths]
+        return changed
+
     def files(self, rev: str = "HEAD") -> list[FileEntry]:
         rev = self.check_rev(rev)
         raw = self.git("ls-tree", "-r", "-z", "--long", "--full-tree", "--end-of-options", rev)

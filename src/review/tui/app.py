@@ -29,9 +29,10 @@ class ReviewApp(App[None]):
     ]
 
     def __init__(self, cohort_dir: Path, theme: str = themes.DEFAULT_THEME, reviewers: tuple[str, ...] = (),
-                 theme_load: themes.ThemeLoad | None = None, run_harness: bool = True) -> None:
+                 theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False) -> None:
         super().__init__()
         self.run_harness = run_harness
+        self.blind = blind
         self.cohort_dir = cohort_dir
         self.requested_theme = theme
         self.reviewers = reviewers

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
-from review import cohort
+from review import cohort, store
 from review.text import safe_line
 
 UNSCORED = ("new", "in review", "stale")
@@ -299,7 +299,27 @@ class CohortScreen(Screen[None]):
             return
         from review.tui.submission_screen import SubmissionScreen
 
-        self.app.push_screen(SubmissionScreen(Path(row.path), row))
+        screen = SubmissionScreen(Path(row.path), row, getattr(self.app, "reviewers", ()),
+                                  getattr(self.app, "blind", False))
+        self.app.push_screen(screen, self.submission_closed)
+
+    def submission_closed(self, result: str | None) -> None:
+        """Back from a submission: refresh its row (its state may have changed); open the next if asked."""
+        name = self.current_name()
+        if name:
+            self.refresh_row(self.rows[name])
+        if result == "next":
+            self.action_next_unscored()
+            self.action_open()
+
+    def refresh_row(self, row: cohort.Row) -> None:
+        scores = store.read_scores(Path(row.path))
+        row.state = store.review_state(scores, row.head) if row.head else row.state
+        row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
+        if row.name in self.table.rows:
+            for column, cell in zip(COLUMNS, cells(row)):
+                self.table.update_cell(row.name, column.key, cell)
+        self.update_title()
 
     def action_next_unscored(self) -> None:
         table = self.table

@@ -1,7 +1,9 @@
-"""One submission: the diff with AI-attributed hunks, the note as written, and the commits."""
+"""One submission: the diff with AI-attributed hunks, the note as written, the commits, and the
+rubric form whose scores are saved next to the submission."""
 
 from __future__ import annotations
 
+import getpass
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,12 +17,23 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from review import analysis as analysis_module
-from review import cohort, gitsafe
+from review import cohort, gitsafe, store
+from review import evidence as evidence_module
+from review import rubric as rubric_module
+from review.harness import runner
 from review.text import safe_line
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
+from review.tui.widgets.rubric_form import RubricForm
 
-PANES = ("diff", "note", "commits")
+
+def default_reviewer() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "reviewer"
+
+PANES = ("diff", "note", "commits", "rubric")
 
 
 class SubmissionScreen(Screen[None]):
@@ -32,6 +45,10 @@ class SubmissionScreen(Screen[None]):
         Binding("1,f2", "pane('diff')", "Diff", id="submission.pane-diff"),
         Binding("2,f3", "pane('note')", "Note", id="submission.pane-note"),
         Binding("3,f4", "pane('commits')", "Commits", id="submission.pane-commits"),
+        Binding("4,f5", "pane('rubric')", "Rubric", id="submission.pane-rubric"),
+        Binding("ctrl+s", "save", "Save", id="submission.save"),
+        Binding("ctrl+n", "save_and_next", "Save & next", id="submission.save-next"),
+        Binding("R", "reload_theirs", "Reload theirs", show=False, id="submission.reload-theirs"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="submission.focus-next"),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="submission.focus-previous"),
     ]
@@ -41,12 +58,22 @@ class SubmissionScreen(Screen[None]):
         analysis: analysis_module.Analysis | None
         problem: str | None = None
 
-    def __init__(self, path: Path, row: cohort.Row) -> None:
+    def __init__(self, path: Path, row: cohort.Row, reviewers: tuple[str, ...] = (), blind: bool = False) -> None:
         super().__init__()
         self.path = path
         self.row = row
+        self.reviewers = list(reviewers) or [default_reviewer()]
+        self.blind = blind
         self.analysis: analysis_module.Analysis | None = None
-        self.note_opened = False  # the rubric's note gate reads this
+        self.note_opened: str | None = None  # when the note pane was opened for this commit: the note gate
+        self.suite: runner.SuiteResult | None = None
+        self.loaded_review: store.Review | None = None  # the entry as it was on disk (for conflicts)
+        self.force_next_save = False
+        try:
+            self.rubric = rubric_module.from_settings(cohort.cohort_settings(path.parent))
+            self.rubric_problem = None
+        except (rubric_module.RubricError, cohort.CohortError) as error:
+            self.rubric, self.rubric_problem = rubric_module.ARTICLE, str(error)
 
     def compose(self) -> ComposeResult:
         yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
@@ -59,6 +86,8 @@ class SubmissionScreen(Screen[None]):
             with TabPane("Commits", id="commits"):
                 yield DataTable(cursor_type="row", zebra_stripes=True, id="commits-table")
                 yield Static(id="commit-detail")
+            with TabPane("Rubric", id="rubric"):
+                yield RubricForm(self.rubric, id="rubric-form")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -82,6 +111,8 @@ class SubmissionScreen(Screen[None]):
                 Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}", 300)))
             return
         self.analysis = message.analysis
+        self.suite = runner.cached_suite(self.analysis.head)
+        self.load_review()
         self.query_one(DiffPane).load(self.analysis)
         self.query_one(NoteView).load(self.analysis)
         commits = self.query_one("#commits-table", DataTable)
@@ -110,17 +141,218 @@ class SubmissionScreen(Screen[None]):
     @on(TabbedContent.TabActivated)
     def tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.pane.id == "note":
-            self.note_opened = True
+            self.mark_note_opened()
+
+    def mark_note_opened(self) -> None:
+        if self.note_opened is None and self.analysis is not None:
+            self.note_opened = store.now()
+            self.update_rubric_header()
 
     def action_pane(self, name: str) -> None:
         self.query_one(TabbedContent).active = name
         if name == "note":
-            self.note_opened = True
+            self.mark_note_opened()
             self.query_one(NoteView).focus()
         elif name == "diff":
             self.query_one("#diff-view").focus()
+        elif name == "rubric":
+            rows = self.query_one(RubricForm).rows()
+            if rows:
+                rows[0].focus()
         else:
             self.query_one("#commits-table").focus()
 
+    # ----------------------------------------------------------------- the rubric
+
+    @property
+    def form(self) -> RubricForm:
+        return self.query_one(RubricForm)
+
+    def load_review(self) -> None:
+        """Fill the form from this reviewer's entry at HEAD, or carry over their stale one."""
+        assert self.analysis is not None
+        scores = store.read_scores(self.path)
+        head = self.analysis.head
+        key = (tuple(sorted(self.reviewers)), head)
+        mine = scores.find(key)
+        self.loaded_review = mine
+        status = []
+        if self.rubric_problem:
+            status.append(f"⚠ {self.rubric_problem}; using the article's rubric")
+        if scores.problem:
+            status.append(f"⚠ {scores.problem}")
+        if mine is None:
+            older = scores.latest_for(self.reviewers)
+            if older is not None:
+                status.append(self.stale_text(older))
+            self.form.fill(older)
+            if older is not None:
+                self.form.state = "draft"  # a stale final is re-confirmed at HEAD, never carried over as final
+        else:
+            self.form.fill(mine)
+            if mine.note_opened:
+                self.note_opened = mine.note_opened
+        self.form.set_status("\n".join(safe_line(s, 400) for s in status))
+        self.update_rubric_header()
+        self.form.set_evidence(evidence_module.gather(self.evidence_inputs()))
+        self.update_others(scores)
+
+    def stale_text(self, older: store.Review) -> str:
+        assert self.analysis is not None
+        shas = [c.sha for c in self.analysis.commits]
+        since = shas[shas.index(older.commit) + 1:] if older.commit in shas else []
+        subjects = [c.subject for c in self.analysis.commits if c.sha in since]
+        what = f"{len(since)} new commit(s): " + "; ".join(subjects[:3]) if since else \
+            "that commit is no longer in this history (rewritten?)"
+        return (f"STALE: your {older.state} review was for {older.commit[:7]}; HEAD is {self.analysis.head[:7]}, "
+                f"{what}. Its values are filled in as a draft for HEAD.")
+
+    def update_rubric_header(self) -> None:
+        if self.analysis is None:
+            return
+        gate = f"note opened {self.note_opened}" if self.note_opened else \
+            "note NOT opened yet (2 opens it; final needs it)"
+        self.form.set_header(safe_line(
+            f"{self.rubric.version} · {self.path.name} @ {self.analysis.head[:7]} · reviewing as "
+            f"{' + '.join(sorted(self.reviewers))} · will save as {self.form.state.upper()} · {gate}", 400))
+
+    def evidence_inputs(self) -> evidence_module.Inputs:
+        assert self.analysis is not None
+        analysis = self.analysis
+        verdicts = {s.name: {"verdict": s.verdict, "requests": s.requests, "distinct_keys": s.distinct_keys,
+                             "charges_created": s.charges_created} for s in self.suite.scenarios} \
+            if self.suite else None
+        conflicts = [c.message for c in analysis.attribution.conflicts if c.path is None]
+        draft = (analysis.draft, analysis.draft_added, analysis.draft_surviving) if analysis.draft else None
+        return evidence_module.Inputs(analysis.note.text, [(c.sha, c.subject) for c in analysis.commits],
+                                      analysis.changed, verdicts, conflicts, draft)
+
+    def update_others(self, scores: store.ScoreFile) -> None:
+        others = [r for r in scores.reviews if sorted(r.reviewers) != sorted(self.reviewers)]
+        if not others:
+            self.form.set_others("No other reviews of this submission.")
+            return
+        mine = scores.find((tuple(sorted(self.reviewers)), self.analysis.head)) if self.analysis else None
+        if self.blind and not (mine and mine.state == "final"):
+            self.form.set_others(f"{len(others)} other review(s) hidden until yours is final (blind mode).")
+            return
+        lines = ["Other reviews (≠ where they differ from yours):"]
+        for other in others:
+            cells = []
+            for signal in self.rubric.signals:
+                theirs = other.tiers.get(signal.id, "—")
+                own = mine.tiers.get(signal.id) if mine else None
+                mark = " ≠" if mine and own and theirs != own else ""
+                cells.append(f"{signal.name}: {theirs}{mark}")
+            stale = "" if self.analysis and other.commit == self.analysis.head else f", at {other.commit[:7]} (stale)"
+            lines.append(f"  {other.who} ({other.state}{stale}): " + " · ".join(cells))
+        self.form.set_others("\n".join(safe_line(line, 600) for line in lines))
+
+    @on(RubricForm.SaveRequested)
+    def save_requested(self, message: RubricForm.SaveRequested) -> None:
+        self.save(and_next=message.and_next)
+
+    def action_save(self) -> None:
+        self.save()
+
+    def action_save_and_next(self) -> None:
+        self.save(and_next=True)
+
+    def save(self, and_next: bool = False) -> None:
+        if self.analysis is None:
+            self.app.notify("Still reading the submission; nothing to save yet.", markup=False)
+            return
+        values = self.form.values()
+        notes = []
+        if values["state"] == "final":
+            missing = self.form.missing()
+            if missing:
+                values["state"] = "draft"
+                notes.append(f"not final: no tier yet for {', '.join(missing)} (0 means no decision)")
+            elif not self.note_opened:
+                values["state"] = "draft"
+                notes.append("not final: open the note first (2) — grading the diff and skipping the note "
+                             "is the failure mode the article warns about")
+        review = store.Review(
+            reviewers=list(self.reviewers), commit=self.analysis.head, state=values["state"],
+            rubric_version=self.rubric.version, tiers=values["tiers"], comments=values["comments"],
+            comment=values["comment"], flags=values["flags"], note_opened=self.note_opened,
+            harness=self.suite.summary if self.suite else None, ai_share=self.analysis.diff.ai_share,
+        )
+        base = self.loaded_review.revision if self.loaded_review else None
+        self.write_review(review, base, self.force_next_save, and_next, notes)
+
+    @work(thread=True, exclusive=True, group="save", name="save-review")
+    def write_review(self, review: store.Review, base: int | None, force: bool, and_next: bool,
+                     notes: list[str]) -> None:
+        try:
+            saved = store.save(self.path, review, base_revision=base, force=force)
+        except store.SaveConflict as conflict:
+            self.post_message(self.SaveFailed(str(conflict), conflict.theirs))
+            return
+        except store.StoreError as error:
+            self.post_message(self.SaveFailed(str(error), None))
+            return
+        self.post_message(self.Saved(saved, and_next, notes))
+
+    @dataclass
+    class Saved(Message):
+        review: store.Review
+        and_next: bool
+        notes: list[str]
+
+    @dataclass
+    class SaveFailed(Message):
+        problem: str
+        theirs: store.Review | None
+
+    @on(Saved)
+    def saved(self, message: Saved) -> None:
+        self.loaded_review = message.review
+        self.force_next_save = False
+        self.form.dirty = False
+        self.form.state = message.review.state
+        text = f"saved {message.review.state} (revision {message.review.revision}) to {store.score_path(self.path).name}"
+        if message.notes:
+            text += " — " + "; ".join(message.notes)
+        self.form.set_status(safe_line(text, 500))
+        self.update_rubric_header()
+        self.update_others(store.read_scores(self.path))
+        self.app.notify(safe_line(text, 300), severity="warning" if message.notes else "information", markup=False)
+        if message.and_next:
+            self.dismiss("next")
+
+    @on(SaveFailed)
+    def save_failed(self, message: SaveFailed) -> None:
+        if message.theirs is not None:
+            theirs = message.theirs
+            tiers = ", ".join(f"{k}={v}" for k, v in theirs.tiers.items()) or "no tiers"
+            text = (f"CONFLICT: {message.problem}. On disk: {theirs.state}, {tiers}. Your values are still here: "
+                    "ctrl+s again overwrites with yours; R reloads theirs.")
+            self.force_next_save = True
+            self.conflict_theirs = theirs
+        else:
+            text = f"NOT SAVED: {message.problem}"
+        self.form.set_status(safe_line(text, 600))
+        self.app.notify(safe_line(text, 400), severity="error", timeout=10, markup=False)
+
+    def action_reload_theirs(self) -> None:
+        theirs = getattr(self, "conflict_theirs", None)
+        if theirs is None:
+            return
+        self.form.fill(theirs)
+        self.loaded_review = theirs
+        self.force_next_save = False
+        self.conflict_theirs = None
+        self.form.set_status("loaded the version on disk")
+
     def action_back(self) -> None:
-        self.app.pop_screen()
+        if self.form.dirty:
+            if getattr(self, "_warned_dirty", False):
+                self.dismiss(None)
+                return
+            self._warned_dirty = True
+            self.app.notify("The rubric has unsaved changes: ctrl+s saves; escape again leaves without saving.",
+                            severity="warning", markup=False)
+            return
+        self.dismiss(None)

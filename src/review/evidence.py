@@ -1,0 +1,148 @@
+"""What the console observed that bears on each rubric signal. Pure: no I/O.
+
+Evidence, not verdicts: every hint says what was seen and where (a harness scenario, a note
+line, a commit), and the reviewer picks the tier. Nothing here ever chooses one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ARTICLE_LINE = re.compile(r'\{\s*"charges"\s*:\s*(\d+)\s*,\s*"distinctKeys"\s*:\s*(\d+)\s*\}')
+TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s$")
+
+
+@dataclass(frozen=True)
+class Hint:
+    text: str
+    where: str  # "note line 12", "harness: restart", "commit ff4d190" — so the reviewer can check it
+
+
+@dataclass
+class Inputs:
+    """Plain data, so this module needs no git and no harness."""
+
+    note_text: str
+    commits: list[tuple[str, str]]  # (sha, subject), oldest first
+    changed: dict[str, list[str]]  # sha -> paths
+    verdicts: dict[str, dict] | None  # scenario name -> {verdict, distinct_keys, requests, charges_created, ...}
+    conflicts: list[str]
+    draft: tuple[str, int, int] | None  # (sha, added, surviving)
+    test_runs: dict[str, str] | None = None  # sha -> "red" | "green" | "none", from the candidate's own tests
+
+
+def _note_lines(note: str, pattern: str) -> list[int]:
+    regex = re.compile(pattern, re.I)
+    return [number for number, line in enumerate(note.splitlines(), start=1) if regex.search(line)]
+
+
+def _lines(numbers: list[int]) -> str:
+    return "note line" + ("s " if len(numbers) > 1 else " ") + ", ".join(map(str, numbers[:6]))
+
+
+def gather(inputs: Inputs) -> dict[str, list[Hint]]:
+    hints: dict[str, list[Hint]] = {key: [] for key in
+                                    ("found-defect", "key-scope", "evidence", "explanation", "blast-radius",
+                                     "fixed-symptom", "deleted-model-work", "undisclosed-ai")}
+    note = inputs.note_text
+    verdicts = inputs.verdicts
+
+    # Found the defect: a test committed before the fix, and whether it went red.
+    code_commits = [sha for sha, _ in inputs.commits if "checkout.mjs" in inputs.changed.get(sha, [])]
+    test_commits = [sha for sha, _ in inputs.commits if any(TEST_PATH.search(p) for p in inputs.changed.get(sha, []))]
+    order = {sha: i for i, (sha, _) in enumerate(inputs.commits)}
+    if test_commits and code_commits:
+        first_test = test_commits[0]
+        later_fixes = [sha for sha in code_commits if order[sha] > order[first_test]]
+        if later_fixes:
+            hints["found-defect"].append(Hint(
+                f"a test was committed ({first_test[:7]}) before checkout.mjs changed again ({later_fixes[0][:7]})",
+                f"commit {first_test[:7]}"))
+        else:
+            hints["found-defect"].append(Hint("tests were committed, but only after the last change to checkout.mjs",
+                                              f"commit {first_test[:7]}"))
+    elif not test_commits:
+        hints["found-defect"].append(Hint("no test files in any commit", "commits"))
+    if inputs.test_runs:
+        reds = [sha for sha, colour in inputs.test_runs.items() if colour == "red"]
+        greens = [sha for sha, colour in inputs.test_runs.items() if colour == "green"]
+        if reds and greens and min(order.get(s, 0) for s in reds) < max(order.get(s, 0) for s in greens):
+            hints["found-defect"].append(Hint("the candidate's own tests went red, then green (see the timeline)",
+                                              f"commit {reds[0][:7]}"))
+    red_words = _note_lines(note, r"went red|\bfail(ed|ing|s)?\b|not ok\b|red\b")
+    if red_words:
+        hints["found-defect"].append(Hint("the note says a test failed first", _lines(red_words)))
+
+    # Key scope: from the gateway's record.
+    if verdicts is None:
+        hints["key-scope"].append(Hint("the harness has not run on this commit (r runs it)", "harness"))
+    else:
+        first = verdicts.get("first-503")
+        if first:
+            keys = "one key for all attempts" if first.get("verdict") != "double-charge" else "a new key per attempt"
+            hints["key-scope"].append(Hint(f"first-503: {first.get('requests')} requests, "
+                                           f"{first.get('distinct_keys')} distinct key(s): {keys}", "harness: first-503"))
+        for name, good, bad in (("lost-response", "a retry after a lost response reused the key",
+                                 "lost response: {v}"),
+                                ("restart", "the key survived a process restart (persisted)",
+                                 "restart: {v} — the key did not survive the restart")):
+            result = verdicts.get(name)
+            if result:
+                text = good if result.get("verdict") == "ok" else bad.format(v=result.get("verdict"))
+                hints["key-scope"].append(Hint(text, f"harness: {name}"))
+        two = verdicts.get("two-orders")
+        if two and two.get("verdict") == "lost-order":
+            hints["key-scope"].append(Hint("two orders of the same amount got one key: the second order was lost",
+                                           "harness: two-orders"))
+
+    # Evidence: raw stub output in the note.
+    runs = [(n, m.group(0)) for n, line in enumerate(note.splitlines(), start=1) for m in [ARTICLE_LINE.search(line)] if m]
+    if not runs:
+        hints["evidence"].append(Hint("no raw stub output ({\"charges\":…,\"distinctKeys\":…}) in the note", "note"))
+    else:
+        distinct = {text.replace(" ", "") for _, text in runs}
+        kind = "before and after runs" if len(distinct) > 1 else "one run"
+        hints["evidence"].append(Hint(f"the note quotes {kind}: {', '.join(sorted(distinct))}",
+                                      _lines([n for n, _ in runs])))
+    passes = _note_lines(note, r"\bit passes\b|\bpasses\b|tests? (are )?green")
+    if passes:
+        hints["evidence"].append(Hint("the note says it passes", _lines(passes)))
+
+    # Explanation: idempotency named, the restart gap explained.
+    named = _note_lines(note, r"idempoten")
+    hints["explanation"].append(Hint("names idempotency" if named else "does not name idempotency",
+                                     _lines(named) if named else "note"))
+    restart = _note_lines(note, r"restart|process (dies|died|crash)|killed|in[- ]memory|dies with the process")
+    if restart:
+        hints["explanation"].append(Hint("mentions the restart / in-memory key gap", _lines(restart)))
+
+    # Blast radius: what else is unsafe.
+    for label, pattern in (("timeouts", r"time ?outs?|hang|abort"), ("partial writes", r"partial|disk|rename|crash"),
+                           ("duplicates", r"duplicate|double[- ]charg|twice|two charges"),
+                           ("key expiry", r"expir|window|24 ?h"), ("order identity", r"order id")):
+        found = _note_lines(note, pattern)
+        if found:
+            hints["blast-radius"].append(Hint(f"mentions {label}", _lines(found)))
+    if not hints["blast-radius"]:
+        hints["blast-radius"].append(Hint("names nothing else that is unsafe", "note"))
+
+    # Failure-mode flags.
+    if verdicts:
+        for name in ("first-503", "always-503"):
+            result = verdicts.get(name) or {}
+            if result.get("verdict") == "dropped-payment":
+                hints["fixed-symptom"].append(Hint(f"{name}: the call resolved but no charge exists (a swallowed 503?)",
+                                                   f"harness: {name}"))
+        storm = verdicts.get("always-503") or {}
+        if storm.get("verdict") == "no-backoff":
+            hints["deleted-model-work"].append(Hint("always-503: no backoff between retries", "harness: always-503"))
+    if inputs.draft:
+        sha, added, surviving = inputs.draft
+        if added:
+            share = surviving / added
+            hints["deleted-model-work"].append(Hint(f"{surviving} of the model draft's {added} lines survive at HEAD "
+                                                    f"({share:.0%})", f"commit {sha[:7]}"))
+    for conflict in inputs.conflicts:
+        hints["undisclosed-ai"].append(Hint(conflict, "attribution"))
+    return hints

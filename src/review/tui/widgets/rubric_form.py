@@ -1,0 +1,218 @@
+"""The rubric form: five signals × Weak / Acceptable / Strong, flags, comments, and beside each
+signal the evidence the console observed. The console never picks a tier; the reviewer does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Checkbox, Input, Static, TextArea
+
+from review import evidence as evidence_module
+from review import rubric as rubric_module
+from review import store
+from review.text import safe_line
+
+
+class SignalRow(Vertical, can_focus=True):
+    """One signal: its tiers with the article's descriptions, the reviewer's choice, the evidence."""
+
+    BINDINGS = [
+        Binding("1", "tier('weak')", "Weak", id="rubric.weak"),
+        Binding("2", "tier('acceptable')", "Acceptable", id="rubric.acceptable"),
+        Binding("3", "tier('strong')", "Strong", id="rubric.strong"),
+        Binding("0", "tier('no-decision')", "No decision", id="rubric.no-decision"),
+        Binding("backspace,delete", "tier('')", "Clear", show=False, id="rubric.clear"),
+        Binding("c", "comment", "Comment", id="rubric.comment"),
+        Binding("down,j", "app.focus_next", "Next", show=False, id="rubric.next"),
+        Binding("up,k", "app.focus_previous", "Previous", show=False, id="rubric.previous"),
+    ]
+    DEFAULT_CSS = """
+    SignalRow { height: auto; padding: 0 1; margin-bottom: 1; border-left: blank; }
+    SignalRow:focus { border-left: thick $primary; background: $boost; }
+    SignalRow .signal-title { text-style: bold; }
+    SignalRow .signal-hints { color: $text-muted; }
+    SignalRow Input { height: 3; display: none; }
+    SignalRow Input.open { display: block; }
+    """
+
+    @dataclass
+    class Changed(Message):
+        row: "SignalRow"
+
+    def __init__(self, signal: rubric_module.Signal) -> None:
+        super().__init__(id=f"signal-{signal.id}")
+        self.signal = signal
+        self.tier = ""
+        self.hints: list[evidence_module.Hint] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="signal-title")
+        yield Static(classes="signal-tiers")
+        yield Static(classes="signal-hints")
+        yield Input(placeholder=f"comment on {self.signal.name} (enter or escape to leave)", classes="signal-comment")
+
+    def on_mount(self) -> None:
+        self.refresh_text()
+
+    @property
+    def comment_box(self) -> Input:
+        return self.query_one(Input)
+
+    def refresh_text(self) -> None:
+        chosen = rubric_module.TIER_LABELS.get(self.tier, "not scored yet")
+        self.query_one(".signal-title", Static).update(Content(f"{self.signal.name}: {chosen}"))
+        parts = []
+        for key, tier in zip("123", rubric_module.TIERS):
+            mark = "●" if self.tier == tier else "○"
+            parts.append(f"{mark} {key} {rubric_module.TIER_LABELS[tier]}: {self.signal.description(tier)}")
+        parts.append(("● " if self.tier == rubric_module.NO_DECISION else "○ ") + "0 No decision yet")
+        self.query_one(".signal-tiers", Static).update(Content("\n".join(safe_line(p, 200) for p in parts)))
+        hints = [f"observed: {h.text} ({h.where})" for h in self.hints] or ["observed: nothing yet"]
+        comment = self.comment_box.value
+        if comment and not self.comment_box.has_class("open"):
+            hints.append(f"comment: {comment}")
+        self.query_one(".signal-hints", Static).update(Content("\n".join(safe_line(h, 300) for h in hints)))
+
+    def action_tier(self, tier: str) -> None:
+        self.tier = tier
+        self.refresh_text()
+        self.post_message(self.Changed(self))
+
+    def action_comment(self) -> None:
+        self.comment_box.add_class("open")
+        self.comment_box.focus()
+
+    @on(Input.Submitted)
+    def comment_done(self) -> None:
+        self.comment_box.remove_class("open")
+        self.focus()
+        self.refresh_text()
+        self.post_message(self.Changed(self))
+
+    def on_descendant_blur(self) -> None:
+        if self.comment_box.has_class("open") and not self.comment_box.has_focus:
+            self.comment_box.remove_class("open")
+            self.refresh_text()
+
+
+class RubricForm(VerticalScroll):
+    BINDINGS = [
+        Binding("F", "toggle_final", "Final/draft", id="rubric.toggle-final"),
+        Binding("s", "save", "Save", id="rubric.save"),
+        Binding("escape", "leave_comment", "Leave comment", show=False, id="rubric.leave-comment"),
+    ]
+    DEFAULT_CSS = """
+    RubricForm { height: 1fr; padding: 0 1; }
+    RubricForm #rubric-header { margin-bottom: 1; }
+    RubricForm #rubric-status { color: $warning; margin-bottom: 1; }
+    RubricForm .flag-hints { color: $text-muted; padding-left: 4; }
+    RubricForm #overall { height: 5; margin-bottom: 1; }
+    RubricForm #others { color: $text-muted; margin-bottom: 1; }
+    """
+
+    @dataclass
+    class SaveRequested(Message):
+        form: "RubricForm"
+        and_next: bool = False
+
+    def __init__(self, rubric: rubric_module.Rubric, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rubric = rubric
+        self.state = "draft"
+        self.dirty = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="rubric-header")
+        yield Static(id="rubric-status")
+        for signal in self.rubric.signals:
+            yield SignalRow(signal)
+        yield Static(Content("Failure modes (space toggles)"), classes="signal-title")
+        for flag in self.rubric.flags:
+            yield Checkbox(Content(flag.label), id=f"flag-{flag.id}")
+            yield Static(classes="flag-hints", id=f"flag-hints-{flag.id}")
+        yield Static(Content("Overall comment"), classes="signal-title")
+        yield TextArea(id="overall", soft_wrap=True, show_line_numbers=False)
+        yield Static(id="others")
+
+    # ----------------------------------------------------------------- values
+
+    def rows(self) -> list[SignalRow]:
+        return list(self.query(SignalRow))
+
+    def fill(self, review: store.Review | None) -> None:
+        self.state = review.state if review else "draft"
+        for row in self.rows():
+            row.tier = review.tiers.get(row.signal.id, "") if review else ""
+            row.comment_box.value = review.comments.get(row.signal.id, "") if review else ""
+            row.refresh_text()
+        for flag in self.rubric.flags:
+            self.query_one(f"#flag-{flag.id}", Checkbox).value = bool(review and flag.id in review.flags)
+        self.query_one("#overall", TextArea).text = review.comment if review else ""
+        self.dirty = False
+
+    def values(self) -> dict:
+        return {
+            "tiers": {row.signal.id: row.tier for row in self.rows() if row.tier},
+            "comments": {row.signal.id: row.comment_box.value for row in self.rows() if row.comment_box.value},
+            "flags": [flag.id for flag in self.rubric.flags if self.query_one(f"#flag-{flag.id}", Checkbox).value],
+            "comment": self.query_one("#overall", TextArea).text,
+            "state": self.state,
+        }
+
+    def missing(self) -> list[str]:
+        return [row.signal.name for row in self.rows() if not row.tier]
+
+    def set_evidence(self, hints: dict[str, list[evidence_module.Hint]]) -> None:
+        for row in self.rows():
+            row.hints = hints.get(row.signal.id, [])
+            row.refresh_text()
+        for flag in self.rubric.flags:
+            found = hints.get(flag.id, [])
+            text = "\n".join(f"observed: {h.text} ({h.where})" for h in found)
+            self.query_one(f"#flag-hints-{flag.id}", Static).update(Content(safe_line(text, 600) if found else ""))
+
+    def set_header(self, text: str) -> None:
+        self.query_one("#rubric-header", Static).update(Content(text))
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#rubric-status", Static).update(Content(text))
+
+    def set_others(self, text: str) -> None:
+        self.query_one("#others", Static).update(Content(text))
+
+    @on(SignalRow.Changed)
+    @on(Checkbox.Changed)
+    @on(TextArea.Changed)
+    def changed(self) -> None:
+        self.dirty = True
+
+    # ----------------------------------------------------------------- actions
+
+    def action_toggle_final(self) -> None:
+        self.state = "draft" if self.state == "final" else "final"
+        self.dirty = True
+        self.set_status(f"state will be saved as {self.state.upper()} (s or ctrl+s saves)")
+
+    def action_save(self) -> None:
+        self.post_message(self.SaveRequested(self))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_comment":
+            # Outside a text box, escape belongs to the screen (back to triage).
+            return isinstance(self.app.focused, (Input, TextArea))
+        return True
+
+    def action_leave_comment(self) -> None:
+        focused = self.app.focused
+        if isinstance(focused, (Input, TextArea)):
+            parent = focused.parent
+            if isinstance(focused, Input) and isinstance(parent, SignalRow):
+                parent.comment_done()
+            else:
+                self.rows()[0].focus()
