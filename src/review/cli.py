@@ -14,7 +14,7 @@ from review import __version__, cohort, demo, gitsafe, themes
 from review.harness.scenarios import SCENARIOS
 from review.text import safe_line
 
-SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness")
+SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness", "export")
 
 
 def _common_ui(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +32,7 @@ def _common_ui(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="review", description="Grade take-home submissions in the terminal.")
     parser.add_argument("--version", action="version", version=f"review {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{COHORT,demo,triage,harness,bench}")
+    sub = parser.add_subparsers(dest="command", metavar="{COHORT,demo,triage,harness,export,bench}")
 
     open_p = sub.add_parser("open", help="open the console on a cohort folder (the default: `review COHORT`)")
     open_p.add_argument("cohort", type=Path)
@@ -57,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
     harness_p.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
     harness_p.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
     harness_p.add_argument("--log", action="store_true", help="stream the gateway log to stderr as it happens")
+
+    export_p = sub.add_parser("export", help="every review of a cohort, with per-signal tiers and agreement")
+    export_p.add_argument("cohort", type=Path)
+    export_p.add_argument("--format", choices=["csv", "json", "md"], default="csv")
 
     bench_p = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     bench_p.add_argument("what", choices=["triage", "harness", "diff"])
@@ -176,6 +180,17 @@ def cmd_harness(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from review import export, rubric
+
+    try:
+        sys.stdout.write(export.render(args.cohort, args.format))
+    except rubric.RubricError as error:
+        print(f"review: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from review import bench
 
@@ -186,4 +201,5 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.triage_benchmark(args.submissions, args.into)
 
 
-COMMANDS = {"open": cmd_open, "demo": cmd_demo, "triage": cmd_triage, "harness": cmd_harness, "bench": cmd_bench}
+COMMANDS = {"open": cmd_open, "demo": cmd_demo, "triage": cmd_triage, "harness": cmd_harness, "export": cmd_export,
+            "bench": cmd_bench}

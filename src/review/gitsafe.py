@@ -275,7 +275,7 @@ class SafeRepo:
                 continue
             head, _, rest = record.partition(b"\n")
             paths = [p.decode("utf-8", "replace") for p in rest.split(b"\0") if p.strip(b"\n")]
-            changed[head.decode().strip()] = [p.strip("\n") for p in paths]
+            changed[head.decode().strip("\0 \n")] = [p.strip("\n") for p in paths]
         return changed
 
     def files(self, rev: str = "HEAD") -> list[FileEntry]:

@@ -188,6 +188,7 @@ class SubmissionScreen(Screen[None]):
             self.form.fill(older)
             if older is not None:
                 self.form.state = "draft"  # a stale final is re-confirmed at HEAD, never carried over as final
+                self.form.mark_clean()
         else:
             self.form.fill(mine)
             if mine.note_opened:
@@ -310,8 +311,8 @@ class SubmissionScreen(Screen[None]):
     def saved(self, message: Saved) -> None:
         self.loaded_review = message.review
         self.force_next_save = False
-        self.form.dirty = False
         self.form.state = message.review.state
+        self.form.mark_clean()
         text = f"saved {message.review.state} (revision {message.review.revision}) to {store.score_path(self.path).name}"
         if message.notes:
             text += " — " + "; ".join(message.notes)

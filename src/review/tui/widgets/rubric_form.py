@@ -125,7 +125,6 @@ class RubricForm(VerticalScroll):
         super().__init__(id=id)
         self.rubric = rubric
         self.state = "draft"
-        self.dirty = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="rubric-header")
@@ -154,7 +153,15 @@ class RubricForm(VerticalScroll):
         for flag in self.rubric.flags:
             self.query_one(f"#flag-{flag.id}", Checkbox).value = bool(review and flag.id in review.flags)
         self.query_one("#overall", TextArea).text = review.comment if review else ""
-        self.dirty = False
+        self.mark_clean()
+
+    def mark_clean(self) -> None:
+        self._baseline = self.values()
+
+    @property
+    def dirty(self) -> bool:
+        """Unsaved changes: compared with what was loaded or saved, not tracked through events."""
+        return self.values() != getattr(self, "_baseline", None)
 
     def values(self) -> dict:
         return {
@@ -186,17 +193,10 @@ class RubricForm(VerticalScroll):
     def set_others(self, text: str) -> None:
         self.query_one("#others", Static).update(Content(text))
 
-    @on(SignalRow.Changed)
-    @on(Checkbox.Changed)
-    @on(TextArea.Changed)
-    def changed(self) -> None:
-        self.dirty = True
-
     # ----------------------------------------------------------------- actions
 
     def action_toggle_final(self) -> None:
         self.state = "draft" if self.state == "final" else "final"
-        self.dirty = True
         self.set_status(f"state will be saved as {self.state.upper()} (s or ctrl+s saves)")
 
     def action_save(self) -> None:

@@ -1,0 +1,71 @@
+"""The rubric as data, evidence hints, and export with known data."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from review import evidence, export, rubric, store
+from review.cli import main
+
+
+def test_article_rubric_and_cohort_override():
+    assert [s.name for s in rubric.ARTICLE.signals] == ["Found the defect", "Key scope", "Evidence", "Explanation",
+                                                        "Blast radius"]
+    assert rubric.ARTICLE.signal("key-scope").strong == "Per call, persisted before the request"
+    custom = rubric.from_settings({"rubric": {"version": "v2", "signals": [
+        {"id": "a", "name": "A", "weak": "w", "acceptable": "ok", "strong": "s"}]}})
+    assert custom.version == "v2" and custom.flags == rubric.ARTICLE.flags
+    with pytest.raises(rubric.RubricError, match="version"):
+        rubric.from_settings({"rubric": {"signals": []}})
+    with pytest.raises(rubric.RubricError, match="lacks strong"):
+        rubric.from_settings({"rubric": {"version": "x", "signals": [{"id": "a", "name": "A", "weak": "w",
+                                                                      "acceptable": "o"}]}})
+
+
+def test_evidence_hints_cite_where_and_never_choose():
+    note = 'Before: {"charges":2,"distinctKeys":2}\nAfter: {"charges":2,"distinctKeys":1}\n' \
+           "The key dies with the process on restart.\nIdempotency keys.\nTimeouts may still charge.\n"
+    hints = evidence.gather(evidence.Inputs(
+        note, [("a" * 40, "draft"), ("b" * 40, "test"), ("c" * 40, "fix")],
+        {"a" * 40: ["checkout.mjs"], "b" * 40: ["test/x.test.mjs"], "c" * 40: ["checkout.mjs"]},
+        {"first-503": {"verdict": "ok", "requests": 2, "distinct_keys": 1}, "restart": {"verdict": "double-charge"}},
+        [], ("a" * 40, 16, 2)))
+    assert any("before and after" in h.text and h.where == "note lines 1, 2" for h in hints["evidence"])
+    assert any("restart" in h.text for h in hints["explanation"])
+    assert any(h.text.startswith("a test was committed (bbbbbbb)") for h in hints["found-defect"])
+    assert any("did not survive the restart" in h.text for h in hints["key-scope"])
+    assert any("2 of the model draft's 16 lines" in h.text for h in hints["deleted-model-work"])
+    assert any("timeouts" in h.text for h in hints["blast-radius"])
+    assert all(isinstance(h, evidence.Hint) for hs in hints.values() for h in hs)
+
+
+def scored(path, who, tiers, state="final", commit="0" * 40):
+    return store.save(path, store.Review([who], commit, state=state, rubric_version="article-v1", tiers=tiers))
+
+
+def test_export_counts_and_agreement(sample_cohort, capsys):
+    ada = sample_cohort / "ada-okafor"
+    same = {s.id: "weak" for s in rubric.ARTICLE.signals}
+    scored(ada, "ana", same)
+    scored(ada, "bob", {**same, "evidence": "acceptable"})
+    scored(sample_cohort / "ben-larsen", "ana", same, state="draft")
+    assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 3
+    ada_rows = [r for r in rows if r["submission"] == "ada-okafor"]
+    assert {r["agreement"] for r in ada_rows} == {"0.80"}  # 4 of 5 signals agree
+    assert all(r["stale"] == "yes" for r in rows)  # scored at a commit that is not HEAD
+    assert [r["agreement"] for r in rows if r["submission"] == "ben-larsen"] == [""]
+    assert main(["export", str(sample_cohort), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["signals"][0] == "found-defect" and len(document["rows"]) == 3
+    assert main(["export", str(sample_cohort), "--format", "md"]) == 0
+    assert capsys.readouterr().out.count("\n") == 5
+
+
+def test_agreement_needs_two_finals():
+    review = store.Review(["a"], "c", state="final", tiers={"x": "weak"})
+    assert export.agreement([review], ["x"]) is None
+    assert export.agreement([review, store.Review(["b"], "c", state="final", tiers={"x": "weak"})], ["x"]) == 1.0

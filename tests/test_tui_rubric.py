@@ -1,0 +1,130 @@
+"""Scoring a sample submission from the keyboard, with Pilot on the real app and real files."""
+
+from __future__ import annotations
+
+import tomllib
+
+from review import store
+from review.tui.app import ReviewApp
+from review.tui.cohort_screen import CohortScreen
+from review.tui.submission_screen import SubmissionScreen
+from review.tui.widgets.rubric_form import RubricForm, SignalRow
+
+from conftest import git
+from test_tui_diff import open_submission, settle
+
+
+async def score_all(pilot, tiers="32123"):
+    await pilot.press("4")
+    for index, key in enumerate(tiers):
+        await pilot.press(key)
+        if index < len(tiers) - 1:
+            await pilot.press("down")
+
+
+def saved(cohort, name):
+    return tomllib.loads((cohort / f"{name}.review.toml").read_text())["reviews"]
+
+
+async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        await score_all(pilot)
+        assert isinstance(app.focused, SignalRow) and app.focused.signal.id == "blast-radius"
+        await pilot.press("c", *"names timeouts", "enter")
+        await pilot.press("F", "ctrl+s")  # final, but the note was never opened
+        await settle(app, pilot)
+        entry = saved(sample_cohort, "chen-wei")[0]
+        assert entry["state"] == "draft" and "note_opened" not in entry
+        assert "open the note first" in str(screen.query_one("#rubric-status").render())
+        await pilot.press("2")  # a digit goes to the focused signal's tier, not to the panes
+        assert screen.query_one(RubricForm).values()["tiers"]["blast-radius"] == "acceptable"
+        await pilot.press("3", "f3")  # f3 always opens the note pane
+        assert screen.note_opened
+        await pilot.press("4", "F", "ctrl+s")
+        await settle(app, pilot)
+        entry = saved(sample_cohort, "chen-wei")[0]
+        assert entry["state"] == "final" and entry["note_opened"] and entry["revision"] == 2
+        assert entry["tiers"] == {"found-defect": "strong", "key-scope": "acceptable", "evidence": "weak",
+                                  "explanation": "acceptable", "blast-radius": "strong"}
+        assert entry["comments"] == {"blast-radius": "names timeouts"}
+        await pilot.press("escape")
+        await settle(app, pilot)
+        cohort_screen = app.screen
+        assert isinstance(cohort_screen, CohortScreen)
+        assert str(cohort_screen.table.get_cell("chen-wei", "state")) == "scored"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        form = app.screen.query_one(RubricForm)
+        assert form.values()["tiers"]["found-defect"] == "strong" and form.state == "final"
+
+
+async def test_typing_in_a_comment_never_triggers_a_binding(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("4", "c", *"1 2 3 q n s F ?", "enter")
+        form = screen.query_one(RubricForm)
+        assert form.values()["comments"] == {"found-defect": "1 2 3 q n s F ?"}
+        assert form.values()["tiers"] == {} and form.state == "draft" and app.is_running
+
+
+async def test_stale_after_a_new_commit(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await score_all(pilot)
+        await pilot.press("f3", "4", "F", "ctrl+s")
+        await settle(app, pilot)
+    repo = sample_cohort / "ben-larsen"
+    git("checkout", "-q", "main", cwd=repo)
+    (repo / "checkout.mjs").write_text("// rewritten after review\n")
+    git("commit", "-qam", "Late change after the deadline", cwd=repo)
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        assert str(app.screen.table.get_cell("ben-larsen", "state")) == "stale"
+        screen = await open_submission(app, pilot, "ben-larsen")
+        status = str(screen.query_one("#rubric-status").render())
+        assert "STALE" in status and "Late change after the deadline" in status
+        form = screen.query_one(RubricForm)
+        assert form.values()["tiers"]["found-defect"] == "strong" and form.state == "draft"
+
+
+async def test_save_and_next_opens_the_next_unscored(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_submission(app, pilot, "ada-okafor")
+        await score_all(pilot)
+        await pilot.press("ctrl+n")
+        await settle(app, pilot)
+        assert isinstance(app.screen, SubmissionScreen) and app.screen.row.name == "ben-larsen"
+    assert saved(sample_cohort, "ada-okafor")[0]["state"] == "draft"
+
+
+async def test_read_only_score_file_keeps_the_review_in_the_form(sample_cohort):
+    (sample_cohort / "dev-patel.review.toml").write_text("broken = [")
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_submission(app, pilot, "dev-patel")
+        await score_all(pilot, "11")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert "NOT SAVED" in str(screen.query_one("#rubric-status").render())
+        assert screen.query_one(RubricForm).values()["tiers"] == {"found-defect": "weak", "key-scope": "weak"}
+    assert (sample_cohort / "dev-patel.review.toml").read_text() == "broken = ["
+
+
+async def test_blind_mode_hides_others_until_final(sample_cohort):
+    store.save(sample_cohort / "eve-santos",
+               store.Review(["bob"], "0" * 40, state="final", tiers={"evidence": "strong"}))
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",), blind=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_submission(app, pilot, "eve-santos")
+        assert "hidden until yours is final" in str(screen.query_one("#others").render())
+        await score_all(pilot, "11211")
+        await pilot.press("f3", "4", "F", "ctrl+s")
+        await settle(app, pilot)
+        others = str(screen.query_one("#others").render())
+        assert "bob" in others and "Evidence: strong ≠" in others
