@@ -128,3 +128,40 @@ async def test_blind_mode_hides_others_until_final(sample_cohort):
         await settle(app, pilot)
         others = str(screen.query_one("#others").render())
         assert "bob" in others and "Evidence: strong ≠" in others
+
+
+async def test_stub_log_streams_a_run_while_the_ui_answers_and_feeds_the_evidence(sample_cohort):
+    import asyncio
+
+    from review.tui.widgets.stub_log import StubLog
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("5")
+        log = screen.query_one(StubLog)
+        assert app.focused is log
+        await pilot.press("r")
+        seen_mid_run = False
+        for _ in range(400):
+            await asyncio.sleep(0.05)
+            if log.running and any("first-503" in line for line in log.raw_lines) and not seen_mid_run:
+                await pilot.press("4")  # a key press is handled mid-run
+                seen_mid_run = isinstance(app.focused, SignalRow)
+                await pilot.press("5")
+            if not log.running and screen.suite is not None:
+                break
+        assert seen_mid_run
+        assert any('{"charges":2,"distinctKeys":2}' in line for line in log.raw_lines)
+        assert len(log.key_colours) >= 2  # the second key got a colour of its own
+        hints = " ".join(h.text for row in screen.query_one(RubricForm).rows() for h in row.hints)
+        assert "a new key per attempt" in hints
+        await pilot.press("r")
+        await asyncio.sleep(0.5)
+        await pilot.press("escape")  # cancels the run, does not leave the screen
+        await pilot.pause()
+        assert isinstance(app.screen, SubmissionScreen) and not log.running
+    from harness_helpers import leftover_processes
+
+    await asyncio.sleep(0.5)
+    assert leftover_processes("driver.mjs") == []

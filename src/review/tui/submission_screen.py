@@ -25,6 +25,7 @@ from review.text import safe_line
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm
+from review.tui.widgets.stub_log import StubLog
 
 
 def default_reviewer() -> str:
@@ -33,7 +34,7 @@ def default_reviewer() -> str:
     except (KeyError, OSError):
         return "reviewer"
 
-PANES = ("diff", "note", "commits", "rubric")
+PANES = ("diff", "note", "commits", "rubric", "log")
 
 
 class SubmissionScreen(Screen[None]):
@@ -46,6 +47,7 @@ class SubmissionScreen(Screen[None]):
         Binding("2,f3", "pane('note')", "Note", id="submission.pane-note"),
         Binding("3,f4", "pane('commits')", "Commits", id="submission.pane-commits"),
         Binding("4,f5", "pane('rubric')", "Rubric", id="submission.pane-rubric"),
+        Binding("5,f6", "pane('log')", "Stub log", id="submission.pane-log"),
         Binding("ctrl+s", "save", "Save", id="submission.save"),
         Binding("ctrl+n", "save_and_next", "Save & next", id="submission.save-next"),
         Binding("R", "reload_theirs", "Reload theirs", show=False, id="submission.reload-theirs"),
@@ -88,6 +90,8 @@ class SubmissionScreen(Screen[None]):
                 yield Static(id="commit-detail")
             with TabPane("Rubric", id="rubric"):
                 yield RubricForm(self.rubric, id="rubric-form")
+            with TabPane("Stub log", id="log"):
+                yield StubLog(id="stub-log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -112,6 +116,7 @@ class SubmissionScreen(Screen[None]):
             return
         self.analysis = message.analysis
         self.suite = runner.cached_suite(self.analysis.head)
+        self.query_one(StubLog).repo = self.analysis.repo
         self.load_review()
         self.query_one(DiffPane).load(self.analysis)
         self.query_one(NoteView).load(self.analysis)
@@ -155,6 +160,8 @@ class SubmissionScreen(Screen[None]):
             self.query_one(NoteView).focus()
         elif name == "diff":
             self.query_one("#diff-view").focus()
+        elif name == "log":
+            self.query_one(StubLog).focus()
         elif name == "rubric":
             rows = self.query_one(RubricForm).rows()
             if rows:
@@ -248,6 +255,13 @@ class SubmissionScreen(Screen[None]):
             stale = "" if self.analysis and other.commit == self.analysis.head else f", at {other.commit[:7]} (stale)"
             lines.append(f"  {other.who} ({other.state}{stale}): " + " · ".join(cells))
         self.form.set_others("\n".join(safe_line(line, 600) for line in lines))
+
+    @on(StubLog.SuiteDone)
+    def suite_done(self, message: StubLog.SuiteDone) -> None:
+        """A run just finished: its verdicts become evidence beside the rubric at once."""
+        self.suite = message.suite
+        if self.analysis is not None:
+            self.form.set_evidence(evidence_module.gather(self.evidence_inputs()))
 
     @on(RubricForm.SaveRequested)
     def save_requested(self, message: RubricForm.SaveRequested) -> None:
