@@ -108,8 +108,9 @@ def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: s
     return sha, None
 
 
-def analyse(repo: gitsafe.SafeRepo, base: str | None = None) -> Analysis:
-    commits = repo.commits()
+def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
+            commits: list[gitsafe.Commit] | None = None) -> Analysis:
+    commits = repo.commits() if commits is None else commits
     signals = commit_signals(commits)
     base_sha, base_problem = choose_base(repo, commits, base)
     the_diff = diff.parse(repo.diff(base_sha, "HEAD"), base_sha, repo.head)

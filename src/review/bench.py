@@ -86,11 +86,11 @@ def triage_benchmark(count: int, into: Path | None) -> int:
 
 def _startup_ms(info, samples: int = 5) -> float:
     """node's start-up in the sandbox, driver included: the fixed cost every process pays."""
-    from review.harness import sandbox
+    from review.harness import runner, sandbox
 
     times = []
     for _ in range(samples):
-        with tempfile.TemporaryDirectory(dir=_runs_dir()) as scratch:
+        with tempfile.TemporaryDirectory(dir=runner.runs_root()) as scratch:
             work, gw = Path(scratch) / "work", Path(scratch) / "gw"
             work.mkdir()
             gw.mkdir()
@@ -103,14 +103,6 @@ def _startup_ms(info, samples: int = 5) -> float:
             times.append((time.perf_counter() - start) * 1000)
     times.sort()
     return times[len(times) // 2]
-
-
-def _runs_dir() -> Path:
-    from review import gitsafe
-
-    folder = gitsafe.cache_root() / "runs"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _floor_ms(result, scenario, startup_ms: float) -> float:

@@ -93,7 +93,7 @@ def load_row(path: Path) -> Row:
     row.commits = len(commits)
     row.last_commit = commits[-1].author_date if commits else None
     try:
-        understood = analysis.analyse(repo, base=cohort_base(path.parent))
+        understood = analysis.analyse(repo, base=cohort_base(path.parent), commits=commits)
     except (gitsafe.GitSafeError, CohortError) as error:
         row.problem = f"the diff cannot be read: {error}"
         row.assistants = attribution.assistants(analysis.commit_signals(commits))

@@ -29,8 +29,6 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import git
-
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's id for the tree with nothing in it
 _REF_NAME_RE = re.compile(r"^refs/[A-Za-z0-9._/+-]+$")
@@ -332,15 +330,8 @@ class SafeRepo:
         return out[-1]
 
     def fetch_notes(self) -> None:
-        """git notes (git-ai's refs/notes/ai) do not travel with a clone: fetch them explicitly."""
-        safe = _safe_dirs(self.source)
-        env = git_env(safe)
-        src = str(find_git_dir(self.source))
-        try:
-            _run(["--git-dir", str(self.path), "fetch", "--no-tags", "--quiet", "--", src,
-                  "+refs/notes/*:refs/notes/*"], env=env)
-        except GitSafeError:
-            pass  # no notes is the common case
+        """Fetch the source's git notes again (the clone already did once)."""
+        _fetch_notes(self.path, self.source)
 
     def notes_list(self, ref: str) -> set[str]:
         """The commits that have a note under `ref` (one git call, not one per commit)."""
@@ -368,6 +359,15 @@ def _safe_dirs(source: Path) -> tuple[str, ...]:
         if any(ch in directory for ch in '\n\r"\\\0'):
             raise GitSafeError("the folder's path holds characters git config cannot quote safely")
     return tuple(sorted(dirs))
+
+
+def _fetch_notes(clone_dir: Path, source: Path) -> None:
+    """git notes (git-ai's refs/notes/ai) do not travel with a clone: fetch them explicitly."""
+    try:
+        _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--no-tags", "--", str(find_git_dir(source)),
+              "+refs/notes/*:refs/notes/*"], env=git_env(_safe_dirs(source)))
+    except GitSafeError:
+        pass  # no notes is the common case
 
 
 def cache_path_for(source: Path) -> Path:
@@ -415,11 +415,7 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
         except GitSafeError:
             raise GitSafeError("HEAD cannot be read: the commit it names is missing or corrupt") from None
         _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=env_clean)
-        try:  # git notes (git-ai's line-level records) do not travel with a clone
-            _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--no-tags", "--", str(find_git_dir(folder)),
-                  "+refs/notes/*:refs/notes/*"], env=env)
-        except GitSafeError:
-            pass
+        _fetch_notes(clone_dir, folder)
         (clone_dir / "review-source.json").write_text(json.dumps({"source": str(folder), "head": head_sha}))
         # Swap in atomically; a concurrent console may have done the same, which is fine.
         old = target.with_name(target.name + f".old-{os.getpid()}")
@@ -433,13 +429,6 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return SafeRepo(folder, target, head_sha)
-
-
-def gitpython_repo(repo: SafeRepo) -> git.Repo:
-    """GitPython over the clean clone (never over the submission), with our environment."""
-    handle = git.Repo(str(repo.path))
-    handle.git.update_environment(**repo._env)
-    return handle
 
 
 # --------------------------------------------------------------------------- building trusted repos

@@ -108,10 +108,6 @@ class Review:
         )
 
 
-# Kept for the triage table, which needs only these three fields.
-ReviewEntry = Review
-
-
 @dataclass
 class ScoreFile:
     path: Path

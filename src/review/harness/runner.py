@@ -146,7 +146,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
 
     emit("scenario-start", {"gateway_does": scenario.gateway_does},
          f"start — gateway: {scenario.gateway_does}; expect: {scenario.correct_client}")
-    run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=_runs_root()))
+    run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=runs_root()))
     work, socket_dir = run_dir / "work", run_dir / "gw"
     work.mkdir()
     socket_dir.mkdir(mode=0o700)
@@ -192,7 +192,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     )
 
 
-def _runs_root() -> Path:
+def runs_root() -> Path:
     root = gitsafe.cache_root() / "runs"
     root.mkdir(exist_ok=True, mode=0o700)
     return root

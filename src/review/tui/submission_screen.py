@@ -34,8 +34,6 @@ def default_reviewer() -> str:
     except (KeyError, OSError):
         return "reviewer"
 
-PANES = ("diff", "note", "commits", "rubric", "log")
-
 
 class SubmissionScreen(Screen[None]):
     BINDING_GROUP_TITLE = "Submission"
