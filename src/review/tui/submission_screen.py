@@ -13,8 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
+from textual.containers import Container, Vertical
+from textual.events import DescendantFocus, Resize
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Static, Tab, Tabs
 
 from review import analysis as analysis_module
 from review import cohort, gitsafe, store
@@ -26,6 +28,32 @@ from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm
 from review.tui.widgets.stub_log import StubLog
+
+
+# Pane ids, in the order the workspace grid places them; keys 1-5 follow PANE_KEYS.
+PANE_ORDER = ("diff", "commits", "note", "log", "rubric")
+PANE_KEYS = {"diff": "1", "note": "2", "commits": "3", "rubric": "4", "log": "5"}
+PANE_TITLES = {"diff": "Diff", "note": "Note", "commits": "Commits", "rubric": "Rubric", "log": "Stub log"}
+
+
+def arrangement(width: int, height: int) -> str:
+    """tabs: one pane at a time (80×24 in tmux); wide: the main pane left, stub log over rubric right;
+    wider: the note gets a column of its own between them."""
+    if width >= 190 and height >= 34:
+        return "wider"
+    if width >= 130 and height >= 30:
+        return "wide"
+    return "tabs"
+
+
+def shown_panes(layout: str, active: str, main: str) -> set[str]:
+    """Which panes are on screen. `main` is the left pane of a grid (diff, commits, or the note when
+    it has no column of its own); `active` is the pane the reviewer last chose."""
+    if layout == "tabs":
+        return {active}
+    if layout == "wide":
+        return {main, "log", "rubric"}
+    return {main if main != "note" else "diff", "note", "log", "rubric"}
 
 
 def default_reviewer() -> str:
@@ -78,23 +106,72 @@ class SubmissionScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
                      id="submission-title")
-        with TabbedContent(initial="diff", id="panes"):
-            with TabPane("Diff", id="diff"):
+        yield Tabs(*(Tab(f"{PANE_KEYS[name]} {PANE_TITLES[name]}", id=f"tab-{name}")
+                     for name in sorted(PANE_KEYS, key=PANE_KEYS.get)), id="pane-tabs")
+        # Every pane is composed once; the arrangement only changes which are displayed and where.
+        with Container(id="workspace"):
+            with Vertical(id="pane-diff", classes="pane"):
                 yield DiffPane(id="diff-pane")
-            with TabPane("Note", id="note"):
-                yield NoteView(id="note-view")
-            with TabPane("Commits", id="commits"):
+            with Vertical(id="pane-commits", classes="pane"):
                 yield DataTable(cursor_type="row", zebra_stripes=True, id="commits-table")
                 yield Static(id="commit-detail")
-            with TabPane("Rubric", id="rubric"):
-                yield RubricForm(self.rubric, id="rubric-form")
-            with TabPane("Stub log", id="log"):
+            with Vertical(id="pane-note", classes="pane"):
+                yield NoteView(id="note-view")
+            with Vertical(id="pane-log", classes="pane"):
                 yield StubLog(id="stub-log")
+            with Vertical(id="pane-rubric", classes="pane"):
+                yield RubricForm(self.rubric, id="rubric-form")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#commits-table", DataTable).add_columns("Commit", "Date", "Author", "Subject", "Assistants")
+        for name in PANE_ORDER:
+            self.query_one(f"#pane-{name}").border_title = f"{PANE_KEYS[name]} {PANE_TITLES[name]}"
+        self.arrange_panes()
         self.load()
+
+    # ----------------------------------------------------------------- layout
+
+    active_pane = "diff"
+    main_pane = "diff"
+    layout_name = "tabs"
+
+    def on_resize(self, event: Resize) -> None:
+        self.arrange_panes()
+
+    def arrange_panes(self) -> None:
+        self.layout_name = arrangement(self.size.width, self.size.height)
+        workspace = self.query_one("#workspace")
+        for name in ("tabs", "wide", "wider"):
+            workspace.set_class(self.layout_name == name, f"-{name}")
+        shown = shown_panes(self.layout_name, self.active_pane, self.main_pane)
+        for name in PANE_ORDER:
+            pane = self.query_one(f"#pane-{name}")
+            pane.display = name in shown
+            pane.set_class(name in shown and name not in ("log", "rubric"), "-tall")
+        tabs = self.query_one("#pane-tabs", Tabs)
+        tabs.display = self.layout_name == "tabs"
+        if tabs.active != f"tab-{self.active_pane}":
+            tabs.active = f"tab-{self.active_pane}"
+
+    @on(Tabs.TabActivated, "#pane-tabs")
+    def tab_clicked(self, event: Tabs.TabActivated) -> None:
+        name = (event.tab.id or "").removeprefix("tab-")
+        if name in PANE_KEYS and name != self.active_pane:
+            self.action_pane(name)
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        """Focus moved (tab, a click): the pane it moved into becomes the active one."""
+        for node in event.widget.ancestors_with_self:
+            if node.id and node.id.startswith("pane-") and node.id.removeprefix("pane-") in PANE_KEYS:
+                name = node.id.removeprefix("pane-")
+                if name != self.active_pane:
+                    self.active_pane = name
+                    tabs = self.query_one("#pane-tabs", Tabs)
+                    tabs.active = f"tab-{name}"
+                if name == "note":
+                    self.mark_note_opened()
+                return
 
     @work(thread=True, exclusive=True, group="submission", name="submission-load")
     def load(self) -> None:
@@ -141,18 +218,16 @@ class SubmissionScreen(Screen[None]):
             lines.append(f"  ✗ not counted: {rejected.evidence} — {rejected.reason}")
         self.query_one("#commit-detail", Static).update(Content("\n".join(safe_line(line, 300) for line in lines)))
 
-    @on(TabbedContent.TabActivated)
-    def tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.pane.id == "note":
-            self.mark_note_opened()
-
     def mark_note_opened(self) -> None:
         if self.note_opened is None and self.analysis is not None:
             self.note_opened = store.now()
             self.update_rubric_header()
 
     def action_pane(self, name: str) -> None:
-        self.query_one(TabbedContent).active = name
+        self.active_pane = name
+        if name in ("diff", "commits", "note") and not (name == "note" and self.layout_name == "wider"):
+            self.main_pane = name
+        self.arrange_panes()
         if name == "note":
             self.mark_note_opened()
             self.query_one(NoteView).focus()

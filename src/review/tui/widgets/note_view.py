@@ -3,6 +3,8 @@ numbers so "note line 15" in an attribution can be found; above it, what the dis
 
 from __future__ import annotations
 
+import textwrap
+
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -33,26 +35,61 @@ def disclosure_summary(analysis: analysis_module.Analysis) -> str:
     return "\n".join(safe_line(line, 400) for line in lines)
 
 
-def numbered(text: str) -> str:
-    lines = safe_text(text).split("\n")
-    width = len(str(len(lines)))
-    return "\n".join(f"{n:>{width}} │ {line}" for n, line in enumerate(lines, start=1))
+def numbered(text: str, width: int | None = None) -> str:
+    """Line numbers in a gutter; lines longer than `width` wrap under the gutter (marked ┆), so a
+    narrow pane never hides the end of a sentence and "note line 15" still finds line 15."""
+    lines = safe_text(text).expandtabs(4).split("\n")
+    digits = len(str(len(lines)))
+    room = None if width is None else max(20, width - digits - 3)
+    out = []
+    for number, line in enumerate(lines, start=1):
+        pieces = textwrap.wrap(line, room, drop_whitespace=False, replace_whitespace=False, break_on_hyphens=False,
+                               expand_tabs=False) if room and line else [line]
+        out.append(f"{number:>{digits}} │ {pieces[0]}")
+        out += [f"{'':>{digits}} ┆ {piece}" for piece in pieces[1:]]
+    return "\n".join(out)
 
 
 class NoteView(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     NoteView { height: 1fr; padding: 0 1; }
     NoteView #note-summary { color: $text-muted; border-bottom: solid $panel; margin-bottom: 1; }
-    NoteView #note-text { width: auto; }
+    NoteView #note-text { width: 1fr; }
     """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.analysis: analysis_module.Analysis | None = None
+        self.wrap_width = 0
 
     def compose(self) -> ComposeResult:
         yield Static(Content("reading the note…"), id="note-summary")
         yield Static(Content(""), id="note-text")
 
     def load(self, analysis: analysis_module.Analysis) -> None:
+        self.analysis = analysis
         self.query_one("#note-summary", Static).update(Content(disclosure_summary(analysis)))
-        text = analysis.note.text
-        body = numbered(text) if text else ""
-        header = f"{analysis.note.path} at HEAD {analysis.head[:12]}\n\n" if analysis.note.path else ""
+        self.render_note()
+
+    def on_resize(self) -> None:
+        if self.analysis is not None and self.scrollable_content_region.width != self.wrap_width:
+            self.render_note()
+
+    def render_note(self) -> None:
+        assert self.analysis is not None
+        self.wrap_width = self.scrollable_content_region.width
+        text = self.analysis.note.text
+        body = numbered(text, self.wrap_width or None) if text else ""
+        header = f"{self.analysis.note.path} at HEAD {self.analysis.head[:12]}\n\n" if self.analysis.note.path else ""
         self.query_one("#note-text", Static).update(Content(header + body))
+
+    def scroll_to_line(self, number: int) -> None:
+        """Bring note line `number` to the top (evidence hints link here)."""
+        if self.analysis is None:
+            return
+        rendered = self.query_one("#note-text", Static)
+        body = numbered(self.analysis.note.text, self.wrap_width or None).split("\n")
+        digits = len(str(self.analysis.note.text.count("\n") + 1))
+        row = next((i for i, line in enumerate(body) if line.startswith(f"{number:>{digits}} │")), 0)
+        offset = 2 if self.analysis.note.path else 0
+        self.scroll_to(y=rendered.region.y - self.region.y + self.scroll_offset.y + row + offset - 1, animate=False)

@@ -188,7 +188,9 @@ class RubricForm(VerticalScroll):
         self.query_one("#rubric-header", Static).update(Content(text))
 
     def set_status(self, text: str) -> None:
-        self.query_one("#rubric-status", Static).update(Content(text))
+        status = self.query_one("#rubric-status", Static)
+        status.update(Content(text))
+        status.display = bool(text)  # an empty status would leave a gap above the first signal
 
     def set_others(self, text: str) -> None:
         self.query_one("#others", Static).update(Content(text))
