@@ -131,20 +131,3 @@ async def test_a_100k_line_diff_opens_and_scrolls(tmp_path):
         assert "v99999" in bottom
         await pilot.press("g", "space", "space")
         assert view.scroll_offset.y > 0
-
-
-class TestDiffSnapshots:
-    def _app(self, sample_cohort):
-        return ReviewApp(sample_cohort, run_harness=False)
-
-    async def _open(self, pilot):
-        app = pilot.app
-        await open_submission(app, pilot, "ben-larsen")
-        await pilot.press("n")
-        await settle(app, pilot)
-
-    def test_diff_pane_80x24(self, snap_compare, sample_cohort):
-        assert snap_compare(self._app(sample_cohort), terminal_size=(80, 24), run_before=self._open)
-
-    def test_diff_pane_160x48(self, snap_compare, sample_cohort):
-        assert snap_compare(self._app(sample_cohort), terminal_size=(160, 48), run_before=self._open)

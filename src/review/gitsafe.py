@@ -111,7 +111,7 @@ def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None
          input_bytes: bytes | None = None) -> bytes:
     result = subprocess.run(
         ["git", *args], cwd=cwd, env=env or git_env(), input=input_bytes,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=None if input_bytes else subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=None if input_bytes is not None else subprocess.DEVNULL,
     )
     if result.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -215,6 +215,7 @@ class FileEntry:
     mode: str
     kind: str  # blob, tree, commit (submodule)
     size: int | None
+    oid: str = ""  # the object id: equal ids, equal contents
 
 
 @dataclass
@@ -284,9 +285,9 @@ class SafeRepo:
             if not item:
                 continue
             meta, _, path = item.partition(b"\t")
-            mode, kind, _sha, size = meta.decode().split(maxsplit=3)
+            mode, kind, oid, size = meta.decode().split(maxsplit=3)
             entries.append(FileEntry(path.decode("utf-8", "replace"), mode, kind,
-                                     None if size.strip() == "-" else int(size)))
+                                     None if size.strip() == "-" else int(size), oid))
         return entries
 
     def show(self, rev: str, path: str, limit: int = 8 << 20) -> bytes | None:

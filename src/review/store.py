@@ -151,6 +151,28 @@ def _parse(path: Path) -> ScoreFile:
     return result
 
 
+def score_stamps(cohort: Path) -> dict[str, tuple[int, int, int]]:
+    """Submission name -> (mtime, size, inode) of its score file: a cheap way to see another
+    console's save (the atomic replace gives a new inode even within one mtime tick)."""
+    stamps = {}
+    try:
+        entries = list(os.scandir(cohort))
+    except OSError:
+        return stamps
+    for entry in entries:
+        if entry.name.endswith(SUFFIX) and not entry.name.startswith("."):
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            stamps[entry.name[: -len(SUFFIX)]] = (info.st_mtime_ns, info.st_size, info.st_ino)
+    return stamps
+
+
+def changed_names(before: dict[str, tuple[int, int, int]], after: dict[str, tuple[int, int, int]]) -> set[str]:
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+
+
 def read_scores(submission: Path) -> ScoreFile:
     return _parse(score_path(submission))
 

@@ -8,6 +8,7 @@
 //     forge an outcome. Verdicts still come from the gateway's own record of requests.
 import http from "node:http";
 import { pathToFileURL } from "node:url";
+import v8 from "node:v8";
 
 // Captured before the candidate's code can replace any of them.
 const request = http.request;
@@ -18,12 +19,29 @@ const concat = Buffer.concat;
 const NativeResponse = globalThis.Response;
 const NativeHeaders = globalThis.Headers;
 const NativeRequest = globalThis.Request;
+// A coverage run (bubblewrap only, NODE_V8_COVERAGE set) writes one cumulative report: each
+// takeCoverage() resets V8's counters, and summed partial reports miscount async code. A call
+// that hangs is killed at the time limit, so the report is also written just before it.
+const COVERAGE = Boolean(process.env.NODE_V8_COVERAGE);
+const COVERAGE_AT_MS = Number(process.env.REVIEW_COVERAGE_AT_MS || 0);
+const takeCoverage = v8.takeCoverage;
+const stopCoverage = v8.stopCoverage;
+const exit = process.exit.bind(process);
+let coverageDone = false;
+function finishCoverage() {
+  if (COVERAGE && !coverageDone) {
+    coverageDone = true;
+    takeCoverage();
+    stopCoverage();
+  }
+}
+if (COVERAGE && COVERAGE_AT_MS > 0) setTimeout(finishCoverage, COVERAGE_AT_MS).unref();
 
 const SOCKET = process.env.REVIEW_GATEWAY_SOCKET;
 const TOKEN = process.env.REVIEW_TOKEN;
 const ENTRY = process.env.REVIEW_ENTRY;
 const CALLS = parse(process.env.REVIEW_CALLS || "[1999]");
-for (const name of ["REVIEW_TOKEN", "REVIEW_GATEWAY_SOCKET", "REVIEW_ENTRY", "REVIEW_CALLS"]) {
+for (const name of ["REVIEW_TOKEN", "REVIEW_GATEWAY_SOCKET", "REVIEW_ENTRY", "REVIEW_CALLS", "REVIEW_COVERAGE_AT_MS"]) {
   delete process.env[name];
 }
 process.env.GATEWAY_URL = "http://localhost:8099";
@@ -142,5 +160,6 @@ for (let i = 0; i < CALLS.length; i++) {
     await report({ kind: "rejected", call: currentCall, message: describe(err) });
   }
 }
+finishCoverage();
 await report({ kind: "done" });
-process.exit(0); // the candidate's stray timers must not keep the run alive
+exit(0); // the candidate's stray timers must not keep the run alive

@@ -21,13 +21,14 @@ from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from review import gitsafe
+from review.harness import coverage as coverage_module
 from review.harness import sandbox, scenarios
 from review.harness.gateway import Gateway
 from review.text import clip, safe_line
 
 HARNESS_VERSION = "1"
 CODE_SUFFIXES = (".mjs", ".js", ".cjs", ".json")
-SKIPPED_NAMES = {"package.json", "package-lock.json"}  # "type"/"imports" would change how code resolves
+SKIPPED_NAMES = frozenset({"package.json", "package-lock.json"})  # "type"/"imports" would change how code resolves
 MAX_FILE = 1 << 20
 MAX_TOTAL = 8 << 20
 STREAM_CAP = 64 * 1024
@@ -56,6 +57,7 @@ class ScenarioResult:
     log: list[str]
     records: list[dict] = field(default_factory=list)
     wall_ms: float = 0.0
+    coverage: dict[str, dict[int, int]] | None = None  # path -> line -> times it ran (coverage runs only)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -85,14 +87,15 @@ class SuiteResult:
 Listener = Callable[[HarnessEvent], None]
 
 
-def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path) -> list[str]:
-    """Write the commit's JavaScript files (from git objects: symlinks are never followed) into `dest`."""
+def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path, skipped: frozenset[str] = SKIPPED_NAMES) -> list[str]:
+    """Write the commit's JavaScript files (from git objects: symlinks are never followed) into `dest`.
+    The harness leaves package.json out (see SKIPPED_NAMES); the candidate's own tests need it."""
     written, total = [], 0
     for entry in repo.files(commit):
         parts = PurePosixPath(entry.path).parts
         if entry.kind != "blob" or entry.mode not in ("100644", "100755"):
             continue  # symlinks (120000) and submodules stay out
-        if not entry.path.endswith(CODE_SUFFIXES) or parts[-1] in SKIPPED_NAMES or "node_modules" in parts:
+        if not entry.path.endswith(CODE_SUFFIXES) or parts[-1] in skipped or "node_modules" in parts:
             continue
         if entry.path.startswith("/") or any(p in ("..", ".git", "") for p in parts):
             continue
@@ -131,8 +134,13 @@ def _describe_request(record: dict) -> str:
 
 
 async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.Scenario,
-                       listener: Listener | None = None, info: sandbox.SandboxInfo | None = None) -> ScenarioResult:
+                       listener: Listener | None = None, info: sandbox.SandboxInfo | None = None,
+                       coverage: bool = False) -> ScenarioResult:
+    """With `coverage`, V8 records which lines ran (bubblewrap only; see sandbox.node_command)."""
     info = info or sandbox.detect()
+    if coverage and info.kind != "bwrap":
+        raise sandbox.SandboxError("coverage is unavailable without bubblewrap: Node's permission flags stop V8 "
+                                   "writing it, and the harness never drops the sandbox to get it")
     log: list[str] = []
     started = time.monotonic()
 
@@ -150,6 +158,10 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     work, socket_dir = run_dir / "work", run_dir / "gw"
     work.mkdir()
     socket_dir.mkdir(mode=0o700)
+    coverage_dir = run_dir / "cov" if coverage else None
+    if coverage_dir is not None:
+        coverage_dir.mkdir()
+    line_counts = None
     token = secrets.token_hex(16)
 
     def on_gateway(kind: str, data: dict) -> None:
@@ -172,8 +184,13 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
             for process_no in range(1, scenario.processes + 1):
                 gateway.process = process_no
                 ending, stderr = await _run_process(info, work, socket_dir, scenario, process_no, gateway, token,
-                                                    emit)
+                                                    emit, coverage_dir)
                 _collect_outcomes(facts, gateway, scenario, process_no, ending, stderr)
+            if coverage_dir is not None:
+                line_counts = read_coverage(repo, commit, exported, coverage_dir)
+                ran = {path: coverage_module.ran_lines(counts) for path, counts in line_counts.items()}
+                emit("coverage", {"files": ran}, "coverage: " + (", ".join(
+                    f"{safe_line(path, 80)} {lines} line(s) ran" for path, lines in ran.items()) or "nothing recorded"))
     finally:
         await gateway.stop()
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -188,8 +205,27 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
         charges_created=len(gateway.charges), outcomes=[o.to_json() for o in facts.outcomes],
         gaps_ms=scenarios.gaps_ms(charge_requests), verdict=verdict, reasons=reasons, log=log,
         records=[r.to_json() for r in gateway.requests],
-        wall_ms=round((time.monotonic() - started) * 1000, 1),
+        wall_ms=round((time.monotonic() - started) * 1000, 1), coverage=line_counts,
     )
+
+
+def read_coverage(repo: gitsafe.SafeRepo, commit: str, exported: list[str], folder: Path) -> dict[str, dict[int, int]]:
+    """Line counts for the exported JavaScript, mapped onto the commit's own bytes (from git, not from
+    the run's folder, which the candidate's code could have rewritten)."""
+    sources = {}
+    for path in exported:
+        if path.endswith((".mjs", ".js", ".cjs")):
+            data = repo.show(commit, path)
+            if data is not None:
+                sources[path] = data.decode("utf-8", "replace")
+    reports = []
+    for item in sorted(folder.glob("coverage-*.json"))[:500]:
+        try:
+            if item.is_file() and not item.is_symlink() and item.stat().st_size <= coverage_module.MAX_REPORT:
+                reports.append(item.read_bytes())
+        except OSError:
+            continue
+    return coverage_module.parse_reports(reports, sources, f"file://{sandbox.INSIDE_WORK}/")
 
 
 def runs_root() -> Path:
@@ -199,12 +235,18 @@ def runs_root() -> Path:
 
 
 async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, scenario: scenarios.Scenario,
-                       process_no: int, gateway: Gateway, token: str, emit) -> tuple[str, str]:
+                       process_no: int, gateway: Gateway, token: str, emit,
+                       coverage_dir: Path | None = None) -> tuple[str, str]:
     """Run the driver once; returns (how it ended: exited:N | killed-for-restart | limit, stderr tail)."""
     entry, sock = sandbox.paths_for(info, work, socket_dir)
-    env = sandbox.clean_env(info, work, {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_TOKEN": token,
-                                         "REVIEW_ENTRY": entry, "REVIEW_CALLS": json.dumps(list(scenario.calls))})
-    argv = sandbox.node_command(info, work, socket_dir, cpu_seconds=int(scenario.limit_s) + 2)
+    extra = {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_TOKEN": token, "REVIEW_ENTRY": entry,
+             "REVIEW_CALLS": json.dumps(list(scenario.calls))}
+    if coverage_dir is not None:
+        extra["NODE_V8_COVERAGE"] = sandbox.INSIDE_COVERAGE
+        extra["REVIEW_COVERAGE_AT_MS"] = str(int(scenario.limit_s * 1000) - 800)  # before the limit's kill
+    env = sandbox.clean_env(info, work, extra)
+    argv = sandbox.node_command(info, work, socket_dir, cpu_seconds=int(scenario.limit_s) + 2,
+                                coverage_dir=coverage_dir)
     gateway.kill_requested.clear()
     proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -224,7 +266,7 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
         done, _ = await asyncio.wait(waits, timeout=scenario.limit_s, return_when=asyncio.FIRST_COMPLETED)
     except asyncio.CancelledError:
         # A cancelled run (the console quits, the reviewer presses escape): kill, reap, then give up.
-        _kill_group(proc.pid)
+        kill_group(proc.pid)
         for task in (*readers, kill_task):
             if task is not None:
                 task.cancel()
@@ -234,7 +276,7 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
             pass
         raise
     # Whatever ended the wait (the end, the limit, the restart), the whole group dies here.
-    _kill_group(proc.pid)
+    kill_group(proc.pid)
     if kill_task is not None:
         kill_task.cancel()
     if exit_task in done:
@@ -256,7 +298,7 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
     return ending, "\n".join(stderr_tail)
 
 
-def _kill_group(pid: int) -> None:
+def kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -338,11 +380,14 @@ def _cache_file(commit: str, kind: str) -> Path:
     return folder / f"{commit}-v{HARNESS_VERSION}-{kind}.json"
 
 
-def _store_cached(suite: SuiteResult) -> None:
-    path = _cache_file(suite.commit, suite.sandbox)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(suite.to_json()))
+def write_json_atomic(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(f".{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp.write_text(json.dumps(data))
     os.replace(tmp, path)
+
+
+def _store_cached(suite: SuiteResult) -> None:
+    write_json_atomic(_cache_file(suite.commit, suite.sandbox), suite.to_json())
 
 
 def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
@@ -378,3 +423,19 @@ async def stream_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names:
                 await task
             except asyncio.CancelledError:
                 pass
+
+
+def run_until_stopped(make, should_stop: Callable[[], bool], poll_s: float = 0.1):
+    """Run the coroutine `make()` in a new event loop (a worker thread's), cancelling it as soon as
+    `should_stop()` says so: a cancelled run kills its process groups before this returns."""
+
+    async def main():
+        task = asyncio.create_task(make())
+        while not task.done():
+            if should_stop():
+                task.cancel()
+                break
+            await asyncio.wait({task}, timeout=poll_s)
+        return await task
+
+    return asyncio.run(main())

@@ -29,6 +29,7 @@ INSIDE_WORK = "/sub"
 INSIDE_DRIVER = "/review/driver.mjs"
 INSIDE_GATEWAY = "/gw"
 INSIDE_NODE = "/opt/review/node"
+INSIDE_COVERAGE = "/cov"
 
 
 class SandboxError(Exception):
@@ -89,28 +90,71 @@ def permission_flags(info: SandboxInfo, work: str, driver: str) -> list[str]:
     return flags
 
 
-def node_command(info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: int) -> list[str]:
-    """The full argv to run the driver (and through it the candidate's code)."""
-    limits = []
-    if info.prlimit:
-        limits = [info.prlimit, f"--cpu={cpu_seconds}", f"--fsize={FILE_SIZE_LIMIT}", "--nofile=256", "--core=0",
-                  f"--as={ADDRESS_SPACE}", "--"]
+def _limits(info: SandboxInfo, cpu_seconds: int) -> list[str]:
+    if not info.prlimit:
+        return []
+    return [info.prlimit, f"--cpu={cpu_seconds}", f"--fsize={FILE_SIZE_LIMIT}", "--nofile=256", "--core=0",
+            f"--as={ADDRESS_SPACE}", "--"]
+
+
+def _bwrap(info: SandboxInfo, work: Path, binds: list[str]) -> list[str]:
+    """bwrap up to its `--`: every namespace unshared, /usr read-only, the run's folder at /sub."""
+    assert info.bwrap is not None
+    # The environment bwrap passes on is the clean one the runner gives it (see clean_env),
+    # which is what --clearenv plus --setenv would give, without secrets in argv.
+    outer = [info.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
+             "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+             "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+             "--bind", str(work), INSIDE_WORK, *binds, "--chdir", INSIDE_WORK]
+    if not info.node.startswith("/usr/"):
+        outer += ["--ro-bind", info.node, INSIDE_NODE]
+    return [*outer, "--"]
+
+
+def _node_inside(info: SandboxInfo) -> str:
+    return INSIDE_NODE if not info.node.startswith("/usr/") else info.node
+
+
+def node_command(info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: int,
+                 coverage_dir: Path | None = None) -> list[str]:
+    """The full argv to run the driver (and through it the candidate's code).
+
+    With `coverage_dir`, V8 writes coverage there. Node 20's permission flags stop it from writing
+    any (and refuse node:inspector), so a coverage run has bubblewrap alone around it, and no
+    coverage run happens without bubblewrap.
+    """
+    limits = _limits(info, cpu_seconds)
+    if coverage_dir is not None and info.kind != "bwrap":
+        raise SandboxError("coverage needs bubblewrap (Node's permission flags stop V8 writing coverage), "
+                           "and the harness never drops the sandbox to get it")
     if info.kind == "bwrap":
-        node = INSIDE_NODE if not info.node.startswith("/usr/") else info.node
-        inner = [*limits, node, f"--max-old-space-size={HEAP_MB}",
-                 *permission_flags(info, INSIDE_WORK, INSIDE_DRIVER), INSIDE_DRIVER]
-        # The environment bwrap passes on is the clean one the runner gives it (see clean_env),
-        # which is what --clearenv plus --setenv would give, without secrets in argv.
-        outer = [info.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
-                 "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-                 "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-                 "--bind", str(work), INSIDE_WORK, "--ro-bind", str(DRIVER), INSIDE_DRIVER,
-                 "--bind", str(socket_dir), INSIDE_GATEWAY, "--chdir", INSIDE_WORK]
-        if not info.node.startswith("/usr/"):
-            outer += ["--ro-bind", info.node, INSIDE_NODE]
-        return [*outer, "--", *inner]
+        binds = ["--ro-bind", str(DRIVER), INSIDE_DRIVER, "--bind", str(socket_dir), INSIDE_GATEWAY]
+        flags = permission_flags(info, INSIDE_WORK, INSIDE_DRIVER)
+        if coverage_dir is not None:
+            binds += ["--bind", str(coverage_dir), INSIDE_COVERAGE]
+            flags = []
+        return [*_bwrap(info, work, binds), *limits, _node_inside(info), f"--max-old-space-size={HEAP_MB}",
+                *flags, INSIDE_DRIVER]
     return [*limits, info.node, f"--max-old-space-size={HEAP_MB}",
             *permission_flags(info, str(work), str(DRIVER)), str(DRIVER)]
+
+
+HOSTS = "127.0.0.1 localhost\n::1 localhost ip6-localhost\n"
+
+
+def tests_command(info: SandboxInfo, work: Path, etc_dir: Path, argv: list[str], cpu_seconds: int) -> list[str]:
+    """The candidate's own tests: bubblewrap only, since `node --test` runs each file in a child
+    process that Node's permission flags would not follow. The network namespace has its own
+    loopback, so a test may start its own stub on :8099; /etc holds only hosts, for "localhost"."""
+    if info.kind != "bwrap":
+        raise SandboxError("the candidate's own tests run only inside bubblewrap (apt-get install bubblewrap)")
+    etc_dir.mkdir(exist_ok=True)
+    (etc_dir / "hosts").write_text(HOSTS)
+    (etc_dir / "nsswitch.conf").write_text("hosts: files\n")
+    binds = ["--ro-bind", str(etc_dir / "hosts"), "/etc/hosts",
+             "--ro-bind", str(etc_dir / "nsswitch.conf"), "/etc/nsswitch.conf"]
+    inside = [_node_inside(info) if word == "node" else word for word in argv]
+    return [*_bwrap(info, work, binds), *_limits(info, cpu_seconds), *inside]
 
 
 def paths_for(info: SandboxInfo, work: Path, socket_dir: Path) -> tuple[str, str]:
@@ -122,5 +166,6 @@ def paths_for(info: SandboxInfo, work: Path, socket_dir: Path) -> tuple[str, str
 
 def clean_env(info: SandboxInfo, work: Path, extra: dict[str, str]) -> dict[str, str]:
     """Only what the driver needs; never the reviewer's environment (SSH_AUTH_SOCK, tokens, HOME)."""
-    home = INSIDE_WORK if info.kind == "bwrap" else str(work)
-    return {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", **extra}
+    if info.kind == "bwrap":  # /opt/review holds node when it does not live under /usr
+        return {"PATH": f"{Path(INSIDE_NODE).parent}:/usr/bin:/bin", "HOME": INSIDE_WORK, "LANG": "C.UTF-8", **extra}
+    return {"PATH": "/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8", **extra}

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
+from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
 
-from review import themes
+from review import store, themes
 from review.tui.cohort_screen import CohortScreen
 from review.tui.help_screen import HelpScreen
 
@@ -28,6 +31,14 @@ class ReviewApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit-alt"),
     ]
 
+    WATCH_SECONDS = 1.0  # another console's save shows here within two seconds
+
+    @dataclass
+    class ScoresChanged(Message):
+        """Score files that changed on disk (this console's saves or another's): submission names."""
+
+        names: set[str]
+
     def __init__(self, cohort_dir: Path, theme: str = themes.DEFAULT_THEME, reviewers: tuple[str, ...] = (),
                  theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False) -> None:
         super().__init__()
@@ -37,6 +48,7 @@ class ReviewApp(App[None]):
         self.requested_theme = theme
         self.reviewers = reviewers
         self.theme_load = theme_load or themes.load_themes()
+        self.score_stamps: dict[str, tuple[int, int, int]] | None = None
 
     def get_css_variables(self) -> dict[str, str]:
         variables = themes.with_app_variables(super().get_css_variables())
@@ -56,6 +68,28 @@ class ReviewApp(App[None]):
             self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
         self.apply_keymap()
         self.push_screen(CohortScreen(self.cohort_dir))
+        self.set_interval(self.WATCH_SECONDS, self.watch_scores)
+
+    # Two reviewers, two consoles, one cohort: poll the score files (inotify does not see saves
+    # made on another machine over NFS, and a stat per file per second is cheap).
+    def watch_scores(self) -> None:
+        self.scan_scores()
+
+    @work(thread=True, exclusive=True, group="score-watch", name="score-watch")
+    def scan_scores(self) -> None:
+        stamps = store.score_stamps(self.cohort_dir)
+        if self.score_stamps is not None:
+            changed = store.changed_names(self.score_stamps, stamps)
+            if changed:
+                self.post_message(self.ScoresChanged(changed))
+        self.score_stamps = stamps
+
+    @on(ScoresChanged)
+    def scores_changed(self, message: ScoresChanged) -> None:
+        for screen in self.screen_stack:
+            handler = getattr(screen, "scores_changed", None)
+            if handler is not None:
+                handler(message.names)
 
     def apply_keymap(self) -> None:
         """Binding ids → keys, from ~/.config/review/keymap.toml (e.g. `"triage.next-unscored" = "u"`)."""

@@ -312,6 +312,13 @@ class CohortScreen(Screen[None]):
             self.action_next_unscored()
             self.action_open()
 
+    def scores_changed(self, names: set[str]) -> None:
+        """A score file changed on disk (a save here or in another console): its row follows."""
+        for name in names:
+            row = self.rows.get(name)
+            if row is not None and row.complete:
+                self.refresh_row(row)
+
     def refresh_row(self, row: cohort.Row) -> None:
         scores = store.read_scores(Path(row.path))
         row.state = store.review_state(scores, row.head) if row.head else row.state

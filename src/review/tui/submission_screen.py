@@ -22,12 +22,12 @@ from review import analysis as analysis_module
 from review import cohort, gitsafe, store
 from review import evidence as evidence_module
 from review import rubric as rubric_module
-from review.harness import runner
+from review.harness import candidate_tests, runner, scenarios
 from review.text import safe_line
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm
-from review.tui.widgets.stub_log import StubLog
+from review.tui.widgets.stub_log import StubLog, Target
 
 
 # Pane ids, in the order the workspace grid places them; keys 1-5 follow PANE_KEYS.
@@ -54,6 +54,44 @@ def shown_panes(layout: str, active: str, main: str) -> set[str]:
     if layout == "wide":
         return {main, "log", "rubric"}
     return {main if main != "note" else "diff", "note", "log", "rubric"}
+
+
+class CommitsTable(DataTable):
+    """The commits, oldest first, with each one's suite verdicts and the candidate's own tests."""
+
+    BINDINGS = [
+        Binding("t", "screen.timeline", "Timeline: suite + own tests", id="commits.timeline"),
+        Binding("b", "screen.before_after_from_commit", "This commit vs HEAD", id="commits.before-after"),
+        Binding("enter", "screen.commit_diff", "Its diff", id="commits.diff"),
+    ]
+
+
+# The worst first, so a narrow cell still names what matters.
+SEVERITY = ("double-charge", "dropped-payment", "lost-order", "crashed", "missing-entrypoint", "hung", "retry-storm",
+            "no-retry", "retried-decline", "no-backoff")
+
+
+def suite_cell(suite: runner.SuiteResult | None) -> Text:
+    if suite is None:
+        return Text("—", style="dim")
+    bad = sorted({s.verdict for s in suite.scenarios if s.verdict != "ok"},
+                 key=lambda v: SEVERITY.index(v) if v in SEVERITY else len(SEVERITY))
+    ok = sum(s.verdict == "ok" for s in suite.scenarios)
+    text = Text(f"{ok}/{len(suite.scenarios)} ok", style="green" if not bad else "")
+    if bad:
+        text.append(f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""), style="bold red")
+    return text
+
+
+def tests_cell(tests: candidate_tests.TestRun | None) -> Text:
+    if tests is None:
+        return Text("—", style="dim")
+    style = {"green": "bold green", "red": "bold red", "hung": "bold red"}.get(tests.state, "dim")
+    word = {"green": "● green", "red": "● RED", "hung": "● hung", "none": "no tests"}.get(tests.state, tests.state)
+    counts = dict(part.split(" ", 1) for part in tests.summary.split(" · ") if " " in part)
+    if "tests" in counts and "pass" in counts:
+        word += f" {counts['pass']}/{counts['tests']} pass"
+    return Text(word, style=style)
 
 
 def default_reviewer() -> str:
@@ -85,6 +123,9 @@ class SubmissionScreen(Screen[None]):
     class Loaded(Message):
         analysis: analysis_module.Analysis | None
         problem: str | None = None
+        # Earlier runs, per commit id: what the timeline already knows before anything runs.
+        suites: dict[str, runner.SuiteResult] | None = None
+        tests: dict[str, candidate_tests.TestRun] | None = None
 
     def __init__(self, path: Path, row: cohort.Row, reviewers: tuple[str, ...] = (), blind: bool = False) -> None:
         super().__init__()
@@ -94,7 +135,8 @@ class SubmissionScreen(Screen[None]):
         self.blind = blind
         self.analysis: analysis_module.Analysis | None = None
         self.note_opened: str | None = None  # when the note pane was opened for this commit: the note gate
-        self.suite: runner.SuiteResult | None = None
+        self.suite: runner.SuiteResult | None = None  # the latest suite at HEAD
+        self.test_runs: dict[str, str] = {}  # commit -> red | green | none: the candidate's own tests
         self.loaded_review: store.Review | None = None  # the entry as it was on disk (for conflicts)
         self.force_next_save = False
         try:
@@ -113,7 +155,7 @@ class SubmissionScreen(Screen[None]):
             with Vertical(id="pane-diff", classes="pane"):
                 yield DiffPane(id="diff-pane")
             with Vertical(id="pane-commits", classes="pane"):
-                yield DataTable(cursor_type="row", zebra_stripes=True, id="commits-table")
+                yield CommitsTable(cursor_type="row", zebra_stripes=True, id="commits-table")
                 yield Static(id="commit-detail")
             with Vertical(id="pane-note", classes="pane"):
                 yield NoteView(id="note-view")
@@ -124,7 +166,11 @@ class SubmissionScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#commits-table", DataTable).add_columns("Commit", "Date", "Author", "Subject", "Assistants")
+        table = self.query_one("#commits-table", DataTable)
+        # The timeline's columns first: the pane is often narrow.
+        for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"), ("Subject", "subject"),
+                           ("Assistants", "assistants"), ("Date", "date"), ("Author", "author")):
+            table.add_column(label, key=key)
         for name in PANE_ORDER:
             self.query_one(f"#pane-{name}").border_title = f"{PANE_KEYS[name]} {PANE_TITLES[name]}"
         self.arrange_panes()
@@ -181,7 +227,9 @@ class SubmissionScreen(Screen[None]):
         except (gitsafe.GitSafeError, cohort.CohortError) as error:
             self.post_message(self.Loaded(None, str(error)))
             return
-        self.post_message(self.Loaded(result))
+        suites = {c.sha: s for c in result.commits for s in [runner.cached_suite(c.sha)] if s is not None}
+        tests = {c.sha: t for c in result.commits for t in [candidate_tests.cached_tests(c.sha)] if t is not None}
+        self.post_message(self.Loaded(result, suites=suites, tests=tests))
 
     @on(Loaded)
     def loaded(self, message: Loaded) -> None:
@@ -189,17 +237,25 @@ class SubmissionScreen(Screen[None]):
             self.query_one("#submission-title", Static).update(
                 Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}", 300)))
             return
-        self.analysis = message.analysis
-        self.suite = runner.cached_suite(self.analysis.head)
-        self.query_one(StubLog).repo = self.analysis.repo
+        self.analysis = analysis = message.analysis
+        suites, tests = message.suites or {}, message.tests or {}
+        self.suite = suites.get(analysis.head)
+        self.test_runs = {sha: run.colour for sha, run in tests.items()}
+        log = self.query_one(StubLog)
+        log.repo = analysis.repo
+        log.head = log.target = Target(analysis.head, f"HEAD {analysis.head[:7]}")
+        log.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
+        if self.suite:
+            log.last_verdicts = {s.name: s.verdict for s in self.suite.scenarios}
+        log.update_status()
         self.load_review()
-        self.query_one(DiffPane).load(self.analysis)
-        self.query_one(NoteView).load(self.analysis)
+        self.query_one(DiffPane).load(analysis)
+        self.query_one(NoteView).load(analysis)
         commits = self.query_one("#commits-table", DataTable)
-        for commit, signals in zip(self.analysis.commits, self.analysis.signals):
-            commits.add_row(Text(commit.short), Text(commit.author_date[:10]), Text(safe_line(commit.author_name, 40)),
-                            Text(safe_line(commit.subject, 120)), Text(safe_line(", ".join(signals.tools) or "—", 60)),
-                            key=commit.sha)
+        for commit, signals in zip(analysis.commits, analysis.signals):
+            commits.add_row(Text(commit.short), suite_cell(suites.get(commit.sha)), tests_cell(tests.get(commit.sha)),
+                            Text(safe_line(commit.subject, 50)), Text(safe_line(", ".join(signals.tools) or "—", 40)),
+                            Text(commit.author_date[:10]), Text(safe_line(commit.author_name, 40)), key=commit.sha)
         self.show_commit(0)
 
     @on(DataTable.RowHighlighted, "#commits-table")
@@ -234,7 +290,7 @@ class SubmissionScreen(Screen[None]):
         elif name == "diff":
             self.query_one("#diff-view").focus()
         elif name == "log":
-            self.query_one(StubLog).focus()
+            self.query_one(StubLog).focus_log()
         elif name == "rubric":
             rows = self.query_one(RubricForm).rows()
             if rows:
@@ -306,7 +362,7 @@ class SubmissionScreen(Screen[None]):
         conflicts = [c.message for c in analysis.attribution.conflicts if c.path is None]
         draft = (analysis.draft, analysis.draft_added, analysis.draft_surviving) if analysis.draft else None
         return evidence_module.Inputs(analysis.note.text, [(c.sha, c.subject) for c in analysis.commits],
-                                      analysis.changed, verdicts, conflicts, draft)
+                                      analysis.changed, verdicts, conflicts, draft, dict(self.test_runs) or None)
 
     def update_others(self, scores: store.ScoreFile) -> None:
         others = [r for r in scores.reviews if sorted(r.reviewers) != sorted(self.reviewers)]
@@ -329,12 +385,103 @@ class SubmissionScreen(Screen[None]):
             lines.append(f"  {other.who} ({other.state}{stale}): " + " · ".join(cells))
         self.form.set_others("\n".join(safe_line(line, 600) for line in lines))
 
+    # ----------------------------------------------------------------- runs → evidence, diff, timeline
+
+    @on(DiffPane.Shown)
+    def diff_shown(self, message: DiffPane.Shown) -> None:
+        """`r` in the stub log runs the commit the diff shows."""
+        if self.analysis is None:
+            return
+        commit = message.range.target
+        label = f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}"
+        log = self.query_one(StubLog)
+        log.target = Target(commit, label)
+        log.update_status()
+
+    def refresh_evidence(self) -> None:
+        if self.analysis is not None:
+            self.form.set_evidence(evidence_module.gather(self.evidence_inputs()))
+
+    def set_commit_cells(self, commit: str, suite: runner.SuiteResult | None = None,
+                         tests: candidate_tests.TestRun | None = None) -> None:
+        table = self.query_one("#commits-table", DataTable)
+        if commit not in table.rows:
+            return
+        if suite is not None:
+            table.update_cell(commit, "suite", suite_cell(suite))
+        if tests is not None:
+            table.update_cell(commit, "tests", tests_cell(tests))
+
     @on(StubLog.SuiteDone)
     def suite_done(self, message: StubLog.SuiteDone) -> None:
         """A run just finished: its verdicts become evidence beside the rubric at once."""
-        self.suite = message.suite
-        if self.analysis is not None:
-            self.form.set_evidence(evidence_module.gather(self.evidence_inputs()))
+        suite = message.suite
+        if len(suite.scenarios) == len(scenarios.SCENARIOS):
+            self.set_commit_cells(suite.commit, suite=suite)
+        if self.analysis is not None and suite.commit == self.analysis.head:
+            self.suite = suite
+            self.refresh_evidence()
+
+    @on(StubLog.CompareDone)
+    def compare_done(self, message: StubLog.CompareDone) -> None:
+        self.set_commit_cells(message.before.commit, suite=message.before_suite)
+        self.set_commit_cells(message.after.commit, suite=message.after_suite)
+        if self.analysis is not None and message.after.commit == self.analysis.head:
+            self.suite = message.after_suite
+            self.refresh_evidence()
+
+    @on(StubLog.TimelineEntry)
+    def timeline_entry(self, message: StubLog.TimelineEntry) -> None:
+        entry = message.entry
+        self.set_commit_cells(entry.commit, entry.suite, entry.tests)
+        if entry.tests is not None:
+            self.test_runs[entry.commit] = entry.tests.colour
+        if self.analysis is not None and entry.commit == self.analysis.head and entry.suite is not None:
+            self.suite = entry.suite
+        self.refresh_evidence()
+
+    @on(StubLog.CoverageDone)
+    def coverage_done(self, message: StubLog.CoverageDone) -> None:
+        result = message.result
+        pane = self.query_one(DiffPane)
+        pane.set_coverage(message.target.commit, f"{result.name}: {result.verdict}", result.coverage or {})
+        if not pane.display or not self.query_one("#pane-diff").display:
+            self.app.notify(safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the gutter.", 200),
+                            markup=False)
+
+    def timeline_targets(self) -> list[Target]:
+        assert self.analysis is not None
+        head = self.analysis.head
+        return [Target(c.sha, f"HEAD {c.short}" if c.sha == head else f"commit {c.short}")
+                for c in self.analysis.commits]
+
+    def action_timeline(self) -> None:
+        if self.analysis is None:
+            return
+        self.query_one(StubLog).run_timeline(self.timeline_targets())
+
+    def highlighted_commit(self) -> Target | None:
+        table = self.query_one("#commits-table", DataTable)
+        if self.analysis is None or table.row_count == 0:
+            return None
+        index = table.cursor_row
+        return self.timeline_targets()[index] if 0 <= index < len(self.analysis.commits) else None
+
+    def action_before_after_from_commit(self) -> None:
+        chosen = self.highlighted_commit()
+        log = self.query_one(StubLog)
+        if chosen is None or log.head is None:
+            return
+        if chosen.commit == log.head.commit:
+            self.app.notify("That is HEAD: pick an earlier commit to compare with it.", markup=False)
+            return
+        if log.before_after(chosen, log.head) is not False and self.layout_name == "tabs":
+            self.action_pane("log")
+
+    def action_commit_diff(self) -> None:
+        chosen = self.highlighted_commit()
+        if chosen is not None and self.query_one(DiffPane).show_commit(chosen.commit):
+            self.action_pane("diff")
 
     @on(RubricForm.SaveRequested)
     def save_requested(self, message: RubricForm.SaveRequested) -> None:
@@ -423,6 +570,30 @@ class SubmissionScreen(Screen[None]):
             text = f"NOT SAVED: {message.problem}"
         self.form.set_status(safe_line(text, 600))
         self.app.notify(safe_line(text, 400), severity="error", timeout=10, markup=False)
+
+    def scores_changed(self, names: set[str]) -> None:
+        """This submission's score file changed on disk: another console saved (or this one did).
+        Others' reviews refresh; our own entry is reloaded when the form holds nothing unsaved."""
+        if self.analysis is None or self.path.name not in names:
+            return
+        scores = store.read_scores(self.path)
+        self.update_others(scores)
+        mine = scores.find((tuple(sorted(self.reviewers)), self.analysis.head))
+        loaded = self.loaded_review
+        if mine is None or (loaded is not None and mine.revision == loaded.revision):
+            return
+        if self.form.dirty:
+            self.form.set_status(safe_line(
+                f"Your review was saved in another console ({mine.state}, revision {mine.revision}, {mine.updated}); "
+                "your unsaved values are still here: ctrl+s shows the conflict.", 400))
+            return
+        self.form.fill(mine)
+        self.loaded_review = mine
+        if mine.note_opened:
+            self.note_opened = mine.note_opened
+        self.form.set_status(safe_line(f"Updated from disk: saved in another console ({mine.state}, revision "
+                                       f"{mine.revision}, {mine.updated}).", 300))
+        self.update_rubric_header()
 
     def action_reload_theirs(self) -> None:
         theirs = getattr(self, "conflict_theirs", None)

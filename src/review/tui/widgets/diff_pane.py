@@ -33,16 +33,23 @@ class DiffPane(Vertical):
         Binding("d", "whole", "Whole diff", id="diff.whole"),
         Binding("D", "draft", "Draft→HEAD", id="diff.draft"),
         Binding("f", "toggle_files", "File list", id="diff.toggle-files"),
+        Binding("c", "toggle_coverage", "Coverage on/off", id="diff.coverage"),
     ]
     DEFAULT_CSS = """
     DiffPane { height: 1fr; }
-    DiffPane #diff-range { height: auto; max-height: 2; padding: 0 1; background: $panel; }
+    DiffPane #diff-range { height: auto; max-height: 3; padding: 0 1; background: $panel; }
     DiffPane #diff-body { height: 1fr; }
     DiffPane #diff-files { width: 26; height: 1fr; }
     DiffPane #diff-files.hidden { display: none; }
     DiffPane DiffView { width: 1fr; height: 1fr; }
     DiffPane #diff-source { height: 1; padding: 0 1; color: $text-muted; }
     """
+
+    @dataclass
+    class Shown(Message):
+        """The range on screen changed: the stub log runs its target commit."""
+
+        range: DiffRange
 
     @dataclass
     class RangeLoaded(Message):
@@ -56,6 +63,10 @@ class DiffPane(Vertical):
         self.ranges: list[DiffRange] = []
         self.position = 0  # index into self.ranges; -1 is draft..HEAD
         self.shown: DiffRange | None = None
+        self.shown_diff: diff.Diff | None = None
+        # The latest coverage run: (commit, what ran, path -> line -> count); shown on that commit's diffs.
+        self.coverage: tuple[str, str, dict[str, dict[int, int]]] | None = None
+        self.coverage_on = True
 
     def compose(self) -> ComposeResult:
         yield Static(Content("reading the submission…"), id="diff-range")
@@ -91,14 +102,19 @@ class DiffPane(Vertical):
         self.display_diff(self.ranges[0], analysis.diff)
 
     def display_diff(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
-        self.shown = chosen
+        self.shown, self.shown_diff = chosen, the_diff
+        self.view.coverage = self.coverage_for(chosen)
         self.view.show(the_diff)
+        self.post_message(self.Shown(chosen))
         files = self.query_one("#diff-files", DataTable)
         files.clear()
         for index, file_diff in enumerate(the_diff.files):
             files.add_row(Text(safe_line(file_diff.path, 120)), Text(str(file_diff.added)),
                           Text(str(file_diff.removed)), Text(str(file_diff.ai_added) if file_diff.ai_added else ""),
                           key=str(index))
+        self.display_header(chosen, the_diff)
+
+    def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
         share = the_diff.ai_share
         parts = [chosen.label, f"+{the_diff.added} lines"]
         if share is not None:
@@ -111,7 +127,57 @@ class DiffPane(Vertical):
             parts.append(analysis.base_problem)
         if the_diff.problem:
             parts.append(the_diff.problem)
-        self.query_one("#diff-range", Static).update(Content(safe_line(" · ".join(parts), 400)))
+        parts += self.coverage_text(chosen, the_diff)
+        self.query_one("#diff-range", Static).update(Content(safe_line(" · ".join(parts), 500)))
+
+    # ----------------------------------------------------------------- coverage
+
+    def coverage_for(self, chosen: DiffRange) -> dict[str, dict[int, int]] | None:
+        if self.coverage is None or not self.coverage_on or self.coverage[0] != chosen.target:
+            return None
+        return self.coverage[2]
+
+    def coverage_text(self, chosen: DiffRange, the_diff: diff.Diff) -> list[str]:
+        if self.coverage is None:
+            return []
+        commit, what, counts = self.coverage
+        if not self.coverage_on:
+            return ["coverage hidden (c shows it)"]
+        if commit != chosen.target:
+            return [f"coverage ({what}) is for {commit[:7]}, not this range's commit"]
+        ran = missed = ai_ran = ai_missed = 0
+        for file_diff in the_diff.files:
+            file_counts = counts.get(file_diff.path, {})
+            for hunk in file_diff.hunks:
+                for line in hunk.lines:
+                    count = file_counts.get(line.new_no) if line.kind == "+" and line.new_no else None
+                    if count is None:
+                        continue
+                    ran, missed = ran + (count > 0), missed + (count == 0)
+                    if line.tool:
+                        ai_ran, ai_missed = ai_ran + (count > 0), ai_missed + (count == 0)
+        text = f"coverage ({what}): {ran} added line(s) ran, {missed} did not"
+        if ai_ran or ai_missed:
+            text += f"; AI-attributed: {ai_ran} ran, {ai_missed} did not"
+        return [text + " (counts in the gutter, as V8 reported them inside the sandbox)"]
+
+    def set_coverage(self, commit: str, what: str, counts: dict[str, dict[int, int]]) -> None:
+        self.coverage = (commit, what, counts)
+        self.coverage_on = True
+        self.redisplay()
+
+    def action_toggle_coverage(self) -> None:
+        if self.coverage is None:
+            self.app.notify("No coverage yet: in the Stub log pane (5), c runs a scenario with coverage.",
+                            markup=False)
+            return
+        self.coverage_on = not self.coverage_on
+        self.redisplay()
+
+    def redisplay(self) -> None:
+        if self.shown is not None and self.shown_diff is not None:
+            self.view.set_coverage(self.coverage_for(self.shown))
+            self.display_header(self.shown, self.shown_diff)
 
     @on(DiffView.HunkChanged)
     def hunk_changed(self, message: DiffView.HunkChanged) -> None:
@@ -141,6 +207,17 @@ class DiffPane(Vertical):
             return
         self.position = position
         self.fetch(self.ranges[position])
+
+    def show_commit(self, sha: str) -> bool:
+        """That commit's own diff (False when it has none here: the starter, or a merge)."""
+        for position, candidate in enumerate(self.ranges):
+            if position and candidate.target == sha:
+                self.position = position
+                self.fetch(candidate)
+                return True
+        self.app.notify("That commit has no diff of its own here (the starter commit, or before the base).",
+                        markup=False)
+        return False
 
     def action_whole(self) -> None:
         if self.ranges and self.position != 0:

@@ -31,6 +31,7 @@ from review import diff
 from review.text import clip, safe_text
 
 GUTTER = 15  # "old_ new_ TG│"
+COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
 MAX_SHOWN = 2000  # characters of one line shown; the rest is said, not drawn
 HIGHLIGHT_BLOCK = 64
 LANGUAGES = {".mjs": "javascript", ".js": "javascript", ".cjs": "javascript", ".ts": "typescript",
@@ -132,7 +133,7 @@ class DiffView(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {"diff-view--file", "diff-view--hunk", "diff-view--current", "diff-view--added",
                          "diff-view--removed", "diff-view--context", "diff-view--ai", "diff-view--gutter",
-                         "diff-view--ai-tag", "diff-view--info"}
+                         "diff-view--ai-tag", "diff-view--info", "diff-view--ran", "diff-view--not-ran"}
     DEFAULT_CSS = """
     DiffView { background: $surface; }
     DiffView > .diff-view--file { background: $panel; color: $text; text-style: bold; }
@@ -145,6 +146,8 @@ class DiffView(ScrollView, can_focus=True):
     DiffView > .diff-view--gutter { color: $text-muted; }
     DiffView > .diff-view--ai-tag { color: $ai-gutter; text-style: bold; }
     DiffView > .diff-view--info { color: $text-muted; text-style: italic; }
+    DiffView > .diff-view--ran { color: $text-success; text-style: bold; }
+    DiffView > .diff-view--not-ran { color: $text-error; }
     """
     BINDINGS = [
         Binding("n,right_square_bracket", "next_hunk", "Next hunk", id="diff.next-hunk"),
@@ -185,6 +188,20 @@ class DiffView(ScrollView, can_focus=True):
         self._highlight: LRUCache[int, list[tuple[str, str | None]]] = LRUCache(8192)
         self._styles: dict[object, RichStyle] = {}
         self._width = 0
+        self.coverage: dict[str, dict[int, int]] | None = None  # path -> HEAD-side line -> times it ran
+
+    @property
+    def gutter_width(self) -> int:
+        return GUTTER + (COVERAGE_GUTTER if self.coverage is not None else 0)
+
+    def set_coverage(self, coverage: dict[str, dict[int, int]] | None) -> None:
+        """Counts for the new side of the diff shown (the pane checks that the commits match)."""
+        if coverage == self.coverage:
+            return
+        self.coverage = coverage
+        offset = self.scroll_offset
+        self._rebuild()
+        self.scroll_to(offset.x, offset.y, animate=False)
 
     # ----------------------------------------------------------------- content
 
@@ -200,7 +217,7 @@ class DiffView(ScrollView, can_focus=True):
         self.hunk_rows = [i for i, row in enumerate(self.rows) if row.kind == "hunk"]
         self.file_rows = [i for i, row in enumerate(self.rows) if row.kind == "file"]
         widest = max((len(row.line.text) if row.line else len(row.text)) for row in self.rows)
-        self._width = GUTTER + min(widest, MAX_SHOWN) + 2
+        self._width = self.gutter_width + min(widest, MAX_SHOWN) + 2
         self.virtual_size = Size(self._width, len(self.rows))
         self._cache.clear()
         self._highlight.clear()
@@ -278,7 +295,10 @@ class DiffView(ScrollView, can_focus=True):
         old = f"{line.old_no:>5}" if line.old_no is not None else "     "
         new = f"{line.new_no:>5}" if line.new_no is not None else "     "
         tag = tool_tag(line.tool) if line.tool else "  "
-        segments = [Segment(f"{old} {new} ", gutter_style),
+        segments = [Segment(f"{old} {new} ", gutter_style)]
+        if self.coverage is not None:
+            segments.append(self._coverage_segment(row, line, gutter_style))
+        segments += [
                     Segment(tag, line_style + self._style("diff-view--ai-tag") if line.tool else gutter_style),
                     Segment("│", gutter_style),
                     Segment(line.kind if line.kind != "\\" else " ", line_style)]
@@ -287,6 +307,17 @@ class DiffView(ScrollView, can_focus=True):
         else:
             segments += self._code_segments(index, row, line_style)
         return Strip(segments).extend_cell_length(full, line_style)
+
+    def _coverage_segment(self, row: Row, line: diff.DiffLine, gutter_style: RichStyle) -> Segment:
+        """How many times the line ran ("  2"), "  0" when it never did, blank when V8 counts nothing
+        there (blank lines, comments, other files, removed lines)."""
+        path = self.diff.files[row.file].path if 0 <= row.file < len(self.diff.files) else ""
+        counts = (self.coverage or {}).get(path)
+        count = counts.get(line.new_no) if counts and line.new_no is not None and line.kind != "-" else None
+        if count is None:
+            return Segment(" " * COVERAGE_GUTTER, gutter_style)
+        text = f"{count:>3} " if count < 1000 else "999+"
+        return Segment(text, gutter_style + self._style("diff-view--ran" if count else "diff-view--not-ran"))
 
     def _code_segments(self, row_index: int, row: Row, line_style: RichStyle) -> list[Segment]:
         path = self.diff.files[row.file].path if 0 <= row.file < len(self.diff.files) else ""

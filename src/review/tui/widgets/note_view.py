@@ -71,13 +71,18 @@ class NoteView(VerticalScroll, can_focus=True):
         self.query_one("#note-summary", Static).update(Content(disclosure_summary(analysis)))
         self.render_note()
 
+    def text_width(self) -> int:
+        # Room for the vertical scrollbar whether or not it shows yet: it appears only after the
+        # first render, and a width that changed with it would re-wrap every line.
+        return max(20, self.content_region.width - self.styles.scrollbar_size_vertical)
+
     def on_resize(self) -> None:
-        if self.analysis is not None and self.scrollable_content_region.width != self.wrap_width:
+        if self.analysis is not None and self.text_width() != self.wrap_width:
             self.render_note()
 
     def render_note(self) -> None:
         assert self.analysis is not None
-        self.wrap_width = self.scrollable_content_region.width
+        self.wrap_width = self.text_width()
         text = self.analysis.note.text
         body = numbered(text, self.wrap_width or None) if text else ""
         header = f"{self.analysis.note.path} at HEAD {self.analysis.head[:12]}\n\n" if self.analysis.note.path else ""

@@ -1,99 +1,443 @@
-"""The live stub log: the harness run streamed as the gateway sees it, one colour per idempotency key,
-so a second key jumps out. The client's own output is interleaved, marked as the client's."""
+"""The stub log pane: harness runs streamed as the gateway sees them, one colour per idempotency key
+(so a second key jumps out), the client's own output interleaved and marked as the client's.
+
+Every run of the submission screen goes through here, one at a time, in a thread worker with its
+own event loop, so the UI never waits: the suite (`r`), one scenario (`s`), before/after on two
+commits (`b`), a coverage run (`c`) and the commit timeline (started from the Commits pane).
+Results leave as messages; the screen hands them to the rubric's evidence, the diff and the
+commit table.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import re
+import time
 from dataclasses import dataclass
+from typing import Awaitable, Callable
 
 from rich.text import Text
-from textual import work
+from textual import on, work
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
-from textual.widgets import RichLog
+from textual.widgets import ContentSwitcher, DataTable, RichLog, Static
+from textual.worker import get_current_worker
 
 from review import gitsafe
 from review.demo import default_demo_dir
-from review.harness import runner
+from review.harness import compare, runner, sandbox, scenarios, timeline
 from review.text import safe_line
+from review.tui.widgets.scenario_picker import ScenarioPicker
 
 # Distinct enough in 16 colours too; the first key gets the first colour.
 KEY_COLOURS = ("cyan", "magenta", "yellow", "green", "bright_red", "bright_blue")
+KEY_IN_LINE = re.compile(r"key=(\(no key\)|[^\s(]+)")
+CHANGE_STYLES = {"fixed": "bold green", "broke": "bold red", "changed": "yellow", "same": "dim", "missing": "dim"}
+
+Emit = Callable[[runner.HarnessEvent], None]
 
 
-class StubLog(RichLog, can_focus=True):
+@dataclass(frozen=True)
+class Target:
+    """The commit a run is for, and how to name it to the reviewer."""
+
+    commit: str
+    label: str
+
+
+class LogLines(RichLog, can_focus=True):
+    """The raw lines of the runs (focusable, so the pane's keys work from it)."""
+
+
+class StubLog(Vertical):
     BINDINGS = [
         Binding("r", "run", "Run suite", id="log.run"),
-        Binding("escape", "cancel", "Cancel run", id="log.cancel"),
+        Binding("s", "pick_scenario", "One scenario", id="log.scenario"),
+        Binding("b", "before_after", "Before/after", id="log.before-after"),
+        Binding("c", "coverage", "Coverage", id="log.coverage"),
+        Binding("v", "toggle_view", "Log/compare", id="log.view"),
         Binding("w", "write", "Write log", id="log.write"),
+        Binding("escape", "cancel", "Cancel run", id="log.cancel"),
     ]
+    DEFAULT_CSS = """
+    StubLog { height: 1fr; }
+    StubLog #log-status { height: auto; max-height: 3; padding: 0 1; background: $panel; }
+    StubLog #log-views { height: 1fr; }
+    StubLog LogLines { height: 1fr; }
+    StubLog #log-compare { height: 1fr; }
+    StubLog #compare-table { height: auto; max-height: 11; }
+    StubLog #compare-detail { height: 1fr; border-top: solid $panel; }
+    """
+
+    @dataclass
+    class Streamed(Message):
+        """One harness event, from the worker thread; `side` is before/after/coverage/timeline or ""."""
+
+        event: runner.HarnessEvent
+        side: str
+
+    @dataclass
+    class JobEnded(Message):
+        job: str
+        problem: str | None
+        cancelled: bool
 
     @dataclass
     class SuiteDone(Message):
         suite: runner.SuiteResult
 
+    @dataclass
+    class CompareDone(Message):
+        before: Target
+        after: Target
+        before_suite: runner.SuiteResult
+        after_suite: runner.SuiteResult
+        changes: list[compare.Change]
+
+    @dataclass
+    class CoverageDone(Message):
+        target: Target
+        result: runner.ScenarioResult
+
+    @dataclass
+    class TimelineEntry(Message):
+        entry: timeline.Entry
+        index: int
+        total: int
+
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, markup=False, highlight=False, wrap=False, max_lines=20_000, auto_scroll=True)
+        super().__init__(id=id)
         self.repo: gitsafe.SafeRepo | None = None
+        self.target: Target | None = None  # the commit the diff pane shows: `r` runs it
+        self.head: Target | None = None
+        self.draft: Target | None = None  # the model draft: the default "before"
         self.raw_lines: list[str] = []
-        self.key_colours: dict[str | None, str] = {}
+        self.key_colours: dict[str, str] = {}
         self.running = False
+        self.job = ""
+        self.started = 0.0
+        self.scenarios_started = 0
+        self.scenarios_total = 0
+        self.current_scenario = ""
+        self.last_verdicts: dict[str, str] = {}
+        self.comparison: CompareDone | None = None
+        self.status_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="log-status")
+        with ContentSwitcher(initial="log-lines", id="log-views"):
+            yield LogLines(id="log-lines", markup=False, highlight=False, wrap=False, max_lines=20_000,
+                           auto_scroll=True)
+            with Vertical(id="log-compare"):
+                yield DataTable(cursor_type="row", id="compare-table")
+                yield LogLines(id="compare-detail", markup=False, highlight=False, wrap=False, max_lines=2_000)
 
     def on_mount(self) -> None:
-        self.write(Text("r runs the eight fault scenarios against the pinned gateway (sandboxed); escape cancels; "
-                        "w writes this log to a file."))
+        for line in ("r  runs the eight fault scenarios on the commit the diff shows,",
+                     "   against the pinned gateway, in the sandbox; escape cancels",
+                     "s  runs one scenario · b  the model draft and HEAD side by side",
+                     "c  coverage: which lines ran, marked in the diff · w  writes the log",
+                     "The timeline (suite + the candidate's own tests per commit): t in Commits (3)"):
+            self.lines.write(Text(line, style="dim"))
+        self.set_interval(0.5, self.update_status)
+        self.update_status()
+
+    @property
+    def lines(self) -> LogLines:
+        return self.query_one("#log-lines", LogLines)
+
+    def focus_log(self) -> None:
+        switcher = self.query_one(ContentSwitcher)
+        (self.query_one("#compare-table") if switcher.current == "log-compare" else self.lines).focus()
+
+    def show_view(self, name: str) -> None:
+        """log-lines or log-compare; focus follows when it was in this pane (a hidden widget loses it)."""
+        had_focus = self.has_focus_within
+        self.query_one(ContentSwitcher).current = name
+        if had_focus:
+            self.focus_log()
+
+    # ----------------------------------------------------------------- status
+
+    def update_status(self) -> None:
+        if self.running:
+            elapsed = time.monotonic() - self.started
+            where = f" · {self.current_scenario}" if self.current_scenario else ""
+            count = f" ({self.scenarios_started}/{self.scenarios_total})" if self.scenarios_total else \
+                (f" ({self.scenarios_started} so far)" if self.scenarios_started else "")
+            text = f"▶ {self.job}{where}{count} · {elapsed:.1f} s · escape cancels"
+        else:
+            target = self.target.label if self.target else "…"
+            text = self.status_text or f"r runs the suite on {target} · s one scenario · b before/after · c coverage"
+        status = self.query_one("#log-status", Static)
+        status.update(Content(safe_line(text, 300)))
+
+    # ----------------------------------------------------------------- lines
+
+    def colour(self, key: str) -> str:
+        if key not in self.key_colours:
+            self.key_colours[key] = "red" if key == "(no key)" else KEY_COLOURS[len(self.key_colours) % len(KEY_COLOURS)]
+        return self.key_colours[key]
+
+    def styled(self, text: str, kind: str) -> Text:
+        line = Text(text)
+        match = KEY_IN_LINE.search(text)
+        if match and kind in ("response", "cached"):
+            line.stylize(f"bold {self.colour(match.group(1))}", match.start(), match.end())
+        if kind in ("stdout", "stderr") or "client stdout" in text or "client stderr" in text:
+            line.stylize("dim italic")
+        elif kind in ("scenario-done", "cached") and "verdict " in text:
+            line.stylize("bold green" if "verdict ok" in text else "bold red")
+        elif kind == "summary" or '"distinctKeys"' in text:
+            line.stylize("bold")
+        elif kind == "coverage":
+            line.stylize("bold cyan")
+        elif kind == "timeline":
+            line.stylize("bold red" if "RED" in text else "bold")
+        return line
+
+    def add(self, text: str, kind: str = "info", side: str = "") -> None:
+        if not text:
+            return
+        shown = f"{side:<8}│ {text}" if side else text
+        self.raw_lines.append(shown)
+        self.lines.write(self.styled(shown, kind))
+
+    @on(Streamed)
+    def streamed(self, message: Streamed) -> None:
+        message.stop()
+        event = message.event
+        if event.kind == "scenario-start":
+            self.scenarios_started += 1
+            self.current_scenario = f"{message.side + ' ' if message.side else ''}{event.scenario}"
+        elif event.kind == "scenario-done":
+            self.last_verdicts[event.scenario] = event.data.get("verdict", "")
+        self.add(event.text, event.kind, message.side)
+
+    # ----------------------------------------------------------------- jobs
+
+    def start(self, job: str, total: int, make: Callable[[Callable[[str], Emit]], Awaitable[None]],
+              clear: bool = True) -> bool:
+        if self.repo is None:
+            self.app.notify("Still reading the submission.", markup=False)
+            return False
+        if self.running:
+            self.app.notify(f"A run is going ({self.job}): escape cancels it first.", markup=False)
+            return False
+        if clear:
+            self.lines.clear()
+            self.raw_lines, self.key_colours = [], {}
+        self.running, self.job, self.started = True, job, time.monotonic()
+        self.scenarios_started, self.scenarios_total, self.current_scenario = 0, total, ""
+        self.status_text = ""
+        self.show_view("log-lines")
+        self.add(f"── {job} ──", "info")
+        self.update_status()
+        self.run_job(job, make)
+        return True
+
+    def emitter(self, side: str) -> Emit:
+        return lambda event: self.post_message(self.Streamed(event, side))
+
+    @work(thread=True, exclusive=True, group="stub-log", name="stub-log-job")
+    def run_job(self, job: str, make: Callable[[Callable[[str], Emit]], Awaitable[None]]) -> None:
+        worker = get_current_worker()
+        try:
+            runner.run_until_stopped(lambda: make(self.emitter), lambda: worker.is_cancelled)
+        except asyncio.CancelledError:
+            self.post_message(self.JobEnded(job, None, True))
+        except (sandbox.SandboxError, gitsafe.GitSafeError, OSError) as error:
+            self.post_message(self.JobEnded(job, str(error), False))
+        except Exception as error:  # a bug must end the run visibly, not leave it "running"
+            self.post_message(self.JobEnded(job, f"{type(error).__name__}: {error}", False))
+        else:
+            self.post_message(self.JobEnded(job, None, False))
+
+    @on(JobEnded)
+    def job_ended(self, message: JobEnded) -> None:
+        message.stop()
+        self.running = False
+        elapsed = time.monotonic() - self.started
+        if message.cancelled:
+            text, style = f"{message.job}: cancelled after {elapsed:.1f} s; every process of it was killed", "bold yellow"
+        elif message.problem:
+            text, style = f"{message.job}: not run — {message.problem}", "bold red"
+            self.app.notify(safe_line(f"{message.job}: {message.problem}", 300), severity="error", markup=False)
+        else:
+            text, style = f"{message.job}: done in {elapsed:.1f} s", "bold"
+        self.raw_lines.append(text)
+        self.lines.write(Text(safe_line(text, 400), style=style))
+        if not self.status_text:
+            self.status_text = text
+        self.update_status()
+
+    def action_run(self) -> None:
+        self.run_suite(None)
+
+    def run_suite(self, names: list[str] | None) -> None:
+        target, repo = self.target, self.repo
+        if target is None or repo is None:
+            return
+
+        async def job(emitter: Callable[[str], Emit]) -> None:
+            suite = await runner.run_suite(repo, target.commit, names, listener=emitter(""))
+            self.post_message(self.SuiteDone(suite))
+
+        what = f"scenario {names[0]}" if names else "suite"
+        self.start(f"{what} on {target.label}", len(names or scenarios.SCENARIOS), job)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return self.running  # otherwise escape goes back, as everywhere else
+        if action == "toggle_view":
+            return self.comparison is not None
         return True
-
-    def colour(self, key: str | None) -> str:
-        if key not in self.key_colours:
-            self.key_colours[key] = "red" if key is None else KEY_COLOURS[len(self.key_colours) % len(KEY_COLOURS)]
-        return self.key_colours[key]
-
-    def add(self, event: runner.HarnessEvent) -> None:
-        if not event.text:
-            return
-        self.raw_lines.append(event.text)
-        line = Text(event.text)
-        if event.kind == "response":
-            key = event.data.get("key")
-            shown = runner.short_key(key)
-            start = event.text.find(f"key={shown}")
-            if start >= 0:
-                line.stylize(f"bold {self.colour(key)}", start, start + 4 + len(shown))
-        elif event.kind in ("stdout", "stderr"):
-            line.stylize("dim italic")
-        elif event.kind == "scenario-done":
-            line.stylize("bold green" if event.data.get("verdict") == "ok" else "bold red")
-        self.write(line)
-
-    def action_run(self) -> None:
-        if self.repo is None or self.running:
-            return
-        self.clear()
-        self.raw_lines, self.key_colours = [], {}
-        self.running = True
-        self.run_suite()
-
-    @work(exclusive=True, group="stub-log", name="stub-log-run")
-    async def run_suite(self) -> None:
-        assert self.repo is not None
-        try:
-            async for event in runner.stream_suite(self.repo):
-                if event.kind == "suite-done":
-                    self.post_message(self.SuiteDone(event.data["result"]))
-                self.add(event)
-        except Exception as error:  # a missing node, a sandbox that will not start: say so
-            self.write(Text(safe_line(f"the run failed: {error}", 400), style="bold red"))
-        finally:
-            self.running = False
 
     def action_cancel(self) -> None:
         self.workers.cancel_group(self, "stub-log")
-        self.running = False
-        self.write(Text("run cancelled: every process of it was killed", style="bold yellow"))
+
+    def action_pick_scenario(self) -> None:
+        def chosen(name: str | None) -> None:
+            if name:
+                self.run_suite([name])
+
+        self.app.push_screen(ScenarioPicker("Run one scenario", self.last_verdicts, "first-503"), chosen)
+
+    # ----------------------------------------------------------------- before / after
+
+    def action_before_after(self) -> None:
+        if self.head is None:
+            return
+        if self.draft is None:
+            self.app.notify("No commit's metadata names an assistant, so there is no model draft: in the Commits "
+                            "pane (3), b compares the highlighted commit with HEAD.", markup=False, timeout=8)
+            return
+        self.before_after(self.draft, self.head)
+
+    def before_after(self, before: Target, after: Target) -> bool:
+        repo = self.repo
+        if repo is None:
+            return False
+
+        async def job(emitter: Callable[[str], Emit]) -> None:
+            suites = {}
+            for side, target in (("before", before), ("after", after)):
+                suite = runner.cached_suite(target.commit)
+                if suite is None:
+                    suite = await runner.run_suite(repo, target.commit, listener=emitter(side))
+                else:  # the raw lines of the earlier run, so the log holds both sides either way
+                    emit = emitter(side)
+                    emit(runner.HarnessEvent("info", "", 0.0, {}, f"{target.label}: result of an earlier run"))
+                    for result in suite.scenarios:
+                        for line in result.log:
+                            emit(runner.HarnessEvent("cached", result.name, 0.0, {}, line))
+                suites[side] = suite
+            changes = compare.compare(suites["before"].scenarios, suites["after"].scenarios)
+            self.post_message(self.CompareDone(before, after, suites["before"], suites["after"], changes))
+
+        total = sum(runner.cached_suite(t.commit) is None for t in (before, after)) * len(scenarios.SCENARIOS)
+        return self.start(f"before/after: {before.label} → {after.label}", total, job)
+
+    @on(CompareDone)
+    def compare_done(self, message: CompareDone) -> None:
+        self.comparison = message
+        table = self.query_one("#compare-table", DataTable)
+        table.clear(columns=True)  # re-added, so each column fits its commit's name
+        table.add_columns("Scenario", Text(message.before.label), Text(message.after.label), "Change")
+        for change in message.changes:
+            style = CHANGE_STYLES.get(change.kind, "")
+            table.add_row(Text(change.scenario), Text(change.before or "—"), Text(change.after or "—"),
+                          Text(change.kind, style=style), key=change.scenario)
+        self.status_text = f"before/after {message.before.label} → {message.after.label}: " \
+                           f"{compare.headline(message.changes)} · v switches log/comparison"
+        self.show_view("log-compare")
+        self.show_compare_detail(message.changes[0].scenario if message.changes else None)
+        self.refresh_bindings()
+
+    @on(DataTable.RowHighlighted, "#compare-table")
+    def compare_row(self, event: DataTable.RowHighlighted) -> None:
+        self.show_compare_detail(event.row_key.value if event.row_key else None)
+
+    def show_compare_detail(self, name: str | None) -> None:
+        detail = self.query_one("#compare-detail", LogLines)
+        detail.clear()
+        data = self.comparison
+        if data is None or name is None:
+            return
+        for side, target, suite in (("before", data.before, data.before_suite), ("after", data.after, data.after_suite)):
+            result = next((r for r in suite.scenarios if r.name == name), None)
+            detail.write(Text(safe_line(f"{side}: {target.label} · {name}: {result.verdict if result else 'not run'}"
+                                        f" · {compare.facts(result)}", 200), style="bold"))
+            for line in result.log if result else ["not run"]:
+                detail.write(self.styled(line, "cached"))
+
+    def action_toggle_view(self) -> None:
+        self.show_view("log-lines" if self.query_one(ContentSwitcher).current == "log-compare" else "log-compare")
+
+    # ----------------------------------------------------------------- coverage and timeline
+
+    def action_coverage(self) -> None:
+        preferred = next((name for name, verdict in self.last_verdicts.items() if verdict != "ok"), "first-503")
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.run_coverage(name)
+
+        self.app.push_screen(ScenarioPicker("Coverage: which lines run in which scenario", self.last_verdicts,
+                                            preferred), chosen)
+
+    def run_coverage(self, name: str) -> None:
+        target, repo = self.target, self.repo
+        if target is None or repo is None:
+            return
+
+        async def job(emitter: Callable[[str], Emit]) -> None:
+            result = await runner.run_scenario(repo, target.commit, scenarios.BY_NAME[name], emitter("coverage"),
+                                               coverage=True)
+            self.post_message(self.CoverageDone(target, result))
+
+        self.start(f"coverage of {name} on {target.label}", 1, job)
+
+    def run_timeline(self, commits: list[Target]) -> None:
+        repo = self.repo
+        if repo is None:
+            return
+
+        async def job(emitter: Callable[[str], Emit]) -> None:
+            index = 0
+
+            def on_entry(entry: timeline.Entry) -> None:
+                nonlocal index
+                index += 1
+                self.post_message(self.TimelineEntry(entry, index, len(commits)))
+
+            await timeline.run_timeline(repo, [c.commit for c in commits], on_entry, emitter("timeline"))
+
+        self.start(f"timeline of {len(commits)} commits (suite + the candidate's own tests)", 0, job)
+
+    @on(TimelineEntry)
+    def timeline_entry(self, message: TimelineEntry) -> None:
+        entry = message.entry
+        tests = entry.tests
+        parts = [f"timeline {message.index}/{message.total}: {entry.commit[:7]}"]
+        if entry.same_code_as:
+            parts.append(f"same code as {entry.same_code_as[:7]}")
+        if entry.suite:
+            parts.append(f"suite {entry.suite.summary}")
+        if tests:
+            parts.append(f"own tests {tests.state}" + (f" ({tests.summary})" if tests.summary else "") +
+                         (f" — {tests.reason}" if tests.state not in ("green", "red") else ""))
+        if entry.problem:
+            parts.append(entry.problem)
+        self.add(safe_line(" · ".join(parts), 400).replace("own tests red", "own tests RED"), "timeline")
+        if tests and tests.state in ("red", "hung"):
+            for line in tests.output[-12:]:
+                self.add(f"    {line}", "stdout")
+
+    # ----------------------------------------------------------------- writing
 
     def action_write(self) -> None:
         if not self.raw_lines or self.repo is None:
@@ -101,6 +445,12 @@ class StubLog(RichLog, can_focus=True):
             return
         folder = default_demo_dir().parent / "logs"  # $XDG_DATA_HOME/review/logs
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{self.repo.source.name}-{self.repo.head[:12]}.log"
-        path.write_text("\n".join(self.raw_lines) + "\n", encoding="utf-8")
+        commit = self.target.commit[:12] if self.target else self.repo.head[:12]
+        path = folder / f"{self.repo.source.name}-{commit}-{time.strftime('%Y%m%d-%H%M%S')}.log"
+        lines = list(self.raw_lines)
+        if self.comparison is not None:
+            data = self.comparison
+            lines += ["", f"before/after: {data.before.label} → {data.after.label}"]
+            lines += [f"  {c.scenario:14} {c.before or '—':16} {c.after or '—':16} {c.text}" for c in data.changes]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         self.app.notify(f"log written to {path}", markup=False)

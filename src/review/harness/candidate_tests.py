@@ -1,0 +1,189 @@
+"""The candidate's own tests, run at one commit inside bubblewrap: red or green.
+
+"Found it because a test went red" scores higher than "found it by reading the diff"; a test
+that fails at one commit and passes at a later one is that story, visible. The tests are the
+candidate's code like any other: exported from git objects into a fresh folder, run with no
+network but their own loopback, killed as a process group at the end. The exit code says red or
+green; the output is shown (sanitised) but a summary read from it is only a summary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+
+from review import gitsafe
+from review.harness import runner, sandbox
+from review.text import safe_line
+
+TESTS_VERSION = "1"
+TIMEOUT_S = 30.0
+OUTPUT_CAP = 64 * 1024
+KEPT_LINES = 80
+# `node --test` with no arguments looks for these (Node 20's documented defaults); we list the
+# files ourselves so "no tests" is known before anything runs.
+_TEST_FILE = re.compile(r"(^|/)(test|test-[^/]*|[^/]*[.\-_]test)\.[cm]?js$|(^|/)test/.*\.[cm]?js$")
+NPM_PLACEHOLDER = 'echo "Error: no test specified" && exit 1'
+
+
+def find_test_files(paths: list[str]) -> list[str]:
+    return sorted(p for p in paths if _TEST_FILE.search(p) and "node_modules" not in PurePosixPath(p).parts)
+
+
+def package_test_script(package_json: bytes | None) -> str | None:
+    """package.json's `test` script, unless it is npm's placeholder."""
+    if not package_json:
+        return None
+    try:
+        scripts = json.loads(package_json).get("scripts") or {}
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        return None
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    if not isinstance(script, str) or not script.strip() or script.strip() == NPM_PLACEHOLDER:
+        return None
+    return script
+
+
+def command_for(paths: list[str], package_json: bytes | None) -> tuple[list[str], str] | None:
+    """(argv inside the sandbox, how to show it), or None when the commit has no tests."""
+    script = package_test_script(package_json)
+    if script is not None:
+        return ["/bin/sh", "-c", script], f"npm test script: {script}"
+    files = find_test_files(paths)
+    if files:
+        return ["node", "--test", *files], "node --test " + " ".join(files)
+    return None
+
+
+_TAP_COUNT = re.compile(r"^# (tests|pass|fail|cancelled|todo|skipped) (\d+)$")
+
+
+def summarise(lines: list[str]) -> str:
+    counts = {m.group(1): m.group(2) for line in lines for m in [_TAP_COUNT.match(line.strip())] if m}
+    if not counts:
+        return ""
+    return " · ".join(f"{name} {counts[name]}" for name in ("tests", "pass", "fail", "cancelled") if name in counts)
+
+
+@dataclass
+class TestRun:
+    __test__ = False  # not a pytest class
+
+    commit: str
+    state: str  # red | green | none | hung | unavailable | error
+    command: str = ""
+    exit_code: int | None = None
+    summary: str = ""
+    output: list[str] = field(default_factory=list)  # sanitised, the last KEPT_LINES
+    wall_ms: float = 0.0
+    reason: str = ""
+
+    @property
+    def colour(self) -> str:
+        """For the evidence and the timeline: a hung test run failed as surely as a red one."""
+        return {"green": "green", "red": "red", "hung": "red"}.get(self.state, "none")
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxInfo | None = None,
+                    timeout_s: float = TIMEOUT_S, use_cache: bool = True) -> TestRun:
+    commit = repo.resolve(commit)
+    if use_cache:
+        cached = cached_tests(commit)
+        if cached is not None:
+            return cached
+    started = time.monotonic()
+    entries = repo.files(commit)
+    paths = [e.path for e in entries if e.kind == "blob"]
+    chosen = command_for(paths, repo.show(commit, "package.json", limit=256 * 1024))
+    if chosen is None:
+        result = TestRun(commit, "none", reason="no test files (node --test's patterns) and no test script")
+        _store(result)
+        return result
+    argv_inside, shown = chosen
+    try:
+        info = info or sandbox.detect()
+        if info.kind != "bwrap":
+            raise sandbox.SandboxError("the candidate's tests run only inside bubblewrap (apt-get install bubblewrap)")
+    except sandbox.SandboxError as error:
+        return TestRun(commit, "unavailable", safe_line(shown, 300), reason=str(error))
+    run_dir = Path(tempfile.mkdtemp(prefix="tests-", dir=runner.runs_root()))
+    try:
+        work = run_dir / "work"
+        work.mkdir()
+        runner.export_code(repo, commit, work, skipped=frozenset())
+        argv = sandbox.tests_command(info, work, run_dir / "etc", argv_inside, cpu_seconds=int(timeout_s) + 5)
+        env = sandbox.clean_env(info, work, {"NODE_ENV": "test", "CI": "1", "NO_COLOR": "1"})
+        proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
+                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                                                    start_new_session=True)
+        lines: list[str] = []
+        reader = asyncio.create_task(_read(proc.stdout, lines))
+        try:
+            await asyncio.wait_for(proc.wait(), timeout=timeout_s)
+            hung = False
+        except asyncio.TimeoutError:
+            hung = True
+        finally:
+            runner.kill_group(proc.pid)  # the tests' own servers and children too
+        await proc.wait()
+        try:
+            await asyncio.wait_for(reader, timeout=2)
+        except asyncio.TimeoutError:
+            reader.cancel()
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    wall = round((time.monotonic() - started) * 1000, 1)
+    code = None if hung else proc.returncode
+    state = "hung" if hung else ("green" if code == 0 else "red")
+    reason = f"killed after {timeout_s:g} s" if hung else f"exit code {code}"
+    result = TestRun(commit, state, safe_line(shown, 300), code, summarise(lines), lines[-KEPT_LINES:], wall, reason)
+    _store(result)
+    return result
+
+
+async def _read(stream: asyncio.StreamReader | None, lines: list[str]) -> None:
+    seen = 0
+    while stream is not None:
+        line = await stream.readline()
+        if not line:
+            return
+        seen += len(line)
+        if seen > OUTPUT_CAP:
+            if seen - len(line) <= OUTPUT_CAP:
+                lines.append(f"… output cut at {OUTPUT_CAP} bytes")
+            continue
+        text = line.decode("utf-8", "replace").rstrip("\n")
+        if "ExperimentalWarning" in text or text.startswith("(Use `node --trace-warnings"):
+            continue
+        lines.append(safe_line(text, 400))
+
+
+# ----------------------------------------------------------------------------- per-commit cache
+
+
+def _cache_file(commit: str) -> Path:
+    folder = gitsafe.cache_root() / "harness"
+    folder.mkdir(exist_ok=True, mode=0o700)
+    return folder / f"{commit}-tests-v{TESTS_VERSION}.json"
+
+
+def _store(result: TestRun) -> None:
+    if result.state in ("unavailable", "error"):
+        return
+    runner.write_json_atomic(_cache_file(result.commit), result.to_json())
+
+
+def cached_tests(commit: str) -> TestRun | None:
+    try:
+        return TestRun(**json.loads(_cache_file(commit).read_text()))
+    except (OSError, ValueError, TypeError):
+        return None

@@ -1,0 +1,55 @@
+"""A modal list of the fault scenarios: pick one to run alone, or to run with coverage."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from review.harness import scenarios
+
+
+class ScenarioPicker(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape,q", "dismiss_none", "Close", id="picker.close")]
+    DEFAULT_CSS = """
+    ScenarioPicker { align: center middle; }
+    ScenarioPicker > Vertical {
+        width: 90%; max-width: 110; height: auto; max-height: 90%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    ScenarioPicker #picker-title { text-style: bold; padding-bottom: 1; }
+    ScenarioPicker OptionList { height: auto; max-height: 20; }
+    """
+
+    def __init__(self, title: str, last_verdicts: dict[str, str] | None = None, preferred: str | None = None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.last_verdicts = last_verdicts or {}
+        self.preferred = preferred
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Content(self.title_text + " — enter runs it, escape closes"), id="picker-title")
+            options = []
+            for scenario in scenarios.SCENARIOS:
+                last = self.last_verdicts.get(scenario.name)
+                text = f"{scenario.name:14} gateway: {scenario.gateway_does}" + (f"  [last: {last}]" if last else "")
+                options.append(Option(Content(text), id=scenario.name))
+            yield OptionList(*options, id="picker-options")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        names = [s.name for s in scenarios.SCENARIOS]
+        if self.preferred in names:
+            options.highlighted = names.index(self.preferred)
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,146 @@
+"""The stub log pane with Pilot on the real app: real node, the real gateway, the real sandbox.
+
+A run streams while the UI answers keys; escape cancels it and kills its processes; before/after
+shows what the candidate's fix changed; the commit timeline shows a test going red then green;
+a coverage run marks in the diff which lines ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+
+import pytest
+
+from review.harness import sandbox
+from review.tui.app import ReviewApp
+from review.tui.submission_screen import SubmissionScreen
+from review.tui.widgets.diff_view import DiffView
+from review.tui.widgets.rubric_form import RubricForm, SignalRow
+from review.tui.widgets.stub_log import LogLines, StubLog
+
+from harness_helpers import leftover_processes
+from test_tui_diff import open_submission, settle
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need bubblewrap")
+
+
+async def wait_until(pilot, predicate, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out waiting"
+        await pilot.pause(0.05)
+
+
+def hints(screen, signal_id: str) -> str:
+    form = screen.query_one(RubricForm)
+    return " | ".join(h.text for row in form.rows() if row.signal.id == signal_id for h in row.hints)
+
+
+async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_escape_cancels(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("5")
+        log = screen.query_one(StubLog)
+        assert isinstance(app.focused, LogLines) and log.has_focus_within
+        await pilot.press("r")
+        await wait_until(pilot, lambda: any("first-503" in line for line in log.raw_lines))
+        assert log.running
+        await pilot.press("4")  # a key press is handled mid-run
+        assert isinstance(app.focused, SignalRow)
+        assert "▶ suite on HEAD" in str(log.query_one("#log-status").render())  # progress shows
+        await pilot.press("5")
+        await wait_until(pilot, lambda: not log.running and screen.suite is not None)
+        assert any('{"charges":2,"distinctKeys":2}' in line for line in log.raw_lines)
+        assert len(log.key_colours) >= 2  # the second key got a colour of its own
+        assert "a new key per attempt" in hints(screen, "key-scope")
+        await pilot.press("r")
+        await wait_until(pilot, lambda: any("process 1 started" in line for line in log.raw_lines[2:]))
+        await pilot.press("escape")  # cancels the run, does not leave the screen
+        await wait_until(pilot, lambda: not log.running, timeout=10)
+        assert isinstance(app.screen, SubmissionScreen)
+        assert "cancelled" in log.raw_lines[-1]
+    await asyncio.sleep(0.5)
+    assert leftover_processes("driver.mjs") == []
+
+
+async def test_one_scenario_from_the_picker(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("5", "s")
+        await pilot.pause()
+        await pilot.press("down", "down", "enter")  # first-503 is highlighted first; two down: always-503
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: not log.running and log.last_verdicts)
+        assert set(log.last_verdicts) == {"always-503"} and log.last_verdicts["always-503"] == "ok"
+        assert not any("happy:" in line for line in log.raw_lines)
+
+
+async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restart(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("5", "b")
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: log.comparison is not None, timeout=120)
+        changes = {c.scenario: c for c in log.comparison.changes}
+        assert log.comparison.before.label.startswith("draft ")
+        assert changes["first-503"].text == "double-charge → ok" and changes["first-503"].kind == "fixed"
+        assert changes["restart"].kind == "same" and changes["restart"].after == "double-charge"
+        table = log.query_one("#compare-table")
+        assert str(table.get_cell("first-503", table.ordered_columns[3].key)) == "fixed"
+        await pilot.pause(0.2)  # the detail log renders once it has a size
+        detail = "\n".join(line.text for line in log.query_one("#compare-detail").lines)
+        assert "before: draft" in detail and "after: HEAD" in detail
+        assert any(line.startswith("before  │") for line in log.raw_lines)  # both runs' raw output
+        assert any(line.startswith("after   │") for line in log.raw_lines)
+        await pilot.press("v")
+        assert log.query_one("#log-views").current == "log-lines"
+
+
+@needs_bwrap
+async def test_timeline_shows_the_test_that_went_red_before_the_fix(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        assert "went red, then green" not in hints(screen, "found-defect")
+        await pilot.press("3", "t")
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: not log.running and "timeline" in log.job, timeout=180)
+        table = screen.query_one("#commits-table")
+        cells = [str(table.get_cell(sha, "tests")) for sha in table.rows]
+        assert [c.split()[1] if c.startswith("●") else c for c in cells] == \
+            ["no tests", "no tests", "RED", "green", "green"]
+        suites = [str(table.get_cell(sha, "suite")) for sha in table.rows]
+        assert suites[1].startswith("2/8 ok double-charge") and suites[3] == "8/8 ok"
+        assert "went red, then green" in hints(screen, "found-defect")
+        assert any("own tests RED" in line for line in log.raw_lines)
+
+
+@needs_bwrap
+async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charge(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(160, 48)) as pilot:  # wide: the diff and the log side by side
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("5", "c")
+        await pilot.pause()
+        await pilot.press("enter")  # first-503 is the default choice before any run
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: not log.running and log.job.startswith("coverage"))
+        view = screen.query_one(DiffView)
+        assert view.coverage is not None
+        header = str(screen.query_one("#diff-range").render())
+        assert "coverage (first-503: double-charge)" in header and "AI-attributed: 15 ran, 0 did not" in header
+        rows = ["".join(s.text for s in view._render_row(i, row, False)) for i, row in enumerate(view.rows)
+                if row.kind == "line"]
+        fresh_key = next(r for r in rows if "crypto.randomUUID()" in r)
+        backoff = next(r for r in rows if "setTimeout" in r)
+        note = next(r for r in rows if "Ran the gateway stub" in r)
+        assert "  2 CC│+" in fresh_key and "  1 CC│+" in backoff  # two attempts with two keys; one wait
+        assert "    " + "  │+" in note  # no count outside the code
+        await pilot.press("1", "c")  # the diff pane's c hides the overlay
+        assert view.coverage is None and "coverage hidden" in str(screen.query_one("#diff-range").render())

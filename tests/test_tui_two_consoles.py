@@ -1,0 +1,67 @@
+"""Two consoles open on one cohort (two reviewers in two tmux panes): a save in one shows in the
+other within two seconds, on the triage table and in an open rubric form."""
+
+from __future__ import annotations
+
+import time
+
+from review.tui.app import ReviewApp
+from review.tui.widgets.rubric_form import RubricForm
+
+from test_tui_diff import open_submission, settle
+from test_tui_rubric import score_all
+
+
+async def wait_until(pilots, predicate, timeout: float) -> float:
+    started = time.monotonic()
+    while not predicate():
+        assert time.monotonic() - started < timeout, "not seen in time"
+        for pilot in pilots:
+            await pilot.pause(0.05)
+    return time.monotonic() - started
+
+
+async def test_a_save_in_one_console_shows_in_the_other_within_two_seconds(sample_cohort):
+    ana = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    bob = ReviewApp(sample_cohort, run_harness=False, reviewers=("bob",))
+    async with ana.run_test(size=(120, 40)) as ana_pilot, bob.run_test(size=(120, 40)) as bob_pilot:
+        await settle(ana, ana_pilot)
+        triage = ana.screen
+        assert str(triage.table.get_cell("chen-wei", "reviewers")) == "—"
+        await open_submission(bob, bob_pilot, "chen-wei")
+        await score_all(bob_pilot)
+        await bob_pilot.press("ctrl+s")
+        await settle(bob, bob_pilot)
+        seen = await wait_until([ana_pilot, bob_pilot],
+                                lambda: str(triage.table.get_cell("chen-wei", "reviewers")) == "bob", timeout=2.5)
+        assert str(triage.table.get_cell("chen-wei", "state")) == "in review"
+        assert seen < 2.5
+
+        # Ana opens it and sees Bob's draft; Bob finalises it; Ana's open form shows it.
+        screen = await open_submission(ana, ana_pilot, "chen-wei")
+        others = screen.query_one("#others")
+        assert "bob (draft)" in str(others.render())
+        await bob_pilot.press("f3", "4", "F", "ctrl+s")
+        await settle(bob, bob_pilot)
+        await wait_until([ana_pilot, bob_pilot], lambda: "bob (final)" in str(others.render()), timeout=2.5)
+
+
+async def test_the_same_pair_in_two_consoles_gets_the_other_save_into_a_clean_form(sample_cohort):
+    first = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana", "bob"))
+    second = ReviewApp(sample_cohort, run_harness=False, reviewers=("bob", "ana"))
+    async with first.run_test(size=(120, 40)) as one, second.run_test(size=(120, 40)) as two:
+        screen = await open_submission(first, one, "ben-larsen")
+        await open_submission(second, two, "ben-larsen")
+        await score_all(two, "33")
+        await two.press("ctrl+s")
+        await settle(second, two)
+        form = screen.query_one(RubricForm)
+        await wait_until([one, two], lambda: form.values()["tiers"].get("key-scope") == "strong", timeout=2.5)
+        assert "saved in another console" in str(screen.query_one("#rubric-status").render())
+        # With unsaved values of its own, the form keeps them and says what happened on disk.
+        await one.press("4", "1")
+        await two.press("down", "down", "2", "ctrl+s")
+        await settle(second, two)
+        await wait_until([one, two], lambda: "ctrl+s shows the conflict" in
+                         str(screen.query_one("#rubric-status").render()), timeout=2.5)
+        assert form.values()["tiers"]["found-defect"] == "weak"
