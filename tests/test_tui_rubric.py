@@ -128,3 +128,47 @@ async def test_blind_mode_hides_others_until_final(sample_cohort):
         await settle(app, pilot)
         others = str(screen.query_one("#others").render())
         assert "bob" in others and "Evidence: strong ≠" in others
+
+
+async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(sample_cohort):
+    from review.tui.widgets.note_view import NoteView
+
+    def top_note_line(note) -> str:
+        text = note.query_one("#note-text")
+        shown = str(text.render()).split("\n")
+        return shown[note.scroll_offset.y - text.virtual_region.y + 1].lstrip()  # below one line of context
+
+    def visible_note_lines(note) -> list[str]:
+        text = note.query_one("#note-text")
+        start = note.scroll_offset.y - text.virtual_region.y
+        shown = str(text.render()).split("\n")
+        return [line.lstrip() for line in shown[max(0, start):start + note.scrollable_content_region.height]]
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:  # tabs: the note takes the screen
+        screen = await open_submission(app, pilot, "chen-wei")
+        await pilot.press("4", "down", "down", "down")  # Explanation
+        row = app.focused
+        assert isinstance(row, SignalRow) and row.signal.id == "explanation"
+        lines = [int(h.where.split()[2].rstrip(",")) for h in row.hints]  # "note line(s) N, …"
+        await pilot.press("g")
+        await pilot.pause(0.2)
+        note = screen.query_one(NoteView)
+        assert screen.active_pane == "note" and screen.note_opened and app.focused is note
+        assert top_note_line(note).startswith(f"{lines[0]} │")
+        await pilot.press("4")
+        assert app.focused is row
+        await pilot.press("g")  # the next hint: the restart gap (near the end: on screen, maybe not on top)
+        await pilot.pause(0.2)
+        assert lines[1] != lines[0] and any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note))
+        assert not any(line.startswith(f"{lines[0]} │") for line in visible_note_lines(note))
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(160, 48)) as pilot:  # wide: the note shows beside the rubric
+        screen = await open_submission(app, pilot, "chen-wei")
+        await pilot.press("4", "down", "down", "down", "g")
+        await pilot.pause(0.2)
+        assert isinstance(app.focused, SignalRow) and screen.query_one("#pane-note").display
+        await pilot.press("g")
+        await pilot.pause(0.2)
+        assert any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(screen.query_one(NoteView)))

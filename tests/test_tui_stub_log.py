@@ -57,6 +57,12 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         assert any('{"charges":2,"distinctKeys":2}' in line for line in log.raw_lines)
         assert len(log.key_colours) >= 2  # the second key got a colour of its own
         assert "a new key per attempt" in hints(screen, "key-scope")
+        await pilot.press("4", "down", "g")  # Key scope's first hint links to first-503's log lines
+        await pilot.pause(0.2)
+        lines = log.query_one(LogLines)
+        assert screen.active_pane == "log" and lines.scroll_offset.y > 0
+        assert "] first-503: start" in log.raw_lines[lines.scroll_offset.y - log.unlogged]
+        await pilot.press("5")
         await pilot.press("r")
         await wait_until(pilot, lambda: any("process 1 started" in line for line in log.raw_lines[2:]))
         await pilot.press("escape")  # cancels the run, does not leave the screen

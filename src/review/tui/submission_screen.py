@@ -4,6 +4,7 @@ rubric form whose scores are saved next to the submission."""
 from __future__ import annotations
 
 import getpass
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from review.harness import candidate_tests, runner, scenarios
 from review.text import safe_line
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
-from review.tui.widgets.rubric_form import RubricForm
+from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import StubLog, Target
 
 
@@ -181,6 +182,7 @@ class SubmissionScreen(Screen[None]):
     active_pane = "diff"
     main_pane = "diff"
     layout_name = "tabs"
+    last_signal: SignalRow | None = None  # 4 comes back to it after g went to its evidence
 
     def on_resize(self, event: Resize) -> None:
         self.arrange_panes()
@@ -208,6 +210,8 @@ class SubmissionScreen(Screen[None]):
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         """Focus moved (tab, a click): the pane it moved into becomes the active one."""
+        if isinstance(event.widget, SignalRow):
+            self.last_signal = event.widget
         for node in event.widget.ancestors_with_self:
             if node.id and node.id.startswith("pane-") and node.id.removeprefix("pane-") in PANE_KEYS:
                 name = node.id.removeprefix("pane-")
@@ -280,12 +284,8 @@ class SubmissionScreen(Screen[None]):
             self.update_rubric_header()
 
     def action_pane(self, name: str) -> None:
-        self.active_pane = name
-        if name in ("diff", "commits", "note") and not (name == "note" and self.layout_name == "wider"):
-            self.main_pane = name
-        self.arrange_panes()
+        self.show_pane(name)
         if name == "note":
-            self.mark_note_opened()
             self.query_one(NoteView).focus()
         elif name == "diff":
             self.query_one("#diff-view").focus()
@@ -293,10 +293,21 @@ class SubmissionScreen(Screen[None]):
             self.query_one(StubLog).focus_log()
         elif name == "rubric":
             rows = self.query_one(RubricForm).rows()
-            if rows:
-                rows[0].focus()
+            last = self.last_signal if self.last_signal in rows else None
+            if last or rows:
+                (last or rows[0]).focus()
         else:
             self.query_one("#commits-table").focus()
+
+    def show_pane(self, name: str) -> None:
+        """Put a pane on screen without moving focus (when there is room, others stay beside it)."""
+        if self.layout_name == "tabs" or name not in ("log", "rubric"):
+            self.active_pane = name if self.layout_name == "tabs" else self.active_pane
+        if name in ("diff", "commits", "note") and not (name == "note" and self.layout_name == "wider"):
+            self.main_pane = name
+        self.arrange_panes()
+        if name == "note":
+            self.mark_note_opened()
 
     # ----------------------------------------------------------------- the rubric
 
@@ -594,6 +605,35 @@ class SubmissionScreen(Screen[None]):
         self.form.set_status(safe_line(f"Updated from disk: saved in another console ({mine.state}, revision "
                                        f"{mine.revision}, {mine.updated}).", 300))
         self.update_rubric_header()
+
+    @on(SignalRow.GoTo)
+    def go_to_evidence(self, message: SignalRow.GoTo) -> None:
+        """A hint's source: note lines, a harness scenario's log lines, a commit."""
+        where = message.where
+        # With room on screen the source appears beside the rubric and focus stays, so g cycles on;
+        # in tabs (80×24) the source's pane takes the screen, and 4 comes back.
+        go = self.action_pane if self.layout_name == "tabs" else self.show_pane
+        note_line = re.match(r"note lines? (\d+)", where)
+        if note_line or where in ("note", "attribution"):
+            go("note")
+            if note_line:
+                self.query_one(NoteView).scroll_to_line(int(note_line.group(1)))
+        elif where.startswith("harness"):
+            scenario = where.partition(": ")[2]
+            log = self.query_one(StubLog)
+            go("log")
+            if scenario and not log.scroll_to_scenario(scenario, self.suite):
+                self.app.notify("No run of that scenario in the log yet: r runs the suite.", markup=False)
+        elif where.startswith("commit"):
+            go("commits")
+            prefix = where.partition(" ")[2]
+            table = self.query_one("#commits-table", DataTable)
+            for index, key in enumerate(table.rows):
+                if prefix and str(key.value).startswith(prefix):
+                    table.move_cursor(row=index)
+                    break
+        back = " · 4 goes back to the rubric" if self.layout_name == "tabs" else " · g again: the next hint"
+        self.app.notify(safe_line(f"{message.row.signal.name}: {where}{back}", 200), markup=False, timeout=3)
 
     def action_reload_theirs(self) -> None:
         theirs = getattr(self, "conflict_theirs", None)

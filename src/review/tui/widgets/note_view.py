@@ -74,7 +74,8 @@ class NoteView(VerticalScroll, can_focus=True):
     def text_width(self) -> int:
         # Room for the vertical scrollbar whether or not it shows yet: it appears only after the
         # first render, and a width that changed with it would re-wrap every line.
-        return max(20, self.content_region.width - self.styles.scrollbar_size_vertical)
+        width = self.content_region.width - self.styles.scrollbar_size_vertical
+        return max(20, width) if width > 0 else 0  # 0: hidden, no layout yet (on_resize wraps it later)
 
     def on_resize(self) -> None:
         if self.analysis is not None and self.text_width() != self.wrap_width:
@@ -89,12 +90,21 @@ class NoteView(VerticalScroll, can_focus=True):
         self.query_one("#note-text", Static).update(Content(header + body))
 
     def scroll_to_line(self, number: int) -> None:
-        """Bring note line `number` to the top (evidence hints link here)."""
+        """Bring note line `number` near the top, one line of context above (evidence hints link here).
+        After a refresh: the pane may have just been shown, and has no layout yet."""
+        self.call_after_refresh(self._scroll_to_line, number)
+
+    def _scroll_to_line(self, number: int, tries: int = 3) -> None:
         if self.analysis is None:
             return
-        rendered = self.query_one("#note-text", Static)
+        if self.text_width() != self.wrap_width:  # shown just now: wrap for its width first
+            self.render_note()
+            if tries:
+                self.call_after_refresh(self._scroll_to_line, number, tries - 1)
+                return
         body = numbered(self.analysis.note.text, self.wrap_width or None).split("\n")
         digits = len(str(self.analysis.note.text.count("\n") + 1))
         row = next((i for i, line in enumerate(body) if line.startswith(f"{number:>{digits}} │")), 0)
-        offset = 2 if self.analysis.note.path else 0
-        self.scroll_to(y=rendered.region.y - self.region.y + self.scroll_offset.y + row + offset - 1, animate=False)
+        header = 2 if self.analysis.note.path else 0
+        text = self.query_one("#note-text", Static)
+        self.scroll_to(y=max(0, text.virtual_region.y + header + row - 1), animate=False)

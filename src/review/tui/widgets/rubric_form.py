@@ -29,6 +29,7 @@ class SignalRow(Vertical, can_focus=True):
         Binding("0", "tier('no-decision')", "No decision", id="rubric.no-decision"),
         Binding("backspace,delete", "tier('')", "Clear", show=False, id="rubric.clear"),
         Binding("c", "comment", "Comment", id="rubric.comment"),
+        Binding("g", "go_to_evidence", "Go to evidence", id="rubric.go-to-evidence"),
         Binding("down,j", "app.focus_next", "Next", show=False, id="rubric.next"),
         Binding("up,k", "app.focus_previous", "Previous", show=False, id="rubric.previous"),
     ]
@@ -45,11 +46,19 @@ class SignalRow(Vertical, can_focus=True):
     class Changed(Message):
         row: "SignalRow"
 
+    @dataclass
+    class GoTo(Message):
+        """Show where a hint came from: "note line 12", "harness: restart", "commit ff4d190"."""
+
+        row: "SignalRow"
+        where: str
+
     def __init__(self, signal: rubric_module.Signal) -> None:
         super().__init__(id=f"signal-{signal.id}")
         self.signal = signal
         self.tier = ""
         self.hints: list[evidence_module.Hint] = []
+        self.next_hint = 0  # g cycles through the hints' sources
 
     def compose(self) -> ComposeResult:
         yield Static(classes="signal-title")
@@ -74,6 +83,8 @@ class SignalRow(Vertical, can_focus=True):
         parts.append(("● " if self.tier == rubric_module.NO_DECISION else "○ ") + "0 No decision yet")
         self.query_one(".signal-tiers", Static).update(Content("\n".join(safe_line(p, 200) for p in parts)))
         hints = [f"observed: {h.text} ({h.where})" for h in self.hints] or ["observed: nothing yet"]
+        if self.hints:
+            hints[-1] += "  · g goes there"
         comment = self.comment_box.value
         if comment and not self.comment_box.has_class("open"):
             hints.append(f"comment: {comment}")
@@ -83,6 +94,14 @@ class SignalRow(Vertical, can_focus=True):
         self.tier = tier
         self.refresh_text()
         self.post_message(self.Changed(self))
+
+    def action_go_to_evidence(self) -> None:
+        if not self.hints:
+            self.app.notify("Nothing observed for this signal yet.", markup=False)
+            return
+        hint = self.hints[self.next_hint % len(self.hints)]
+        self.next_hint += 1
+        self.post_message(self.GoTo(self, hint.where))
 
     def action_comment(self) -> None:
         self.comment_box.add_class("open")
@@ -178,6 +197,7 @@ class RubricForm(VerticalScroll):
     def set_evidence(self, hints: dict[str, list[evidence_module.Hint]]) -> None:
         for row in self.rows():
             row.hints = hints.get(row.signal.id, [])
+            row.next_hint = 0
             row.refresh_text()
         for flag in self.rubric.flags:
             found = hints.get(flag.id, [])

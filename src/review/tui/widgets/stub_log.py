@@ -125,6 +125,7 @@ class StubLog(Vertical):
         self.last_verdicts: dict[str, str] = {}
         self.comparison: CompareDone | None = None
         self.status_text = ""
+        self.unlogged = 0  # lines on screen that are not in raw_lines (the key help before the first run)
 
     def compose(self) -> ComposeResult:
         yield Static(id="log-status")
@@ -142,6 +143,7 @@ class StubLog(Vertical):
                      "c  coverage: which lines ran, marked in the diff · w  writes the log",
                      "The timeline (suite + the candidate's own tests per commit): t in Commits (3)"):
             self.lines.write(Text(line, style="dim"))
+            self.unlogged += 1
         self.set_interval(0.5, self.update_status)
         self.update_status()
 
@@ -229,7 +231,7 @@ class StubLog(Vertical):
             return False
         if clear:
             self.lines.clear()
-            self.raw_lines, self.key_colours = [], {}
+            self.raw_lines, self.key_colours, self.unlogged = [], {}, 0
         self.running, self.job, self.started = True, job, time.monotonic()
         self.scenarios_started, self.scenarios_total, self.current_scenario = 0, total, ""
         self.status_text = ""
@@ -436,6 +438,27 @@ class StubLog(Vertical):
         if tests and tests.state in ("red", "hung"):
             for line in tests.output[-12:]:
                 self.add(f"    {line}", "stdout")
+
+    def scroll_to_scenario(self, name: str, earlier: runner.SuiteResult | None = None) -> bool:
+        """Bring the first line of scenario `name` to the top (an evidence hint links here). With no
+        run in the log yet, `earlier` (a cached suite) is written into it first."""
+        if self.running:
+            return False
+        marker = f"] {name}: "
+        index = next((i for i, line in enumerate(self.raw_lines) if marker in line), None)
+        if index is None and earlier is not None:
+            self.add(f"── result of an earlier run on {earlier.commit[:7]} ──")
+            for result in earlier.scenarios:
+                for line in result.log:
+                    self.add(line, "cached")
+            index = next((i for i, line in enumerate(self.raw_lines) if marker in line), None)
+        if index is None:
+            return False
+        self.show_view("log-lines")
+        self.lines.auto_scroll = False
+        self.call_after_refresh(self.lines.scroll_to, y=index + self.unlogged, animate=False)
+        self.call_after_refresh(setattr, self.lines, "auto_scroll", True)
+        return True
 
     # ----------------------------------------------------------------- writing
 
