@@ -1,0 +1,93 @@
+"""The real `review demo` in a detached tmux session, driven with send-keys and read with
+capture-pane, as a reviewer over SSH would use it: open a submission, run the suite, read the
+note, score it, save, and find the TOML file with the values typed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("node") is None,
+                                reason="needs tmux and node")
+
+
+class Tmux:
+    def __init__(self, name: str) -> None:
+        self.base = ["tmux", "-L", name, "-f", "/dev/null"]
+
+    def run(self, *args: str) -> str:
+        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True).stdout
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "review")
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.run("send-keys", "-t", "review", key)
+            time.sleep(0.15)
+
+    def type(self, text: str) -> None:
+        self.run("send-keys", "-t", "review", "-l", text)  # literally: no key names
+
+    def alive(self) -> bool:
+        return subprocess.run([*self.base, "has-session", "-t", "review"], capture_output=True).returncode == 0
+
+    def wait_for(self, text: str, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never appeared; the screen was:\n{shown}")
+            time.sleep(0.2)
+
+
+@pytest.fixture
+def tmux(tmp_path):
+    server = Tmux(f"review-test-{os.getpid()}-{tmp_path.name}")
+    yield server
+    subprocess.run([*server.base, "kill-server"], capture_output=True)
+
+
+def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs):
+    cohort = tmp_path / "cohort"
+    env = {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
+           "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"], "PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+    command = f"{sys.executable} -m review demo --into {cohort} --no-harness --reviewer ana"
+    tmux.run("new-session", "-d", "-s", "review", "-x", "100", "-y", "30",
+             *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")], command)
+    tmux.wait_for("chen-wei")
+    tmux.wait_for("OpenAI Codex")  # the rows are read
+    tmux.keys("Down", "Down", "Enter")
+    tmux.wait_for("whole submission (starter → HEAD)")  # the submission is read
+    tmux.keys("5", "r")
+    tmux.wait_for("▶ suite on HEAD")  # progress while it runs
+    shown = tmux.wait_for("done in", timeout=120)
+    assert "verdict" in shown or "two-orders" in shown
+    tmux.keys("2")  # the note: final needs it opened
+    tmux.wait_for("What I verified")
+    tmux.keys("4", "3", "Down", "3", "Down", "3", "Down", "3", "Down", "2", "c")
+    tmux.type("names timeouts and partial writes")
+    tmux.keys("Enter", "F", "C-s")
+    tmux.wait_for("saved final")
+    score_file = cohort / "chen-wei.review.toml"
+    review = tomllib.loads(score_file.read_text())["reviews"][0]
+    assert review["reviewers"] == ["ana"] and review["state"] == "final"
+    assert review["tiers"] == {"found-defect": "strong", "key-scope": "strong", "evidence": "strong",
+                               "explanation": "strong", "blast-radius": "acceptable"}
+    assert review["comments"] == {"blast-radius": "names timeouts and partial writes"}
+    assert review["harness"] == "8/8 ok" and review["note_opened"]
+    tmux.keys("Escape")
+    tmux.wait_for("scored")  # back on the triage table, the row says so
+    tmux.keys("q")
+    deadline = time.monotonic() + 10
+    while tmux.alive() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not tmux.alive()  # the console quit cleanly; the session went with it
