@@ -246,3 +246,61 @@ def diff_benchmark(lines: int, into: Path | None) -> int:
     if not into:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+# ----------------------------------------------------------------------------- start-up in a real terminal
+
+_FLOOR_APP = """
+from textual.app import App
+from textual.widgets import Static
+class Floor(App):
+    def compose(self):
+        yield Static("floor-ready")
+Floor().run()
+"""
+
+
+def _tmux_first_paint(server: str, command: str, ready: str, env: dict[str, str], timeout: float = 20.0) -> float:
+    """Seconds from starting `command` in a fresh tmux window until `ready` is on its screen."""
+    base = ["tmux", "-L", server, "-f", "/dev/null"]
+    subprocess.run([*base, "kill-server"], capture_output=True)
+    args = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
+    start = time.perf_counter()
+    subprocess.run([*base, "new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *args, command], check=True)
+    try:
+        while time.perf_counter() - start < timeout:
+            shown = subprocess.run([*base, "capture-pane", "-p", "-t", "bench"], capture_output=True, text=True).stdout
+            if ready in shown:
+                return time.perf_counter() - start
+            time.sleep(0.005)
+        raise RuntimeError(f"{ready!r} did not appear within {timeout:g} s")
+    finally:
+        subprocess.run([*base, "kill-server"], capture_output=True)
+
+
+def startup_benchmark(into: Path | None, samples: int = 5) -> int:
+    """The console started for real in tmux (as over SSH) on the sample cohort: time to the first
+    painted triage table, beside a bare Textual app started the same way (the floor)."""
+    import statistics
+    import sys
+
+    if shutil.which("tmux") is None:
+        print("review bench startup needs tmux (apt-get install tmux)")
+        return 2
+    folder = into or Path(tempfile.mkdtemp(prefix="review-bench-startup-"))
+    cohort = demo.build_demo(folder / "cohort")
+    env = {key: os.environ[key] for key in ("PATH", "HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "REVIEW_CACHE_DIR")
+           if key in os.environ}
+    server = f"review-bench-{os.getpid()}"
+    floor_file = folder / "floor.py"
+    floor_file.write_text(_FLOOR_APP)
+    console = f"{sys.executable} -m review {cohort} --no-harness"
+    first = [_tmux_first_paint(server, console, "ada-okafor", env) for _ in range(samples)]
+    floors = [_tmux_first_paint(server, f"{sys.executable} {floor_file}", "floor-ready", env) for _ in range(samples)]
+    console_s, floor_s = statistics.median(first), statistics.median(floors)
+    print(f"sample cohort ({len(list(cohort.iterdir()))} entries) in tmux 120×40, median of {samples}:")
+    print(f"  review: triage table painted        {console_s * 1000:7.0f} ms   (runs: "
+          + ", ".join(f"{s * 1000:.0f}" for s in first) + ")")
+    print(f"  bare Textual app painted (floor)    {floor_s * 1000:7.0f} ms")
+    print(f"  ratio to the floor                  {console_s / floor_s:7.2f}   (target: well under 1 s in all)")
+    return 0

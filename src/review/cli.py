@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     export_p.add_argument("--format", choices=["csv", "json", "md"], default="csv")
 
     bench_p = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    bench_p.add_argument("what", choices=["triage", "harness", "diff"])
+    bench_p.add_argument("what", choices=["triage", "harness", "diff", "startup"])
     bench_p.add_argument("--lines", type=int, default=100_000, help="for `bench diff`")
     bench_p.add_argument("--submissions", type=int, default=300)
     bench_p.add_argument("--into", type=Path, default=None)
@@ -198,6 +198,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench.harness_benchmark(args.into)
     if args.what == "diff":
         return bench.diff_benchmark(args.lines, args.into)
+    if args.what == "startup":
+        return bench.startup_benchmark(args.into)
     return bench.triage_benchmark(args.submissions, args.into)
 
 

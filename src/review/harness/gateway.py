@@ -22,9 +22,17 @@ import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from aiohttp import web
+if TYPE_CHECKING:
+    from aiohttp import web
+
+
+def _web():
+    """aiohttp, imported on the first run: its 170 ms of imports should not delay the triage screen."""
+    from aiohttp import web
+
+    return web
 
 MAX_KEY_LENGTH = 255
 MAX_BODY = 64 * 1024
@@ -99,11 +107,11 @@ class Gateway:
     # ----------------------------------------------------------------- lifecycle
 
     async def start(self, socket_path: Path) -> None:
-        app = web.Application(client_max_size=MAX_BODY)
+        app = _web().Application(client_max_size=MAX_BODY)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
+        self._runner = _web().AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
         await self._runner.setup()
-        site = web.UnixSite(self._runner, str(socket_path))
+        site = _web().UnixSite(self._runner, str(socket_path))
         await site.start()
         self._started = time.monotonic()
 
@@ -204,22 +212,22 @@ class Gateway:
         record.status = status
         headers = {"Idempotent-Replayed": "true"} if replayed else {}
         self.on_event("response", record.to_json())
-        return web.json_response(body, status=status, headers=headers)
+        return _web().json_response(body, status=status, headers=headers)
 
     async def _outcome(self, request: web.Request) -> web.Response:
         """The trusted driver reports how each call settled, with a token the candidate never sees."""
         if request.headers.get("X-Review-Token") != self.token:
-            return web.json_response({"error": "forbidden"}, status=403)
+            return _web().json_response({"error": "forbidden"}, status=403)
         try:
             outcome = json.loads(await request.read())
         except (ValueError, UnicodeDecodeError):
-            return web.json_response({"error": "bad outcome"}, status=400)
+            return _web().json_response({"error": "bad outcome"}, status=400)
         if isinstance(outcome, dict):
             outcome["process"] = self.process
             outcome["t_ms"] = self.elapsed_ms()
             self.outcomes.append(outcome)
             self.on_event("outcome", outcome)
-        return web.json_response({"ok": True})
+        return _web().json_response({"ok": True})
 
     # ----------------------------------------------------------------- summaries
 
