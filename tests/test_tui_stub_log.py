@@ -150,3 +150,22 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         assert "    " + "  │+" in note  # no count outside the code
         await pilot.press("1", "c")  # the diff pane's c hides the overlay
         assert view.coverage is None and "coverage hidden" in str(screen.query_one("#diff-range").render())
+
+
+async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the_second_key(sample_cohort,
+                                                                                            monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.no_color
+        screen = await open_submission(app, pilot, "ada-okafor")
+        view = screen.query_one(DiffView)  # AI lines carry a tag, not only a background
+        await pilot.press("J")  # checkout.mjs
+        assert any("CC│+" in "".join(s.text for s in view.render_line(y)) for y in range(view.size.height))
+        await pilot.press("5", "s", "enter")  # first-503 alone
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: not log.running and log.last_verdicts)
+        await pilot.pause(0.2)
+        shown = [line.text for line in log.query_one(LogLines).lines]
+        requests = [line for line in shown if "POST /charge" in line]
+        assert len(requests) == 2 and "[k1]" in requests[0] and "[k2]" in requests[1]

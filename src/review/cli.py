@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     harness_p.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
     harness_p.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
     harness_p.add_argument("--log", action="store_true", help="stream the gateway log to stderr as it happens")
+    harness_p.add_argument("--timeline", action="store_true",
+                           help="every commit: the suite and the candidate's own tests (red/green); bubblewrap only "
+                                "for the tests")
 
     export_p = sub.add_parser("export", help="every review of a cohort, with per-signal tiers and agreement")
     export_p.add_argument("cohort", type=Path)
@@ -162,6 +165,8 @@ def cmd_harness(args: argparse.Namespace) -> int:
         if args.log and event.text:
             print(event.text, file=sys.stderr, flush=True)
 
+    if args.timeline:
+        return _timeline(repo, info, listener, args.json)
     suite = asyncio.run(runner.run_suite(repo, commit, args.scenario, listener, info))
     if args.json:
         json.dump(suite.to_json(), sys.stdout, indent=2)
@@ -177,6 +182,34 @@ def cmd_harness(args: argparse.Namespace) -> int:
             print("  sandbox: reduced (bubblewrap not available): Node's permission flags only", file=sys.stderr)
     if args.check and any(s.verdict != "ok" for s in suite.scenarios):
         return 1
+    return 0
+
+
+def _timeline(repo, info, listener, as_json: bool) -> int:
+    import asyncio
+
+    from review.harness import timeline
+
+    def show(entry: timeline.Entry) -> None:
+        if as_json:
+            return
+        tests = entry.tests
+        parts = [entry.commit[:12], entry.suite.summary if entry.suite else "suite not run",
+                 f"own tests {tests.state}" + (f" ({tests.summary})" if tests and tests.summary else "") if tests
+                 else "own tests not run"]
+        if entry.same_code_as:
+            parts.append(f"same code as {entry.same_code_as[:12]}")
+        if entry.problem:
+            parts.append(entry.problem)
+        print(safe_line("  ".join(parts), 400), flush=True)
+
+    entries = asyncio.run(timeline.run_timeline(repo, [c.sha for c in repo.commits()], show, listener, info))
+    if as_json:
+        json.dump({"submission": repo.source.name, "sandbox": info.kind, "commits": [
+            {"commit": e.commit, "same_code_as": e.same_code_as, "problem": e.problem,
+             "suite": e.suite.to_json() if e.suite else None, "tests": e.tests.to_json() if e.tests else None}
+            for e in entries]}, sys.stdout, indent=2)
+        print()
     return 0
 
 

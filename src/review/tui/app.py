@@ -10,6 +10,7 @@ from pathlib import Path
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.message import Message
 
 from review import store, themes
@@ -88,8 +89,12 @@ class ReviewApp(App[None]):
     def scores_changed(self, message: ScoresChanged) -> None:
         for screen in self.screen_stack:
             handler = getattr(screen, "scores_changed", None)
-            if handler is not None:
-                handler(message.names)
+            # A screen still composing, or torn down as the console quits, has no table to update.
+            if handler is not None and screen.is_mounted and screen.is_attached:
+                try:
+                    handler(message.names)
+                except NoMatches:
+                    pass
 
     def apply_keymap(self) -> None:
         """Binding ids → keys, from ~/.config/review/keymap.toml (e.g. `"triage.next-unscored" = "u"`)."""

@@ -185,10 +185,15 @@ class StubLog(Vertical):
         return self.key_colours[key]
 
     def styled(self, text: str, kind: str) -> Text:
-        line = Text(text)
         match = KEY_IN_LINE.search(text)
         if match and kind in ("response", "cached"):
-            line.stylize(f"bold {self.colour(match.group(1))}", match.start(), match.end())
+            # A number beside the colour: 16-colour terminals, NO_COLOR and colour-blind eyes see it too.
+            colour = self.colour(match.group(1))
+            number = list(self.key_colours).index(match.group(1)) + 1
+            line = Text(text[:match.end()] + f" [k{number}]" + text[match.end():])
+            line.stylize(f"bold {colour}", match.start(), match.end() + len(f" [k{number}]"))
+        else:
+            line = Text(text)
         if kind in ("stdout", "stderr") or "client stdout" in text or "client stderr" in text:
             line.stylize("dim italic")
         elif kind in ("scenario-done", "cached") and "verdict " in text:
