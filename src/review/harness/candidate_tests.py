@@ -151,20 +151,8 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
 
 
 async def _read(stream: asyncio.StreamReader | None, lines: list[str]) -> None:
-    seen = 0
-    while stream is not None:
-        line = await stream.readline()
-        if not line:
-            return
-        seen += len(line)
-        if seen > OUTPUT_CAP:
-            if seen - len(line) <= OUTPUT_CAP:
-                lines.append(f"… output cut at {OUTPUT_CAP} bytes")
-            continue
-        text = line.decode("utf-8", "replace").rstrip("\n")
-        if "ExperimentalWarning" in text or text.startswith("(Use `node --trace-warnings"):
-            continue
-        lines.append(safe_line(text, 400))
+    async for text in runner.capped_lines(stream, OUTPUT_CAP):
+        lines.append(f"… output cut at {OUTPUT_CAP} bytes" if text is None else safe_line(text, 400))
 
 
 # ----------------------------------------------------------------------------- per-commit cache

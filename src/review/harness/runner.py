@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -305,24 +306,34 @@ def kill_group(pid: int) -> None:
         pass
 
 
-async def _read_stream(stream: asyncio.StreamReader | None, name: str, process_no: int, emit,
-                       tail: list[str] | None) -> None:
-    """Client output is shown (sanitised, capped, marked as the client's) but never believed."""
-    if stream is None:
-        return
+NODE_NOTICE = re.compile(r"^\(node:\d+\) ExperimentalWarning|^\(Use `node --trace-warnings")
+
+
+async def capped_lines(stream: asyncio.StreamReader | None, cap: int):
+    """A child's output as decoded lines, up to `cap` bytes, then None once where it was cut.
+    Node's own notice about its experimental permission model is left out."""
     seen = 0
-    while True:
+    while stream is not None:
         line = await stream.readline()
         if not line:
             return
         seen += len(line)
-        if seen > STREAM_CAP:
-            if seen - len(line) <= STREAM_CAP:
-                emit(name, {"process": process_no}, f"client {name} (p{process_no}): … output cut at {STREAM_CAP} bytes")
+        if seen > cap:
+            if seen - len(line) <= cap:
+                yield None
             continue
         text = line.decode("utf-8", "replace").rstrip("\n")
-        if name == "stderr" and "ExperimentalWarning" in text or text.startswith("(Use `node --trace-warnings"):
-            continue  # Node's own notice about the permission model
+        if not NODE_NOTICE.match(text):
+            yield text
+
+
+async def _read_stream(stream: asyncio.StreamReader | None, name: str, process_no: int, emit,
+                       tail: list[str] | None) -> None:
+    """Client output is shown (sanitised, capped, marked as the client's) but never believed."""
+    async for text in capped_lines(stream, STREAM_CAP):
+        if text is None:
+            emit(name, {"process": process_no}, f"client {name} (p{process_no}): … output cut at {STREAM_CAP} bytes")
+            continue
         if tail is not None:
             tail.append(text)
             del tail[:-20]
