@@ -131,3 +131,29 @@ async def test_a_100k_line_diff_opens_and_scrolls(tmp_path):
         assert "v99999" in bottom
         await pilot.press("g", "space", "space")
         assert view.scroll_offset.y > 0
+
+
+async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with_remapped_keys(sample_cohort,
+                                                                                             isolated_dirs):
+    from review.tui.help_screen import HelpScreen
+
+    config = isolated_dirs / "config" / "review"
+    config.mkdir(parents=True)
+    (config / "keymap.toml").write_text('"log.run" = "ctrl+r"\n')
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("5", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = app.screen.rows
+        assert rows[0][0] == "Stub log"  # the focused pane's keys come first
+        ids = {binding_id: (group, keys) for group, keys, _, binding_id in rows}
+        for wanted in ("log.run", "log.before-after", "log.coverage", "commits.timeline", "diff.next-hunk",
+                       "diff.coverage", "rubric.go-to-evidence", "rubric.strong", "submission.save", "app.quit"):
+            assert wanted in ids, wanted
+        assert ids["commits.timeline"][0] == "Commits" and ids["rubric.strong"][0] == "Rubric"
+        assert ids["log.run"][1] == "^r"
+        await pilot.press("escape")
+        await pilot.press("ctrl+r")  # the remapped key runs the suite
+        await pilot.pause()
+        assert app.screen.query_one("StubLog").running

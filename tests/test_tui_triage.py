@@ -94,7 +94,7 @@ async def test_help_lists_every_key_of_the_screen(sample_cohort):
         await loaded(app, pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        listed = {binding_id for (_, binding_id), _ in app.screen.rows}
+        listed = {binding_id for _, _, _, binding_id in app.screen.rows}
         assert {"triage.open", "triage.next-unscored", "triage.filter", "triage.sort", "app.quit",
                 "app.help"} <= listed
         await pilot.press("escape")

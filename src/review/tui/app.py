@@ -15,7 +15,7 @@ from textual.message import Message
 
 from review import store, themes
 from review.tui.cohort_screen import CohortScreen
-from review.tui.help_screen import HelpScreen
+from review.tui.help_screen import HelpScreen, help_rows
 
 
 def keymap_path() -> Path:
@@ -50,6 +50,7 @@ class ReviewApp(App[None]):
         self.reviewers = reviewers
         self.theme_load = theme_load or themes.load_themes()
         self.score_stamps: dict[str, tuple[int, int, int]] | None = None
+        self.keymap: dict[str, str] = {}  # binding id -> keys, from keymap.toml (shown by ?)
 
     def get_css_variables(self) -> dict[str, str]:
         variables = themes.with_app_variables(super().get_css_variables())
@@ -106,10 +107,11 @@ class ReviewApp(App[None]):
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             self.notify(f"{path}: not loaded ({error})", severity="error", markup=False)
             return
-        self.set_keymap({str(k): str(v) for k, v in keymap.items()})
+        self.keymap = {str(k): str(v) for k, v in keymap.items()}
+        self.set_keymap(self.keymap)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
         title = getattr(self.screen, "BINDING_GROUP_TITLE", None) or "review"
-        self.push_screen(HelpScreen(title, self.screen.active_bindings, self.get_key_display))
+        self.push_screen(HelpScreen(title, help_rows(self.screen, self.keymap, self.get_key_display)))

@@ -1,14 +1,60 @@
-"""`?`: every key of the screen underneath, with what it does and its id (for remapping)."""
+"""`?`: every key of the screen underneath — of every pane on it, not only the focused one —
+grouped by pane (the focused pane first), with what it does and its binding id (for remapping)."""
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding, Binding
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
+
+Row = tuple[str, str, str, str]  # group, keys, action, binding id
+
+
+def own_bindings(node: DOMNode) -> list[Binding]:
+    """Bindings this project declares on the node's classes (not Textual's own widgets' cursor keys)."""
+    found: list[Binding] = []
+    for cls in type(node).__mro__:
+        if cls.__module__.startswith("review.") and "BINDINGS" in cls.__dict__:
+            found += [b for b in cls.__dict__["BINDINGS"] if isinstance(b, Binding)]
+    return found
+
+
+def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:
+    """One row per binding id (or action), the focused pane's group first, then the others, then the
+    screen's own keys and the app's. Keys remapped in the keymap are shown as remapped."""
+    focused = screen.focused
+    chain = list(focused.ancestors_with_self) if focused is not None else []
+    nodes: list[DOMNode] = [n for n in chain if n is not screen and n is not screen.app]
+    nodes += [n for n in screen.walk_children(with_self=False) if n not in nodes]
+    nodes += [screen, screen.app]
+    groups: dict[str, dict[str, tuple[list[str], str, str]]] = {}
+    for node in nodes:
+        if node is screen:
+            group = getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
+        elif node is screen.app:
+            group = "Everywhere"
+        else:
+            group = getattr(node, "HELP_GROUP", None) or getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
+        for binding in own_bindings(node):
+            if binding.id and binding.id in keymap:
+                binding = dataclasses.replace(binding, key=keymap[binding.id])
+            entry = groups.setdefault(group, {}).setdefault(binding.id or binding.action,
+                                                            ([], binding.description or binding.action,
+                                                             binding.id or ""))
+            for key in binding.key.split(","):
+                shown = key_display(dataclasses.replace(binding, key=key.strip()))
+                if shown not in entry[0]:
+                    entry[0].append(shown)
+    return [(group, " ".join(keys), label, binding_id)
+            for group, entries in groups.items() for keys, label, binding_id in entries.values()]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -18,7 +64,7 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > Vertical {
-        width: 90%; max-width: 100; height: 90%;
+        width: 100%; max-width: 110; height: 100%; max-height: 40;
         border: round $primary; background: $surface; padding: 0 1;
     }
     HelpScreen #help-title { text-style: bold; padding-bottom: 1; }
@@ -26,26 +72,21 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-hint { color: $text-muted; }
     """
 
-    def __init__(self, title: str, bindings: dict[str, ActiveBinding], key_display) -> None:
+    def __init__(self, title: str, rows: list[Row]) -> None:
         super().__init__()
         self.title_text = title
-        # One row per action: keys that share an action are listed together.
-        rows: dict[tuple[str, str], list[str]] = {}
-        for key, active in bindings.items():
-            binding = active.binding
-            if binding.action in ("help_quit",):
-                continue
-            label = binding.description or binding.action
-            rows.setdefault((label, binding.id or ""), []).append(key_display(binding))
-        self.rows = sorted(rows.items(), key=lambda item: item[0][0].lower())
+        self.rows = rows
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content(f"Keys — {self.title_text}"), id="help-title")
             table: DataTable = DataTable(cursor_type="row", zebra_stripes=True)
-            table.add_columns("Key", "Action", "Binding id")
-            for (label, binding_id), keys in self.rows:
-                table.add_row(Text(" ".join(dict.fromkeys(keys))), Text(label), Text(binding_id))
+            table.add_columns("Pane", "Key", "Action", "Binding id")
+            previous = None
+            for group, keys, label, binding_id in self.rows:
+                table.add_row(Text(group if group != previous else "", style="bold"), Text(keys), Text(label),
+                              Text(binding_id))
+                previous = group
             yield table
             yield Static(Content("escape closes · binding ids can be remapped in ~/.config/review/keymap.toml"),
                          id="help-hint")

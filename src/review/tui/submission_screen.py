@@ -60,6 +60,7 @@ def shown_panes(layout: str, active: str, main: str) -> set[str]:
 class CommitsTable(DataTable):
     """The commits, oldest first, with each one's suite verdicts and the candidate's own tests."""
 
+    HELP_GROUP = "Commits"
     BINDINGS = [
         Binding("t", "screen.timeline", "Timeline: suite + own tests", id="commits.timeline"),
         Binding("b", "screen.before_after_from_commit", "This commit vs HEAD", id="commits.before-after"),

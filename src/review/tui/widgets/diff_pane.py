@@ -27,6 +27,8 @@ class DiffRange:
 
 
 class DiffPane(Vertical):
+
+    HELP_GROUP = "Diff"
     BINDINGS = [
         Binding("greater_than_sign", "step(1)", "Next commit", id="diff.next-commit"),
         Binding("less_than_sign", "step(-1)", "Prev commit", id="diff.previous-commit"),

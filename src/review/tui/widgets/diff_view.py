@@ -131,6 +131,8 @@ def file_header(file_diff: diff.FileDiff) -> str:
 class DiffView(ScrollView, can_focus=True):
     """Unified diff, virtualised. Posts HunkChanged as the current hunk moves."""
 
+    HELP_GROUP = "Diff"
+
     COMPONENT_CLASSES = {"diff-view--file", "diff-view--hunk", "diff-view--current", "diff-view--added",
                          "diff-view--removed", "diff-view--context", "diff-view--ai", "diff-view--gutter",
                          "diff-view--ai-tag", "diff-view--info", "diff-view--ran", "diff-view--not-ran"}

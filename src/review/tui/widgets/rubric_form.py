@@ -22,6 +22,8 @@ from review.text import safe_line
 class SignalRow(Vertical, can_focus=True):
     """One signal: its tiers with the article's descriptions, the reviewer's choice, the evidence."""
 
+    HELP_GROUP = "Rubric"
+
     BINDINGS = [
         Binding("1", "tier('weak')", "Weak", id="rubric.weak"),
         Binding("2", "tier('acceptable')", "Acceptable", id="rubric.acceptable"),
@@ -121,6 +123,8 @@ class SignalRow(Vertical, can_focus=True):
 
 
 class RubricForm(VerticalScroll):
+    HELP_GROUP = "Rubric"
+
     BINDINGS = [
         Binding("F", "toggle_final", "Final/draft", id="rubric.toggle-final"),
         Binding("s", "save", "Save", id="rubric.save"),

@@ -53,6 +53,8 @@ class LogLines(RichLog, can_focus=True):
 
 
 class StubLog(Vertical):
+
+    HELP_GROUP = "Stub log"
     BINDINGS = [
         Binding("r", "run", "Run suite", id="log.run"),
         Binding("s", "pick_scenario", "One scenario", id="log.scenario"),
