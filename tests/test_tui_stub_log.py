@@ -169,3 +169,23 @@ async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the
         shown = [line.text for line in log.query_one(LogLines).lines]
         requests = [line for line in shown if "POST /charge" in line]
         assert len(requests) == 2 and "[k1]" in requests[0] and "[k2]" in requests[1]
+
+
+async def test_escape_in_the_commits_pane_stops_a_running_timeline_before_it_leaves(sample_cohort):
+    from review.tui.cohort_screen import CohortScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("3", "t")
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: any("process 1 started" in line for line in log.raw_lines))
+        assert "commits done" in str(log.query_one("#log-status").render())
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not log.running, timeout=10)
+        assert isinstance(app.screen, SubmissionScreen) and "cancelled" in log.raw_lines[-1]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, CohortScreen)
+    await asyncio.sleep(0.5)
+    assert leftover_processes("driver.mjs") == []

@@ -455,6 +455,10 @@ class SubmissionScreen(Screen[None]):
     @on(StubLog.CoverageDone)
     def coverage_done(self, message: StubLog.CoverageDone) -> None:
         result = message.result
+        if not result.coverage:
+            self.app.notify(safe_line(f"Coverage of {result.name} recorded nothing ({result.verdict}: "
+                                      f"{'; '.join(result.reasons)})", 300), severity="warning", markup=False)
+            return
         pane = self.query_one(DiffPane)
         pane.set_coverage(message.target.commit, f"{result.name}: {result.verdict}", result.coverage or {})
         if not pane.display or not self.query_one("#pane-diff").display:
@@ -647,6 +651,11 @@ class SubmissionScreen(Screen[None]):
         self.form.set_status("loaded the version on disk")
 
     def action_back(self) -> None:
+        log = self.query_one(StubLog)
+        if log.running:  # escape stops a run first (the timeline runs while the Commits pane has focus)
+            log.action_cancel()
+            self.app.notify("Run cancelled; escape again goes back to triage.", markup=False)
+            return
         if self.form.dirty:
             if getattr(self, "_warned_dirty", False):
                 self.dismiss(None)

@@ -124,6 +124,7 @@ class StubLog(Vertical):
         self.scenarios_started = 0
         self.scenarios_total = 0
         self.current_scenario = ""
+        self.commits_done = ""  # the timeline's progress
         self.last_verdicts: dict[str, str] = {}
         self.comparison: CompareDone | None = None
         self.status_text = ""
@@ -172,7 +173,7 @@ class StubLog(Vertical):
             where = f" · {self.current_scenario}" if self.current_scenario else ""
             count = f" ({self.scenarios_started}/{self.scenarios_total})" if self.scenarios_total else \
                 (f" ({self.scenarios_started} so far)" if self.scenarios_started else "")
-            text = f"▶ {self.job}{where}{count} · {elapsed:.1f} s · escape cancels"
+            text = f"▶ {self.job}{self.commits_done}{where}{count} · {elapsed:.1f} s · escape cancels"
         else:
             target = self.target.label if self.target else "…"
             text = self.status_text or f"r runs the suite on {target} · s one scenario · b before/after · c coverage"
@@ -241,6 +242,7 @@ class StubLog(Vertical):
             self.raw_lines, self.key_colours, self.unlogged = [], {}, 0
         self.running, self.job, self.started = True, job, time.monotonic()
         self.scenarios_started, self.scenarios_total, self.current_scenario = 0, total, ""
+        self.commits_done = ""
         self.status_text = ""
         self.show_view("log-lines")
         self.add(f"── {job} ──", "info")
@@ -426,10 +428,12 @@ class StubLog(Vertical):
             await timeline.run_timeline(repo, [c.commit for c in commits], on_entry, emitter("timeline"))
 
         self.start(f"timeline of {len(commits)} commits (suite + the candidate's own tests)", 0, job)
+        self.commits_done = f" · 0/{len(commits)} commits done"
 
     @on(TimelineEntry)
     def timeline_entry(self, message: TimelineEntry) -> None:
         entry = message.entry
+        self.commits_done = f" · {message.index}/{message.total} commits done"
         tests = entry.tests
         parts = [f"timeline {message.index}/{message.total}: {entry.commit[:7]}"]
         if entry.same_code_as:
