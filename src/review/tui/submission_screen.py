@@ -184,6 +184,7 @@ class SubmissionScreen(Screen[None]):
     main_pane = "diff"
     layout_name = "tabs"
     last_signal: SignalRow | None = None  # 4 comes back to it after g went to its evidence
+    saving = False  # a save is being written: the score watcher leaves our entry alone meanwhile
 
     def on_resize(self, event: Resize) -> None:
         self.arrange_panes()
@@ -531,6 +532,7 @@ class SubmissionScreen(Screen[None]):
             harness=self.suite.summary if self.suite else None, ai_share=self.analysis.diff.ai_share,
         )
         base = self.loaded_review.revision if self.loaded_review else None
+        self.saving = True
         self.write_review(review, base, self.force_next_save, and_next, notes)
 
     @work(thread=True, exclusive=True, group="save", name="save-review")
@@ -559,6 +561,7 @@ class SubmissionScreen(Screen[None]):
 
     @on(Saved)
     def saved(self, message: Saved) -> None:
+        self.saving = False
         self.loaded_review = message.review
         self.force_next_save = False
         self.form.state = message.review.state
@@ -575,6 +578,7 @@ class SubmissionScreen(Screen[None]):
 
     @on(SaveFailed)
     def save_failed(self, message: SaveFailed) -> None:
+        self.saving = False
         if message.theirs is not None:
             theirs = message.theirs
             tiers = ", ".join(f"{k}={v}" for k, v in theirs.tiers.items()) or "no tiers"
@@ -590,8 +594,8 @@ class SubmissionScreen(Screen[None]):
     def scores_changed(self, names: set[str]) -> None:
         """This submission's score file changed on disk: another console saved (or this one did).
         Others' reviews refresh; our own entry is reloaded when the form holds nothing unsaved."""
-        if self.analysis is None or self.path.name not in names:
-            return
+        if self.analysis is None or self.path.name not in names or self.saving:
+            return  # our own save in flight: Saved brings the file's new state
         scores = store.read_scores(self.path)
         self.update_others(scores)
         mine = scores.find((tuple(sorted(self.reviewers)), self.analysis.head))
