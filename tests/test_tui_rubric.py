@@ -144,6 +144,17 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         shown = str(text.render()).split("\n")
         return [line.lstrip() for line in shown[max(0, start):start + note.scrollable_content_region.height]]
 
+    async def settles(pilot, check) -> None:
+        """The scroll lands after a refresh or two (the note re-wraps when first shown): poll, don't guess."""
+        for _ in range(50):
+            await pilot.pause(0.05)
+            try:
+                if check():
+                    return
+            except IndexError:
+                pass
+        assert check()
+
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:  # tabs: the note takes the screen
         screen = await open_submission(app, pilot, "chen-wei")
@@ -152,23 +163,22 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         assert isinstance(row, SignalRow) and row.signal.id == "explanation"
         lines = [int(h.where.split()[2].rstrip(",")) for h in row.hints]  # "note line(s) N, …"
         await pilot.press("g")
-        await pilot.pause(0.2)
         note = screen.query_one(NoteView)
+        await settles(pilot, lambda: top_note_line(note).startswith(f"{lines[0]} │"))
         assert screen.active_pane == "note" and screen.note_opened and app.focused is note
-        assert top_note_line(note).startswith(f"{lines[0]} │")
         await pilot.press("4")
         assert app.focused is row
         await pilot.press("g")  # the next hint: the restart gap (near the end: on screen, maybe not on top)
-        await pilot.pause(0.2)
-        assert lines[1] != lines[0] and any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note))
+        await settles(pilot, lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
+        assert lines[1] != lines[0]
         assert not any(line.startswith(f"{lines[0]} │") for line in visible_note_lines(note))
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(160, 48)) as pilot:  # wide: the note shows beside the rubric
         screen = await open_submission(app, pilot, "chen-wei")
         await pilot.press("4", "down", "down", "down", "g")
-        await pilot.pause(0.2)
-        assert isinstance(app.focused, SignalRow) and screen.query_one("#pane-note").display
+        await settles(pilot, lambda: screen.query_one("#pane-note").display)
+        assert isinstance(app.focused, SignalRow)
         await pilot.press("g")
-        await pilot.pause(0.2)
-        assert any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(screen.query_one(NoteView)))
+        note = screen.query_one(NoteView)
+        await settles(pilot, lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))

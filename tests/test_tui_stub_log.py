@@ -58,9 +58,8 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         assert len(log.key_colours) >= 2  # the second key got a colour of its own
         assert "a new key per attempt" in hints(screen, "key-scope")
         await pilot.press("4", "down", "g")  # Key scope's first hint links to first-503's log lines
-        await pilot.pause(0.2)
         lines = log.query_one(LogLines)
-        assert screen.active_pane == "log" and lines.scroll_offset.y > 0
+        await wait_until(pilot, lambda: screen.active_pane == "log" and lines.scroll_offset.y > 0, timeout=5)
         assert "] first-503: start" in log.raw_lines[lines.scroll_offset.y - log.unlogged]
         await pilot.press("5")
         await pilot.press("r")

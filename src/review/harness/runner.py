@@ -300,10 +300,33 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
 
 
 def kill_group(pid: int) -> None:
+    """SIGKILL the run's process group, then anything left in its session (the run was started with
+    start_new_session, so the session id is `pid`): bwrap's inner process, forked while the group
+    signal lands, can miss it (seen in CI), and the PID namespace it heads dies only with it."""
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    for other in session_members(pid):
+        try:
+            os.kill(other, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def session_members(sid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()  # after "pid (comm)": state ppid pgrp session …
+        if len(fields) > 3 and fields[3] == str(sid) and fields[0] != "Z":
+            found.append(int(entry))
+    return found
 
 
 NODE_NOTICE = re.compile(r"^\(node:\d+\) ExperimentalWarning|^\(Use `node --trace-warnings")

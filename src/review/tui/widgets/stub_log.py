@@ -230,7 +230,7 @@ class StubLog(Vertical):
     # ----------------------------------------------------------------- jobs
 
     def start(self, job: str, total: int, make: Callable[[Callable[[str], Emit]], Awaitable[None]],
-              clear: bool = True) -> bool:
+              clear: bool = True, progress: str = "") -> bool:
         if self.repo is None:
             self.app.notify("Still reading the submission.", markup=False)
             return False
@@ -241,8 +241,9 @@ class StubLog(Vertical):
             self.lines.clear()
             self.raw_lines, self.key_colours, self.unlogged = [], {}, 0
         self.running, self.job, self.started = True, job, time.monotonic()
+        self.owner_app = self.app
         self.scenarios_started, self.scenarios_total, self.current_scenario = 0, total, ""
-        self.commits_done = ""
+        self.commits_done = progress
         self.status_text = ""
         self.show_view("log-lines")
         self.add(f"── {job} ──", "info")
@@ -256,8 +257,10 @@ class StubLog(Vertical):
     @work(thread=True, exclusive=True, group="stub-log", name="stub-log-job")
     def run_job(self, job: str, make: Callable[[Callable[[str], Emit]], Awaitable[None]]) -> None:
         worker = get_current_worker()
+        app = self.owner_app  # read on the UI thread, in start()
         try:
-            runner.run_until_stopped(lambda: make(self.emitter), lambda: worker.is_cancelled)
+            # Cancelled (escape, a new run, the screen closed), or the console quitting: stop and kill.
+            runner.run_until_stopped(lambda: make(self.emitter), lambda: worker.is_cancelled or not app.is_running)
         except asyncio.CancelledError:
             self.post_message(self.JobEnded(job, None, True))
         except (sandbox.SandboxError, gitsafe.GitSafeError, OSError) as error:
@@ -427,8 +430,8 @@ class StubLog(Vertical):
 
             await timeline.run_timeline(repo, [c.commit for c in commits], on_entry, emitter("timeline"))
 
-        self.start(f"timeline of {len(commits)} commits (suite + the candidate's own tests)", 0, job)
-        self.commits_done = f" · 0/{len(commits)} commits done"
+        self.start(f"timeline of {len(commits)} commits (suite + the candidate's own tests)", 0, job,
+                   progress=f" · 0/{len(commits)} commits done")
 
     @on(TimelineEntry)
     def timeline_entry(self, message: TimelineEntry) -> None:
