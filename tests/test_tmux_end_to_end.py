@@ -56,10 +56,13 @@ def tmux(tmp_path):
     subprocess.run([*server.base, "kill-server"], capture_output=True)
 
 
-def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs):
+# tmux's own TERM (256 colours), and screen's (8 colours, as a reviewer's older setup may have).
+@pytest.mark.parametrize("term", ["tmux-256color", "screen"])
+def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     cohort = tmp_path / "cohort"
     env = {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
-           "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"], "PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+           "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"], "PATH": os.environ["PATH"], "LANG": "C.UTF-8",
+           "TERM": term}
     command = f"{sys.executable} -m review demo --into {cohort} --no-harness --reviewer ana"
     tmux.run("new-session", "-d", "-s", "review", "-x", "100", "-y", "30",
              *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")], command)

@@ -21,7 +21,7 @@ from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import LogLines, StubLog
 
 from harness_helpers import leftover_processes
-from test_tui_diff import open_submission, settle
+from test_tui_diff import open_submission
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need bubblewrap")

@@ -1,6 +1,5 @@
 """The triage screen driven with Pilot on the real sample cohort."""
 
-from pathlib import Path
 
 from textual.widgets import DataTable, Input
 

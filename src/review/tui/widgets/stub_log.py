@@ -126,7 +126,7 @@ class StubLog(Vertical):
         self.current_scenario = ""
         self.commits_done = ""  # the timeline's progress
         self.last_verdicts: dict[str, str] = {}
-        self.comparison: CompareDone | None = None
+        self.comparison: StubLog.CompareDone | None = None
         self.status_text = ""
         self.unlogged = 0  # lines on screen that are not in raw_lines (the key help before the first run)
 
