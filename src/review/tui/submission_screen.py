@@ -249,7 +249,7 @@ class SubmissionScreen(Screen[None]):
         self.test_runs = {sha: run.colour for sha, run in tests.items()}
         log = self.query_one(StubLog)
         log.repo = analysis.repo
-        log.head = log.target = Target(analysis.head, f"HEAD {analysis.head[:7]}")
+        log.head = log.target = self.target_for(analysis.head)
         log.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
         if self.suite:
             log.last_verdicts = {s.name: s.verdict for s in self.suite.scenarios}
@@ -303,8 +303,8 @@ class SubmissionScreen(Screen[None]):
 
     def show_pane(self, name: str) -> None:
         """Put a pane on screen without moving focus (when there is room, others stay beside it)."""
-        if self.layout_name == "tabs" or name not in ("log", "rubric"):
-            self.active_pane = name if self.layout_name == "tabs" else self.active_pane
+        if self.layout_name == "tabs":
+            self.active_pane = name
         if name in ("diff", "commits", "note") and not (name == "note" and self.layout_name == "wider"):
             self.main_pane = name
         self.arrange_panes()
@@ -405,11 +405,13 @@ class SubmissionScreen(Screen[None]):
         """`r` in the stub log runs the commit the diff shows."""
         if self.analysis is None:
             return
-        commit = message.range.target
-        label = f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}"
         log = self.query_one(StubLog)
-        log.target = Target(commit, label)
+        log.target = self.target_for(message.range.target)
         log.update_status()
+
+    def target_for(self, commit: str) -> Target:
+        assert self.analysis is not None
+        return Target(commit, f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}")
 
     def refresh_evidence(self) -> None:
         if self.analysis is not None:
@@ -461,16 +463,14 @@ class SubmissionScreen(Screen[None]):
                                       f"{'; '.join(result.reasons)})", 300), severity="warning", markup=False)
             return
         pane = self.query_one(DiffPane)
-        pane.set_coverage(message.target.commit, f"{result.name}: {result.verdict}", result.coverage or {})
+        pane.set_coverage(message.target.commit, f"{result.name}: {result.verdict}", result.coverage)
         if not pane.display or not self.query_one("#pane-diff").display:
             self.app.notify(safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the gutter.", 200),
                             markup=False)
 
     def timeline_targets(self) -> list[Target]:
         assert self.analysis is not None
-        head = self.analysis.head
-        return [Target(c.sha, f"HEAD {c.short}" if c.sha == head else f"commit {c.short}")
-                for c in self.analysis.commits]
+        return [self.target_for(c.sha) for c in self.analysis.commits]
 
     def action_timeline(self) -> None:
         if self.analysis is None:
