@@ -105,6 +105,11 @@ async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restar
         assert any(line.startswith("after   │") for line in log.raw_lines)
         await pilot.press("v")
         assert log.query_one("#log-views").current == "log-lines"
+        head_summary = log.comparison.after_suite.summary
+        await pilot.press("escape")  # back to triage: the row's harness column shows the run at HEAD
+        await pilot.pause()
+        assert str(app.screen.table.get_cell("ben-larsen", "harness")) == head_summary
+        assert head_summary.startswith("4/8 ok · double-charge")
 
 
 @needs_bwrap

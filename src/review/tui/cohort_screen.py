@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from review import cohort, store
+from review.harness import runner
 from review.text import safe_line
 
 UNSCORED = ("new", "in review", "stale")
@@ -304,10 +305,15 @@ class CohortScreen(Screen[None]):
         self.app.push_screen(screen, self.submission_closed)
 
     def submission_closed(self, result: str | None) -> None:
-        """Back from a submission: refresh its row (its state may have changed); open the next if asked."""
+        """Back from a submission: refresh its row (its state, and its harness column if a suite ran
+        there); open the next if asked."""
         name = self.current_name()
         if name:
-            self.refresh_row(self.rows[name])
+            row = self.rows[name]
+            cached = runner.cached_suite(row.head) if row.head else None
+            if cached is not None:
+                row.harness = cached.summary
+            self.refresh_row(row)
         if result == "next":
             self.action_next_unscored()
             self.action_open()
