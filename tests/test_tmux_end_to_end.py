@@ -78,7 +78,11 @@ def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     tmux.wait_for("What I verified")
     tmux.keys("4", "3", "Down", "3", "Down", "3", "Down", "3", "Down", "2", "c")
     tmux.type("names timeouts and partial writes")
-    tmux.keys("Enter", "F", "C-s")
+    tmux.keys("Enter")
+    tmux.wait_for("comment: names timeouts and partial writes")  # the box closed: keys are keys again
+    tmux.keys("F")
+    tmux.wait_for("state will be saved as FINAL")
+    tmux.keys("C-s")
     tmux.wait_for("saved final")
     score_file = cohort / "chen-wei.review.toml"
     review = tomllib.loads(score_file.read_text())["reviews"][0]

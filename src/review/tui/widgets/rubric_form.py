@@ -223,7 +223,9 @@ class RubricForm(VerticalScroll):
 
     def action_toggle_final(self) -> None:
         self.state = "draft" if self.state == "final" else "final"
-        self.set_status(f"state will be saved as {self.state.upper()} (s or ctrl+s saves)")
+        text = f"state will be saved as {self.state.upper()} (s or ctrl+s saves)"
+        self.set_status(text)
+        self.app.notify(text, markup=False, timeout=3)  # the status line may be scrolled out of view
 
     def action_save(self) -> None:
         self.post_message(self.SaveRequested(self))
