@@ -120,8 +120,11 @@ async def test_timeline_shows_the_test_that_went_red_before_the_fix(sample_cohor
         assert "went red, then green" not in hints(screen, "found-defect")
         await pilot.press("3", "t")
         log = screen.query_one(StubLog)
-        await wait_until(pilot, lambda: not log.running and "timeline" in log.job, timeout=180)
         table = screen.query_one("#commits-table")
+        last = list(table.rows)[-1]
+        # The run ends in the log a moment before the screen has handled the last commit's entry.
+        await wait_until(pilot, lambda: not log.running and "timeline" in log.job
+                         and str(table.get_cell(last, "tests")) != "—", timeout=180)
         cells = [str(table.get_cell(sha, "tests")) for sha in table.rows]
         assert [c.split()[1] if c.startswith("●") else c for c in cells] == \
             ["no tests", "no tests", "RED", "green", "green"]
@@ -140,9 +143,9 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         await pilot.pause()
         await pilot.press("enter")  # first-503 is the default choice before any run
         log = screen.query_one(StubLog)
-        await wait_until(pilot, lambda: not log.running and log.job.startswith("coverage"))
         view = screen.query_one(DiffView)
-        assert view.coverage is not None
+        # The screen hands the result to the diff a moment after the log says the run ended.
+        await wait_until(pilot, lambda: not log.running and log.job.startswith("coverage") and view.coverage)
         header = str(screen.query_one("#diff-range").render())
         assert "coverage (first-503: double-charge)" in header and "AI-attributed: 15 ran, 0 did not" in header
         rows = ["".join(s.text for s in view._render_row(i, row, False)) for i, row in enumerate(view.rows)
