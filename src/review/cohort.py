@@ -120,14 +120,13 @@ def triage(cohort: Path, workers: int = 4) -> list[Row]:
     return list(load_rows(list_submissions(cohort), workers))
 
 
-async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None, should_stop=lambda: False) -> None:
-    """Run the suite for every readable row without a cached result, a few at a time."""
+async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None) -> None:
+    """Run the suite for every readable row without a cached result, a few at a time. Cancelling
+    it (runner.run_until_stopped, as the console does when it quits) kills each run's processes."""
     gate = asyncio.Semaphore(concurrency)
 
     async def one(row: Row) -> None:
         async with gate:
-            if should_stop():
-                return
             try:
                 repo = await asyncio.to_thread(gitsafe.open_submission, Path(row.path))
                 suite = await runner.run_suite(repo)
@@ -138,20 +137,4 @@ async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None, shou
             if on_done:
                 on_done(row)
 
-    jobs = asyncio.gather(*(one(row) for row in rows if row.head and row.harness is None))
-
-    async def watch() -> None:
-        # A quitting console must not wait for a suite: cancelling kills each run's process group.
-        while not jobs.done():
-            if should_stop():
-                jobs.cancel()
-                return
-            await asyncio.sleep(0.2)
-
-    watcher = asyncio.create_task(watch())
-    try:
-        await jobs
-    except asyncio.CancelledError:
-        pass
-    finally:
-        watcher.cancel()
+    await asyncio.gather(*(one(row) for row in rows if row.head and row.harness is None))

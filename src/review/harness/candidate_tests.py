@@ -76,7 +76,7 @@ class TestRun:
     __test__ = False  # not a pytest class
 
     commit: str
-    state: str  # red | green | none | hung | unavailable | error
+    state: str  # red | green | none | hung | unavailable
     command: str = ""
     exit_code: int | None = None
     summary: str = ""
@@ -111,8 +111,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
     argv_inside, shown = chosen
     try:
         info = info or sandbox.detect()
-        if info.kind != "bwrap":
-            raise sandbox.SandboxError("the candidate's tests run only inside bubblewrap (apt-get install bubblewrap)")
+        sandbox.require_bwrap(info, sandbox.TESTS_NEED)
     except sandbox.SandboxError as error:
         return TestRun(commit, "unavailable", safe_line(shown, 300), reason=str(error))
     run_dir = Path(tempfile.mkdtemp(prefix="tests-", dir=runner.runs_root()))
@@ -165,7 +164,7 @@ def _cache_file(commit: str) -> Path:
 
 
 def _store(result: TestRun) -> None:
-    if result.state in ("unavailable", "error"):
+    if result.state == "unavailable":  # installing bubblewrap later must not meet a stale answer
         return
     runner.write_json_atomic(_cache_file(result.commit), result.to_json())
 

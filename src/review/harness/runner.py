@@ -88,10 +88,13 @@ class SuiteResult:
 Listener = Callable[[HarnessEvent], None]
 
 
-def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path, skipped: frozenset[str] = SKIPPED_NAMES) -> list[str]:
-    """Write the commit's JavaScript files (from git objects: symlinks are never followed) into `dest`.
-    The harness leaves package.json out (see SKIPPED_NAMES); the candidate's own tests need it."""
-    written, total = [], 0
+def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
+                skipped: frozenset[str] = SKIPPED_NAMES) -> dict[str, bytes]:
+    """Write the commit's JavaScript files (from git objects: symlinks are never followed) into `dest`;
+    returns path -> the bytes written. The harness leaves package.json out (see SKIPPED_NAMES); the
+    candidate's own tests need it."""
+    written: dict[str, bytes] = {}
+    total = 0
     for entry in repo.files(commit):
         parts = PurePosixPath(entry.path).parts
         if entry.kind != "blob" or entry.mode not in ("100644", "100755"):
@@ -110,7 +113,7 @@ def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path, skipped: frozen
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        written.append(entry.path)
+        written[entry.path] = data
         total += entry.size
     return written
 
@@ -139,9 +142,8 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
                        coverage: bool = False) -> ScenarioResult:
     """With `coverage`, V8 records which lines ran (bubblewrap only; see sandbox.node_command)."""
     info = info or sandbox.detect()
-    if coverage and info.kind != "bwrap":
-        raise sandbox.SandboxError("coverage is unavailable without bubblewrap: Node's permission flags stop V8 "
-                                   "writing it, and the harness never drops the sandbox to get it")
+    if coverage:
+        sandbox.require_bwrap(info, sandbox.COVERAGE_NEEDS)  # before anything starts
     log: list[str] = []
     started = time.monotonic()
 
@@ -188,7 +190,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
                                                     emit, coverage_dir)
                 _collect_outcomes(facts, gateway, scenario, process_no, ending, stderr)
             if coverage_dir is not None:
-                line_counts = read_coverage(repo, commit, exported, coverage_dir)
+                line_counts = read_coverage(exported, coverage_dir)
                 ran = {path: coverage_module.ran_lines(counts) for path, counts in line_counts.items()}
                 emit("coverage", {"files": ran}, "coverage: " + (", ".join(
                     f"{safe_line(path, 80)} {lines} line(s) ran" for path, lines in ran.items()) or "nothing recorded"))
@@ -210,15 +212,11 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     )
 
 
-def read_coverage(repo: gitsafe.SafeRepo, commit: str, exported: list[str], folder: Path) -> dict[str, dict[int, int]]:
-    """Line counts for the exported JavaScript, mapped onto the commit's own bytes (from git, not from
-    the run's folder, which the candidate's code could have rewritten)."""
-    sources = {}
-    for path in exported:
-        if path.endswith((".mjs", ".js", ".cjs")):
-            data = repo.show(commit, path)
-            if data is not None:
-                sources[path] = data.decode("utf-8", "replace")
+def read_coverage(exported: dict[str, bytes], folder: Path) -> dict[str, dict[int, int]]:
+    """Line counts for the exported JavaScript, mapped onto the bytes exported from git (not onto the
+    run's folder, which the candidate's code could have rewritten)."""
+    sources = {path: data.decode("utf-8", "replace") for path, data in exported.items()
+               if path.endswith((".mjs", ".js", ".cjs"))}
     reports = []
     for item in sorted(folder.glob("coverage-*.json"))[:500]:
         try:

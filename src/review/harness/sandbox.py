@@ -36,6 +36,17 @@ class SandboxError(Exception):
     pass
 
 
+COVERAGE_NEEDS = ("coverage is unavailable without bubblewrap: Node's permission flags stop V8 writing it, "
+                  "and the harness never drops the sandbox to get it")
+TESTS_NEED = "the candidate's own tests run only inside bubblewrap (apt-get install bubblewrap)"
+
+
+def require_bwrap(info: "SandboxInfo", why: str) -> None:
+    """The runs that cannot have Node's permission flags get bubblewrap or do not run."""
+    if info.kind != "bwrap":
+        raise SandboxError(why)
+
+
 @dataclass(frozen=True)
 class SandboxInfo:
     kind: str  # "bwrap" or "reduced"
@@ -124,9 +135,8 @@ def node_command(info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: i
     coverage run happens without bubblewrap.
     """
     limits = _limits(info, cpu_seconds)
-    if coverage_dir is not None and info.kind != "bwrap":
-        raise SandboxError("coverage needs bubblewrap (Node's permission flags stop V8 writing coverage), "
-                           "and the harness never drops the sandbox to get it")
+    if coverage_dir is not None:
+        require_bwrap(info, COVERAGE_NEEDS)
     if info.kind == "bwrap":
         binds = ["--ro-bind", str(DRIVER), INSIDE_DRIVER, "--bind", str(socket_dir), INSIDE_GATEWAY]
         flags = permission_flags(info, INSIDE_WORK, INSIDE_DRIVER)
@@ -146,8 +156,7 @@ def tests_command(info: SandboxInfo, work: Path, etc_dir: Path, argv: list[str],
     """The candidate's own tests: bubblewrap only, since `node --test` runs each file in a child
     process that Node's permission flags would not follow. The network namespace has its own
     loopback, so a test may start its own stub on :8099; /etc holds only hosts, for "localhost"."""
-    if info.kind != "bwrap":
-        raise SandboxError("the candidate's own tests run only inside bubblewrap (apt-get install bubblewrap)")
+    require_bwrap(info, TESTS_NEED)
     etc_dir.mkdir(exist_ok=True)
     (etc_dir / "hosts").write_text(HOSTS)
     (etc_dir / "nsswitch.conf").write_text("hosts: files\n")

@@ -189,8 +189,12 @@ class CohortScreen(Screen[None]):
         import asyncio
 
         worker = get_current_worker()
-        asyncio.run(cohort.fill_harness(rows, on_done=lambda row: self.post_message(self.HarnessDone(row)),
-                                        should_stop=lambda: worker.is_cancelled))
+        try:
+            runner.run_until_stopped(
+                lambda: cohort.fill_harness(rows, on_done=lambda row: self.post_message(self.HarnessDone(row))),
+                lambda: worker.is_cancelled)
+        except asyncio.CancelledError:
+            pass  # the console is quitting: the runs were stopped and their processes killed
 
     @on(HarnessDone)
     def harness_done(self, message: HarnessDone) -> None:
