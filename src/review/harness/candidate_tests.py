@@ -22,7 +22,7 @@ from review import gitsafe
 from review.harness import runner, sandbox
 from review.text import safe_line
 
-TESTS_VERSION = "1"
+TESTS_VERSION = "2"
 TIMEOUT_S = 30.0
 OUTPUT_CAP = 64 * 1024
 KEPT_LINES = 80
@@ -64,10 +64,12 @@ def command_for(paths: list[str], package_json: bytes | None) -> tuple[list[str]
 _TAP_COUNT = re.compile(r"^# (tests|pass|fail|cancelled|todo|skipped) (\d+)$")
 
 
-def summarise(lines: list[str]) -> str:
-    counts = {m.group(1): m.group(2) for line in lines for m in [_TAP_COUNT.match(line.strip())] if m}
-    if not counts:
-        return ""
+def tap_counts(lines: list[str]) -> dict[str, int]:
+    """The TAP summary node --test prints (`# tests 1`, `# pass 0`, …): only a summary, the exit code decides."""
+    return {m.group(1): int(m.group(2)) for line in lines for m in [_TAP_COUNT.match(line.strip())] if m}
+
+
+def summarise(counts: dict[str, int]) -> str:
     return " · ".join(f"{name} {counts[name]}" for name in ("tests", "pass", "fail", "cancelled") if name in counts)
 
 
@@ -83,6 +85,7 @@ class TestRun:
     output: list[str] = field(default_factory=list)  # sanitised, the last KEPT_LINES
     wall_ms: float = 0.0
     reason: str = ""
+    counts: dict[str, int] = field(default_factory=dict)  # from the TAP summary: tests, pass, fail, …
 
     @property
     def colour(self) -> str:
@@ -144,7 +147,9 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
     code = None if hung else proc.returncode
     state = "hung" if hung else ("green" if code == 0 else "red")
     reason = f"killed after {timeout_s:g} s" if hung else f"exit code {code}"
-    result = TestRun(commit, state, safe_line(shown, 300), code, summarise(lines), lines[-KEPT_LINES:], wall, reason)
+    counts = tap_counts(lines)
+    result = TestRun(commit, state, safe_line(shown, 300), code, summarise(counts), lines[-KEPT_LINES:], wall, reason,
+                     counts)
     _store(result)
     return result
 

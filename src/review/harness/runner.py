@@ -76,6 +76,10 @@ class SuiteResult:
         return {"submission": self.submission, "commit": self.commit, "sandbox": self.sandbox, "node": self.node,
                 "scenarios": [s.to_json() for s in self.scenarios]}
 
+    def log_lines(self) -> list[str]:
+        """Every scenario's log lines, in order: an earlier run's raw output, shown again."""
+        return [line for result in self.scenarios for line in result.log]
+
     @property
     def summary(self) -> str:
         """For the triage column: how many scenarios were ok, and the bad verdicts."""

@@ -90,7 +90,7 @@ def tests_cell(tests: candidate_tests.TestRun | None) -> Text:
         return Text("—", style="dim")
     style = {"green": "bold green", "red": "bold red", "hung": "bold red"}.get(tests.state, "dim")
     word = {"green": "● green", "red": "● RED", "hung": "● hung", "none": "no tests"}.get(tests.state, tests.state)
-    counts = dict(part.split(" ", 1) for part in tests.summary.split(" · ") if " " in part)
+    counts = tests.counts
     if "tests" in counts and "pass" in counts:
         word += f" {counts['pass']}/{counts['tests']} pass"
     return Text(word, style=style)

@@ -35,19 +35,22 @@ def disclosure_summary(analysis: analysis_module.Analysis) -> str:
     return "\n".join(safe_line(line, 400) for line in lines)
 
 
-def numbered(text: str, width: int | None = None) -> str:
+def numbered_rows(text: str, width: int | None = None) -> tuple[list[str], list[int]]:
     """Line numbers in a gutter; lines longer than `width` wrap under the gutter (marked ┆), so a
-    narrow pane never hides the end of a sentence and "note line 15" still finds line 15."""
+    narrow pane never hides the end of a sentence and "note line 15" still finds line 15.
+    Returns the rows, and for each note line the row it starts on."""
     lines = safe_text(text).expandtabs(4).split("\n")
     digits = len(str(len(lines)))
     room = None if width is None else max(20, width - digits - 3)
-    out = []
+    rows: list[str] = []
+    starts: list[int] = []
     for number, line in enumerate(lines, start=1):
         pieces = textwrap.wrap(line, room, drop_whitespace=False, replace_whitespace=False, break_on_hyphens=False,
                                expand_tabs=False) if room and line else [line]
-        out.append(f"{number:>{digits}} │ {pieces[0]}")
-        out += [f"{'':>{digits}} ┆ {piece}" for piece in pieces[1:]]
-    return "\n".join(out)
+        starts.append(len(rows))
+        rows.append(f"{number:>{digits}} │ {pieces[0]}")
+        rows += [f"{'':>{digits}} ┆ {piece}" for piece in pieces[1:]]
+    return rows, starts
 
 
 class NoteView(VerticalScroll, can_focus=True):
@@ -61,6 +64,7 @@ class NoteView(VerticalScroll, can_focus=True):
         super().__init__(id=id)
         self.analysis: analysis_module.Analysis | None = None
         self.wrap_width = 0
+        self.line_starts: list[int] = []  # the row each note line starts on, as last rendered
 
     def compose(self) -> ComposeResult:
         yield Static(Content("reading the note…"), id="note-summary")
@@ -85,7 +89,8 @@ class NoteView(VerticalScroll, can_focus=True):
         assert self.analysis is not None
         self.wrap_width = self.text_width()
         text = self.analysis.note.text
-        body = numbered(text, self.wrap_width or None) if text else ""
+        rows, self.line_starts = numbered_rows(text, self.wrap_width or None) if text else ([], [])
+        body = "\n".join(rows)
         header = f"{self.analysis.note.path} at HEAD {self.analysis.head[:12]}\n\n" if self.analysis.note.path else ""
         self.query_one("#note-text", Static).update(Content(header + body))
 
@@ -102,9 +107,7 @@ class NoteView(VerticalScroll, can_focus=True):
             if tries:
                 self.call_after_refresh(self._scroll_to_line, number, tries - 1)
                 return
-        body = numbered(self.analysis.note.text, self.wrap_width or None).split("\n")
-        digits = len(str(self.analysis.note.text.count("\n") + 1))
-        row = next((i for i, line in enumerate(body) if line.startswith(f"{number:>{digits}} │")), 0)
+        row = self.line_starts[number - 1] if 0 < number <= len(self.line_starts) else 0
         header = 2 if self.analysis.note.path else 0
         text = self.query_one("#note-text", Static)
         self.scroll_to(y=max(0, text.virtual_region.y + header + row - 1), animate=False)

@@ -336,23 +336,24 @@ class StubLog(Vertical):
         if repo is None:
             return False
 
+        earlier = {target.commit: runner.cached_suite(target.commit) for target in (before, after)}
+
         async def job(emitter: Callable[[str], Emit]) -> None:
             suites = {}
             for side, target in (("before", before), ("after", after)):
-                suite = runner.cached_suite(target.commit)
+                suite = earlier[target.commit]
                 if suite is None:
                     suite = await runner.run_suite(repo, target.commit, listener=emitter(side))
                 else:  # the raw lines of the earlier run, so the log holds both sides either way
                     emit = emitter(side)
                     emit(runner.HarnessEvent("info", "", 0.0, {}, f"{target.label}: result of an earlier run"))
-                    for result in suite.scenarios:
-                        for line in result.log:
-                            emit(runner.HarnessEvent("cached", result.name, 0.0, {}, line))
+                    for line in suite.log_lines():
+                        emit(runner.HarnessEvent("cached", "", 0.0, {}, line))
                 suites[side] = suite
             changes = compare.compare(suites["before"].scenarios, suites["after"].scenarios)
             self.post_message(self.CompareDone(before, after, suites["before"], suites["after"], changes))
 
-        total = sum(runner.cached_suite(t.commit) is None for t in (before, after)) * len(scenarios.SCENARIOS)
+        total = sum(suite is None for suite in earlier.values()) * len(scenarios.SCENARIOS)
         return self.start(f"before/after: {before.label} → {after.label}", total, job)
 
     @on(CompareDone)
@@ -444,11 +445,12 @@ class StubLog(Vertical):
         if entry.suite:
             parts.append(f"suite {entry.suite.summary}")
         if tests:
-            parts.append(f"own tests {tests.state}" + (f" ({tests.summary})" if tests.summary else "") +
+            state = "RED" if tests.state == "red" else tests.state  # the one word that must jump out
+            parts.append(f"own tests {state}" + (f" ({tests.summary})" if tests.summary else "") +
                          (f" — {tests.reason}" if tests.state not in ("green", "red") else ""))
         if entry.problem:
             parts.append(entry.problem)
-        self.add(safe_line(" · ".join(parts), 400).replace("own tests red", "own tests RED"), "timeline")
+        self.add(safe_line(" · ".join(parts), 400), "timeline")
         if tests and tests.state in ("red", "hung"):
             for line in tests.output[-12:]:
                 self.add(f"    {line}", "stdout")
@@ -462,9 +464,8 @@ class StubLog(Vertical):
         index = next((i for i, line in enumerate(self.raw_lines) if marker in line), None)
         if index is None and earlier is not None:
             self.add(f"── result of an earlier run on {earlier.commit[:7]} ──")
-            for result in earlier.scenarios:
-                for line in result.log:
-                    self.add(line, "cached")
+            for line in earlier.log_lines():
+                self.add(line, "cached")
             index = next((i for i, line in enumerate(self.raw_lines) if marker in line), None)
         if index is None:
             return False
