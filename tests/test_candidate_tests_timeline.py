@@ -8,10 +8,9 @@ import shutil
 
 import pytest
 
+from harness_helpers import leftover_processes, submission
 from review import gitsafe
 from review.harness import candidate_tests, runner, sandbox, scenarios, timeline
-
-from harness_helpers import leftover_processes, submission
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 BWRAP = sandbox.detect().kind == "bwrap"

@@ -4,10 +4,9 @@ import json
 import subprocess
 import sys
 
+from conftest import git, make_repo
 from review import cohort
 from review.cli import main
-
-from conftest import git, make_repo
 
 
 def test_sample_rows(sample_cohort):

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from review import analysis, diff, gitsafe
-
 from conftest import git, make_repo
+from review import analysis, diff, gitsafe
 
 
 def analyse(cohort, name):

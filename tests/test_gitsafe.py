@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from review import cohort, gitsafe
-
 from conftest import git, make_repo
+from review import cohort, gitsafe
 
 HOOK_NAMES = ["pre-commit", "post-checkout", "post-merge", "pre-push", "post-rewrite", "reference-transaction",
               "pre-auto-gc", "post-index-change", "fsmonitor-watchman", "pre-receive", "update", "post-update",
@@ -177,3 +176,34 @@ def test_build_repo_is_deterministic(tmp_path):
     assert first == second and gitsafe.SHA_RE.match(first)
     listing = git("ls-tree", "-r", "--name-only", "HEAD", cwd=tmp_path / "one").split()
     assert listing == ["a/b/c.txt", "a/d.txt"]
+
+
+def _children_named(name: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat_line = Path(f"/proc/{entry}/stat").read_text()
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if stat_line.rpartition(")")[2].split()[1] == str(os.getpid()) and name.encode() in cmdline:
+                found.append(int(entry))
+    return found
+
+
+def test_objects_are_read_through_one_batch_process_that_stays_in_step(tmp_path):
+    big = "x" * 200_000 + "\n"
+    repo = make_repo(tmp_path / "sub", {"big.txt": big, "small.txt": "small\n", "caf\u00e9.mjs": "export {};\n"})
+    safe = gitsafe.open_submission(repo)
+    assert safe.show("HEAD", "big.txt", limit=10) == b"x" * 10  # the rest is read and dropped
+    assert safe.show("HEAD", "small.txt") == b"small\n"  # so the next answer is the right one
+    assert safe.show("HEAD", "caf\u00e9.mjs") == b"export {};\n"  # non-ASCII paths as they are
+    assert safe.show("HEAD", "missing.txt") is None
+    assert safe.show("HEAD", "small.txt\nHEAD:big.txt") is None  # no second request smuggled in
+    assert safe.show("HEAD", "small.txt") == b"small\n"
+    kind, data, size = safe.objects.read(f"{safe.head}:big.txt", 5)
+    assert (kind, data, size) == ("blob", b"xxxxx", len(big))
+    assert len(_children_named("cat-file")) == 1  # one process for all of the reads above
+    safe.objects.close()
+    assert _children_named("cat-file") == []

@@ -8,10 +8,9 @@ import socket
 
 import pytest
 
+from harness_helpers import leftover_processes, submission
 from review import gitsafe
 from review.harness import runner, sandbox, scenarios
-
-from harness_helpers import leftover_processes, submission
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 QUICK = scenarios.Scenario("quick", "200", "1 charge", scenarios.FaultPlan(), limit_s=3.0)

@@ -2,8 +2,16 @@
 
 import pytest
 
-from review.attribution import (Claim, CommitAttribution, Signal, attribute, parse_agent_trace, parse_git_ai_note,
-                                parse_note, parse_note_line)
+from review.attribution import (
+    Claim,
+    CommitAttribution,
+    Signal,
+    attribute,
+    parse_agent_trace,
+    parse_git_ai_note,
+    parse_note,
+    parse_note_line,
+)
 
 
 @pytest.mark.parametrize("line, path, start, end, tool", [

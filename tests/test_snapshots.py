@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from review.tui.app import ReviewApp
-
 from test_tui_diff import open_submission, settle
 
 THEMES = ("review-dark", "review-light")

@@ -13,14 +13,13 @@ import time
 
 import pytest
 
+from harness_helpers import leftover_processes
 from review.harness import sandbox
 from review.tui.app import ReviewApp
 from review.tui.submission_screen import SubmissionScreen
 from review.tui.widgets.diff_view import DiffView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import LogLines, StubLog
-
-from harness_helpers import leftover_processes
 from test_tui_diff import open_submission
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")

@@ -8,7 +8,6 @@ import time
 
 from review.tui.app import ReviewApp
 from review.tui.widgets.rubric_form import RubricForm
-
 from test_tui_diff import open_submission, settle
 from test_tui_rubric import score_all
 

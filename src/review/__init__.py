@@ -1,3 +1,8 @@
 """review: a terminal console for grading the idempotent-checkout take-home."""
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("review")  # one version number: pyproject.toml's, through the package metadata
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"

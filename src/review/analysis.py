@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from review import attribution, diff, gitsafe
+from review.attribution import Blame
 
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
 NOTE_LIMIT = 256 * 1024
@@ -36,7 +37,7 @@ class Analysis:
     draft: str | None = None  # the first commit whose metadata names an assistant
     draft_added: int = 0
     draft_surviving: int = 0
-    blame: attribution.Blame = field(default_factory=dict, repr=False)
+    blame: Blame = field(default_factory=dict, repr=False)
     changed: dict[str, list[str]] = field(default_factory=dict, repr=False)  # commit -> paths it changed
 
     @property
@@ -83,10 +84,10 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     records: list[attribution.LineRecord] = []
     annotated = repo.notes_list("refs/notes/ai")
     for commit in commits:
-        if commit.sha in annotated:
-            text = repo.notes("refs/notes/ai", commit.sha)
-            if text:
-                records += attribution.parse_git_ai_note(commit.sha, text.decode("utf-8", "replace"))
+        blob = annotated.get(commit.sha)
+        found = repo.objects.read(blob, 4 << 20) if blob else None
+        if found:
+            records += attribution.parse_git_ai_note(commit.sha, found[1].decode("utf-8", "replace"))
     trace = repo.show("HEAD", AGENT_TRACE, limit=4 << 20)
     if trace:
         records += attribution.parse_agent_trace(trace.decode("utf-8", "replace"))

@@ -364,7 +364,8 @@ def disclosure_section(note: str) -> tuple[str | None, list[tuple[int, str]]]:
 
 
 def _who(text: str) -> tuple[str, str | None]:
-    who = _WHO.match(text)["who"].strip(" .;,")
+    match = _WHO.match(text)
+    who = match["who"].strip(" .;,") if match else text.strip(" .;,")
     tool = tool_in_text(who)
     if tool is None and not _HUMAN_WORDS.search(who) and who:
         return who, None  # another person, named: not an assistant
@@ -672,15 +673,15 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             continue
         for line in range(start, end + 1):
             note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
-    for path, lines in note_claims.items():
-        for line, claim in lines.items():
+    for path, noted in note_claims.items():
+        for line, claim in noted.items():
             add(path, line, claim)
 
     # Winners and conflicts.
     winners: dict[str, dict[int, Claim]] = {}
     disagreements: dict[tuple[str, str], list[int]] = {}
-    for path, lines in claims.items():
-        for line, line_claims in lines.items():
+    for path, by_line in claims.items():
+        for line, line_claims in by_line.items():
             best = max(line_claims, key=lambda c: c.layer)
             winners.setdefault(path, {})[line] = best
             ai_votes = {c.layer: c.tool is not None for c in line_claims}

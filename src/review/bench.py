@@ -51,7 +51,7 @@ async def _time_console(cohort: Path) -> tuple[float, float, int]:
             if rows and all(row.complete for row in rows) and not any(
                     w.is_running for w in app.workers if w.group == "triage"):
                 complete = time.perf_counter() - start
-        total = len(screen.rows)
+        total = len(screen.rows)  # type: ignore[attr-defined]
     return painted or complete, complete, total
 
 

@@ -14,7 +14,7 @@ from review import __version__, cohort, demo, gitsafe, themes
 from review.harness.scenarios import SCENARIOS
 from review.text import safe_line
 
-SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness", "export")
+SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness", "export", "doctor")
 
 
 def _common_ui(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +32,7 @@ def _common_ui(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="review", description="Grade take-home submissions in the terminal.")
     parser.add_argument("--version", action="version", version=f"review {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{COHORT,demo,triage,harness,export,bench}")
+    sub = parser.add_subparsers(dest="command", metavar="{COHORT,demo,triage,harness,export,bench,doctor}")
 
     open_p = sub.add_parser("open", help="open the console on a cohort folder (the default: `review COHORT`)")
     open_p.add_argument("cohort", type=Path)
@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     export_p = sub.add_parser("export", help="every review of a cohort, with per-signal tiers and agreement")
     export_p.add_argument("cohort", type=Path)
     export_p.add_argument("--format", choices=["csv", "json", "md"], default="csv")
+
+    doctor_p = sub.add_parser("doctor", help="what this machine gives the console: versions, sandbox, folders")
+    doctor_p.add_argument("--json", action="store_true", help="one JSON document")
 
     bench_p = sub.add_parser("bench", help="benchmarks that print figures and ratios")
     bench_p.add_argument("what", choices=["triage", "harness", "diff", "startup"])
@@ -172,7 +175,9 @@ def cmd_harness(args: argparse.Namespace) -> int:
         json.dump(suite.to_json(), sys.stdout, indent=2)
         print()
     else:
-        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox {suite.sandbox} · node {suite.node}", 300))
+        environment = suite.environment
+        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox {environment.get('sandbox', suite.sandbox)} · "
+                        f"node {suite.node} · gateway {environment.get('gateway', '?')}", 300))
         for result in suite.scenarios:
             gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
             print(safe_line(f"  {result.name:14} {result.verdict:18} requests {result.requests}  keys "
@@ -236,5 +241,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.triage_benchmark(args.submissions, args.into)
 
 
-COMMANDS = {"open": cmd_open, "demo": cmd_demo, "triage": cmd_triage, "harness": cmd_harness, "export": cmd_export,
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from review import doctor
+
+    text, code = doctor.report(args.json)
+    print(text)
+    return code
+
+
+COMMANDS = {"doctor": cmd_doctor, "open": cmd_open, "demo": cmd_demo, "triage": cmd_triage, "harness": cmd_harness, "export": cmd_export,
             "bench": cmd_bench}

@@ -4,12 +4,11 @@ computes each one's triage row, saying why when a folder cannot be read."""
 from __future__ import annotations
 
 import asyncio
+import tomllib
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
-
-import tomllib
 
 from review import analysis, attribution, gitsafe, store
 from review.harness import runner, sandbox

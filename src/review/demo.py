@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from review import gitsafe
+from review import gitsafe, paths
 
 _IDENT = re.compile(r"^\s*(?P<name>[^<>]+?)\s*<(?P<email>[^<>]*)>\s*$")
 
@@ -24,15 +24,11 @@ class SampleError(Exception):
 
 
 def samples_dir() -> Path:
-    override = os.environ.get("REVIEW_SAMPLES")
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[2] / "sample_submissions"
+    return paths.samples_dir()
 
 
 def default_demo_dir() -> Path:
-    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(xdg) / "review" / "demo-cohort"
+    return paths.demo_dir()
 
 
 def _ident(value: str, where: Path) -> tuple[str, str]:

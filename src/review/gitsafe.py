@@ -23,11 +23,17 @@ import hashlib
 import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from review import paths
 
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's id for the tree with nothing in it
@@ -45,14 +51,7 @@ class GitSafeError(Exception):
 
 
 def cache_root() -> Path:
-    base = os.environ.get("REVIEW_CACHE_DIR")
-    if base:
-        root = Path(base)
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        root = Path(xdg) / "review"
-    root.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return root
+    return paths.cache_dir()
 
 
 def _private_config(safe_dirs: tuple[str, ...] = ()) -> Path:
@@ -110,8 +109,8 @@ def git_env(safe_dirs: tuple[str, ...] = ()) -> dict[str, str]:
 def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None,
          input_bytes: bytes | None = None) -> bytes:
     result = subprocess.run(
-        ["git", *args], cwd=cwd, env=env or git_env(), input=input_bytes,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=None if input_bytes is not None else subprocess.DEVNULL,
+        ["git", *args], cwd=cwd, env=env or git_env(), input=input_bytes, capture_output=True,
+        stdin=None if input_bytes is not None else subprocess.DEVNULL,
     )
     if result.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -218,6 +217,91 @@ class FileEntry:
     oid: str = ""  # the object id: equal ids, equal contents
 
 
+class ObjectReader:
+    """One persistent ``git cat-file --batch`` on a clean clone: many objects, one process.
+
+    Objects are named ``<commit>:<path>`` or by id. A name with a line break cannot be asked for
+    (the protocol is line-based), so it reads as missing. Each answer is read to its end even past
+    `limit` (what is past it is discarded), so the stream stays in step; a lock makes it safe to
+    share between threads; the process ends with the repository object or with ``close()``.
+    """
+
+    def __init__(self, git_dir: Path, env: dict[str, str], timeout_s: float = 30.0) -> None:
+        self.git_dir, self.env, self.timeout_s = git_dir, env, timeout_s
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._buffer = b""
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._proc is None or self._proc.poll() is not None:
+            self._proc = subprocess.Popen(["git", "--git-dir", str(self.git_dir), "cat-file", "--batch"],
+                                          env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.DEVNULL)
+            self._buffer = b""
+            weakref.finalize(self, _end_process, self._proc)
+        return self._proc
+
+    def close(self) -> None:
+        with self._lock:
+            if self._proc is not None:
+                _end_process(self._proc)
+                self._proc = None
+
+    def _fill(self, proc: subprocess.Popen[bytes], deadline: float) -> None:
+        assert proc.stdout is not None
+        remaining = deadline - time.monotonic()
+        ready, _, _ = select.select([proc.stdout], [], [], max(remaining, 0))
+        if not ready:
+            raise GitSafeError(f"git took longer than {self.timeout_s:g} s to read an object")
+        chunk = os.read(proc.stdout.fileno(), 1 << 16)
+        if not chunk:
+            raise GitSafeError("git stopped while reading objects")
+        self._buffer += chunk
+
+    def read(self, name: str, limit: int | None = None) -> tuple[str, bytes, int] | None:
+        """(type, data up to `limit`, full size) of an object, or None when there is no such object."""
+        if "\n" in name or "\r" in name or "\0" in name:
+            return None
+        with self._lock:
+            proc = self._start()
+            assert proc.stdin is not None
+            deadline = time.monotonic() + self.timeout_s
+            try:
+                proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+                proc.stdin.flush()
+                while b"\n" not in self._buffer:
+                    self._fill(proc, deadline)
+                header, _, self._buffer = self._buffer.partition(b"\n")
+                parts = header.split()
+                if len(parts) != 3 or not parts[2].isdigit():
+                    return None  # "<name> missing" or "ambiguous"
+                kind, size = parts[1].decode(), int(parts[2])
+                keep = size if limit is None else min(size, limit)
+                data = bytearray()
+                left = size + 1  # the content, then a line feed
+                while left:
+                    if not self._buffer:
+                        self._fill(proc, deadline)
+                    piece, self._buffer = self._buffer[:left], self._buffer[left:]
+                    left -= len(piece)
+                    if len(data) < keep:
+                        data += piece[:keep - len(data)]
+                return kind, bytes(data), size
+            except (OSError, GitSafeError):
+                _end_process(proc)  # out of step or gone: the next read starts a fresh one
+                self._proc = None
+                raise
+
+
+def _end_process(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            stream.close()
+
+
 @dataclass
 class SafeRepo:
     """A clean bare clone of a submission, with read-only operations on it."""
@@ -226,9 +310,16 @@ class SafeRepo:
     path: Path
     head: str
     _env: dict[str, str] = field(default_factory=git_env, repr=False)
+    _objects: ObjectReader | None = field(default=None, repr=False)
 
     def git(self, *args: str) -> bytes:
         return _run(["--git-dir", str(self.path), *args], env=self._env)
+
+    @property
+    def objects(self) -> ObjectReader:
+        if self._objects is None:
+            self._objects = ObjectReader(self.path, self._env)
+        return self._objects
 
     @staticmethod
     def check_rev(rev: str) -> str:
@@ -295,11 +386,10 @@ class SafeRepo:
         rev = self.check_rev(rev)
         if rev == "HEAD":
             rev = self.head
-        try:
-            data = self.git("cat-file", "blob", f"{rev}:{path}")
-        except GitSafeError:
+        found = self.objects.read(f"{rev}:{path}", limit)
+        if found is None or found[0] != "blob":
             return None
-        return data[:limit]
+        return found[1]
 
     def diff(self, base: str, target: str = "HEAD", context: int = 3) -> bytes:
         """A unified patch base..target, with no external diff, textconv or colour."""
@@ -334,23 +424,22 @@ class SafeRepo:
         """Fetch the source's git notes again (the clone already did once)."""
         _fetch_notes(self.path, self.source)
 
-    def notes_list(self, ref: str) -> set[str]:
-        """The commits that have a note under `ref` (one git call, not one per commit)."""
+    def notes_list(self, ref: str) -> dict[str, str]:
+        """Commit id -> the id of its note's blob under `ref` (one git call, not one per commit)."""
         if not _REF_NAME_RE.match(ref):
             raise GitSafeError("bad notes ref")
         try:
             out = self.git("notes", f"--ref={ref}", "list").decode()
         except GitSafeError:
-            return set()
-        return {parts[1] for parts in (line.split() for line in out.splitlines()) if len(parts) == 2}
+            return {}
+        return {parts[1]: parts[0] for parts in (line.split() for line in out.splitlines())
+                if len(parts) == 2 and SHA_RE.match(parts[0]) and SHA_RE.match(parts[1])}
 
-    def notes(self, ref: str, sha: str) -> bytes | None:
-        if not _REF_NAME_RE.match(ref):
-            raise GitSafeError("bad notes ref")
-        try:
-            return self.git("notes", f"--ref={ref}", "show", "--end-of-options", self.check_rev(sha))
-        except GitSafeError:
-            return None
+    def notes(self, ref: str, sha: str, limit: int = 4 << 20) -> bytes | None:
+        """The note on one commit; many notes: `notes_list` then `objects.read` by blob id."""
+        blob = self.notes_list(ref).get(self.check_rev(sha))
+        found = self.objects.read(blob, limit) if blob else None
+        return found[1] if found else None
 
 
 def _safe_dirs(source: Path) -> tuple[str, ...]:

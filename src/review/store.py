@@ -21,11 +21,11 @@ import os
 import tempfile
 import time
 import tomllib
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterator
 
 import tomli_w
 
@@ -40,14 +40,14 @@ class StoreError(Exception):
 
 
 class SaveConflict(StoreError):
-    def __init__(self, theirs: "Review") -> None:
+    def __init__(self, theirs: Review) -> None:
         super().__init__(f"this review was changed on disk since you opened it (revision {theirs.revision}, "
                          f"updated {theirs.updated})")
         self.theirs = theirs
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 @dataclass
@@ -93,7 +93,7 @@ class Review:
         return data
 
     @classmethod
-    def from_toml(cls, data: dict) -> "Review":
+    def from_toml(cls, data: dict) -> Review:
         reviewers = data.get("reviewers", [])
         return cls(
             reviewers=[str(r) for r in reviewers] if isinstance(reviewers, list) else [str(reviewers)],
@@ -154,7 +154,7 @@ def _parse(path: Path) -> ScoreFile:
 def score_stamps(cohort: Path) -> dict[str, tuple[int, int, int]]:
     """Submission name -> (mtime, size, inode) of its score file: a cheap way to see another
     console's save (the atomic replace gives a new inode even within one mtime tick)."""
-    stamps = {}
+    stamps: dict[str, tuple[int, int, int]] = {}
     try:
         entries = list(os.scandir(cohort))
     except OSError:

@@ -7,13 +7,14 @@ fault, and never stops the console from starting.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
+
+from review import paths
 
 DEFAULT_THEME = "review-dark"
 
@@ -60,15 +61,11 @@ class ThemeError(Exception):
 
 
 def bundled_dir() -> Path:
-    override = os.environ.get("REVIEW_THEMES_DIR")
-    if override:
-        return Path(override)
-    return Path(__file__).resolve().parents[2] / "themes"
+    return paths.bundled_themes_dir()
 
 
 def user_dir() -> Path:
-    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(xdg) / "review" / "themes"
+    return paths.user_themes_dir()
 
 
 def parse_theme(path: Path) -> Theme:

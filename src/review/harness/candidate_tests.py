@@ -132,14 +132,14 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         try:
             await asyncio.wait_for(proc.wait(), timeout=timeout_s)
             hung = False
-        except asyncio.TimeoutError:
+        except TimeoutError:
             hung = True
         finally:
             runner.kill_group(proc.pid)  # the tests' own servers and children too
         await proc.wait()
         try:
             await asyncio.wait_for(reader, timeout=2)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             reader.cancel()
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)

@@ -6,8 +6,9 @@ makes the same pair of runs itself, so the reviewer can hold the note's claims a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 
 class Observed(Protocol):

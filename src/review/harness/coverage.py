@@ -12,7 +12,7 @@ are parsed defensively and shown as an overlay, never used for a verdict.
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from collections.abc import Iterable
 from urllib.parse import unquote
 
 MAX_REPORT = 16 << 20

@@ -17,9 +17,9 @@ import shutil
 import signal
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Callable
 
 from review import gitsafe
 from review.harness import coverage as coverage_module
@@ -27,7 +27,7 @@ from review.harness import sandbox, scenarios
 from review.harness.gateway import Gateway
 from review.text import clip, safe_line
 
-HARNESS_VERSION = "1"
+HARNESS_VERSION = "2"  # 2: results carry the environment fingerprint
 CODE_SUFFIXES = (".mjs", ".js", ".cjs", ".json")
 SKIPPED_NAMES = frozenset({"package.json", "package-lock.json"})  # "type"/"imports" would change how code resolves
 MAX_FILE = 1 << 20
@@ -71,10 +71,11 @@ class SuiteResult:
     sandbox: str
     node: str
     scenarios: list[ScenarioResult]
+    environment: dict[str, str] = field(default_factory=dict)  # SandboxInfo.fingerprint(): node, sandbox, gateway
 
     def to_json(self) -> dict:
         return {"submission": self.submission, "commit": self.commit, "sandbox": self.sandbox, "node": self.node,
-                "scenarios": [s.to_json() for s in self.scenarios]}
+                "environment": self.environment, "scenarios": [s.to_json() for s in self.scenarios]}
 
     def log_lines(self) -> list[str]:
         """Every scenario's log lines, in order: an earlier run's raw output, shown again."""
@@ -275,7 +276,7 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
                 task.cancel()
         try:
             await asyncio.wait_for(exit_task, timeout=2)
-        except (asyncio.TimeoutError, asyncio.CancelledError):
+        except (TimeoutError, asyncio.CancelledError):
             pass
         raise
     # Whatever ended the wait (the end, the limit, the restart), the whole group dies here.
@@ -291,7 +292,7 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
     await proc.wait()
     try:
         await asyncio.wait_for(asyncio.gather(*readers), timeout=2)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         for reader in readers:
             reader.cancel()
     words = {"limit": f"killed at the {scenario.limit_s:g} s limit",
@@ -401,7 +402,7 @@ async def run_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: li
     results = []
     for scenario in chosen:
         results.append(await run_scenario(repo, commit, scenario, listener, info))
-    suite = SuiteResult(repo.source.name, commit, info.kind, info.node_version_text, results)
+    suite = SuiteResult(repo.source.name, commit, info.kind, info.node_version_text, results, info.fingerprint())
     if not names:
         _store_cached(suite)
     return suite
@@ -434,7 +435,7 @@ def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
     except (OSError, ValueError, sandbox.SandboxError):
         return None
     return SuiteResult(data["submission"], data["commit"], data["sandbox"], data["node"],
-                       [ScenarioResult(**s) for s in data["scenarios"]])
+                       [ScenarioResult(**s) for s in data["scenarios"]], data.get("environment") or {})
 
 
 async def stream_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: list[str] | None = None,

@@ -11,6 +11,7 @@ See ``shared/reference/security-and-gateway.md`` §1 for the facts behind each f
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -41,7 +42,7 @@ COVERAGE_NEEDS = ("coverage is unavailable without bubblewrap: Node's permission
 TESTS_NEED = "the candidate's own tests run only inside bubblewrap (apt-get install bubblewrap)"
 
 
-def require_bwrap(info: "SandboxInfo", why: str) -> None:
+def require_bwrap(info: SandboxInfo, why: str) -> None:
     """The runs that cannot have Node's permission flags get bubblewrap or do not run."""
     if info.kind != "bwrap":
         raise SandboxError(why)
@@ -54,10 +55,42 @@ class SandboxInfo:
     node_version: tuple[int, int, int]
     bwrap: str | None
     prlimit: str | None
+    bwrap_version: str | None = None  # e.g. "0.8.0"
 
     @property
     def node_version_text(self) -> str:
         return "v" + ".".join(map(str, self.node_version))
+
+    @property
+    def sandbox_text(self) -> str:
+        return f"bwrap {self.bwrap_version or '?'}" if self.kind == "bwrap" else "reduced"
+
+    def fingerprint(self) -> dict[str, str]:
+        """What a verdict depends on besides the candidate's code: two reviewers whose results carry
+        the same fingerprint ran on the same pinned box."""
+        return {"node": self.node_version_text, "sandbox": self.sandbox_text, "gateway": gateway_version()}
+
+
+_PINNED_FILES = ("gateway.py", "scenarios.py", "driver.mjs", "runner.py", "sandbox.py")
+
+
+@lru_cache(maxsize=1)
+def gateway_version() -> str:
+    """The harness's own code, hashed: any change to the gateway, the scenarios, the driver or how
+    they are run gives another version, so results from two consoles compare only when it matches."""
+    digest = hashlib.sha256()
+    for name in _PINNED_FILES:
+        digest.update(name.encode() + b"\0" + Path(__file__).with_name(name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def bwrap_version(bwrap: str) -> str | None:
+    try:
+        out = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r"(\d+\.\d+(?:\.\d+)?)", out)
+    return match.group(1) if match else None
 
 
 @lru_cache(maxsize=4)
@@ -69,26 +102,30 @@ def detect(force_reduced: bool = False) -> SandboxInfo:
     match = re.match(r"v(\d+)\.(\d+)\.(\d+)", out)
     if not match:
         raise SandboxError(f"cannot tell node's version from {out!r}")
-    version = tuple(int(x) for x in match.groups())
+    version = (int(match[1]), int(match[2]), int(match[3]))
     if version[0] < 20:
         raise SandboxError(f"node {out} is too old; the harness needs Node ≥ 20")
     bwrap = None if force_reduced or os.environ.get("REVIEW_SANDBOX") == "reduced" else shutil.which("bwrap")
-    if bwrap and not _bwrap_works(bwrap):
+    if bwrap and bwrap_problem(bwrap):
         bwrap = None
     return SandboxInfo("bwrap" if bwrap else "reduced", os.path.realpath(node), version, bwrap,
-                       shutil.which("prlimit"))
+                       shutil.which("prlimit"), bwrap_version(bwrap) if bwrap else None)
 
 
-def _bwrap_works(bwrap: str) -> bool:
-    """User namespaces may be off (or AppArmor-restricted, as on Ubuntu ≥ 23.10): try once."""
+def bwrap_problem(bwrap: str) -> str | None:
+    """Why this bwrap cannot sandbox here, or None. User namespaces may be off (or AppArmor-restricted,
+    as on Ubuntu ≥ 23.10): try once."""
     try:
         result = subprocess.run([bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr",
                                  "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
                                  "--symlink", "usr/lib64", "/lib64", "--", "/bin/true"],
                                 capture_output=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return result.returncode == 0
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bubblewrap did not start: {error}"
+    if result.returncode != 0:
+        said = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        return "bubblewrap cannot create namespaces here" + (f" ({said[-1][:200]})" if said else "")
+    return None
 
 
 def permission_flags(info: SandboxInfo, work: str, driver: str) -> list[str]:

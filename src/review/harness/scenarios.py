@@ -96,7 +96,7 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
         reasons.append("no idempotency key sent on some request")
     if facts.charges > orders:
         return "double-charge", reasons + [f"{facts.charges} charges for {orders} order(s)"]
-    for (process, call), call_keys in _keys_per_call(reqs).items():
+    for (_process, call), call_keys in _keys_per_call(reqs).items():
         if len(call_keys) > 1 and scenario.name != "decline":  # there, retrying at all is the fault
             # The article's stub counts every request as a charge: two keys for one order is its
             # {"charges":2,"distinctKeys":2}. This gateway charged less only because the failure

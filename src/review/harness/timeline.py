@@ -9,8 +9,8 @@ runs export.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from review import gitsafe
 from review.harness import candidate_tests, runner, sandbox

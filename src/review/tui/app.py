@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,14 +12,13 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
 
-from review import store, themes
+from review import paths, store, themes
 from review.tui.cohort_screen import CohortScreen
 from review.tui.help_screen import HelpScreen, help_rows
 
 
 def keymap_path() -> Path:
-    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(xdg) / "review" / "keymap.toml"
+    return paths.keymap_file()
 
 
 class ReviewApp(App[None]):

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
-from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets.data_table import ColumnKey
+from textual.worker import get_current_worker
 
 from review import cohort, store
 from review.harness import runner
@@ -227,7 +228,7 @@ class CohortScreen(Screen[None]):
             table.add_row(*cells(row), key=row.name)
         for index, column in enumerate(COLUMNS):
             arrow = (" ▼" if self.sort_reverse else " ▲") if index == self.sort_index else ""
-            table.columns[column.key].label = Text(column.label + arrow)
+            table.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
         table.refresh()
         if current and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))
@@ -340,7 +341,7 @@ class CohortScreen(Screen[None]):
 
     def action_next_unscored(self) -> None:
         table = self.table
-        names = [key.value for key in table.rows]
+        names = [key.value for key in table.rows if key.value is not None]
         if not names:
             return
         start = table.cursor_row

@@ -4,7 +4,7 @@ grouped by pane (the focused pane first), with what it does and its binding id (
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,6 +14,8 @@ from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
+
+from review import paths
 
 Row = tuple[str, str, str, str]  # group, keys, action, binding id
 
@@ -88,7 +90,7 @@ class HelpScreen(ModalScreen[None]):
                               Text(binding_id))
                 previous = group
             yield table
-            yield Static(Content("escape closes · binding ids can be remapped in ~/.config/review/keymap.toml"),
+            yield Static(Content(f"escape closes · binding ids can be remapped in {paths.keymap_file()}"),
                          id="help-hint")
 
     def action_dismiss(self) -> None:  # type: ignore[override]

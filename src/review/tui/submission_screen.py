@@ -12,10 +12,10 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
-from textual.message import Message
 from textual.containers import Container, Vertical
+from textual.content import Content
 from textual.events import DescendantFocus, Resize
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, Tab, Tabs
 
@@ -29,7 +29,6 @@ from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import StubLog, Target
-
 
 # Pane ids, in the order the workspace grid places them; keys 1-5 follow PANE_KEYS.
 PANE_ORDER = ("diff", "commits", "note", "log", "rubric")
@@ -103,7 +102,7 @@ def default_reviewer() -> str:
         return "reviewer"
 
 
-class SubmissionScreen(Screen[None]):
+class SubmissionScreen(Screen[str | None]):
     BINDING_GROUP_TITLE = "Submission"
     AUTO_FOCUS = "#diff-view"
     BINDINGS = [
@@ -140,6 +139,7 @@ class SubmissionScreen(Screen[None]):
         self.suite: runner.SuiteResult | None = None  # the latest suite at HEAD
         self.test_runs: dict[str, str] = {}  # commit -> red | green | none: the candidate's own tests
         self.loaded_review: store.Review | None = None  # the entry as it was on disk (for conflicts)
+        self.conflict_theirs: store.Review | None = None  # after a refused save: the version on disk
         self.force_next_save = False
         try:
             self.rubric = rubric_module.from_settings(cohort.cohort_settings(path.parent))
@@ -151,7 +151,7 @@ class SubmissionScreen(Screen[None]):
         yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
                      id="submission-title")
         yield Tabs(*(Tab(f"{PANE_KEYS[name]} {PANE_TITLES[name]}", id=f"tab-{name}")
-                     for name in sorted(PANE_KEYS, key=PANE_KEYS.get)), id="pane-tabs")
+                     for name in sorted(PANE_KEYS, key=lambda pane: PANE_KEYS[pane])), id="pane-tabs")
         # Every pane is composed once; the arrangement only changes which are displayed and where.
         with Container(id="workspace"):
             with Vertical(id="pane-diff", classes="pane"):
@@ -645,7 +645,7 @@ class SubmissionScreen(Screen[None]):
         self.app.notify(safe_line(f"{message.row.signal.name}: {where}{back}", 200), markup=False, timeout=3)
 
     def action_reload_theirs(self) -> None:
-        theirs = getattr(self, "conflict_theirs", None)
+        theirs = self.conflict_theirs
         if theirs is None:
             return
         self.form.fill(theirs)

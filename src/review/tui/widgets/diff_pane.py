@@ -195,7 +195,7 @@ class DiffPane(Vertical):
 
     @on(DataTable.RowSelected, "#diff-files")
     def file_selected(self, event: DataTable.RowSelected) -> None:
-        self.view.go_to_file(int(event.row_key.value))
+        self.view.go_to_file(int(event.row_key.value or 0))
         self.view.focus()
 
     # ----------------------------------------------------------------- ranges

@@ -9,18 +9,17 @@ the tools of its lines.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
-from functools import lru_cache
-
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
 from textual.highlight import HighlightTheme
 from textual.message import Message
 from textual.reactive import reactive

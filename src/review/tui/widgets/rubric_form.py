@@ -46,13 +46,13 @@ class SignalRow(Vertical, can_focus=True):
 
     @dataclass
     class Changed(Message):
-        row: "SignalRow"
+        row: SignalRow
 
     @dataclass
     class GoTo(Message):
         """Show where a hint came from: "note line 12", "harness: restart", "commit ff4d190"."""
 
-        row: "SignalRow"
+        row: SignalRow
         where: str
 
     def __init__(self, signal: rubric_module.Signal) -> None:
@@ -141,7 +141,7 @@ class RubricForm(VerticalScroll):
 
     @dataclass
     class SaveRequested(Message):
-        form: "RubricForm"
+        form: RubricForm
         and_next: bool = False
 
     def __init__(self, rubric: rubric_module.Rubric, *, id: str | None = None) -> None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Awaitable, Callable
 
 from rich.text import Text
 from textual import on, work
@@ -26,8 +26,7 @@ from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, RichLog, Static
 from textual.worker import get_current_worker
 
-from review import gitsafe
-from review.demo import default_demo_dir
+from review import gitsafe, paths
 from review.harness import compare, runner, sandbox, scenarios, timeline
 from review.text import safe_line
 from review.tui.widgets.scenario_picker import ScenarioPicker
@@ -252,7 +251,10 @@ class StubLog(Vertical):
         return True
 
     def emitter(self, side: str) -> Emit:
-        return lambda event: self.post_message(self.Streamed(event, side))
+        def emit(event: runner.HarnessEvent) -> None:
+            self.post_message(self.Streamed(event, side))
+
+        return emit
 
     @work(thread=True, exclusive=True, group="stub-log", name="stub-log-job")
     def run_job(self, job: str, make: Callable[[Callable[[str], Emit]], Awaitable[None]]) -> None:
@@ -481,7 +483,7 @@ class StubLog(Vertical):
         if not self.raw_lines or self.repo is None:
             self.app.notify("Nothing to write yet: r runs the suite.", markup=False)
             return
-        folder = default_demo_dir().parent / "logs"  # $XDG_DATA_HOME/review/logs
+        folder = paths.logs_dir()
         folder.mkdir(parents=True, exist_ok=True)
         commit = self.target.commit[:12] if self.target else self.repo.head[:12]
         path = folder / f"{self.repo.source.name}-{commit}-{time.strftime('%Y%m%d-%H%M%S')}.log"

@@ -1,0 +1,170 @@
+"""`review doctor`: what this machine gives the console, one line per thing, with the fix.
+
+Each check is ok, degraded (works, with less), or missing; a missing *must* makes the exit code 1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from review import __version__, paths
+
+MIN_PYTHON = (3, 11)
+MIN_GIT = (2, 39)
+MIN_NODE = 20
+LOW_DISK = 512 * 1024 * 1024  # a cohort's clones and run folders fit well within this
+
+
+@dataclass
+class Check:
+    name: str
+    status: str  # ok | degraded | missing
+    detail: str
+    fix: str = ""
+    must: bool = False
+
+    def line(self) -> str:
+        text = f"{self.status:9} {self.name:10} {self.detail}"
+        return text + (f"  → {self.fix}" if self.fix and self.status != "ok" else "")
+
+
+def _version_of(command: list[str]) -> tuple[str, tuple[int, ...]] | None:
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
+    if not match:
+        return None
+    return out.splitlines()[0] if out else "", tuple(int(x) for x in match.groups() if x is not None)
+
+
+def check_python() -> Check:
+    version = sys.version_info[:3]
+    text = ".".join(map(str, version))
+    if version[:2] < MIN_PYTHON:
+        return Check("python", "missing", f"{text} (needs ≥ 3.11)", "install Python 3.11 or newer", must=True)
+    return Check("python", "ok", f"{text} ({sys.executable})", must=True)
+
+
+def check_git() -> Check:
+    found = shutil.which("git") and _version_of(["git", "--version"])
+    if not found:
+        return Check("git", "missing", "not found", "apt-get install git", must=True)
+    text, version = found
+    if version[:2] < MIN_GIT:
+        return Check("git", "missing", f"{text} (needs ≥ 2.39 for the clone safety fixes)", "upgrade git", must=True)
+    return Check("git", "ok", text, must=True)
+
+
+def check_node() -> Check:
+    found = shutil.which("node") and _version_of(["node", "--version"])
+    if not found:
+        return Check("node", "missing", "not found: the harness cannot run candidate code",
+                     "apt-get install nodejs (Node ≥ 20)", must=True)
+    text, version = found
+    if version[0] < MIN_NODE:
+        return Check("node", "missing", f"{text} (the harness needs Node ≥ 20)", "install Node 20 or newer",
+                     must=True)
+    return Check("node", "ok", text, must=True)
+
+
+def check_sandbox() -> Check:
+    from review.harness import sandbox
+
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        return Check("sandbox", "degraded",
+                     "bubblewrap not found: candidate code runs only in the reduced sandbox (Node's permission "
+                     "flags); the candidate's own tests and coverage are unavailable",
+                     "apt-get install bubblewrap")
+    version = sandbox.bwrap_version(bwrap) or "?"
+    problem = sandbox.bwrap_problem(bwrap)
+    if problem:
+        return Check("sandbox", "degraded", f"bubblewrap {version} at {bwrap}, but {problem}",
+                     "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu "
+                     "≥ 23.10 an AppArmor profile for bwrap)")
+    return Check("sandbox", "ok", f"bubblewrap {version} ({bwrap}); gateway {sandbox.gateway_version()}")
+
+
+def check_prlimit() -> Check:
+    found = shutil.which("prlimit")
+    if not found:
+        return Check("prlimit", "degraded", "not found: no CPU, file-size or descriptor limits on candidate code",
+                     "apt-get install util-linux")
+    return Check("prlimit", "ok", found)
+
+
+def check_tmux() -> Check:
+    found = shutil.which("tmux") and _version_of(["tmux", "-V"])
+    if not found:
+        return Check("tmux", "degraded", "not found (optional: two reviewers share a console through it)",
+                     "apt-get install tmux")
+    inside = " (this shell is inside tmux)" if os.environ.get("TMUX") else ""
+    return Check("tmux", "ok", found[0] + inside)
+
+
+def check_terminal() -> Check:
+    term = os.environ.get("TERM", "")
+    colour = os.environ.get("COLORTERM", "")
+    no_color = "NO_COLOR" in os.environ
+    detail = f"TERM={term or '(unset)'}" + (f" COLORTERM={colour}" if colour else "") + (" NO_COLOR" if no_color else "")
+    if not term or term == "dumb":
+        return Check("terminal", "degraded", detail + ": no full-screen terminal",
+                     "run it in a real terminal (TERM=xterm-256color, tmux-256color, …)")
+    if "256" not in term and colour not in ("truecolor", "24bit"):
+        return Check("terminal", "degraded", detail + ": 8 or 16 colours",
+                     "use --theme ansi-dark (the terminal's own palette) or a 256-colour TERM")
+    return Check("terminal", "ok", detail)
+
+
+def _writable(folder: Path) -> tuple[bool, str]:
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent  # not created yet: what matters is whether it can be
+    ok = os.access(probe, os.W_OK | os.X_OK)
+    made = "" if folder.exists() else " (not created yet)"
+    return ok, f"{folder}{made}"
+
+
+def check_folders() -> list[Check]:
+    checks = []
+    for name, folder, must in (("config", paths.config_dir(), False), ("data", paths.data_dir(), False)):
+        ok, text = _writable(folder)
+        checks.append(Check(name, "ok" if ok else "missing", text + ("" if ok else ": not writable"),
+                            f"make {folder} writable for you", must=must))
+    try:
+        cache = paths.cache_dir()
+    except OSError as error:
+        return [*checks, Check("cache", "missing", f"cannot be created: {error}", "set REVIEW_CACHE_DIR", must=True)]
+    ok, text = _writable(cache)
+    checks.append(Check("cache", "ok" if ok else "missing", text + ("" if ok else ": not writable"),
+                        "set REVIEW_CACHE_DIR to a folder you own", must=True))
+    free = shutil.disk_usage(cache).free
+    status = "ok" if free >= LOW_DISK else "degraded"
+    checks.append(Check("disk", status, f"{free / 1024 ** 3:.1f} GiB free in the cache's file system",
+                        "free some space (clones and run folders live in the cache)"))
+    return checks
+
+
+def run_checks() -> list[Check]:
+    return [check_python(), check_git(), check_node(), check_sandbox(), check_prlimit(), check_tmux(),
+            check_terminal(), *check_folders()]
+
+
+def report(as_json: bool) -> tuple[str, int]:
+    checks = run_checks()
+    code = 1 if any(c.must and c.status == "missing" for c in checks) else 0
+    if as_json:
+        import json
+
+        return json.dumps({"version": __version__, "ok": code == 0, "checks": [asdict(c) for c in checks]},
+                          indent=2), code
+    lines = [f"review {__version__}", *(c.line() for c in checks)]
+    return "\n".join(lines), code

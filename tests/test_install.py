@@ -1,0 +1,109 @@
+"""What a real install relies on: folders from platformdirs, data shipped in the package, one
+version number, `review doctor`, and the test helpers' leak check that looks only at our own
+processes. (CI also builds the wheel and uses it from outside the checkout: .ci/wheel-smoke.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from harness_helpers import leftover_processes
+from review import __version__, doctor, paths, themes
+from review.cli import main
+
+
+def test_folders_follow_xdg_and_the_cache_override(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "c"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "d"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "k"))
+    monkeypatch.delenv("REVIEW_CACHE_DIR")
+    assert paths.keymap_file() == tmp_path / "c" / "review" / "keymap.toml"
+    assert paths.user_themes_dir() == tmp_path / "c" / "review" / "themes"
+    assert paths.demo_dir() == tmp_path / "d" / "review" / "demo-cohort"
+    assert paths.logs_dir() == tmp_path / "d" / "review" / "logs"
+    assert paths.cache_dir() == tmp_path / "k" / "review"
+    assert (tmp_path / "k" / "review").stat().st_mode & 0o777 == 0o700  # private: clones of others' code
+    monkeypatch.setenv("REVIEW_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert paths.cache_dir() == tmp_path / "elsewhere"
+
+
+def test_bundled_themes_and_samples_are_found_without_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert {"review-dark", "review-light", "review-high-contrast"} <= set(themes.load_themes().themes)
+    samples = paths.samples_dir()
+    assert (samples / "_starter" / "commit.toml").is_file()
+    assert len([p for p in samples.iterdir() if p.is_dir() and not p.name.startswith("_")]) == 8
+
+
+def test_one_version_number_from_the_package_metadata(capsys):
+    assert __version__ == version("review")
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"review {__version__}"
+
+
+def _bin_with(tmp_path: Path, *tools: str) -> str:
+    """A PATH holding only these tools (and a python), to see what the console says without the rest."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for tool in tools:
+        found = shutil.which(tool)
+        if found:
+            (folder / tool).symlink_to(found)
+    return str(folder)
+
+
+def test_doctor_says_what_is_missing_and_exits_1_without_a_must(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", _bin_with(tmp_path, "git"))
+    monkeypatch.setenv("TERM", "dumb")
+    assert main(["doctor", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    by_name = {check["name"]: check for check in report["checks"]}
+    assert by_name["node"]["status"] == "missing" and by_name["node"]["must"]
+    assert "nodejs" in by_name["node"]["fix"]
+    assert by_name["sandbox"]["status"] == "degraded" and "bubblewrap" in by_name["sandbox"]["fix"]
+    assert by_name["terminal"]["status"] == "degraded"
+    assert by_name["git"]["status"] == "ok"
+    assert {"python", "cache", "disk", "config", "data", "tmux", "prlimit"} <= set(by_name)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_doctor_passes_where_every_must_is_there(monkeypatch, capsys):
+    monkeypatch.setenv("TERM", "xterm-256color")
+    code = main(["doctor"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    lines = {line.split()[1]: line.split()[0] for line in out.splitlines()[1:]}
+    assert lines["node"] == "ok" and lines["git"] == "ok" and lines["python"] == "ok"
+    expected = "ok" if shutil.which("bwrap") else "degraded"
+    assert lines["sandbox"] == expected  # the sandbox kind, as the harness will use it
+
+
+def test_doctor_reports_a_cache_it_cannot_write(tmp_path, monkeypatch):
+    if os.geteuid() == 0:
+        pytest.skip("root writes anywhere; the check is for a reviewer's account")
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o500)
+    monkeypatch.setenv("REVIEW_CACHE_DIR", str(cache))
+    checks = {c.name: c for c in doctor.check_folders()}
+    assert checks["cache"].status == "missing" and checks["cache"].must
+
+
+def test_the_leak_check_sees_what_this_process_started_and_nothing_else():
+    marker = f"review-leak-check-{os.getpid()}"
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", marker])
+    try:
+        assert any(marker in line for line in leftover_processes(marker))
+    finally:
+        child.kill()
+        child.wait()
+    assert leftover_processes(marker) == []
+    # The machine's other processes (pid 1 is never ours) are not looked at.
+    assert all(not line.startswith("1: ") for line in leftover_processes(""))
