@@ -108,3 +108,20 @@ async def test_events_stream_as_they_happen(sample_cohort_master):
     assert kinds[0] == "scenario-start" and kinds[-1] == "suite-done"
     assert kinds.index("process-start") < kinds.index("response") < kinds.index("outcome") < kinds.index("scenario-done")
     assert texts[-1] == "suite done: 1/1 ok" + (" (reduced sandbox)" if sandbox.detect().kind == "reduced" else "")
+
+
+def test_every_result_names_the_pinned_box_it_ran_on(sample_cohort_master, capsys):
+    """Two reviewers compare verdicts only when node, sandbox and gateway code are the same."""
+    import json
+
+    from review.cli import main
+
+    info = sandbox.detect()
+    assert main(["harness", str(sample_cohort_master / "ben-larsen"), "--scenario", "happy", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["environment"] == info.fingerprint()
+    assert document["environment"]["node"] == info.node_version_text
+    assert document["environment"]["sandbox"] == ("reduced" if info.kind == "reduced" else f"bwrap {info.bwrap_version}")
+    assert len(document["environment"]["gateway"]) == 12
+    assert main(["harness", str(sample_cohort_master / "ben-larsen"), "--scenario", "happy"]) == 0
+    assert f"gateway {sandbox.gateway_version()}" in capsys.readouterr().out

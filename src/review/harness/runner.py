@@ -77,6 +77,12 @@ class SuiteResult:
         return {"submission": self.submission, "commit": self.commit, "sandbox": self.sandbox, "node": self.node,
                 "environment": self.environment, "scenarios": [s.to_json() for s in self.scenarios]}
 
+    @property
+    def environment_text(self) -> str:
+        env = self.environment
+        return (f"pinned box: node {env.get('node', self.node)} · sandbox {env.get('sandbox', self.sandbox)} · "
+                f"gateway {env.get('gateway', '?')}")
+
     def log_lines(self) -> list[str]:
         """Every scenario's log lines, in order: an earlier run's raw output, shown again."""
         return [line for result in self.scenarios for line in result.log]
