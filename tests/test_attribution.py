@@ -2,7 +2,7 @@
 
 import pytest
 
-from review.attribution import commit_signals, parse_agent_value, trailers
+from review.core.attribution import commit_signals, parse_agent_value, trailers
 
 ME = ("Pat Doe", "pat@example.com")
 

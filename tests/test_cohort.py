@@ -5,8 +5,8 @@ import subprocess
 import sys
 
 from conftest import git, make_repo
-from review import cohort
 from review.cli import main
+from review.services import cohort
 
 
 def test_sample_rows(sample_cohort):

@@ -1,6 +1,7 @@
 """The bundled sample cohort, built by the real builder into real git repositories."""
 
-from review import cohort, demo, gitsafe
+from review import demo, gitsafe
+from review.services import cohort
 
 ARCHETYPES = {"ada-okafor", "ben-larsen", "chen-wei", "dev-patel", "eve-santos", "finn-mueller", "gia-romano",
               "hal-kim"}

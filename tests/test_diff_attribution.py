@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from conftest import git, make_repo
-from review import analysis, diff, gitsafe
+from review import gitsafe
+from review.core import diff
+from review.services import analysis
 
 
 def analyse(cohort, name):

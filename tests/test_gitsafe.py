@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import git, make_repo
-from review import cohort, gitsafe
+from review import gitsafe
+from review.services import cohort
 
 HOOK_NAMES = ["pre-commit", "post-checkout", "post-merge", "pre-push", "post-rewrite", "reference-transaction",
               "pre-auto-gc", "post-index-change", "fsmonitor-watchman", "pre-receive", "update", "post-update",

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from harness_helpers import leftover_processes
-from review import __version__, doctor, paths, themes
+from review import __version__, doctor, paths
 from review.cli import main
+from review.tui import themes
 
 
 def test_folders_follow_xdg_and_the_cache_override(tmp_path, monkeypatch):

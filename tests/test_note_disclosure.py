@@ -2,7 +2,7 @@
 
 import pytest
 
-from review.attribution import (
+from review.core.attribution import (
     Claim,
     CommitAttribution,
     Signal,

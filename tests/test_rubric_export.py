@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from review import evidence, export, rubric, store
 from review.cli import main
+from review.core import evidence, rubric
+from review.services import export, store
 
 
 def test_article_rubric_and_cohort_override():

@@ -13,7 +13,7 @@ import tomllib
 
 import pytest
 
-from review import store
+from review.services import store
 
 
 def review(who, commit="c" * 40, **kw):
@@ -72,7 +72,7 @@ def test_a_pair_is_one_entry_whatever_the_order(tmp_path):
 def _hammer(folder: str, who: str, count: int) -> None:
     from pathlib import Path
 
-    from review import store as s
+    from review.services import store as s
 
     sub = Path(folder)
     revision = None
@@ -99,7 +99,7 @@ def test_two_processes_saving_500_times_each_lose_nothing(tmp_path):
 CRASHER = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from review import store
+    from review.services import store
     sub = Path(sys.argv[1])
     i = 0
     while True:

@@ -1,7 +1,8 @@
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from review import text
+from review.core import text
+from review.tui import display
 
 HOSTILE = (
     "note\x1b]52;c;cGF3bmVk\x1b\\ title\x1b]0;PWNED\x07 clear\x1b[2J c1\x9b31m osc\x9d0;x"
@@ -29,7 +30,7 @@ def test_tabs_and_newlines_survive_but_not_in_single_line_fields():
 
 def test_markup_stays_literal():
     assert text.safe_text("[@click=app.quit]x[/]") == "[@click=app.quit]x[/]"
-    assert text.content("[b]bold?[/b]").plain == "[b]bold?[/b]"
+    assert display.content("[b]bold?[/b]").plain == "[b]bold?[/b]"
 
 
 def test_decode_replaces_invalid_utf8():
@@ -48,7 +49,7 @@ class NoteApp(App):
         self.quit_attempts = 0
 
     def compose(self) -> ComposeResult:
-        yield Static(text.content(self.note), id="note")
+        yield Static(display.content(self.note), id="note")
 
     async def action_quit(self) -> None:
         self.quit_attempts += 1

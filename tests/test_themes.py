@@ -3,7 +3,7 @@ import sys
 
 import pytest
 
-from review import themes
+from review.tui import themes
 from review.tui.app import ReviewApp
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from review.tui.app import ReviewApp
-from review.tui.submission_screen import SubmissionScreen
+from review.tui.screens.submission import SubmissionScreen
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.diff_view import DiffView
 from review.tui.widgets.note_view import NoteView
@@ -135,7 +135,7 @@ async def test_a_100k_line_diff_opens_and_scrolls(tmp_path):
 
 async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with_remapped_keys(sample_cohort,
                                                                                              isolated_dirs):
-    from review.tui.help_screen import HelpScreen
+    from review.tui.screens.help import HelpScreen
 
     config = isolated_dirs / "config" / "review"
     config.mkdir(parents=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import tomllib
 
 from conftest import git
-from review import store
+from review.services import store
 from review.tui.app import ReviewApp
-from review.tui.cohort_screen import CohortScreen
-from review.tui.submission_screen import SubmissionScreen
+from review.tui.screens.cohort import CohortScreen
+from review.tui.screens.submission import SubmissionScreen
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from test_tui_diff import open_submission, settle
 

@@ -16,7 +16,7 @@ import pytest
 from harness_helpers import leftover_processes
 from review.harness import sandbox
 from review.tui.app import ReviewApp
-from review.tui.submission_screen import SubmissionScreen
+from review.tui.screens.submission import SubmissionScreen
 from review.tui.widgets.diff_view import DiffView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import LogLines, StubLog
@@ -178,7 +178,7 @@ async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the
 
 
 async def test_escape_in_the_commits_pane_stops_a_running_timeline_before_it_leaves(sample_cohort):
-    from review.tui.cohort_screen import CohortScreen
+    from review.tui.screens.cohort import CohortScreen
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -4,9 +4,9 @@
 from textual.widgets import DataTable, Input
 
 from review.tui.app import ReviewApp
-from review.tui.cohort_screen import CohortScreen
-from review.tui.help_screen import HelpScreen
-from review.tui.submission_screen import SubmissionScreen
+from review.tui.screens.cohort import CohortScreen
+from review.tui.screens.help import HelpScreen
+from review.tui.screens.submission import SubmissionScreen
 
 
 async def loaded(app, pilot):
@@ -72,7 +72,7 @@ async def test_sort_by_column_and_reverse(sample_cohort):
 
 
 async def test_next_unscored_skips_scored(sample_cohort):
-    from review import cohort
+    from review.services import cohort
 
     for name in ("ben-larsen", "chen-wei"):
         head = cohort.load_row(sample_cohort / name).head

@@ -33,7 +33,7 @@ def make_cohort(folder: Path, count: int) -> Path:
 
 async def _time_console(cohort: Path) -> tuple[float, float, int]:
     from review.tui.app import ReviewApp
-    from review.tui.cohort_screen import CohortScreen
+    from review.tui.screens.cohort import CohortScreen
 
     start = time.perf_counter()
     app = ReviewApp(cohort)
@@ -166,7 +166,8 @@ def diff_benchmark(lines: int, into: Path | None) -> int:
     """A `lines`-line diff: time to read and parse it, to paint the first screen, and per page scrolled."""
     import tracemalloc
 
-    from review import analysis, gitsafe
+    from review import gitsafe
+    from review.services import analysis
     from review.tui.widgets.diff_view import DiffView, build_rows
 
     scratch = Path(into) if into else Path(tempfile.mkdtemp(prefix="review-bench-"))
@@ -197,7 +198,7 @@ def diff_benchmark(lines: int, into: Path | None) -> int:
     async def paint() -> tuple[float, float, float]:
         from textual.app import App
 
-        from review.themes import with_app_variables
+        from review.tui.themes import with_app_variables
 
         class Bench(App):
             def get_css_variables(self):

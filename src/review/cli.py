@@ -10,15 +10,17 @@ import json
 import sys
 from pathlib import Path
 
-from review import __version__, cohort, demo, gitsafe, themes
+from review import __version__, demo, gitsafe
+from review.core.text import safe_line
 from review.harness.scenarios import SCENARIOS
-from review.text import safe_line
+from review.services import cohort
+from review.tui import DEFAULT_THEME
 
 SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness", "export", "doctor")
 
 
 def _common_ui(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--theme", default=themes.DEFAULT_THEME,
+    parser.add_argument("--theme", default=DEFAULT_THEME,
                         help="theme name (bundled: review-dark, review-light, review-high-contrast; "
                              "also Textual's, e.g. ansi-dark for tmux)")
     parser.add_argument("--reviewer", action="append", default=[],
@@ -93,8 +95,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-def _check_theme(name: str) -> themes.ThemeLoad | None:
+def _check_theme(name: str):
+    """The themes loaded, or None (with a message) when `name` is none of them. Textual is imported
+    here, not at the top: the headless commands (triage --json, harness, export) never load it."""
     from textual.theme import BUILTIN_THEMES
+
+    from review.tui import themes
 
     load = themes.load_themes()
     if name not in load.themes and name not in BUILTIN_THEMES:
@@ -219,7 +225,8 @@ def _timeline(repo, info, listener, as_json: bool) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from review import export, rubric
+    from review.core import rubric
+    from review.services import export
 
     try:
         sys.stdout.write(export.render(args.cohort, args.format))

@@ -19,8 +19,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 
 from review import gitsafe
+from review.core.text import safe_line
 from review.harness import runner, sandbox
-from review.text import safe_line
 
 TESTS_VERSION = "2"
 TIMEOUT_S = 30.0

@@ -22,10 +22,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 
 from review import gitsafe
+from review.core.text import clip, safe_line
 from review.harness import coverage as coverage_module
 from review.harness import sandbox, scenarios
 from review.harness.gateway import Gateway
-from review.text import clip, safe_line
 
 HARNESS_VERSION = "2"  # 2: results carry the environment fingerprint
 CODE_SUFFIXES = (".mjs", ".js", ".cjs", ".json")

@@ -12,9 +12,11 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.message import Message
 
-from review import paths, store, themes
-from review.tui.cohort_screen import CohortScreen
-from review.tui.help_screen import HelpScreen, help_rows
+from review import paths
+from review.services import store
+from review.tui import themes
+from review.tui.screens.cohort import CohortScreen
+from review.tui.screens.help import HelpScreen, help_rows
 
 
 def keymap_path() -> Path:

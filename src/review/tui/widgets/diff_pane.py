@@ -13,9 +13,10 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from review import analysis as analysis_module
-from review import diff, gitsafe
-from review.text import safe_line
+from review import gitsafe
+from review.core import diff
+from review.core.text import safe_line
+from review.services import analysis as analysis_module
 from review.tui.widgets.diff_view import DiffView
 
 

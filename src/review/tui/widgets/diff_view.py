@@ -26,8 +26,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from review import diff
-from review.text import clip, safe_text
+from review.core import diff
+from review.core.text import clip, safe_text
 
 GUTTER = 15  # "old_ new_ TG│"
 COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on

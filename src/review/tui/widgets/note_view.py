@@ -10,8 +10,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from review import analysis as analysis_module
-from review.text import safe_line, safe_text
+from review.core.text import safe_line, safe_text
+from review.services import analysis as analysis_module
 
 
 def disclosure_summary(analysis: analysis_module.Analysis) -> str:

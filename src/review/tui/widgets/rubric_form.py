@@ -13,10 +13,10 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Static, TextArea
 
-from review import evidence as evidence_module
-from review import rubric as rubric_module
-from review import store
-from review.text import safe_line
+from review.core import evidence as evidence_module
+from review.core import rubric as rubric_module
+from review.core.text import safe_line
+from review.services import store
 
 
 class SignalRow(Vertical, can_focus=True):

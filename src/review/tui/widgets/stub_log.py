@@ -27,8 +27,8 @@ from textual.widgets import ContentSwitcher, DataTable, RichLog, Static
 from textual.worker import get_current_worker
 
 from review import gitsafe, paths
+from review.core.text import safe_line
 from review.harness import compare, runner, sandbox, scenarios, timeline
-from review.text import safe_line
 from review.tui.widgets.scenario_picker import ScenarioPicker
 
 # Distinct enough in 16 colours too; the first key gets the first colour.

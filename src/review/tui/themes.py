@@ -15,8 +15,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from review import paths
-
-DEFAULT_THEME = "review-dark"
+from review.tui import DEFAULT_THEME  # noqa: F401  (re-exported: the console's default)
 
 # The console's own theme variables. A theme may set them; for one that does not (Textual's
 # built-in themes, the ANSI ones included) they are derived from its colours: (colour, share over

@@ -9,8 +9,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from review import cohort, gitsafe, store
-from review import rubric as rubric_module
+from review import gitsafe
+from review.core import rubric as rubric_module
+from review.services import cohort, store
 
 
 @dataclass

@@ -19,12 +19,13 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, Tab, Tabs
 
-from review import analysis as analysis_module
-from review import cohort, gitsafe, store
-from review import evidence as evidence_module
-from review import rubric as rubric_module
+from review import gitsafe
+from review.core import evidence as evidence_module
+from review.core import rubric as rubric_module
+from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
-from review.text import safe_line
+from review.services import analysis as analysis_module
+from review.services import cohort, store
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from review import attribution, diff, gitsafe
-from review.attribution import Blame
+from review import gitsafe
+from review.core import attribution, diff
+from review.core.attribution import Blame
 
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
 NOTE_LIMIT = 256 * 1024

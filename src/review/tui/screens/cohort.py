@@ -17,9 +17,9 @@ from textual.widgets import DataTable, Footer, Input, Static
 from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
-from review import cohort, store
+from review.core.text import safe_line
 from review.harness import runner
-from review.text import safe_line
+from review.services import cohort, store
 
 UNSCORED = ("new", "in review", "stale")
 BATCH_SECONDS = 0.5
@@ -303,7 +303,7 @@ class CohortScreen(Screen[None]):
             self.app.notify(safe_line(f"{row.name} cannot be opened: {row.problem}"), severity="warning",
                             markup=False)
             return
-        from review.tui.submission_screen import SubmissionScreen
+        from review.tui.screens.submission import SubmissionScreen
 
         screen = SubmissionScreen(Path(row.path), row, getattr(self.app, "reviewers", ()),
                                   getattr(self.app, "blind", False))

@@ -6,14 +6,13 @@ clipboard over SSH, CSI 2J clears the screen), C1 controls, bidi overrides that 
 read differently from how it runs, or Textual markup such as ``[@click=app.quit]``.
 
 Rich and Textual pass ESC straight to the terminal even with markup off, so everything is
-cleaned here, once, at ingestion, and then displayed as ``Content`` (never parsed as markup).
+cleaned here, once, at ingestion; this module returns plain strings, and the TUI shows them as
+``Content`` (``review.tui.display``), never parsed as markup.
 """
 
 from __future__ import annotations
 
 import re
-
-from textual.content import Content
 
 # C0 controls except TAB and LF, DEL, and the C1 range (0x9B is a one-byte CSI, 0x9D an OSC).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -79,11 +78,6 @@ def clip_lines(text: str, max_lines: int) -> str:
     if len(lines) <= max_lines:
         return text
     return "\n".join(lines[:max_lines]) + f"\n… [{len(lines) - max_lines} more lines]"
-
-
-def content(text: str) -> Content:
-    """Untrusted text, sanitised, as Textual Content: square brackets stay literal."""
-    return Content(safe_text(text))
 
 
 def is_clean(text: str) -> bool:

@@ -10,8 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from review import analysis, attribution, gitsafe, store
+from review import gitsafe
+from review.core import attribution
 from review.harness import runner, sandbox
+from review.services import analysis, store
 
 
 class CohortError(Exception):
