@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from review import gitsafe
+from review import demo, gitsafe
 
 
 def submission(folder: Path, files: dict[str, str | bytes]) -> gitsafe.SafeRepo:
     data = {path: text.encode() if isinstance(text, str) else text for path, text in files.items()}
-    gitsafe.build_repo(folder, [gitsafe.CommitSpec(data, "candidate code", "Cand", "c@example.com",
+    demo.build_repo(folder, [demo.CommitSpec(data, "candidate code", "Cand", "c@example.com",
                                                    "2026-11-01T10:00:00+00:00")])
     return gitsafe.open_submission(folder)
 

@@ -175,9 +175,9 @@ def diff_benchmark(lines: int, into: Path | None) -> int:
     body = "".join(f"export const value{i} = {i}; // line {i}\n" for i in range(lines)).encode()
     folder = scratch / "cohort" / "big"
     if not folder.exists():
-        gitsafe.build_repo(folder, [
-            gitsafe.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
-            gitsafe.CommitSpec({"big.mjs": body}, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x",
+        demo.build_repo(folder, [
+            demo.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
+            demo.CommitSpec({"big.mjs": body}, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x",
                                "2026-11-02T00:00:00Z")])
     start = time.perf_counter()
     repo = gitsafe.open_submission(folder)

@@ -38,7 +38,7 @@ def _ident(value: str, where: Path) -> tuple[str, str]:
     return match["name"], match["email"]
 
 
-def load_commit(folder: Path, root: Path) -> gitsafe.CommitSpec:
+def load_commit(folder: Path, root: Path) -> CommitSpec:
     meta_path = folder / "commit.toml"
     try:
         meta = tomllib.loads(meta_path.read_text(encoding="utf-8"))
@@ -57,7 +57,7 @@ def load_commit(folder: Path, root: Path) -> gitsafe.CommitSpec:
         for file in sorted(tree.rglob("*")):
             if file.is_file():
                 files[file.relative_to(tree).as_posix()] = file.read_bytes()
-    return gitsafe.CommitSpec(
+    return CommitSpec(
         files=files, message=meta["message"], author_name=author[0], author_email=author[1],
         date=meta["date"], committer_name=committer[0], committer_email=committer[1],
         delete=tuple(meta.get("delete", ())),
@@ -67,7 +67,7 @@ def load_commit(folder: Path, root: Path) -> gitsafe.CommitSpec:
 @dataclass
 class Series:
     name: str
-    commits: list[gitsafe.CommitSpec]
+    commits: list[CommitSpec]
 
 
 def load_series(root: Path | None = None) -> list[Series]:
@@ -95,7 +95,7 @@ def build_demo(into: Path | None = None, root: Path | None = None) -> Path:
         target = into / item.name
         scratch = into / f".{item.name}.building"
         shutil.rmtree(scratch, ignore_errors=True)
-        expected = gitsafe.build_repo(scratch, item.commits)
+        expected = build_repo(scratch, item.commits)
         try:
             current = gitsafe.read_head(target).sha if target.exists() else None
         except gitsafe.GitSafeError:
@@ -106,3 +106,82 @@ def build_demo(into: Path | None = None, root: Path | None = None) -> Path:
         shutil.rmtree(target, ignore_errors=True)
         os.rename(scratch, target)
     return into
+
+
+# --------------------------------------------------------------------------- building trusted repos
+
+
+@dataclass
+class CommitSpec:
+    """One commit to create in a repository we build ourselves (the demo cohort, tests)."""
+
+    files: dict[str, bytes]  # path -> content, overlaid on the previous tree
+    message: str
+    author_name: str
+    author_email: str
+    date: str  # ISO 8601
+    committer_name: str | None = None
+    committer_email: str | None = None
+    delete: tuple[str, ...] = ()
+    executable: tuple[str, ...] = ()
+
+
+def build_repo(folder: Path, commits: list[CommitSpec], branch: str = "main") -> str:
+    """Create a git repository at `folder` from `commits`; returns HEAD's id.
+
+    Commit ids are deterministic: the trees, authors, dates and messages are all given.
+    Uses plumbing only (hash-object, mktree, commit-tree), so no work tree is needed.
+    """
+    env = gitsafe.git_env()
+    folder.mkdir(parents=True, exist_ok=True)
+    gitsafe.run_trusted(["init", "--quiet", f"--initial-branch={branch}", "--template=", "--", str(folder)], env=env)
+    git_dir = folder / ".git"
+    tree: dict[str, tuple[str, str]] = {}  # path -> (mode, blob sha)
+    parent: str | None = None
+    for spec in commits:
+        for path in spec.delete:
+            tree.pop(path, None)
+        for path, data in spec.files.items():
+            sha = gitsafe.run_trusted(["--git-dir", str(git_dir), "hash-object", "-w", "--stdin"], env=env,
+                       input_bytes=data).decode().strip()
+            tree[path] = ("100755" if path in spec.executable else "100644", sha)
+        tree_sha = _write_tree(git_dir, tree, env)
+        commit_env = dict(env)
+        commit_env.update({
+            "GIT_AUTHOR_NAME": spec.author_name, "GIT_AUTHOR_EMAIL": spec.author_email,
+            "GIT_AUTHOR_DATE": spec.date,
+            "GIT_COMMITTER_NAME": spec.committer_name or spec.author_name,
+            "GIT_COMMITTER_EMAIL": spec.committer_email or spec.author_email,
+            "GIT_COMMITTER_DATE": spec.date,
+        })
+        args = ["--git-dir", str(git_dir), "commit-tree", tree_sha]
+        if parent:
+            args += ["-p", parent]
+        message = spec.message if spec.message.endswith("\n") else spec.message + "\n"
+        parent = gitsafe.run_trusted(args, env=commit_env, input_bytes=message.encode()).decode().strip()
+    if parent:
+        gitsafe.run_trusted(["--git-dir", str(git_dir), "update-ref", f"refs/heads/{branch}", parent], env=env)
+    return parent or ""
+
+
+def _write_tree(git_dir: Path, tree: dict[str, tuple[str, str]], env: dict[str, str]) -> str:
+    """Write nested trees bottom-up with mktree."""
+    children: dict[str, dict[str, tuple[str, str, str]]] = {"": {}}
+    for path in sorted(tree):
+        mode, sha = tree[path]
+        parts = path.split("/")
+        for depth in range(1, len(parts)):
+            children.setdefault("/".join(parts[:depth]), {})
+        children.setdefault("/".join(parts[:-1]), {})[parts[-1]] = (mode, "blob", sha)
+    written: dict[str, str] = {}
+    # Deepest folders first, so each parent can name its children's tree ids.
+    for directory in sorted(children, key=lambda d: (d.count("/") + (1 if d else 0)), reverse=True):
+        entries = dict(children[directory])
+        for sub, sub_sha in written.items():
+            parent_dir, _, name = sub.rpartition("/")
+            if sub and parent_dir == directory and sub != directory:
+                entries[name] = ("040000", "tree", sub_sha)
+        listing = "".join(f"{mode} {kind} {sha}\t{name}\0" for name, (mode, kind, sha) in sorted(entries.items()))
+        written[directory] = gitsafe.run_trusted(["--git-dir", str(git_dir), "mktree", "-z"], env=env,
+                                  input_bytes=listing.encode()).decode().strip()
+    return written[""]

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from review import gitsafe
 from review.core.text import safe_line
-from review.harness import runner, sandbox
+from review.harness import cache, export, process, runner, sandbox
 
 TESTS_VERSION = "2"
 TIMEOUT_S = 30.0
@@ -121,7 +121,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
     try:
         work = run_dir / "work"
         work.mkdir()
-        runner.export_code(repo, commit, work, skipped=frozenset())
+        export.export_code(repo, commit, work, skipped=frozenset())
         argv = sandbox.tests_command(info, work, run_dir / "etc", argv_inside, cpu_seconds=int(timeout_s) + 5)
         env = sandbox.clean_env(info, work, {"NODE_ENV": "test", "CI": "1", "NO_COLOR": "1"})
         proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
@@ -135,7 +135,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         except TimeoutError:
             hung = True
         finally:
-            runner.kill_group(proc.pid)  # the tests' own servers and children too
+            process.kill_group(proc.pid)  # the tests' own servers and children too
         await proc.wait()
         try:
             await asyncio.wait_for(reader, timeout=2)
@@ -155,7 +155,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
 
 
 async def _read(stream: asyncio.StreamReader | None, lines: list[str]) -> None:
-    async for text in runner.capped_lines(stream, OUTPUT_CAP):
+    async for text in process.capped_lines(stream, OUTPUT_CAP):
         lines.append(f"… output cut at {OUTPUT_CAP} bytes" if text is None else safe_line(text, 400))
 
 
@@ -171,7 +171,7 @@ def _cache_file(commit: str) -> Path:
 def _store(result: TestRun) -> None:
     if result.state == "unavailable":  # installing bubblewrap later must not meet a stale answer
         return
-    runner.write_json_atomic(_cache_file(result.commit), result.to_json())
+    cache.write_json_atomic(_cache_file(result.commit), result.to_json())
 
 
 def cached_tests(commit: str) -> TestRun | None:

@@ -10,123 +10,27 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import re
 import secrets
 import shutil
-import signal
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from review import gitsafe
 from review.core.text import clip, safe_line
 from review.harness import coverage as coverage_module
 from review.harness import sandbox, scenarios
+from review.harness.cache import cached_suite, store_cached
+from review.harness.export import export_code
 from review.harness.gateway import Gateway
+from review.harness.process import capped_lines, kill_group
+from review.harness.results import HarnessEvent, Listener, ScenarioResult, SuiteResult
 
-HARNESS_VERSION = "2"  # 2: results carry the environment fingerprint
-CODE_SUFFIXES = (".mjs", ".js", ".cjs", ".json")
-SKIPPED_NAMES = frozenset({"package.json", "package-lock.json"})  # "type"/"imports" would change how code resolves
-MAX_FILE = 1 << 20
-MAX_TOTAL = 8 << 20
+__all__ = ["HarnessEvent", "Listener", "ScenarioResult", "SuiteResult", "cached_suite", "export_code", "run_scenario", "run_suite",
+           "stream_suite"]
+
 STREAM_CAP = 64 * 1024
 ENTRY = "checkout.mjs"
-
-
-@dataclass
-class HarnessEvent:
-    kind: str  # scenario-start, process-start, request, response, outcome, stdout, stderr, process-end, scenario-done
-    scenario: str
-    t_ms: float
-    data: dict = field(default_factory=dict)
-    text: str = ""  # the event as one sanitised log line
-
-
-@dataclass
-class ScenarioResult:
-    name: str
-    requests: int
-    distinct_keys: int
-    charges_created: int
-    outcomes: list[dict]
-    gaps_ms: list[float]
-    verdict: str
-    reasons: list[str]
-    log: list[str]
-    records: list[dict] = field(default_factory=list)
-    wall_ms: float = 0.0
-    coverage: dict[str, dict[int, int]] | None = None  # path -> line -> times it ran (coverage runs only)
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-
-@dataclass
-class SuiteResult:
-    submission: str
-    commit: str
-    sandbox: str
-    node: str
-    scenarios: list[ScenarioResult]
-    environment: dict[str, str] = field(default_factory=dict)  # SandboxInfo.fingerprint(): node, sandbox, gateway
-
-    def to_json(self) -> dict:
-        return {"submission": self.submission, "commit": self.commit, "sandbox": self.sandbox, "node": self.node,
-                "environment": self.environment, "scenarios": [s.to_json() for s in self.scenarios]}
-
-    @property
-    def environment_text(self) -> str:
-        env = self.environment
-        return (f"pinned box: node {env.get('node', self.node)} · sandbox {env.get('sandbox', self.sandbox)} · "
-                f"gateway {env.get('gateway', '?')}")
-
-    def log_lines(self) -> list[str]:
-        """Every scenario's log lines, in order: an earlier run's raw output, shown again."""
-        return [line for result in self.scenarios for line in result.log]
-
-    @property
-    def summary(self) -> str:
-        """For the triage column: how many scenarios were ok, and the bad verdicts."""
-        bad = sorted({s.verdict for s in self.scenarios if s.verdict != "ok"})
-        ok = sum(s.verdict == "ok" for s in self.scenarios)
-        text = f"{ok}/{len(self.scenarios)} ok"
-        return text + (f" · {', '.join(bad)}" if bad else "") + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
-
-
-Listener = Callable[[HarnessEvent], None]
-
-
-def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
-                skipped: frozenset[str] = SKIPPED_NAMES) -> dict[str, bytes]:
-    """Write the commit's JavaScript files (from git objects: symlinks are never followed) into `dest`;
-    returns path -> the bytes written. The harness leaves package.json out (see SKIPPED_NAMES); the
-    candidate's own tests need it."""
-    written: dict[str, bytes] = {}
-    total = 0
-    for entry in repo.files(commit):
-        parts = PurePosixPath(entry.path).parts
-        if entry.kind != "blob" or entry.mode not in ("100644", "100755"):
-            continue  # symlinks (120000) and submodules stay out
-        if not entry.path.endswith(CODE_SUFFIXES) or parts[-1] in skipped or "node_modules" in parts:
-            continue
-        if entry.path.startswith("/") or any(p in ("..", ".git", "") for p in parts):
-            continue
-        if entry.size is None or entry.size > MAX_FILE or total + entry.size > MAX_TOTAL:
-            continue
-        data = repo.show(commit, entry.path)
-        if data is None:
-            continue
-        target = dest.joinpath(*parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        written[entry.path] = data
-        total += entry.size
-    return written
 
 
 def short_key(key: str | None) -> str:
@@ -308,57 +212,6 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
     return ending, "\n".join(stderr_tail)
 
 
-def kill_group(pid: int) -> None:
-    """SIGKILL the run's process group, then anything left in its session (the run was started with
-    start_new_session, so the session id is `pid`): bwrap's inner process, forked while the group
-    signal lands, can miss it (seen in CI), and the PID namespace it heads dies only with it."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    for other in session_members(pid):
-        try:
-            os.kill(other, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def session_members(sid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rpartition(")")[2].split()  # after "pid (comm)": state ppid pgrp session …
-        if len(fields) > 3 and fields[3] == str(sid) and fields[0] != "Z":
-            found.append(int(entry))
-    return found
-
-
-NODE_NOTICE = re.compile(r"^\(node:\d+\) ExperimentalWarning|^\(Use `node --trace-warnings")
-
-
-async def capped_lines(stream: asyncio.StreamReader | None, cap: int):
-    """A child's output as decoded lines, up to `cap` bytes, then None once where it was cut.
-    Node's own notice about its experimental permission model is left out."""
-    seen = 0
-    while stream is not None:
-        line = await stream.readline()
-        if not line:
-            return
-        seen += len(line)
-        if seen > cap:
-            if seen - len(line) <= cap:
-                yield None
-            continue
-        text = line.decode("utf-8", "replace").rstrip("\n")
-        if not NODE_NOTICE.match(text):
-            yield text
-
-
 async def _read_stream(stream: asyncio.StreamReader | None, name: str, process_no: int, emit,
                        tail: list[str] | None) -> None:
     """Client output is shown (sanitised, capped, marked as the client's) but never believed."""
@@ -410,38 +263,8 @@ async def run_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: li
         results.append(await run_scenario(repo, commit, scenario, listener, info))
     suite = SuiteResult(repo.source.name, commit, info.kind, info.node_version_text, results, info.fingerprint())
     if not names:
-        _store_cached(suite)
+        store_cached(suite)
     return suite
-
-
-# ----------------------------------------------------------------------------- per-commit cache
-
-
-def _cache_file(commit: str, kind: str) -> Path:
-    folder = gitsafe.cache_root() / "harness"
-    folder.mkdir(exist_ok=True, mode=0o700)
-    return folder / f"{commit}-v{HARNESS_VERSION}-{kind}.json"
-
-
-def write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(f".{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    tmp.write_text(json.dumps(data))
-    os.replace(tmp, path)
-
-
-def _store_cached(suite: SuiteResult) -> None:
-    write_json_atomic(_cache_file(suite.commit, suite.sandbox), suite.to_json())
-
-
-def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
-    """A stored suite result for this commit id (same harness version and sandbox kind), if any."""
-    try:
-        kind = kind or sandbox.detect().kind
-        data = json.loads(_cache_file(commit, kind).read_text())
-    except (OSError, ValueError, sandbox.SandboxError):
-        return None
-    return SuiteResult(data["submission"], data["commit"], data["sandbox"], data["node"],
-                       [ScenarioResult(**s) for s in data["scenarios"]], data.get("environment") or {})
 
 
 async def stream_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: list[str] | None = None,
@@ -466,19 +289,3 @@ async def stream_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names:
                 await task
             except asyncio.CancelledError:
                 pass
-
-
-def run_until_stopped(make, should_stop: Callable[[], bool], poll_s: float = 0.1):
-    """Run the coroutine `make()` in a new event loop (a worker thread's), cancelling it as soon as
-    `should_stop()` says so: a cancelled run kills its process groups before this returns."""
-
-    async def main():
-        task = asyncio.create_task(make())
-        while not task.done():
-            if should_stop():
-                task.cancel()
-                break
-            await asyncio.wait({task}, timeout=poll_s)
-        return await task
-
-    return asyncio.run(main())

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from review import gitsafe
-from review.harness import candidate_tests, runner, sandbox
+from review.harness import candidate_tests, export, runner, sandbox
 
 
 @dataclass
@@ -29,7 +29,7 @@ def code_fingerprint(entries: list[gitsafe.FileEntry]) -> str:
     """Equal for two commits exactly when the harness and the tests would see the same files."""
     digest = hashlib.sha256()
     for entry in sorted(entries, key=lambda e: e.path):
-        if entry.kind == "blob" and entry.path.endswith((*runner.CODE_SUFFIXES, "package.json")):
+        if entry.kind == "blob" and entry.path.endswith((*export.CODE_SUFFIXES, "package.json")):
             digest.update(f"{entry.mode} {entry.oid} {entry.path}\0".encode("utf-8", "replace"))
     return digest.hexdigest()
 

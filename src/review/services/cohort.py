@@ -123,7 +123,7 @@ def triage(cohort: Path, workers: int = 4) -> list[Row]:
 
 async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None) -> None:
     """Run the suite for every readable row without a cached result, a few at a time. Cancelling
-    it (runner.run_until_stopped, as the console does when it quits) kills each run's processes."""
+    it (process.run_until_stopped, as the console does when it quits) kills each run's processes."""
     gate = asyncio.Semaphore(concurrency)
 
     async def one(row: Row) -> None:

@@ -18,7 +18,7 @@ from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
 from review.core.text import safe_line
-from review.harness import runner
+from review.harness import process, runner
 from review.services import cohort, store
 
 UNSCORED = ("new", "in review", "stale")
@@ -191,7 +191,7 @@ class CohortScreen(Screen[None]):
 
         worker = get_current_worker()
         try:
-            runner.run_until_stopped(
+            process.run_until_stopped(
                 lambda: cohort.fill_harness(rows, on_done=lambda row: self.post_message(self.HarnessDone(row))),
                 lambda: worker.is_cancelled)
         except asyncio.CancelledError:

@@ -28,7 +28,7 @@ from textual.worker import get_current_worker
 
 from review import gitsafe, paths
 from review.core.text import safe_line
-from review.harness import compare, runner, sandbox, scenarios, timeline
+from review.harness import compare, process, runner, sandbox, scenarios, timeline
 from review.tui.widgets.scenario_picker import ScenarioPicker
 
 # Distinct enough in 16 colours too; the first key gets the first colour.
@@ -262,7 +262,7 @@ class StubLog(Vertical):
         app = self.owner_app  # read on the UI thread, in start()
         try:
             # Cancelled (escape, a new run, the screen closed), or the console quitting: stop and kill.
-            runner.run_until_stopped(lambda: make(self.emitter), lambda: worker.is_cancelled or not app.is_running)
+            process.run_until_stopped(lambda: make(self.emitter), lambda: worker.is_cancelled or not app.is_running)
         except asyncio.CancelledError:
             self.post_message(self.JobEnded(job, None, True))
         except (sandbox.SandboxError, gitsafe.GitSafeError, OSError) as error:

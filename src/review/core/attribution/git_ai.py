@@ -1,0 +1,44 @@
+"""git-ai's Authorship Log notes (refs/notes/ai) → line records. Pure."""
+
+from __future__ import annotations
+
+import json
+
+from review.core.attribution.records import LineRecord, parse_ranges
+
+_GIT_AI_TOOLS = {"cursor": "Cursor", "claude": "Claude Code", "windsurf": "Windsurf", "copilot": "GitHub Copilot",
+                 "gemini": "Gemini", "codex": "OpenAI Codex", "amp": "Amp", "droid": "Factory Droid",
+                 "opencode": "OpenCode", "pi": "Pi"}
+
+
+def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
+    """git-ai's Authorship Log (authorship/3.0.0, and the 7/16-hex legacy keys) attached to `commit`."""
+    attestation, _, meta_text = text.partition("\n---\n")
+    try:
+        meta = json.loads(meta_text) if meta_text.strip() else {}
+    except ValueError:
+        meta = {}
+    sessions = meta.get("sessions") or {}
+    prompts = meta.get("prompts") or {}
+
+    def tool_for(key: str) -> str | None:
+        if key.startswith("h_"):
+            return None
+        record = sessions.get(key.split("::")[0]) if key.startswith("s_") else prompts.get(key)
+        name = ((record or {}).get("agent_id") or {}).get("tool", "")
+        return _GIT_AI_TOOLS.get(str(name).lower(), str(name) or "an agent (git-ai)")
+
+    records: list[LineRecord] = []
+    path: str | None = None
+    for line in attestation.splitlines():
+        if not line.strip():
+            continue
+        if not line.startswith(" "):
+            path = line[1:-1] if line.startswith('"') and line.endswith('"') else line
+            continue
+        if path and line.startswith("  "):
+            parts = line.strip().split()
+            if len(parts) == 2:
+                records.append(LineRecord(path, commit, parse_ranges(parts[1]), tool_for(parts[0]),
+                                          f"git-ai note on {commit[:7]}"))
+    return records

@@ -1,0 +1,213 @@
+"""Every source merged into one claim per HEAD line, with the conflicts between them. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from review.core.attribution.note import NoteDisclosure
+from review.core.attribution.records import LineRecord
+from review.core.attribution.trailers import CommitAttribution
+
+Blame = dict[str, list[tuple[str, int]]]  # path -> per HEAD line (1-based index - 1): (commit, line in that commit)
+
+
+@dataclass(frozen=True)
+class Claim:
+    tool: str | None
+    source: str
+    layer: int  # 1 commit metadata, 2 the note, 3 line-level records: the higher is more specific
+
+
+@dataclass
+class Span:
+    path: str
+    start: int
+    end: int
+    tool: str | None
+    source: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "start": self.start, "end": self.end, "tool": self.tool, "source": self.source}
+
+
+@dataclass
+class Unmapped:
+    line_no: int
+    text: str
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"line": self.line_no, "text": self.text, "reason": self.reason}
+
+
+@dataclass
+class Conflict:
+    path: str | None
+    start: int | None
+    end: int | None
+    message: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "start": self.start, "end": self.end, "message": self.message}
+
+
+@dataclass
+class Attribution:
+    """Everything known about who wrote the submission's HEAD, line by line."""
+
+    tools: list[str]
+    lines: dict[str, dict[int, Claim]]  # path -> HEAD line -> the winning claim
+    spans: list[Span]
+    conflicts: list[Conflict]
+    unmapped: list[Unmapped]
+    commits: list[CommitAttribution]
+    note: NoteDisclosure
+
+    def claim(self, path: str, line: int) -> Claim | None:
+        return self.lines.get(path, {}).get(line)
+
+    def to_json(self, share: float | None = None) -> dict:
+        return {"tools": self.tools, "share": share, "spans": [s.to_json() for s in self.spans],
+                "conflicts": [c.to_json() for c in self.conflicts],
+                "unmapped": [u.to_json() for u in self.unmapped]}
+
+
+def _label(tool: str | None) -> str:
+    return tool or "a person"
+
+
+def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: NoteDisclosure,
+              head_lines: dict[str, int], blame: Blame, records: list[LineRecord],
+              head: str) -> Attribution:
+    """Merge every source into one claim per HEAD line.
+
+    `authors`: commit id -> its author (for "a person" claims); `head_lines`: path -> line count at
+    HEAD; `blame`: for each path, which commit (and which of its lines) each HEAD line comes from.
+    """
+    by_commit = {c.commit: c for c in commits}
+    claims: dict[str, dict[int, list[Claim]]] = {}
+
+    def add(path: str, line: int, claim: Claim) -> None:
+        claims.setdefault(path, {}).setdefault(line, []).append(claim)
+
+    # Layer 1: commit metadata, through blame: the lines a commit introduced that survive in HEAD.
+    for path, origins in blame.items():
+        for index, (sha, _orig) in enumerate(origins, start=1):
+            attribution = by_commit.get(sha)
+            if attribution and attribution.signals:
+                signal = attribution.signals[0]
+                add(path, index, Claim(signal.tool, f"commit {sha[:7]}: {signal.source}", 1))
+            elif sha in authors:
+                add(path, index, Claim(None, f"commit {sha[:7]} by {authors[sha]}", 1))
+
+    # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame.
+    for record in records:
+        origins = blame.get(record.path, [])
+        wanted = {n for a, b in record.ranges for n in range(a, b + 1)}
+        for index, (sha, orig) in enumerate(origins, start=1):
+            at_commit = record.commit in (None, head) and index in wanted
+            through_blame = record.commit not in (None, head) and sha.startswith(record.commit or "-") and orig in wanted
+            if at_commit or through_blame:
+                add(record.path, index, Claim(record.tool, record.source, 3))
+
+    # Layer 2: the note, in order, so a later, more specific line overrides an earlier one.
+    unmapped: list[Unmapped] = []
+    note_claims: dict[str, dict[int, Claim]] = {}
+    for entry in note.entries:
+        source = f"note line {entry.line_no}"
+        if entry.kind == "prose":
+            reason = "names no file, lines or commit: shown as written, not mapped to code"
+            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), reason))
+            continue
+        if entry.kind == "none":
+            continue
+        if entry.kind == "commit":
+            matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
+            if len(matches) != 1:
+                why = "no commit of this submission has that id" if not matches else "that id is ambiguous"
+                unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), why))
+                continue
+            hit = False
+            for path, origins in blame.items():
+                for index, (sha, _orig) in enumerate(origins, start=1):
+                    if sha == matches[0]:
+                        note_claims.setdefault(path, {})[index] = Claim(entry.tool, source, 2)
+                        hit = True
+            if not hit:
+                unmapped.append(Unmapped(entry.line_no, entry.raw.strip(),
+                                         f"no line of commit {matches[0][:7]} survives at HEAD"))
+            continue
+        path = entry.path or ""
+        count = head_lines.get(path)
+        if count is None:
+            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), f"{path} is not in the submission at HEAD"))
+            continue
+        start, end = (1, count) if entry.kind == "file" else (entry.start or 1, entry.end or entry.start or 1)
+        if start > count:
+            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(),
+                                     f"names lines {start}–{end} but {path} has {count} lines"))
+            continue
+        if end > count:
+            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(),
+                                     f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"))
+            end = count
+        if not entry.who:
+            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), "names lines but not who wrote them"))
+            continue
+        for line in range(start, end + 1):
+            note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
+    for path, noted in note_claims.items():
+        for line, claim in noted.items():
+            add(path, line, claim)
+
+    # Winners and conflicts.
+    winners: dict[str, dict[int, Claim]] = {}
+    disagreements: dict[tuple[str, str], list[int]] = {}
+    for path, by_line in claims.items():
+        for line, line_claims in by_line.items():
+            best = max(line_claims, key=lambda c: c.layer)
+            winners.setdefault(path, {})[line] = best
+            ai_votes = {c.layer: c.tool is not None for c in line_claims}
+            if len(set(ai_votes.values())) > 1:
+                said = next((c for c in line_claims if c.layer == 2), None)
+                other = next((c for c in line_claims if c.layer != 2 and (c.tool is None) != (said.tool is None)),
+                             None) if said else None
+                if said and other:
+                    message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
+                else:
+                    ordered = sorted(line_claims, key=lambda c: -c.layer)
+                    message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
+                disagreements.setdefault((path, message), []).append(line)
+    conflicts = [Conflict(path, start, end, message)
+                 for (path, message), lines in sorted(disagreements.items())
+                 for start, end in _runs(sorted(lines))]
+    commit_tools = sorted({s.tool for c in commits for s in c.signals})
+    if note.declares_none and commit_tools:
+        conflicts.insert(0, Conflict(None, None, None,
+                                     f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}"))
+    if note.heading is None and commit_tools:
+        conflicts.insert(0, Conflict(None, None, None,
+                                     f"the note has no disclosure section, but commit metadata names {', '.join(commit_tools)}"))
+
+    spans = []
+    for path in sorted(winners):
+        lines = winners[path]
+        for start, end in _runs(sorted(lines)):
+            # Split each run where the winning claim changes.
+            run_start = start
+            for line in range(start, end + 1):
+                if line == end or (lines[line].tool, lines[line].source) != (lines[line + 1].tool, lines[line + 1].source):
+                    spans.append(Span(path, run_start, line, lines[line].tool, lines[line].source))
+                    run_start = line + 1
+    tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool)})
+    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note)
+
+
+def _runs(numbers: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs

@@ -1,0 +1,101 @@
+"""git's environment and the one place a git process starts: nothing inherited but PATH, a private
+global config (no hooks, no fsmonitor), system config ignored."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from review import paths
+
+SHA_RE = re.compile(r"^[0-9a-f]{40}$")
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's id for the tree with nothing in it
+_REF_NAME_RE = re.compile(r"^refs/[A-Za-z0-9._/+-]+$")
+_BLAME_HEADER = re.compile(rb"^[0-9a-f]{40} \d+ \d+")
+FIELD_SEP = "\x1f"
+RECORD_SEP = "\x1e"
+
+
+class GitSafeError(Exception):
+    """A submission could not be read; the message says why, in words for the reviewer."""
+
+
+# --------------------------------------------------------------------------- environment
+
+
+def cache_root() -> Path:
+    return paths.cache_dir()
+
+
+def _private_config(safe_dirs: tuple[str, ...] = ()) -> Path:
+    """A global git config of our own: no hooks, no fsmonitor, nothing from the user's."""
+    lines = [
+        "[core]",
+        "\thooksPath = /dev/null",
+        "\tfsmonitor = false",
+        "\tsymlinks = false",
+        "\tpager = cat",
+        "\tquotePath = true",
+        "[protocol]",
+        "\tallow = never",
+        '[protocol "file"]',
+        "\tallow = always",
+        "[init]",
+        "\tdefaultBranch = main",
+        "[commit]",
+        "\tgpgSign = false",
+        "[advice]",
+        "\tdetachedHead = false",
+    ]
+    for directory in safe_dirs:
+        # A value with a newline or quote could inject config: such folders are refused earlier.
+        lines += ["[safe]", f"\tdirectory = {directory}"]
+    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+    path = cache_root() / "gitconfig" / f"{digest}.gitconfig"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")  # threads race here: one temp file each
+        with os.fdopen(fd, "w") as handle:
+            handle.write("\n".join(lines) + "\n")
+        os.replace(tmp, path)
+    return path
+
+
+def git_env(safe_dirs: tuple[str, ...] = ()) -> dict[str, str]:
+    """The whole environment git runs with: nothing inherited but PATH."""
+    home = cache_root() / "home"
+    home.mkdir(exist_ok=True, mode=0o700)
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LC_ALL": "C",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": str(_private_config(safe_dirs)),
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_ALLOW_PROTOCOL": "file",
+        "GIT_OPTIONAL_LOCKS": "0",
+        "GIT_PAGER": "cat",
+        "GIT_ATTR_NOSYSTEM": "1",
+    }
+
+
+def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None,
+         input_bytes: bytes | None = None) -> bytes:
+    result = subprocess.run(
+        ["git", *args], cwd=cwd, env=env or git_env(), input=input_bytes, capture_output=True,
+        stdin=None if input_bytes is not None else subprocess.DEVNULL,
+    )
+    if result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
+    return result.stdout
+
+
+def run_trusted(args: list[str], env: dict[str, str] | None = None, input_bytes: bytes | None = None) -> bytes:
+    """git on a repository this program builds itself (the demo cohort, tests' fixtures) — never on a
+    submission, which is only ever read through its sanitised clone."""
+    return _run(args, env=env, input_bytes=input_bytes)

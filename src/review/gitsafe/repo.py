@@ -1,0 +1,273 @@
+"""The clean clone's read-only operations: log, diff, blame, notes, and objects through one
+persistent ``cat-file --batch``. Revisions are validated ids and options end before anything the
+candidate chose."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import threading
+import time
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from review.gitsafe.env import _BLAME_HEADER, _REF_NAME_RE, FIELD_SEP, RECORD_SEP, SHA_RE, GitSafeError, _run, git_env
+
+
+@dataclass
+class Commit:
+    sha: str
+    parents: tuple[str, ...]
+    author_name: str
+    author_email: str
+    author_date: str  # ISO 8601 strict, as git prints it
+    committer_name: str
+    committer_email: str
+    message: str  # raw and untrusted: sanitise before display
+
+    @property
+    def short(self) -> str:
+        return self.sha[:7]
+
+    @property
+    def subject(self) -> str:
+        return self.message.split("\n", 1)[0]
+
+
+@dataclass
+class FileEntry:
+    path: str  # raw and untrusted
+    mode: str
+    kind: str  # blob, tree, commit (submodule)
+    size: int | None
+    oid: str = ""  # the object id: equal ids, equal contents
+
+
+class ObjectReader:
+    """One persistent ``git cat-file --batch`` on a clean clone: many objects, one process.
+
+    Objects are named ``<commit>:<path>`` or by id. A name with a line break cannot be asked for
+    (the protocol is line-based), so it reads as missing. Each answer is read to its end even past
+    `limit` (what is past it is discarded), so the stream stays in step; a lock makes it safe to
+    share between threads; the process ends with the repository object or with ``close()``.
+    """
+
+    def __init__(self, git_dir: Path, env: dict[str, str], timeout_s: float = 30.0) -> None:
+        self.git_dir, self.env, self.timeout_s = git_dir, env, timeout_s
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._buffer = b""
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._proc is None or self._proc.poll() is not None:
+            self._proc = subprocess.Popen(["git", "--git-dir", str(self.git_dir), "cat-file", "--batch"],
+                                          env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.DEVNULL)
+            self._buffer = b""
+            weakref.finalize(self, _end_process, self._proc)
+        return self._proc
+
+    def close(self) -> None:
+        with self._lock:
+            if self._proc is not None:
+                _end_process(self._proc)
+                self._proc = None
+
+    def _fill(self, proc: subprocess.Popen[bytes], deadline: float) -> None:
+        assert proc.stdout is not None
+        remaining = deadline - time.monotonic()
+        ready, _, _ = select.select([proc.stdout], [], [], max(remaining, 0))
+        if not ready:
+            raise GitSafeError(f"git took longer than {self.timeout_s:g} s to read an object")
+        chunk = os.read(proc.stdout.fileno(), 1 << 16)
+        if not chunk:
+            raise GitSafeError("git stopped while reading objects")
+        self._buffer += chunk
+
+    def read(self, name: str, limit: int | None = None) -> tuple[str, bytes, int] | None:
+        """(type, data up to `limit`, full size) of an object, or None when there is no such object."""
+        if "\n" in name or "\r" in name or "\0" in name:
+            return None
+        with self._lock:
+            proc = self._start()
+            assert proc.stdin is not None
+            deadline = time.monotonic() + self.timeout_s
+            try:
+                proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+                proc.stdin.flush()
+                while b"\n" not in self._buffer:
+                    self._fill(proc, deadline)
+                header, _, self._buffer = self._buffer.partition(b"\n")
+                parts = header.split()
+                if len(parts) != 3 or not parts[2].isdigit():
+                    return None  # "<name> missing" or "ambiguous"
+                kind, size = parts[1].decode(), int(parts[2])
+                keep = size if limit is None else min(size, limit)
+                data = bytearray()
+                left = size + 1  # the content, then a line feed
+                while left:
+                    if not self._buffer:
+                        self._fill(proc, deadline)
+                    piece, self._buffer = self._buffer[:left], self._buffer[left:]
+                    left -= len(piece)
+                    if len(data) < keep:
+                        data += piece[:keep - len(data)]
+                return kind, bytes(data), size
+            except (OSError, GitSafeError):
+                _end_process(proc)  # out of step or gone: the next read starts a fresh one
+                self._proc = None
+                raise
+
+
+def _end_process(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            stream.close()
+
+
+@dataclass
+class SafeRepo:
+    """A clean bare clone of a submission, with read-only operations on it."""
+
+    source: Path
+    path: Path
+    head: str
+    _env: dict[str, str] = field(default_factory=git_env, repr=False)
+    _objects: ObjectReader | None = field(default=None, repr=False)
+
+    def git(self, *args: str) -> bytes:
+        return _run(["--git-dir", str(self.path), *args], env=self._env)
+
+    @property
+    def objects(self) -> ObjectReader:
+        if self._objects is None:
+            self._objects = ObjectReader(self.path, self._env)
+        return self._objects
+
+    @staticmethod
+    def check_rev(rev: str) -> str:
+        """Accept a full commit id, or a ref name we made; never anything option-like."""
+        if SHA_RE.match(rev) or rev == "HEAD":
+            return rev
+        raise GitSafeError(f"not a commit id: {rev[:60]!r}")
+
+    def resolve(self, rev: str) -> str:
+        """A full commit id from a (possibly short) hex id or HEAD."""
+        if rev == "HEAD":
+            return self.head
+        if not re.fullmatch(r"[0-9a-fA-F]{4,40}", rev):
+            raise GitSafeError(f"not a commit id: {rev[:60]!r}")
+        out = self.git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev.lower()}^{{commit}}")
+        return out.decode().strip()
+
+    def commits(self, rev: str = "HEAD", limit: int = 5000) -> list[Commit]:
+        """Commits reachable from `rev`, oldest first."""
+        rev = self.check_rev(rev)
+        fmt = FIELD_SEP.join(["%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%B"]) + RECORD_SEP
+        raw = self.git("log", f"--format={fmt}", "--no-color", f"--max-count={limit}", "--reverse",
+                       "--end-of-options", rev, "--")
+        commits = []
+        for record in raw.decode("utf-8", "replace").split(RECORD_SEP):
+            record = record.lstrip("\n")
+            if not record:
+                continue
+            parts = record.split(FIELD_SEP, 7)
+            if len(parts) < 8:
+                continue
+            sha, parents, an, ae, ad, cn, ce, body = parts
+            commits.append(Commit(sha, tuple(parents.split()), an, ae, ad, cn, ce, body.rstrip("\n")))
+        return commits
+
+    def changed_paths(self, rev: str = "HEAD") -> dict[str, list[str]]:
+        """For each commit reachable from `rev`: the paths it changed (one git call)."""
+        rev = self.check_rev(rev)
+        raw = self.git("log", "--format=%x1e%H", "--name-only", "-z", "--no-renames", "--end-of-options", rev, "--")
+        changed: dict[str, list[str]] = {}
+        for record in raw.split(b"\x1e"):
+            if not record.strip(b"\0\n"):
+                continue
+            head, _, rest = record.partition(b"\n")
+            paths = [p.decode("utf-8", "replace") for p in rest.split(b"\0") if p.strip(b"\n")]
+            changed[head.decode().strip("\0 \n")] = [p.strip("\n") for p in paths]
+        return changed
+
+    def files(self, rev: str = "HEAD") -> list[FileEntry]:
+        rev = self.check_rev(rev)
+        raw = self.git("ls-tree", "-r", "-z", "--long", "--full-tree", "--end-of-options", rev)
+        entries = []
+        for item in raw.split(b"\0"):
+            if not item:
+                continue
+            meta, _, path = item.partition(b"\t")
+            mode, kind, oid, size = meta.decode().split(maxsplit=3)
+            entries.append(FileEntry(path.decode("utf-8", "replace"), mode, kind,
+                                     None if size.strip() == "-" else int(size), oid))
+        return entries
+
+    def show(self, rev: str, path: str, limit: int = 8 << 20) -> bytes | None:
+        """A file's bytes at `rev` from git objects (symlinks are not followed), or None."""
+        rev = self.check_rev(rev)
+        if rev == "HEAD":
+            rev = self.head
+        found = self.objects.read(f"{rev}:{path}", limit)
+        if found is None or found[0] != "blob":
+            return None
+        return found[1]
+
+    def diff(self, base: str, target: str = "HEAD", context: int = 3) -> bytes:
+        """A unified patch base..target, with no external diff, textconv or colour."""
+        base, target = self.check_rev(base), self.check_rev(target)
+        return self.git("diff", "--no-ext-diff", "--no-textconv", "--no-color", "--full-index",
+                        "--binary", "-M", f"-U{context}", "--end-of-options", base, target, "--")
+
+    def blame(self, rev: str, path: str) -> list[tuple[str, int]]:
+        """For each line of `path` at `rev`: the commit that introduced it and its line number there."""
+        rev = self.check_rev(rev)
+        # blame's own option parser knows no --end-of-options; rev is a validated id, path follows "--".
+        raw = self.git("blame", "--porcelain", "--no-textconv", rev, "--", path)
+        origins = []
+        for line in raw.split(b"\n"):
+            # Header lines are "<sha> <orig> <final>[ <count>]"; content lines start with a tab.
+            if len(line) > 41 and line[40:41] == b" " and _BLAME_HEADER.match(line):
+                sha, orig, _final = line.split(b" ", 3)[:3]
+                origins.append((sha.decode(), int(orig)))
+        return origins
+
+    def added_lines(self, base: str, target: str) -> int:
+        """Lines added base..target, from --numstat (binary files count 0): no patch to parse."""
+        out = self.git("diff", "--numstat", "--no-ext-diff", "--no-textconv", "--end-of-options",
+                       self.check_rev(base), self.check_rev(target), "--")
+        return sum(int(part.split(b"\t", 1)[0]) for part in out.splitlines() if part[:1].isdigit())
+
+    def root_commit(self) -> str:
+        out = self.git("rev-list", "--max-parents=0", "--end-of-options", self.head, "--").decode().split()
+        return out[-1]
+
+    def fetch_notes(self) -> None:
+        """Fetch the source's git notes again (the clone already did once)."""
+        from review.gitsafe.clone import fetch_notes  # the clone's own step, done again
+
+        fetch_notes(self.path, self.source)
+
+    def notes_list(self, ref: str) -> dict[str, str]:
+        """Commit id -> the id of its note's blob under `ref` (one git call, not one per commit)."""
+        if not _REF_NAME_RE.match(ref):
+            raise GitSafeError("bad notes ref")
+        try:
+            out = self.git("notes", f"--ref={ref}", "list").decode()
+        except GitSafeError:
+            return {}
+        return {parts[1]: parts[0] for parts in (line.split() for line in out.splitlines())
+                if len(parts) == 2 and SHA_RE.match(parts[0]) and SHA_RE.match(parts[1])}
+
+    def notes(self, ref: str, sha: str, limit: int = 4 << 20) -> bytes | None:
+        """The note on one commit; many notes: `notes_list` then `objects.read` by blob id."""
+        blob = self.notes_list(ref).get(self.check_rev(sha))
+        found = self.objects.read(blob, limit) if blob else None
+        return found[1] if found else None

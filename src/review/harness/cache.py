@@ -1,0 +1,41 @@
+"""Suite results cached per commit id (and harness version and sandbox kind), written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+from review import gitsafe
+from review.harness import sandbox
+from review.harness.results import ScenarioResult, SuiteResult
+
+HARNESS_VERSION = "2"  # 2: results carry the environment fingerprint
+
+
+def _cache_file(commit: str, kind: str) -> Path:
+    folder = gitsafe.cache_root() / "harness"
+    folder.mkdir(exist_ok=True, mode=0o700)
+    return folder / f"{commit}-v{HARNESS_VERSION}-{kind}.json"
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(f".{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def store_cached(suite: SuiteResult) -> None:
+    write_json_atomic(_cache_file(suite.commit, suite.sandbox), suite.to_json())
+
+
+def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
+    """A stored suite result for this commit id (same harness version and sandbox kind), if any."""
+    try:
+        kind = kind or sandbox.detect().kind
+        data = json.loads(_cache_file(commit, kind).read_text())
+    except (OSError, ValueError, sandbox.SandboxError):
+        return None
+    return SuiteResult(data["submission"], data["commit"], data["sandbox"], data["node"],
+                       [ScenarioResult(**s) for s in data["scenarios"]], data.get("environment") or {})

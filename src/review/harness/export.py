@@ -1,0 +1,43 @@
+"""The candidate's code, exported from git objects (never the work tree) into a run's folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+from review import gitsafe
+
+CODE_SUFFIXES = (".mjs", ".js", ".cjs", ".json")
+SKIPPED_NAMES = frozenset({"package.json", "package-lock.json"})  # "type"/"imports" would change how code resolves
+MAX_FILE = 1 << 20
+MAX_TOTAL = 8 << 20
+
+
+def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
+                skipped: frozenset[str] = SKIPPED_NAMES) -> dict[str, bytes]:
+    """Write the commit's JavaScript files (from git objects: symlinks are never followed) into `dest`;
+    returns path -> the bytes written. The harness leaves package.json out (see SKIPPED_NAMES); the
+    candidate's own tests need it."""
+    written: dict[str, bytes] = {}
+    total = 0
+    for entry in repo.files(commit):
+        parts = PurePosixPath(entry.path).parts
+        if entry.kind != "blob" or entry.mode not in ("100644", "100755"):
+            continue  # symlinks (120000) and submodules stay out
+        if not entry.path.endswith(CODE_SUFFIXES) or parts[-1] in skipped or "node_modules" in parts:
+            continue
+        if entry.path.startswith("/") or any(p in ("..", ".git", "") for p in parts):
+            continue
+        if entry.size is None or entry.size > MAX_FILE or total + entry.size > MAX_TOTAL:
+            continue
+        data = repo.show(commit, entry.path)
+        if data is None:
+            continue
+        target = dest.joinpath(*parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        written[entry.path] = data
+        total += entry.size
+    return written

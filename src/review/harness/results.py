@@ -1,0 +1,69 @@
+"""What a harness run produces: its events as they happen, each scenario's result, the suite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class HarnessEvent:
+    kind: str  # scenario-start, process-start, request, response, outcome, stdout, stderr, process-end, scenario-done
+    scenario: str
+    t_ms: float
+    data: dict = field(default_factory=dict)
+    text: str = ""  # the event as one sanitised log line
+
+
+@dataclass
+class ScenarioResult:
+    name: str
+    requests: int
+    distinct_keys: int
+    charges_created: int
+    outcomes: list[dict]
+    gaps_ms: list[float]
+    verdict: str
+    reasons: list[str]
+    log: list[str]
+    records: list[dict] = field(default_factory=list)
+    wall_ms: float = 0.0
+    coverage: dict[str, dict[int, int]] | None = None  # path -> line -> times it ran (coverage runs only)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class SuiteResult:
+    submission: str
+    commit: str
+    sandbox: str
+    node: str
+    scenarios: list[ScenarioResult]
+    environment: dict[str, str] = field(default_factory=dict)  # SandboxInfo.fingerprint(): node, sandbox, gateway
+
+    def to_json(self) -> dict:
+        return {"submission": self.submission, "commit": self.commit, "sandbox": self.sandbox, "node": self.node,
+                "environment": self.environment, "scenarios": [s.to_json() for s in self.scenarios]}
+
+    @property
+    def environment_text(self) -> str:
+        env = self.environment
+        return (f"pinned box: node {env.get('node', self.node)} · sandbox {env.get('sandbox', self.sandbox)} · "
+                f"gateway {env.get('gateway', '?')}")
+
+    def log_lines(self) -> list[str]:
+        """Every scenario's log lines, in order: an earlier run's raw output, shown again."""
+        return [line for result in self.scenarios for line in result.log]
+
+    @property
+    def summary(self) -> str:
+        """For the triage column: how many scenarios were ok, and the bad verdicts."""
+        bad = sorted({s.verdict for s in self.scenarios if s.verdict != "ok"})
+        ok = sum(s.verdict == "ok" for s in self.scenarios)
+        text = f"{ok}/{len(self.scenarios)} ok"
+        return text + (f" · {', '.join(bad)}" if bad else "") + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
+
+
+Listener = Callable[[HarnessEvent], None]
