@@ -144,3 +144,35 @@ async def test_harness_column_fills_in_the_background_and_quitting_stops_it(samp
         assert screen.current_name() == "chen-wei" or screen.current_name() == "ada-okafor"
     await asyncio.sleep(1.0)
     assert leftover_processes("driver.mjs") == []
+
+
+async def test_opening_a_triaged_submission_reuses_its_analysis(sample_cohort, monkeypatch):
+    """Triage analysed every row; the submission screen asks the same session and gets that analysis:
+    each submission's history, diff and blame are read once per HEAD, however often it is opened."""
+    from collections import Counter
+
+    from review.services import analysis
+
+    made: Counter = Counter()  # every real analysis, whoever asks for it (the real function runs)
+    real = analysis.analyse
+
+    def counted(repo, *args, **kwargs):
+        made[(repo.source.name, repo.head)] += 1
+        return real(repo, *args, **kwargs)
+
+    monkeypatch.setattr(analysis, "analyse", counted)
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        assert len(made) == 8 and set(made.values()) == {1}
+        assert app.session.analyses_made == made
+        for _ in range(2):  # open chen-wei, back, and open it again
+            screen.table.move_cursor(row=list(screen.table.rows).index("chen-wei"))
+            await pilot.press("enter")
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert isinstance(app.screen, SubmissionScreen) and app.screen.analysis is not None
+            head = app.screen.analysis.head
+            await pilot.press("escape")
+        assert made[("chen-wei", head)] == 1 and sum(made.values()) == 8

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import tomllib
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -76,7 +76,15 @@ def placeholder(path: Path) -> Row:
     return Row(name=path.name, path=str(path))
 
 
-def load_row(path: Path) -> Row:
+Analyse = Callable[[gitsafe.SafeRepo, list[gitsafe.Commit]], analysis.Analysis]
+
+
+def _analyse_once(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> analysis.Analysis:
+    return analysis.analyse(repo, base=cohort_base(repo.source.parent), commits=commits)
+
+
+def load_row(path: Path, analyse: Analyse = _analyse_once) -> Row:
+    """One triage row. `analyse` is the session's (cached), so the submission screen reuses it."""
     row = placeholder(path)
     scores = store.read_scores(path)
     row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
@@ -94,7 +102,7 @@ def load_row(path: Path) -> Row:
     row.commits = len(commits)
     row.last_commit = commits[-1].author_date if commits else None
     try:
-        understood = analysis.analyse(repo, base=cohort_base(path.parent), commits=commits)
+        understood = analyse(repo, commits)
     except (gitsafe.GitSafeError, CohortError) as error:
         row.problem = f"the diff cannot be read: {error}"
         row.assistants = attribution.assistants(analysis.commit_signals(commits))
@@ -111,10 +119,13 @@ def load_row(path: Path) -> Row:
     return row
 
 
-def load_rows(paths: Iterable[Path], workers: int = 4) -> Iterator[Row]:
-    """Rows as they complete (not in order): cloning is I/O bound, so a few threads help."""
+def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analyse_once) -> Iterator[Row]:
+    """Rows in the order they complete, never behind one slow row: cloning is I/O bound, so a few
+    threads help."""
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(load_row, paths)
+        futures = [pool.submit(load_row, path, analyse) for path in paths]
+        for future in as_completed(futures):
+            yield future.result()
 
 
 def triage(cohort: Path, workers: int = 4) -> list[Row]:

@@ -14,6 +14,7 @@ from textual.message import Message
 
 from review import paths
 from review.services import store
+from review.services.session import Session
 from review.tui import themes
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen, help_rows
@@ -46,6 +47,7 @@ class ReviewApp(App[None]):
         self.run_harness = run_harness
         self.blind = blind
         self.cohort_dir = cohort_dir
+        self.session = Session(cohort_dir)  # what triage reads, the submission screen reuses
         self.requested_theme = theme
         self.reviewers = reviewers
         self.theme_load = theme_load or themes.load_themes()
@@ -69,7 +71,7 @@ class ReviewApp(App[None]):
         for failure in self.theme_load.failures:
             self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
         self.apply_keymap()
-        self.push_screen(CohortScreen(self.cohort_dir))
+        self.push_screen(CohortScreen(self.cohort_dir, self.session))
         self.set_interval(self.WATCH_SECONDS, self.watch_scores)
 
     # Two reviewers, two consoles, one cohort: poll the score files (inotify does not see saves

@@ -20,6 +20,7 @@ from textual.worker import get_current_worker
 from review.core.text import safe_line
 from review.harness import process, runner
 from review.services import cohort, store
+from review.services.session import Session
 
 UNSCORED = ("new", "in review", "stale")
 BATCH_SECONDS = 0.5
@@ -109,9 +110,10 @@ class CohortScreen(Screen[None]):
     class HarnessDone(Message):
         row: cohort.Row
 
-    def __init__(self, cohort_dir: Path) -> None:
+    def __init__(self, cohort_dir: Path, session: Session) -> None:
         super().__init__()
         self.cohort_dir = cohort_dir
+        self.session = session
         self.rows: dict[str, cohort.Row] = {}
         self.sort_index = 0
         self.sort_reverse = False
@@ -151,7 +153,7 @@ class CohortScreen(Screen[None]):
         count = 0
         batch: list[cohort.Row] = []
         last = time.monotonic()
-        for row in cohort.load_rows(paths):
+        for row in self.session.rows(paths):
             batch.append(row)
             count += 1
             if time.monotonic() - last >= BATCH_SECONDS:
@@ -305,7 +307,7 @@ class CohortScreen(Screen[None]):
             return
         from review.tui.screens.submission import SubmissionScreen
 
-        screen = SubmissionScreen(Path(row.path), row, getattr(self.app, "reviewers", ()),
+        screen = SubmissionScreen(Path(row.path), row, self.session, getattr(self.app, "reviewers", ()),
                                   getattr(self.app, "blind", False))
         self.app.push_screen(screen, self.submission_closed)
 

@@ -26,6 +26,7 @@ from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
 from review.services import analysis as analysis_module
 from review.services import cohort, store
+from review.services.session import Session
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
@@ -129,9 +130,11 @@ class SubmissionScreen(Screen[str | None]):
         suites: dict[str, runner.SuiteResult] | None = None
         tests: dict[str, candidate_tests.TestRun] | None = None
 
-    def __init__(self, path: Path, row: cohort.Row, reviewers: tuple[str, ...] = (), blind: bool = False) -> None:
+    def __init__(self, path: Path, row: cohort.Row, session: Session, reviewers: tuple[str, ...] = (),
+                 blind: bool = False) -> None:
         super().__init__()
         self.path = path
+        self.session = session
         self.row = row
         self.reviewers = list(reviewers) or [default_reviewer()]
         self.blind = blind
@@ -229,13 +232,11 @@ class SubmissionScreen(Screen[str | None]):
     @work(thread=True, exclusive=True, group="submission", name="submission-load")
     def load(self) -> None:
         try:
-            repo = gitsafe.open_submission(self.path)
-            result = analysis_module.analyse(repo, base=cohort.cohort_base(self.path.parent))
+            result = self.session.open(self.path)  # triage's analysis when it made one at this HEAD
         except (gitsafe.GitSafeError, cohort.CohortError) as error:
             self.post_message(self.Loaded(None, str(error)))
             return
-        suites = {c.sha: s for c in result.commits for s in [runner.cached_suite(c.sha)] if s is not None}
-        tests = {c.sha: t for c in result.commits for t in [candidate_tests.cached_tests(c.sha)] if t is not None}
+        suites, tests = self.session.earlier_runs(result.commits)
         self.post_message(self.Loaded(result, suites=suites, tests=tests))
 
     @on(Loaded)

@@ -1,0 +1,88 @@
+"""One console's working set for a cohort: every submission read and understood once.
+
+Triage rows and the submission screen both ask the session, so opening a submission that triage
+has analysed reuses that analysis instead of reading its history, diff and blame again. Analyses
+are kept per (submission, HEAD, base) — a new commit is a new key — in a bounded LRU; a key being
+computed by one thread is waited for by the others, never computed twice. Screens call these
+methods from worker threads, never from the UI thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter, OrderedDict
+from pathlib import Path
+
+from review import gitsafe
+from review.harness import candidate_tests, runner
+from review.services import analysis as analysis_module
+from review.services import cohort, store
+
+Key = tuple[str, str, str | None]  # (submission folder, HEAD, base asked for)
+
+
+class Session:
+    MAX_ANALYSES = 32  # a few screens' worth; a cohort of hundreds is re-read on demand, not held
+
+    def __init__(self, cohort_dir: Path, max_analyses: int = MAX_ANALYSES) -> None:
+        self.cohort_dir = cohort_dir
+        self.max_analyses = max_analyses
+        self._analyses: OrderedDict[Key, analysis_module.Analysis] = OrderedDict()
+        self._busy: dict[Key, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self.analyses_made: Counter[tuple[str, str]] = Counter()  # (name, HEAD) -> times analysed: tests, bench
+
+    # ----------------------------------------------------------------- reading submissions
+
+    def base(self) -> str | None:
+        return cohort.cohort_base(self.cohort_dir)
+
+    def analyse(self, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None = None) -> analysis_module.Analysis:
+        """The submission at its HEAD, understood; computed once per (submission, HEAD, base)."""
+        base = self.base()
+        key: Key = (str(repo.source), repo.head, base)
+        with self._lock:
+            found = self._analyses.get(key)
+            if found is not None:
+                self._analyses.move_to_end(key)
+                return found
+            gate = self._busy.setdefault(key, threading.Lock())
+        with gate:  # a second thread asking for the same key waits here for the first one's result
+            with self._lock:
+                found = self._analyses.get(key)
+                if found is not None:
+                    return found
+            result = analysis_module.analyse(repo, base=base, commits=commits)
+            with self._lock:
+                self.analyses_made[(repo.source.name, repo.head)] += 1
+                self._analyses[key] = result
+                while len(self._analyses) > self.max_analyses:
+                    self._analyses.popitem(last=False)
+                self._busy.pop(key, None)
+            return result
+
+    def open(self, path: Path) -> analysis_module.Analysis:
+        """A submission folder → its analysis at its current HEAD (re-cloned if HEAD moved)."""
+        return self.analyse(gitsafe.open_submission(path))
+
+    def row(self, path: Path) -> cohort.Row:
+        return cohort.load_row(path, analyse=self.analyse)
+
+    def rows(self, paths: list[Path], workers: int = 4):
+        return cohort.load_rows(paths, workers, analyse=self.analyse)
+
+    # ----------------------------------------------------------------- what ran before
+
+    @staticmethod
+    def earlier_runs(commits: list[gitsafe.Commit]) -> tuple[dict[str, runner.SuiteResult],
+                                                             dict[str, candidate_tests.TestRun]]:
+        """Suites and the candidate's own test runs already cached for these commits."""
+        suites = {c.sha: s for c in commits for s in [runner.cached_suite(c.sha)] if s is not None}
+        tests = {c.sha: t for c in commits for t in [candidate_tests.cached_tests(c.sha)] if t is not None}
+        return suites, tests
+
+    # ----------------------------------------------------------------- scores
+
+    @staticmethod
+    def scores(path: Path) -> store.ScoreFile:
+        return store.read_scores(path)
