@@ -108,3 +108,14 @@ def test_the_leak_check_sees_what_this_process_started_and_nothing_else():
     assert leftover_processes(marker) == []
     # The machine's other processes (pid 1 is never ours) are not looked at.
     assert all(not line.startswith("1: ") for line in leftover_processes(""))
+
+
+def test_headless_triage_never_loads_textual(sample_cohort_master):
+    """`review triage --json` is for scripts: it must not pay for (or depend on) the TUI."""
+    code = ("import json, sys\nfrom review.cli import main\nimport io, contextlib\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n    code = main(['triage', sys.argv[1], '--json'])\n"
+            "rows = json.loads(out.getvalue())['submissions']\n"
+            "print(code, len(rows), sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich'}))\n")
+    result = subprocess.run([sys.executable, "-c", code, str(sample_cohort_master)], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "0 8 []"

@@ -18,8 +18,9 @@ from review.harness import sandbox
 from review.tui.app import ReviewApp
 from review.tui.screens.submission import SubmissionScreen
 from review.tui.widgets.diff_view import DiffView
+from review.tui.widgets.log_lines import LogLines
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
-from review.tui.widgets.stub_log import LogLines, StubLog
+from review.tui.widgets.stub_log import StubLog
 from test_tui_diff import open_submission
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
@@ -54,7 +55,7 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         await pilot.press("5")
         await wait_until(pilot, lambda: not log.running and screen.suite is not None)
         assert any('{"charges":2,"distinctKeys":2}' in line for line in log.raw_lines)
-        assert len(log.key_colours) >= 2  # the second key got a colour of its own
+        assert len(log.lines.key_numbers) >= 2  # the second key got a colour (and number) of its own
         assert "a new key per attempt" in hints(screen, "key-scope")
         await pilot.press("4", "down", "g")  # Key scope's first hint links to first-503's log lines
         lines = log.query_one(LogLines)

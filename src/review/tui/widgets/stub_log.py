@@ -11,11 +11,11 @@ commit table.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,18 +23,16 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import ContentSwitcher, DataTable, RichLog, Static
+from textual.widgets import ContentSwitcher, Static
 from textual.worker import get_current_worker
 
 from review import gitsafe, paths
 from review.core.text import safe_line
 from review.harness import compare, process, runner, sandbox, scenarios, timeline
+from review.tui import palette
+from review.tui.widgets.comparison import Comparison
+from review.tui.widgets.log_lines import LogLines
 from review.tui.widgets.scenario_picker import ScenarioPicker
-
-# Distinct enough in 16 colours too; the first key gets the first colour.
-KEY_COLOURS = ("cyan", "magenta", "yellow", "green", "bright_red", "bright_blue")
-KEY_IN_LINE = re.compile(r"key=(\(no key\)|[^\s(]+)")
-CHANGE_STYLES = {"fixed": "bold green", "broke": "bold red", "changed": "yellow", "same": "dim", "missing": "dim"}
 
 Emit = Callable[[runner.HarnessEvent], None]
 
@@ -45,10 +43,6 @@ class Target:
 
     commit: str
     label: str
-
-
-class LogLines(RichLog, can_focus=True):
-    """The raw lines of the runs (focusable, so the pane's keys work from it)."""
 
 
 class StubLog(Vertical):
@@ -68,9 +62,6 @@ class StubLog(Vertical):
     StubLog #log-status { height: auto; max-height: 3; padding: 0 1; background: $panel; }
     StubLog #log-views { height: 1fr; }
     StubLog LogLines { height: 1fr; }
-    StubLog #log-compare { height: 1fr; }
-    StubLog #compare-table { height: auto; max-height: 11; }
-    StubLog #compare-detail { height: 1fr; border-top: solid $panel; }
     """
 
     @dataclass
@@ -116,7 +107,6 @@ class StubLog(Vertical):
         self.head: Target | None = None
         self.draft: Target | None = None  # the model draft: the default "before"
         self.raw_lines: list[str] = []
-        self.key_colours: dict[str, str] = {}
         self.running = False
         self.job = ""
         self.started = 0.0
@@ -132,11 +122,8 @@ class StubLog(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="log-status")
         with ContentSwitcher(initial="log-lines", id="log-views"):
-            yield LogLines(id="log-lines", markup=False, highlight=False, wrap=False, max_lines=20_000,
-                           auto_scroll=True)
-            with Vertical(id="log-compare"):
-                yield DataTable(cursor_type="row", id="compare-table")
-                yield LogLines(id="compare-detail", markup=False, highlight=False, wrap=False, max_lines=2_000)
+            yield LogLines(id="log-lines", max_lines=20_000, auto_scroll=True)
+            yield Comparison(id="log-compare")
 
     def on_mount(self) -> None:
         for line in ("r  runs the eight fault scenarios on the commit the diff shows,",
@@ -181,39 +168,12 @@ class StubLog(Vertical):
 
     # ----------------------------------------------------------------- lines
 
-    def colour(self, key: str) -> str:
-        if key not in self.key_colours:
-            self.key_colours[key] = "red" if key == "(no key)" else KEY_COLOURS[len(self.key_colours) % len(KEY_COLOURS)]
-        return self.key_colours[key]
-
-    def styled(self, text: str, kind: str) -> Text:
-        match = KEY_IN_LINE.search(text)
-        if match and kind in ("response", "cached"):
-            # A number beside the colour: 16-colour terminals, NO_COLOR and colour-blind eyes see it too.
-            colour = self.colour(match.group(1))
-            number = list(self.key_colours).index(match.group(1)) + 1
-            line = Text(text[:match.end()] + f" [k{number}]" + text[match.end():])
-            line.stylize(f"bold {colour}", match.start(), match.end() + len(f" [k{number}]"))
-        else:
-            line = Text(text)
-        if kind in ("stdout", "stderr") or "client stdout" in text or "client stderr" in text:
-            line.stylize("dim italic")
-        elif kind in ("scenario-done", "cached") and "verdict " in text:
-            line.stylize("bold green" if "verdict ok" in text else "bold red")
-        elif kind == "summary" or '"distinctKeys"' in text:
-            line.stylize("bold")
-        elif kind == "coverage":
-            line.stylize("bold cyan")
-        elif kind == "timeline":
-            line.stylize("bold red" if "RED" in text else "bold")
-        return line
-
     def add(self, text: str, kind: str = "info", side: str = "") -> None:
         if not text:
             return
         shown = f"{side:<8}│ {text}" if side else text
         self.raw_lines.append(shown)
-        self.lines.write(self.styled(shown, kind))
+        self.lines.add(shown, kind)
 
     @on(Streamed)
     def streamed(self, message: Streamed) -> None:
@@ -238,7 +198,8 @@ class StubLog(Vertical):
             return False
         if clear:
             self.lines.clear()
-            self.raw_lines, self.key_colours, self.unlogged = [], {}, 0
+            self.raw_lines, self.unlogged = [], 0
+            self.lines.forget_keys()
         self.running, self.job, self.started = True, job, time.monotonic()
         self.owner_app = self.app
         self.scenarios_started, self.scenarios_total, self.current_scenario = 0, total, ""
@@ -278,12 +239,13 @@ class StubLog(Vertical):
         self.running = False
         elapsed = time.monotonic() - self.started
         if message.cancelled:
-            text, style = f"{message.job}: cancelled after {elapsed:.1f} s; every process of it was killed", "bold yellow"
+            text, style = (f"{message.job}: cancelled after {elapsed:.1f} s; every process of it was killed",
+                           palette.style(self.app, "warn", bold=True))
         elif message.problem:
-            text, style = f"{message.job}: not run — {message.problem}", "bold red"
+            text, style = f"{message.job}: not run — {message.problem}", palette.style(self.app, "bad", bold=True)
             self.app.notify(safe_line(f"{message.job}: {message.problem}", 300), severity="error", markup=False)
         else:
-            text, style = f"{message.job}: done in {elapsed:.1f} s", "bold"
+            text, style = f"{message.job}: done in {elapsed:.1f} s", Style(bold=True)
         self.raw_lines.append(text)
         self.lines.write(Text(safe_line(text, 400), style=style))
         if not self.status_text:
@@ -364,35 +326,12 @@ class StubLog(Vertical):
     @on(CompareDone)
     def compare_done(self, message: CompareDone) -> None:
         self.comparison = message
-        table = self.query_one("#compare-table", DataTable)
-        table.clear(columns=True)  # re-added, so each column fits its commit's name
-        table.add_columns("Scenario", Text(message.before.label), Text(message.after.label), "Change")
-        for change in message.changes:
-            style = CHANGE_STYLES.get(change.kind, "")
-            table.add_row(Text(change.scenario), Text(change.before or "—"), Text(change.after or "—"),
-                          Text(change.kind, style=style), key=change.scenario)
+        self.query_one(Comparison).show((message.before.label, message.after.label),
+                                        (message.before_suite, message.after_suite), message.changes)
         self.status_text = f"before/after {message.before.label} → {message.after.label}: " \
                            f"{compare.headline(message.changes)} · v switches log/comparison"
         self.show_view("log-compare")
-        self.show_compare_detail(message.changes[0].scenario if message.changes else None)
         self.refresh_bindings()
-
-    @on(DataTable.RowHighlighted, "#compare-table")
-    def compare_row(self, event: DataTable.RowHighlighted) -> None:
-        self.show_compare_detail(event.row_key.value if event.row_key else None)
-
-    def show_compare_detail(self, name: str | None) -> None:
-        detail = self.query_one("#compare-detail", LogLines)
-        detail.clear()
-        data = self.comparison
-        if data is None or name is None:
-            return
-        for side, target, suite in (("before", data.before, data.before_suite), ("after", data.after, data.after_suite)):
-            result = next((r for r in suite.scenarios if r.name == name), None)
-            detail.write(Text(safe_line(f"{side}: {target.label} · {name}: {result.verdict if result else 'not run'}"
-                                        f" · {compare.facts(result)}", 200), style="bold"))
-            for line in result.log if result else ["not run"]:
-                detail.write(self.styled(line, "cached"))
 
     def action_toggle_view(self) -> None:
         self.show_view("log-lines" if self.query_one(ContentSwitcher).current == "log-compare" else "log-compare")

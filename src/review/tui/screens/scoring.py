@@ -1,0 +1,255 @@
+"""Scoring a submission: the rubric form filled from this reviewer's entry (or carried over from a
+stale one), saved through the store's lock and merge rules, conflicts with another console shown and
+resolved by the reviewer, other reviewers' entries beside. The submission screen builds on it."""
+
+from __future__ import annotations
+
+import getpass
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on, work
+from textual.message import Message
+from textual.screen import Screen
+
+from review.core import evidence as evidence_module
+from review.core import rubric as rubric_module
+from review.core.text import safe_line
+from review.harness import runner
+from review.services import analysis as analysis_module
+from review.services import cohort, store
+from review.tui.widgets.rubric_form import RubricForm
+
+
+def default_reviewer() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "reviewer"
+
+
+class ScoringScreen(Screen[str | None]):
+    """The state and behaviour of scoring; the panes and runs are the submission screen's."""
+
+    saving = False  # a save is being written: the score watcher leaves our entry alone meanwhile
+
+    def __init__(self, path: Path, reviewers: tuple[str, ...] = (), blind: bool = False) -> None:
+        super().__init__()
+        self.path = path
+        self.reviewers = list(reviewers) or [default_reviewer()]
+        self.blind = blind
+        self.analysis: analysis_module.Analysis | None = None
+        self.note_opened: str | None = None  # when the note pane was opened for this commit: the note gate
+        self.suite: runner.SuiteResult | None = None  # the latest suite at HEAD
+        self.loaded_review: store.Review | None = None  # the entry as it was on disk (for conflicts)
+        self.conflict_theirs: store.Review | None = None  # after a refused save: the version on disk
+        self.force_next_save = False
+        try:
+            self.rubric = rubric_module.from_settings(cohort.cohort_settings(path.parent))
+            self.rubric_problem: str | None = None
+        except (rubric_module.RubricError, cohort.CohortError) as error:
+            self.rubric, self.rubric_problem = rubric_module.ARTICLE, str(error)
+
+    def evidence_inputs(self) -> evidence_module.Inputs:
+        raise NotImplementedError  # the submission screen knows the runs and the commits
+
+    # ----------------------------------------------------------------- the rubric
+
+    @property
+    def form(self) -> RubricForm:
+        return self.query_one(RubricForm)
+
+    def load_review(self) -> None:
+        """Fill the form from this reviewer's entry at HEAD, or carry over their stale one."""
+        assert self.analysis is not None
+        scores = store.read_scores(self.path)
+        head = self.analysis.head
+        key = (tuple(sorted(self.reviewers)), head)
+        mine = scores.find(key)
+        self.loaded_review = mine
+        status = []
+        if self.rubric_problem:
+            status.append(f"⚠ {self.rubric_problem}; using the article's rubric")
+        if scores.problem:
+            status.append(f"⚠ {scores.problem}")
+        if mine is None:
+            older = scores.latest_for(self.reviewers)
+            if older is not None:
+                status.append(self.stale_text(older))
+            self.form.fill(older)
+            if older is not None:
+                self.form.state = "draft"  # a stale final is re-confirmed at HEAD, never carried over as final
+                self.form.mark_clean()
+        else:
+            self.form.fill(mine)
+            if mine.note_opened:
+                self.note_opened = mine.note_opened
+        self.form.set_status("\n".join(safe_line(s, 400) for s in status))
+        self.update_rubric_header()
+        self.form.set_evidence(evidence_module.gather(self.evidence_inputs()))
+        self.update_others(scores)
+
+    def stale_text(self, older: store.Review) -> str:
+        assert self.analysis is not None
+        shas = [c.sha for c in self.analysis.commits]
+        since = shas[shas.index(older.commit) + 1:] if older.commit in shas else []
+        subjects = [c.subject for c in self.analysis.commits if c.sha in since]
+        what = f"{len(since)} new commit(s): " + "; ".join(subjects[:3]) if since else \
+            "that commit is no longer in this history (rewritten?)"
+        return (f"STALE: your {older.state} review was for {older.commit[:7]}; HEAD is {self.analysis.head[:7]}, "
+                f"{what}. Its values are filled in as a draft for HEAD.")
+
+    def update_rubric_header(self) -> None:
+        if self.analysis is None:
+            return
+        gate = f"note opened {self.note_opened}" if self.note_opened else \
+            "note NOT opened yet (2 opens it; final needs it)"
+        self.form.set_header(safe_line(
+            f"{self.rubric.version} · {self.path.name} @ {self.analysis.head[:7]} · reviewing as "
+            f"{' + '.join(sorted(self.reviewers))} · will save as {self.form.state.upper()} · {gate}", 400))
+
+    def update_others(self, scores: store.ScoreFile) -> None:
+        others = [r for r in scores.reviews if sorted(r.reviewers) != sorted(self.reviewers)]
+        if not others:
+            self.form.set_others("No other reviews of this submission.")
+            return
+        mine = scores.find((tuple(sorted(self.reviewers)), self.analysis.head)) if self.analysis else None
+        if self.blind and not (mine and mine.state == "final"):
+            self.form.set_others(f"{len(others)} other review(s) hidden until yours is final (blind mode).")
+            return
+        lines = ["Other reviews (≠ where they differ from yours):"]
+        for other in others:
+            cells = []
+            for signal in self.rubric.signals:
+                theirs = other.tiers.get(signal.id, "—")
+                own = mine.tiers.get(signal.id) if mine else None
+                mark = " ≠" if mine and own and theirs != own else ""
+                cells.append(f"{signal.name}: {theirs}{mark}")
+            stale = "" if self.analysis and other.commit == self.analysis.head else f", at {other.commit[:7]} (stale)"
+            lines.append(f"  {other.who} ({other.state}{stale}): " + " · ".join(cells))
+        self.form.set_others("\n".join(safe_line(line, 600) for line in lines))
+
+    @on(RubricForm.SaveRequested)
+    def save_requested(self, message: RubricForm.SaveRequested) -> None:
+        self.save(and_next=message.and_next)
+
+    def action_save(self) -> None:
+        self.save()
+
+    def action_save_and_next(self) -> None:
+        self.save(and_next=True)
+
+    def save(self, and_next: bool = False) -> None:
+        if self.analysis is None:
+            self.app.notify("Still reading the submission; nothing to save yet.", markup=False)
+            return
+        values = self.form.values()
+        notes = []
+        if values["state"] == "final":
+            missing = self.form.missing()
+            if missing:
+                values["state"] = "draft"
+                notes.append(f"not final: no tier yet for {', '.join(missing)} (0 means no decision)")
+            elif not self.note_opened:
+                values["state"] = "draft"
+                notes.append("not final: open the note first (2) — grading the diff and skipping the note "
+                             "is the failure mode the article warns about")
+        review = store.Review(
+            reviewers=list(self.reviewers), commit=self.analysis.head, state=values["state"],
+            rubric_version=self.rubric.version, tiers=values["tiers"], comments=values["comments"],
+            comment=values["comment"], flags=values["flags"], note_opened=self.note_opened,
+            harness=self.suite.summary if self.suite else None, ai_share=self.analysis.diff.ai_share,
+        )
+        base = self.loaded_review.revision if self.loaded_review else None
+        self.saving = True
+        self.write_review(review, base, self.force_next_save, and_next, notes)
+
+    @work(thread=True, exclusive=True, group="save", name="save-review")
+    def write_review(self, review: store.Review, base: int | None, force: bool, and_next: bool,
+                     notes: list[str]) -> None:
+        try:
+            saved = store.save(self.path, review, base_revision=base, force=force)
+        except store.SaveConflict as conflict:
+            self.post_message(self.SaveFailed(str(conflict), conflict.theirs))
+            return
+        except store.StoreError as error:
+            self.post_message(self.SaveFailed(str(error), None))
+            return
+        self.post_message(self.Saved(saved, and_next, notes))
+
+    @dataclass
+    class Saved(Message):
+        review: store.Review
+        and_next: bool
+        notes: list[str]
+
+    @dataclass
+    class SaveFailed(Message):
+        problem: str
+        theirs: store.Review | None
+
+    @on(Saved)
+    def saved(self, message: Saved) -> None:
+        self.saving = False
+        self.loaded_review = message.review
+        self.force_next_save = False
+        self.form.state = message.review.state
+        self.form.mark_clean()
+        text = f"saved {message.review.state} (revision {message.review.revision}) to {store.score_path(self.path).name}"
+        if message.notes:
+            text += " — " + "; ".join(message.notes)
+        self.form.set_status(safe_line(text, 500))
+        self.update_rubric_header()
+        self.update_others(store.read_scores(self.path))
+        self.app.notify(safe_line(text, 300), severity="warning" if message.notes else "information", markup=False)
+        if message.and_next:
+            self.dismiss("next")
+
+    @on(SaveFailed)
+    def save_failed(self, message: SaveFailed) -> None:
+        self.saving = False
+        if message.theirs is not None:
+            theirs = message.theirs
+            tiers = ", ".join(f"{k}={v}" for k, v in theirs.tiers.items()) or "no tiers"
+            text = (f"CONFLICT: {message.problem}. On disk: {theirs.state}, {tiers}. Your values are still here: "
+                    "ctrl+s again overwrites with yours; R reloads theirs.")
+            self.force_next_save = True
+            self.conflict_theirs = theirs
+        else:
+            text = f"NOT SAVED: {message.problem}"
+        self.form.set_status(safe_line(text, 600))
+        self.app.notify(safe_line(text, 400), severity="error", timeout=10, markup=False)
+
+    def scores_changed(self, names: set[str]) -> None:
+        """This submission's score file changed on disk: another console saved (or this one did).
+        Others' reviews refresh; our own entry is reloaded when the form holds nothing unsaved."""
+        if self.analysis is None or self.path.name not in names or self.saving:
+            return  # our own save in flight: Saved brings the file's new state
+        scores = store.read_scores(self.path)
+        self.update_others(scores)
+        mine = scores.find((tuple(sorted(self.reviewers)), self.analysis.head))
+        loaded = self.loaded_review
+        if mine is None or (loaded is not None and mine.revision == loaded.revision):
+            return
+        if self.form.dirty:
+            self.form.set_status(safe_line(
+                f"Your review was saved in another console ({mine.state}, revision {mine.revision}, {mine.updated}); "
+                "your unsaved values are still here: ctrl+s shows the conflict.", 400))
+            return
+        self.form.fill(mine)
+        self.loaded_review = mine
+        if mine.note_opened:
+            self.note_opened = mine.note_opened
+        self.form.set_status(safe_line(f"Updated from disk: saved in another console ({mine.state}, revision "
+                                       f"{mine.revision}, {mine.updated}).", 300))
+        self.update_rubric_header()
+
+    def action_reload_theirs(self) -> None:
+        theirs = self.conflict_theirs
+        if theirs is None:
+            return
+        self.form.fill(theirs)
+        self.loaded_review = theirs
+        self.force_next_save = False
+        self.conflict_theirs = None
+        self.form.set_status("loaded the version on disk")
