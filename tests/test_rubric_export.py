@@ -70,3 +70,18 @@ def test_agreement_needs_two_finals():
     review = store.Review(["a"], "c", state="final", tiers={"x": "weak"})
     assert export.agreement([review], ["x"]) is None
     assert export.agreement([review, store.Review(["b"], "c", state="final", tiers={"x": "weak"})], ["x"]) == 1.0
+
+
+def test_hints_carry_typed_sources_the_console_navigates_by():
+    from review.core import evidence
+
+    inputs = evidence.Inputs("It passes.\nIdempotency keys matter.\n", [("a" * 40, "draft"), ("b" * 40, "tests")],
+                             {"a" * 40: ["checkout.mjs"], "b" * 40: ["test/x.test.mjs"]},
+                             {"first-503": {"verdict": "double-charge", "requests": 2, "distinct_keys": 2}}, [], None)
+    hints = evidence.gather(inputs)
+    assert hints["key-scope"][0].source == evidence.LogLines("first-503")
+    assert hints["key-scope"][0].where == "harness: first-503"
+    assert hints["explanation"][0].source == evidence.NoteLines((2,))
+    assert hints["evidence"][-1].source == evidence.NoteLines((1,))
+    assert hints["found-defect"][0].source == evidence.CommitRef("b" * 40)
+    assert evidence.DiffLine("checkout.mjs", 4).label == "checkout.mjs:4"

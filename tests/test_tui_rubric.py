@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 
 from conftest import git
+from review.core import evidence
 from review.services import store
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
@@ -160,7 +161,8 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         await pilot.press("4", "down", "down", "down")  # Explanation
         row = app.focused
         assert isinstance(row, SignalRow) and row.signal.id == "explanation"
-        lines = [int(h.where.split()[2].rstrip(",")) for h in row.hints]  # "note line(s) N, …"
+        assert all(isinstance(h.source, evidence.NoteLines) for h in row.hints)  # typed: the UI goes by it
+        lines = [h.source.lines[0] for h in row.hints]
         await pilot.press("g")
         note = screen.query_one(NoteView)
         await settles(pilot, lambda: top_note_line(note).startswith(f"{lines[0]} │"))

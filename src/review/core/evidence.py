@@ -14,9 +14,72 @@ TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s
 
 
 @dataclass(frozen=True)
+class NoteLines:
+    """Lines of the candidate's note (1-based)."""
+
+    lines: tuple[int, ...] = ()
+
+    @property
+    def label(self) -> str:
+        if not self.lines:
+            return "note"
+        return "note line" + ("s " if len(self.lines) > 1 else " ") + ", ".join(map(str, self.lines[:6]))
+
+
+@dataclass(frozen=True)
+class LogLines:
+    """A harness scenario's lines in the stub log (None: the harness as a whole)."""
+
+    scenario: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"harness: {self.scenario}" if self.scenario else "harness"
+
+
+@dataclass(frozen=True)
+class CommitRef:
+    """One commit (None: the commit list as a whole)."""
+
+    sha: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"commit {self.sha[:7]}" if self.sha else "commits"
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """A line of a file at HEAD, in the diff."""
+
+    path: str
+    line: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The attribution summary (conflicts, unmapped disclosure lines), shown above the note."""
+
+    @property
+    def label(self) -> str:
+        return "attribution"
+
+
+Source = NoteLines | LogLines | CommitRef | DiffLine | Attribution
+
+
+@dataclass(frozen=True)
 class Hint:
     text: str
-    where: str  # "note line 12", "harness: restart", "commit ff4d190" — so the reviewer can check it
+    source: Source  # where it was seen, so the reviewer can check it: the UI goes there by its type
+
+    @property
+    def where(self) -> str:
+        return self.source.label
 
 
 @dataclass
@@ -37,8 +100,8 @@ def _note_lines(note: str, pattern: str) -> list[int]:
     return [number for number, line in enumerate(note.splitlines(), start=1) if regex.search(line)]
 
 
-def _lines(numbers: list[int]) -> str:
-    return "note line" + ("s " if len(numbers) > 1 else " ") + ", ".join(map(str, numbers[:6]))
+def _lines(numbers: list[int]) -> NoteLines:
+    return NoteLines(tuple(numbers))
 
 
 def gather(inputs: Inputs) -> dict[str, list[Hint]]:
@@ -58,31 +121,31 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
         if later_fixes:
             hints["found-defect"].append(Hint(
                 f"a test was committed ({first_test[:7]}) before checkout.mjs changed again ({later_fixes[0][:7]})",
-                f"commit {first_test[:7]}"))
+                CommitRef(first_test)))
         else:
             hints["found-defect"].append(Hint("tests were committed, but only after the last change to checkout.mjs",
-                                              f"commit {first_test[:7]}"))
+                                              CommitRef(first_test)))
     elif not test_commits:
-        hints["found-defect"].append(Hint("no test files in any commit", "commits"))
+        hints["found-defect"].append(Hint("no test files in any commit", CommitRef()))
     if inputs.test_runs:
         reds = [sha for sha, colour in inputs.test_runs.items() if colour == "red"]
         greens = [sha for sha, colour in inputs.test_runs.items() if colour == "green"]
         if reds and greens and min(order.get(s, 0) for s in reds) < max(order.get(s, 0) for s in greens):
             hints["found-defect"].append(Hint("the candidate's own tests went red, then green (see the timeline)",
-                                              f"commit {reds[0][:7]}"))
+                                              CommitRef(reds[0])))
     red_words = _note_lines(note, r"went red|\bfail(ed|ing|s)?\b|not ok\b|red\b")
     if red_words:
         hints["found-defect"].append(Hint("the note says a test failed first", _lines(red_words)))
 
     # Key scope: from the gateway's record.
     if verdicts is None:
-        hints["key-scope"].append(Hint("the harness has not run on this commit (r runs it)", "harness"))
+        hints["key-scope"].append(Hint("the harness has not run on this commit (r runs it)", LogLines()))
     else:
         first = verdicts.get("first-503")
         if first:
             keys = "one key for all attempts" if first.get("verdict") != "double-charge" else "a new key per attempt"
             hints["key-scope"].append(Hint(f"first-503: {first.get('requests')} requests, "
-                                           f"{first.get('distinct_keys')} distinct key(s): {keys}", "harness: first-503"))
+                                           f"{first.get('distinct_keys')} distinct key(s): {keys}", LogLines("first-503")))
         for name, good, bad in (("lost-response", "a retry after a lost response reused the key",
                                  "lost response: {v}"),
                                 ("restart", "the key survived a process restart (persisted)",
@@ -90,16 +153,16 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
             result = verdicts.get(name)
             if result:
                 text = good if result.get("verdict") == "ok" else bad.format(v=result.get("verdict"))
-                hints["key-scope"].append(Hint(text, f"harness: {name}"))
+                hints["key-scope"].append(Hint(text, LogLines(name)))
         two = verdicts.get("two-orders")
         if two and two.get("verdict") == "lost-order":
             hints["key-scope"].append(Hint("two orders of the same amount got one key: the second order was lost",
-                                           "harness: two-orders"))
+                                           LogLines("two-orders")))
 
     # Evidence: raw stub output in the note.
     runs = [(n, m.group(0)) for n, line in enumerate(note.splitlines(), start=1) for m in [ARTICLE_LINE.search(line)] if m]
     if not runs:
-        hints["evidence"].append(Hint("no raw stub output ({\"charges\":…,\"distinctKeys\":…}) in the note", "note"))
+        hints["evidence"].append(Hint("no raw stub output ({\"charges\":…,\"distinctKeys\":…}) in the note", NoteLines()))
     else:
         distinct = {text.replace(" ", "") for _, text in runs}
         kind = "before and after runs" if len(distinct) > 1 else "one run"
@@ -112,7 +175,7 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     # Explanation: idempotency named, the restart gap explained.
     named = _note_lines(note, r"idempoten")
     hints["explanation"].append(Hint("names idempotency" if named else "does not name idempotency",
-                                     _lines(named) if named else "note"))
+                                     _lines(named)))
     restart = _note_lines(note, r"restart|process (dies|died|crash)|killed|in[- ]memory|dies with the process")
     if restart:
         hints["explanation"].append(Hint("mentions the restart / in-memory key gap", _lines(restart)))
@@ -125,7 +188,7 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
         if found:
             hints["blast-radius"].append(Hint(f"mentions {label}", _lines(found)))
     if not hints["blast-radius"]:
-        hints["blast-radius"].append(Hint("names nothing else that is unsafe", "note"))
+        hints["blast-radius"].append(Hint("names nothing else that is unsafe", NoteLines()))
 
     # Failure-mode flags.
     if verdicts:
@@ -133,16 +196,16 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
             result = verdicts.get(name) or {}
             if result.get("verdict") == "dropped-payment":
                 hints["fixed-symptom"].append(Hint(f"{name}: the call resolved but no charge exists (a swallowed 503?)",
-                                                   f"harness: {name}"))
+                                                   LogLines(name)))
         storm = verdicts.get("always-503") or {}
         if storm.get("verdict") == "no-backoff":
-            hints["deleted-model-work"].append(Hint("always-503: no backoff between retries", "harness: always-503"))
+            hints["deleted-model-work"].append(Hint("always-503: no backoff between retries", LogLines("always-503")))
     if inputs.draft:
         sha, added, surviving = inputs.draft
         if added:
             share = surviving / added
             hints["deleted-model-work"].append(Hint(f"{surviving} of the model draft's {added} lines survive at HEAD "
-                                                    f"({share:.0%})", f"commit {sha[:7]}"))
+                                                    f"({share:.0%})", CommitRef(sha)))
     for conflict in inputs.conflicts:
-        hints["undisclosed-ai"].append(Hint(conflict, "attribution"))
+        hints["undisclosed-ai"].append(Hint(conflict, Attribution()))
     return hints

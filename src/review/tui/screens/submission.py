@@ -3,7 +3,6 @@ rubric form whose scores are saved next to the submission."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -366,32 +365,35 @@ class SubmissionScreen(ScoringScreen):
 
     @on(SignalRow.GoTo)
     def go_to_evidence(self, message: SignalRow.GoTo) -> None:
-        """A hint's source: note lines, a harness scenario's log lines, a commit."""
-        where = message.where
+        """A hint's source, by its type: note lines, a scenario's log lines, a commit, a diff line."""
+        source = message.hint.source
         # With room on screen the source appears beside the rubric and focus stays, so g cycles on;
         # in tabs (80×24) the source's pane takes the screen, and 4 comes back.
         go = self.action_pane if self.layout_name == "tabs" else self.show_pane
-        note_line = re.match(r"note lines? (\d+)", where)
-        if note_line or where in ("note", "attribution"):
+        if isinstance(source, (evidence_module.NoteLines, evidence_module.Attribution)):
             go("note")
-            if note_line:
-                self.query_one(NoteView).scroll_to_line(int(note_line.group(1)))
-        elif where.startswith("harness"):
-            scenario = where.partition(": ")[2]
+            if isinstance(source, evidence_module.NoteLines) and source.lines:
+                self.query_one(NoteView).scroll_to_line(source.lines[0])
+        elif isinstance(source, evidence_module.LogLines):
             log = self.query_one(StubLog)
             go("log")
-            if scenario and not log.scroll_to_scenario(scenario, self.suite):
+            if source.scenario and not log.scroll_to_scenario(source.scenario, self.suite):
                 self.app.notify("No run of that scenario in the log yet: r runs the suite.", markup=False)
-        elif where.startswith("commit"):
+        elif isinstance(source, evidence_module.CommitRef):
             go("commits")
-            prefix = where.partition(" ")[2]
             table = self.query_one("#commits-table", DataTable)
             for index, key in enumerate(table.rows):
-                if prefix and str(key.value).startswith(prefix):
+                if source.sha and key.value == source.sha:
                     table.move_cursor(row=index)
                     break
+        elif isinstance(source, evidence_module.DiffLine):
+            go("diff")
+            pane = self.query_one(DiffPane)
+            if not pane.view.go_to_line(source.path, source.line):
+                self.app.notify(safe_line(f"{source.label} is not in the diff shown (d shows the whole submission)",
+                                          200), markup=False)
         back = " · 4 goes back to the rubric" if self.layout_name == "tabs" else " · g again: the next hint"
-        self.app.notify(safe_line(f"{message.row.signal.name}: {where}{back}", 200), markup=False, timeout=3)
+        self.app.notify(safe_line(f"{message.row.signal.name}: {source.label}{back}", 200), markup=False, timeout=3)
 
     def action_back(self) -> None:
         log = self.query_one(StubLog)

@@ -372,6 +372,19 @@ class DiffView(ScrollView, can_focus=True):
         row = next((i for i in self.file_rows if self.rows[i].file == file_index), 0)
         self._go_to_row(row + 1)
 
+    def go_to_line(self, path: str, line: int) -> bool:
+        """Scroll to `path`'s HEAD line `line` (False when the diff does not show that line)."""
+        files = {f.path: i for i, f in enumerate(self.diff.files)}
+        file_index = files.get(path)
+        for index, row in enumerate(self.rows):
+            if row.file == file_index and row.line is not None and row.line.new_no == line and row.line.kind != "-":
+                hunks_before = [p for p, r in enumerate(self.hunk_rows) if r < index]
+                if hunks_before:
+                    self.current_hunk = hunks_before[-1]
+                self.scroll_to(y=max(0, index - self.size.height // 3), animate=False)
+                return True
+        return False
+
     def _current_file_row(self) -> int:
         top = self.scroll_offset.y + 1
         return max([i for i, r in enumerate(self.file_rows) if r <= top] or [0])

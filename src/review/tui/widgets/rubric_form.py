@@ -50,10 +50,10 @@ class SignalRow(Vertical, can_focus=True):
 
     @dataclass
     class GoTo(Message):
-        """Show where a hint came from: "note line 12", "harness: restart", "commit ff4d190"."""
+        """Show where a hint came from: note lines, a scenario's log lines, a commit, a diff line."""
 
         row: SignalRow
-        where: str
+        hint: evidence_module.Hint
 
     def __init__(self, signal: rubric_module.Signal) -> None:
         super().__init__(id=f"signal-{signal.id}")
@@ -103,7 +103,7 @@ class SignalRow(Vertical, can_focus=True):
             return
         hint = self.hints[self.next_hint % len(self.hints)]
         self.next_hint += 1
-        self.post_message(self.GoTo(self, hint.where))
+        self.post_message(self.GoTo(self, hint))
 
     def action_comment(self) -> None:
         self.comment_box.add_class("open")
