@@ -1,14 +1,43 @@
-"""Snapshots, grouped by feature: the submission screen at 80×24 (tabs, as in tmux over SSH) and at
-200×50 (every pane side by side), in a dark and a light theme; the diff pane on a hunk."""
+"""Snapshots of every screen, grouped by feature, each in a dark, a light, the high-contrast and an
+ANSI theme, and with NO_COLOR: triage; the submission screen at 80×24 (tabs, as in tmux over SSH)
+and at 200×50 (every pane side by side); help (`?`); the stub log after a run; the rubric beside
+another reviewer's disagreement. `pytest --snapshot-update` rewrites them after a deliberate change."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from review.harness import cache, sandbox
 from review.tui.app import ReviewApp
 from test_tui_diff import open_submission, settle
 
-THEMES = ("review-dark", "review-light")
+FIXTURES = Path(__file__).parent / "fixtures"
+BEN_HEAD = "787629649341b644a3fb1b7d302646b50bd4f35d"  # ben-larsen's HEAD in the sample cohort (deterministic)
+
+VARIANTS = [
+    pytest.param("review-dark", False, id="review-dark"),
+    pytest.param("review-light", False, id="review-light"),
+    pytest.param("review-high-contrast", False, id="review-high-contrast"),
+    pytest.param("ansi-dark", False, id="ansi-dark"),
+    pytest.param("review-dark", True, id="no-color"),
+]
+
+
+@pytest.fixture
+def make_app(sample_cohort, monkeypatch):
+    # Paths on screen (the cohort in the title, the keymap in help) are the same on every run.
+    monkeypatch.chdir(sample_cohort.parent)
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/nonexistent/snapshot-config")
+
+    def make(theme: str, no_color: bool, reviewers=("ana",)) -> ReviewApp:
+        if no_color:
+            monkeypatch.setenv("NO_COLOR", "1")  # read when the app is made
+        return ReviewApp(Path(sample_cohort.name), theme=theme, run_harness=False, reviewers=reviewers)
+
+    return make
 
 
 async def open_ben(pilot):
@@ -17,24 +46,84 @@ async def open_ben(pilot):
     await settle(pilot.app, pilot)
 
 
-class TestSubmissionScreen:
-    @pytest.mark.parametrize("theme", THEMES)
-    def test_80x24_diff_tab(self, snap_compare, sample_cohort, theme):
-        app = ReviewApp(sample_cohort, theme=theme, run_harness=False, reviewers=("ana",))
-        assert snap_compare(app, terminal_size=(80, 24), run_before=open_ben)
+def seed_ben_suite() -> None:
+    """A real suite run of ben-larsen's HEAD, recorded once (fixtures/), in the harness cache: what the
+    stub log shows is fixed, timings included."""
+    data = json.loads((FIXTURES / "suite-ben-larsen-head.json").read_text())
+    assert data["commit"] == BEN_HEAD
+    data["sandbox"] = sandbox.detect().kind  # cached per sandbox kind: file it under this machine's
+    cache.write_json_atomic(cache._cache_file(BEN_HEAD, data["sandbox"]), data)
 
-    @pytest.mark.parametrize("theme", THEMES)
-    def test_200x50_all_panes(self, snap_compare, sample_cohort, theme):
-        app = ReviewApp(sample_cohort, theme=theme, run_harness=False, reviewers=("ana",))
-        assert snap_compare(app, terminal_size=(200, 50), run_before=open_ben)
+
+class TestTriage:
+    @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
+    def test_80x24(self, snap_compare, make_app, theme, no_color):
+        async def loaded(pilot):
+            await settle(pilot.app, pilot)
+
+        assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=loaded)
+
+
+class TestSubmissionScreen:
+    @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
+    def test_80x24_diff_tab(self, snap_compare, make_app, theme, no_color):
+        assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=open_ben)
+
+    @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
+    def test_200x50_all_panes(self, snap_compare, make_app, theme, no_color):
+        assert snap_compare(make_app(theme, no_color), terminal_size=(200, 50), run_before=open_ben)
+
+
+class TestHelp:
+    @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
+    def test_question_mark_on_the_submission_screen(self, snap_compare, make_app, theme, no_color):
+        async def help_open(pilot):
+            await open_ben(pilot)
+            await pilot.press("question_mark")
+            await settle(pilot.app, pilot)
+
+        assert snap_compare(make_app(theme, no_color), terminal_size=(100, 40), run_before=help_open)
+
+
+class TestStubLog:
+    @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
+    def test_after_a_run(self, snap_compare, make_app, theme, no_color):
+        seed_ben_suite()
+
+        async def log_open(pilot):
+            await open_ben(pilot)
+            await pilot.press("5")
+            await settle(pilot.app, pilot)
+
+        assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=log_open)
 
 
 class TestRubricPane:
-    def test_80x24_rubric_tab_with_a_tier_chosen(self, snap_compare, sample_cohort):
+    def test_80x24_rubric_tab_with_a_tier_chosen(self, snap_compare, make_app):
         async def score(pilot):
             await open_ben(pilot)
             await pilot.press("4", "3", "down", "2")
             await settle(pilot.app, pilot)
 
-        app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
-        assert snap_compare(app, terminal_size=(80, 24), run_before=score)
+        assert snap_compare(make_app("review-dark", False), terminal_size=(80, 24), run_before=score)
+
+    @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
+    def test_beside_another_reviewers_disagreement(self, snap_compare, make_app, sample_cohort, theme, no_color):
+        tiers_ana = 'found-defect = "acceptable"\nkey-scope = "acceptable"\nevidence = "weak"\n' \
+                    'explanation = "acceptable"\nblast-radius = "weak"\n'
+        tiers_bob = 'found-defect = "acceptable"\nkey-scope = "strong"\nevidence = "weak"\n' \
+                    'explanation = "weak"\nblast-radius = "weak"\n'
+        entry = ('[[reviews]]\nreviewers = ["{who}"]\ncommit = "{head}"\nstate = "final"\nrubric_version = "article-v1"\n'
+                 'revision = 1\ncreated = "2026-12-01T10:00:00Z"\nupdated = "2026-12-01T10:00:00Z"\n'
+                 'note_opened = "2026-12-01T09:58:00Z"\n[reviews.tiers]\n{tiers}\n')
+        (sample_cohort / "ben-larsen.review.toml").write_text(
+            'schema = 1\nsubmission = "ben-larsen"\n\n' + entry.format(who="ana", head=BEN_HEAD, tiers=tiers_ana)
+            + entry.format(who="bob", head=BEN_HEAD, tiers=tiers_bob))
+
+        async def rubric_open(pilot):
+            await open_ben(pilot)
+            await pilot.press("4")
+            pilot.app.screen.form.scroll_end(animate=False)  # "Other reviews", with ≠ where bob differs
+            await settle(pilot.app, pilot)
+
+        assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=rubric_open)

@@ -9,8 +9,8 @@ from pathlib import Path
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
-from textual.css.query import NoMatches
 from textual.message import Message
+from textual.signal import Signal
 
 from review import paths
 from review.services import store
@@ -48,6 +48,8 @@ class ReviewApp(App[None]):
         self.blind = blind
         self.cohort_dir = cohort_dir
         self.session = Session(cohort_dir)  # what triage reads, the submission screen reuses
+        # Score files that changed on disk (this console's saves or another's): screens subscribe.
+        self.scores_signal: Signal[set[str]] = Signal(self, "scores-changed")
         self.requested_theme = theme
         self.reviewers = reviewers
         self.theme_load = theme_load or themes.load_themes()
@@ -71,7 +73,7 @@ class ReviewApp(App[None]):
         for failure in self.theme_load.failures:
             self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
         self.apply_keymap()
-        self.push_screen(CohortScreen(self.cohort_dir, self.session))
+        self.push_screen(CohortScreen(self.cohort_dir, self.session, self.reviewers, self.blind, self.run_harness))
         self.set_interval(self.WATCH_SECONDS, self.watch_scores)
 
     # Two reviewers, two consoles, one cohort: poll the score files (inotify does not see saves
@@ -90,14 +92,7 @@ class ReviewApp(App[None]):
 
     @on(ScoresChanged)
     def scores_changed(self, message: ScoresChanged) -> None:
-        for screen in self.screen_stack:
-            handler = getattr(screen, "scores_changed", None)
-            # A screen still composing, or torn down as the console quits, has no table to update.
-            if handler is not None and screen.is_mounted and screen.is_attached:
-                try:
-                    handler(message.names)
-                except NoMatches:
-                    pass
+        self.scores_signal.publish(message.names)
 
     def apply_keymap(self) -> None:
         """Binding ids → keys, from ~/.config/review/keymap.toml (e.g. `"triage.next-unscored" = "u"`)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
@@ -21,6 +21,8 @@ from review.core.text import safe_line
 from review.harness import process, runner
 from review.services import cohort, store
 from review.services.session import Session
+from review.tui import palette
+from review.tui.signals import subscribe_to_scores
 
 UNSCORED = ("new", "in review", "stale")
 BATCH_SECONDS = 0.5
@@ -52,7 +54,7 @@ COLUMNS = (
 )
 
 
-def cells(row: cohort.Row) -> list[Text]:
+def cells(app: App, row: cohort.Row) -> list[Text]:
     """Every cell as plain Text: DataTable would parse a str as markup."""
     pending = "…" if not row.complete else "—"
     values = [
@@ -68,11 +70,11 @@ def cells(row: cohort.Row) -> list[Text]:
     ]
     styled = [Text(safe_line(value, 80)) for value in values]
     if row.problem and row.head is None:
-        styled[6].stylize("bold red")
+        styled[6].stylize(palette.style(app, "bad", bold=True))
     elif row.state in ("stale",):
-        styled[6].stylize("yellow")
+        styled[6].stylize(palette.style(app, "warn"))
     elif row.state == "scored":
-        styled[6].stylize("green")
+        styled[6].stylize(palette.style(app, "ok"))
     return styled
 
 
@@ -110,10 +112,14 @@ class CohortScreen(Screen[None]):
     class HarnessDone(Message):
         row: cohort.Row
 
-    def __init__(self, cohort_dir: Path, session: Session) -> None:
+    def __init__(self, cohort_dir: Path, session: Session, reviewers: tuple[str, ...] = (), blind: bool = False,
+                 run_harness: bool = True) -> None:
         super().__init__()
         self.cohort_dir = cohort_dir
         self.session = session
+        self.reviewers = reviewers
+        self.blind = blind
+        self.run_harness = run_harness
         self.rows: dict[str, cohort.Row] = {}
         self.sort_index = 0
         self.sort_reverse = False
@@ -134,6 +140,7 @@ class CohortScreen(Screen[None]):
         return self.query_one("#triage-table", DataTable)
 
     def on_mount(self) -> None:
+        subscribe_to_scores(self, self.scores_changed)
         self.reload()
 
     def reload(self) -> None:
@@ -175,15 +182,15 @@ class CohortScreen(Screen[None]):
             self.rebuild()
             return
         for row in message.rows:
-            for column, cell in zip(COLUMNS, cells(row)):
-                self.table.update_cell(row.name, column.key, cell)
+            for column, cell in zip(COLUMNS, cells(self.app, row)):
+                self.table.update_cell(row.name, column.key, cell, update_width=True)
         self.update_title()
         self.update_detail()
 
     @on(Loaded)
     def all_loaded(self, message: Loaded) -> None:
         self.rebuild()  # apply the sort now that every value is known
-        if getattr(self.app, "run_harness", False):
+        if self.run_harness:
             self.fill_harness([row for row in self.rows.values() if row.head and row.harness is None])
 
     @work(thread=True, exclusive=True, group="harness", name="triage-harness")
@@ -203,7 +210,7 @@ class CohortScreen(Screen[None]):
     def harness_done(self, message: HarnessDone) -> None:
         row = message.row
         if row.name in self.table.rows:
-            self.table.update_cell(row.name, "harness", cells(row)[5])
+            self.table.update_cell(row.name, "harness", cells(self.app, row)[5], update_width=True)
 
     # ----------------------------------------------------------------- table contents
 
@@ -227,7 +234,7 @@ class CohortScreen(Screen[None]):
         current = self.current_name()
         table.clear()
         for row in self.visible_rows():
-            table.add_row(*cells(row), key=row.name)
+            table.add_row(*cells(self.app, row), key=row.name)
         for index, column in enumerate(COLUMNS):
             arrow = (" ▼" if self.sort_reverse else " ▲") if index == self.sort_index else ""
             table.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
@@ -307,8 +314,7 @@ class CohortScreen(Screen[None]):
             return
         from review.tui.screens.submission import SubmissionScreen
 
-        screen = SubmissionScreen(Path(row.path), row, self.session, getattr(self.app, "reviewers", ()),
-                                  getattr(self.app, "blind", False))
+        screen = SubmissionScreen(Path(row.path), row, self.session, self.reviewers, self.blind)
         self.app.push_screen(screen, self.submission_closed)
 
     def submission_closed(self, result: str | None) -> None:
@@ -337,8 +343,8 @@ class CohortScreen(Screen[None]):
         row.state = store.review_state(scores, row.head) if row.head else row.state
         row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
         if row.name in self.table.rows:
-            for column, cell in zip(COLUMNS, cells(row)):
-                self.table.update_cell(row.name, column.key, cell)
+            for column, cell in zip(COLUMNS, cells(self.app, row)):
+                self.table.update_cell(row.name, column.key, cell, update_width=True)
         self.update_title()
 
     def action_next_unscored(self) -> None:

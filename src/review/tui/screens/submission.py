@@ -24,6 +24,7 @@ from review.services import analysis as analysis_module
 from review.services import cohort, store
 from review.services.session import Session
 from review.tui.screens.scoring import ScoringScreen
+from review.tui.signals import subscribe_to_scores
 from review.tui.widgets.commits_table import CommitsTable, suite_cell, tests_cell
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
@@ -88,6 +89,7 @@ class SubmissionScreen(ScoringScreen):
         self.session = session
         self.row = row
         self.test_runs: dict[str, str] = {}  # commit -> red | green | none: the candidate's own tests
+        self.warned_dirty = False  # escape with unsaved changes warns once; the second one leaves
 
     def compose(self) -> ComposeResult:
         yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
@@ -118,6 +120,7 @@ class SubmissionScreen(ScoringScreen):
         for name in PANE_ORDER:
             self.query_one(f"#pane-{name}").border_title = f"{PANE_KEYS[name]} {PANE_TITLES[name]}"
         self.arrange_panes()
+        subscribe_to_scores(self, self.scores_changed)
         self.load()
 
     # ----------------------------------------------------------------- layout
@@ -192,6 +195,7 @@ class SubmissionScreen(ScoringScreen):
         log.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
         if self.suite:
             log.last_verdicts = {s.name: s.verdict for s in self.suite.scenarios}
+            log.show_earlier(self.suite)  # the pane opens with the run triage (or an earlier session) made
         log.update_status()
         self.load_review()
         self.query_one(DiffPane).load(analysis)
@@ -286,9 +290,9 @@ class SubmissionScreen(ScoringScreen):
         if commit not in table.rows:
             return
         if suite is not None:
-            table.update_cell(commit, "suite", suite_cell(self.app, suite))
+            table.update_cell(commit, "suite", suite_cell(self.app, suite), update_width=True)
         if tests is not None:
-            table.update_cell(commit, "tests", tests_cell(self.app, tests))
+            table.update_cell(commit, "tests", tests_cell(self.app, tests), update_width=True)
 
     @on(StubLog.SuiteDone)
     def suite_done(self, message: StubLog.SuiteDone) -> None:
@@ -402,10 +406,10 @@ class SubmissionScreen(ScoringScreen):
             self.app.notify("Run cancelled; escape again goes back to triage.", markup=False)
             return
         if self.form.dirty:
-            if getattr(self, "_warned_dirty", False):
+            if self.warned_dirty:
                 self.dismiss(None)
                 return
-            self._warned_dirty = True
+            self.warned_dirty = True
             self.app.notify("The rubric has unsaved changes: ctrl+s saves; escape again leaves without saving.",
                             severity="warning", markup=False)
             return

@@ -399,6 +399,15 @@ class StubLog(Vertical):
             for line in tests.output[-12:]:
                 self.add(f"    {line}", "stdout")
 
+    def show_earlier(self, suite: runner.SuiteResult) -> None:
+        """An earlier run's raw lines, as they were logged (the cache keeps them): the pane opens with
+        what is already known, and `r` runs it again."""
+        self.add(f"── result of an earlier run on {suite.commit[:7]} (r runs it again) ──")
+        for line in suite.log_lines():
+            self.add(line, "cached")
+        self.add(f"suite done: {suite.summary}", "cached")
+        self.add(suite.environment_text)
+
     def scroll_to_scenario(self, name: str, earlier: runner.SuiteResult | None = None) -> bool:
         """Bring the first line of scenario `name` to the top (an evidence hint links here). With no
         run in the log yet, `earlier` (a cached suite) is written into it first."""
@@ -407,9 +416,7 @@ class StubLog(Vertical):
         marker = f"] {name}: "
         index = next((i for i, line in enumerate(self.raw_lines) if marker in line), None)
         if index is None and earlier is not None:
-            self.add(f"── result of an earlier run on {earlier.commit[:7]} ──")
-            for line in earlier.log_lines():
-                self.add(line, "cached")
+            self.show_earlier(earlier)
             index = next((i for i, line in enumerate(self.raw_lines) if marker in line), None)
         if index is None:
             return False
