@@ -6,7 +6,6 @@ from __future__ import annotations
 import ctypes
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -45,26 +44,3 @@ def sample_cohort(sample_cohort_master, tmp_path) -> Path:
     target = tmp_path / "cohort"
     shutil.copytree(sample_cohort_master, target, symlinks=True)
     return target
-
-
-def git(*args: str, cwd: Path, env: dict | None = None) -> str:
-    """Plain git, for tests that must build repositories the product's builder would refuse to."""
-    full_env = {"PATH": os.environ["PATH"], "HOME": str(cwd), "GIT_CONFIG_NOSYSTEM": "1",
-                "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
-                "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com",
-                "GIT_AUTHOR_DATE": "2026-11-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-11-01T00:00:00Z"}
-    full_env.update(env or {})
-    return subprocess.run(["git", *args], cwd=cwd, env=full_env, check=True, capture_output=True,
-                          text=True).stdout
-
-
-def make_repo(path: Path, files: dict[str, str], message: str = "initial") -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    git("init", "-q", "-b", "main", cwd=path)
-    for name, text in files.items():
-        target = path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    git("add", "-A", cwd=path)
-    git("commit", "-q", "-m", message, cwd=path)
-    return path

@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
+from helpers import open_submission, settle
 from review.tui.app import ReviewApp
 from review.tui.screens.submission import SubmissionScreen
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.diff_view import DiffView
 from review.tui.widgets.note_view import NoteView
-
-
-async def settle(app, pilot):
-    for _ in range(3):
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def open_submission(app, pilot, name):
-    await settle(app, pilot)
-    screen = app.screen
-    screen.table.move_cursor(row=screen.table.get_row_index(name))
-    await pilot.press("enter")
-    await settle(app, pilot)
-    assert isinstance(app.screen, SubmissionScreen)
-    return app.screen
 
 
 def current(view: DiffView):
@@ -94,7 +78,7 @@ async def test_note_pane_shows_the_note_literally(sample_cohort):
 
 
 async def test_hostile_note_and_diff_text_render_inert(tmp_path):
-    from conftest import make_repo
+    from helpers import make_repo
 
     hostile = "[@click=app.quit]x[/] \x1b]52;c;cGF3bg==\x07 \u202eevil"
     make_repo(tmp_path / "evil", {"NOTE.md": f"## AI disclosure\n{hostile}\n", "checkout.mjs": hostile + "\n"})
@@ -112,11 +96,11 @@ async def test_hostile_note_and_diff_text_render_inert(tmp_path):
 
 
 async def test_a_100k_line_diff_opens_and_scrolls(tmp_path):
-    from conftest import make_repo
+    from helpers import make_repo
 
     repo = make_repo(tmp_path / "big", {"README.md": "x\n"}, "starter")
     (repo / "big.mjs").write_text("".join(f"export const v{i} = {i};\n" for i in range(100_000)))
-    from conftest import git
+    from helpers import git
 
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "big", cwd=repo)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git, make_repo
+from helpers import git, make_repo
 from review import demo, gitsafe
 from review.services import cohort
 

@@ -125,7 +125,7 @@ async def test_harness_column_fills_in_the_background_and_quitting_stops_it(samp
     import asyncio
     import shutil
 
-    from harness_helpers import leftover_processes
+    from helpers import leftover_processes
 
     cohort_dir = tmp_path / "two"
     cohort_dir.mkdir()

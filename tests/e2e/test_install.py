@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from harness_helpers import leftover_processes
+from helpers import leftover_processes
 from review import __version__, doctor, paths
 from review.cli import main
 from review.tui import themes

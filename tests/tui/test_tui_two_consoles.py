@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import time
 
+from test_tui_rubric import score_all
+
+from helpers import open_submission, settle
 from review.tui.app import ReviewApp
 from review.tui.widgets.rubric_form import RubricForm
-from test_tui_diff import open_submission, settle
-from test_tui_rubric import score_all
 
 SEEN_WITHIN = 6.0
 

@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from harness_helpers import leftover_processes, submission
+from helpers import leftover_processes, submission
 from review import gitsafe
 from review.harness import runner, sandbox, scenarios
 

@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from conftest import git, make_repo
+from helpers import git, make_repo
 from review.cli import main
 from review.services import cohort
 

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from helpers import open_submission, settle
 from review.harness import cache, sandbox
 from review.tui.app import ReviewApp
-from test_tui_diff import open_submission, settle
+from review.tui.widgets.stub_log import StubLog
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BEN_HEAD = "787629649341b644a3fb1b7d302646b50bd4f35d"  # ben-larsen's HEAD in the sample cohort (deterministic)
 
 VARIANTS = [
@@ -93,6 +94,10 @@ class TestStubLog:
         async def log_open(pilot):
             await open_ben(pilot)
             await pilot.press("5")
+            await settle(pilot.app, pilot)
+            # The log follows its end as lines arrive; pin the end so the picture does not depend on when
+            # the last of those scrolls landed.
+            pilot.app.screen.query_one(StubLog).lines.scroll_end(animate=False, immediate=True)
             await settle(pilot.app, pilot)
 
         assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=log_open)

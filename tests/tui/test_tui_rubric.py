@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import tomllib
 
-from conftest import git
+from helpers import git, open_submission, settle
 from review.core import evidence
 from review.services import store
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.submission import SubmissionScreen
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
-from test_tui_diff import open_submission, settle
 
 
 async def score_all(pilot, tiers="32123"):

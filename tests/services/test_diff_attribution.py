@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import git, make_repo
+from helpers import git, make_repo
 from review import gitsafe
 from review.core import diff
 from review.services import analysis

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from harness_helpers import leftover_processes
+from helpers import leftover_processes, open_submission
 from review.harness import sandbox
 from review.tui.app import ReviewApp
 from review.tui.screens.submission import SubmissionScreen
@@ -21,7 +21,6 @@ from review.tui.widgets.diff_view import DiffView
 from review.tui.widgets.log_lines import LogLines
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import StubLog
-from test_tui_diff import open_submission
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need bubblewrap")

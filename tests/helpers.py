@@ -1,0 +1,95 @@
+"""One place for what tests build and wait for: repositories (plain git, for hostile shapes the
+product's builder would refuse; the trusted builder, for candidates' code), the processes a test
+started, and Pilot waits. Tests import from here; conftest.py holds only fixtures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from review import demo, gitsafe
+from review.tui.screens.submission import SubmissionScreen
+
+
+def git(*args: str, cwd: Path, env: dict | None = None) -> str:
+    """Plain git, for tests that must build repositories the product's builder would refuse to."""
+    full_env = {"PATH": os.environ["PATH"], "HOME": str(cwd), "GIT_CONFIG_NOSYSTEM": "1",
+                "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
+                "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com",
+                "GIT_AUTHOR_DATE": "2026-11-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-11-01T00:00:00Z"}
+    full_env.update(env or {})
+    return subprocess.run(["git", *args], cwd=cwd, env=full_env, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def make_repo(path: Path, files: dict[str, str], message: str = "initial") -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git("init", "-q", "-b", "main", cwd=path)
+    for name, text in files.items():
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    git("add", "-A", cwd=path)
+    git("commit", "-q", "-m", message, cwd=path)
+    return path
+
+
+def submission(folder: Path, files: dict[str, str | bytes]) -> gitsafe.SafeRepo:
+    data = {path: text.encode() if isinstance(text, str) else text for path, text in files.items()}
+    demo.build_repo(folder, [demo.CommitSpec(data, "candidate code", "Cand", "c@example.com",
+                                                   "2026-11-01T10:00:00+00:00")])
+    return gitsafe.open_submission(folder)
+
+
+def _own_descendants() -> list[int]:
+    """Live processes below this test process. conftest makes it a child subreaper, so a process
+    whose parent died (a leaked grandchild) is re-parented here rather than to init: it still counts."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()  # after "pid (comm)": state ppid …
+        if len(fields) > 1 and fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def leftover_processes(marker: str) -> list[str]:
+    """Command lines of live processes this test process started (directly or not) that mention
+    `marker`. Never the machine's other processes: an unrelated driver.mjs elsewhere is not ours."""
+    found = []
+    for pid in _own_descendants():
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if marker in cmdline:
+            found.append(f"{pid}: {cmdline}")
+    return found
+
+
+async def settle(app, pilot):
+    for _ in range(3):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_submission(app, pilot, name):
+    await settle(app, pilot)
+    screen = app.screen
+    screen.table.move_cursor(row=screen.table.get_row_index(name))
+    await pilot.press("enter")
+    await settle(app, pilot)
+    assert isinstance(app.screen, SubmissionScreen)
+    return app.screen
