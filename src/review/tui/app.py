@@ -37,9 +37,10 @@ class ReviewApp(App[None]):
 
     @dataclass
     class ScoresChanged(Message):
-        """Score files that changed on disk (this console's saves or another's): submission names."""
+        """Score files that changed on disk (this console's saves or another's), read in the watcher's
+        worker: submission name -> its scores."""
 
-        names: set[str]
+        files: dict[str, store.ScoreFile]
 
     def __init__(self, cohort_dir: Path, theme: str = themes.DEFAULT_THEME, reviewers: tuple[str, ...] = (),
                  theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False) -> None:
@@ -49,7 +50,7 @@ class ReviewApp(App[None]):
         self.cohort_dir = cohort_dir
         self.session = Session(cohort_dir)  # what triage reads, the submission screen reuses
         # Score files that changed on disk (this console's saves or another's): screens subscribe.
-        self.scores_signal: Signal[set[str]] = Signal(self, "scores-changed")
+        self.scores_signal: Signal[dict[str, store.ScoreFile]] = Signal(self, "scores-changed")
         self.requested_theme = theme
         self.reviewers = reviewers
         self.theme_load = theme_load or themes.load_themes()
@@ -87,12 +88,13 @@ class ReviewApp(App[None]):
         if self.score_stamps is not None:
             changed = store.changed_names(self.score_stamps, stamps)
             if changed:
-                self.post_message(self.ScoresChanged(changed))
+                self.post_message(self.ScoresChanged(
+                    {name: store.read_scores(self.cohort_dir / name) for name in changed}))
         self.score_stamps = stamps
 
     @on(ScoresChanged)
     def scores_changed(self, message: ScoresChanged) -> None:
-        self.scores_signal.publish(message.names)
+        self.scores_signal.publish(message.files)
 
     def apply_keymap(self) -> None:
         """Binding ids → keys, from ~/.config/review/keymap.toml (e.g. `"triage.next-unscored" = "u"`)."""

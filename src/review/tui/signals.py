@@ -7,14 +7,17 @@ from collections.abc import Callable
 from textual.css.query import NoMatches
 from textual.screen import Screen
 
+from review.services.store import ScoreFile
 
-def subscribe_to_scores(screen: Screen, callback: Callable[[set[str]], None]) -> None:
-    """`callback(names)` when score files change on disk (a save here or in another console). A screen
-    torn down meanwhile has no widgets left to update: that is not an error."""
 
-    def guarded(names: set[str]) -> None:
+def subscribe_to_scores(screen: Screen, callback: Callable[[dict[str, ScoreFile]], None]) -> None:
+    """`callback(files)` when score files change on disk (a save here or in another console), with each
+    changed file already read (submission name -> scores). A screen torn down meanwhile has no widgets
+    left to update: that is not an error."""
+
+    def guarded(files: dict[str, ScoreFile]) -> None:
         try:
-            callback(names)
+            callback(files)
         except NoMatches:
             pass
 

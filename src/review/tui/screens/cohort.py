@@ -18,10 +18,11 @@ from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
 from review.core.text import safe_line
-from review.harness import process, runner
+from review.harness import process
 from review.services import cohort, store
 from review.services.session import Session
 from review.tui import palette
+from review.tui.screens.scoring import Closed
 from review.tui.signals import subscribe_to_scores
 
 UNSCORED = ("new", "in review", "stale")
@@ -317,29 +318,28 @@ class CohortScreen(Screen[None]):
         screen = SubmissionScreen(Path(row.path), row, self.session, self.reviewers, self.blind)
         self.app.push_screen(screen, self.submission_closed)
 
-    def submission_closed(self, result: str | None) -> None:
-        """Back from a submission: refresh its row (its state, and its harness column if a suite ran
-        there); open the next if asked."""
+    def submission_closed(self, result: Closed | None) -> None:
+        """Back from a submission: its row follows (its state, and its harness column if a suite ran
+        there), from what the screen last read or wrote; open the next if asked."""
         name = self.current_name()
-        if name:
+        if name and result is not None:
             row = self.rows[name]
-            cached = runner.cached_suite(row.head) if row.head else None
-            if cached is not None:
-                row.harness = cached.summary
-            self.refresh_row(row)
-        if result == "next":
+            if result.harness is not None:
+                row.harness = result.harness
+            if result.scores is not None:
+                self.refresh_row(row, result.scores)
+        if result is not None and result.open_next:
             self.action_next_unscored()
             self.action_open()
 
-    def scores_changed(self, names: set[str]) -> None:
+    def scores_changed(self, files: dict[str, store.ScoreFile]) -> None:
         """A score file changed on disk (a save here or in another console): its row follows."""
-        for name in names:
+        for name, scores in files.items():
             row = self.rows.get(name)
             if row is not None and row.complete:
-                self.refresh_row(row)
+                self.refresh_row(row, scores)
 
-    def refresh_row(self, row: cohort.Row) -> None:
-        scores = store.read_scores(Path(row.path))
+    def refresh_row(self, row: cohort.Row, scores: store.ScoreFile) -> None:
         row.state = store.review_state(scores, row.head) if row.head else row.state
         row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
         if row.name in self.table.rows:

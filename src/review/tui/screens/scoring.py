@@ -28,7 +28,16 @@ def default_reviewer() -> str:
         return "reviewer"
 
 
-class ScoringScreen(Screen[str | None]):
+@dataclass(frozen=True)
+class Closed:
+    """What the triage screen learns when a submission closes, without reading files again."""
+
+    open_next: bool
+    scores: store.ScoreFile | None  # the score file as last read or written here
+    harness: str | None  # the latest suite summary at HEAD
+
+
+class ScoringScreen(Screen[Closed]):
     """The state and behaviour of scoring; the panes and runs are the submission screen's."""
 
     saving = False  # a save is being written: the score watcher leaves our entry alone meanwhile
@@ -44,11 +53,15 @@ class ScoringScreen(Screen[str | None]):
         self.loaded_review: store.Review | None = None  # the entry as it was on disk (for conflicts)
         self.conflict_theirs: store.Review | None = None  # after a refused save: the version on disk
         self.force_next_save = False
+        self.scores: store.ScoreFile | None = None  # the score file as last read or written here
         try:
             self.rubric = rubric_module.from_settings(cohort.cohort_settings(path.parent))
             self.rubric_problem: str | None = None
         except (rubric_module.RubricError, cohort.CohortError) as error:
             self.rubric, self.rubric_problem = rubric_module.ARTICLE, str(error)
+
+    def close(self, open_next: bool = False) -> None:
+        self.dismiss(Closed(open_next, self.scores, self.suite.summary if self.suite else None))
 
     def evidence_inputs(self) -> evidence_module.Inputs:
         raise NotImplementedError  # the submission screen knows the runs and the commits
@@ -59,10 +72,11 @@ class ScoringScreen(Screen[str | None]):
     def form(self) -> RubricForm:
         return self.query_one(RubricForm)
 
-    def load_review(self) -> None:
-        """Fill the form from this reviewer's entry at HEAD, or carry over their stale one."""
+    def load_review(self, scores: store.ScoreFile) -> None:
+        """Fill the form from this reviewer's entry at HEAD, or carry over their stale one (`scores`
+        were read in the loading worker, not here on the UI thread)."""
         assert self.analysis is not None
-        scores = store.read_scores(self.path)
+        self.scores = scores
         head = self.analysis.head
         key = (tuple(sorted(self.reviewers)), head)
         mine = scores.find(key)
@@ -175,13 +189,14 @@ class ScoringScreen(Screen[str | None]):
         except store.StoreError as error:
             self.post_message(self.SaveFailed(str(error), None))
             return
-        self.post_message(self.Saved(saved, and_next, notes))
+        self.post_message(self.Saved(saved, and_next, notes, store.read_scores(self.path)))
 
     @dataclass
     class Saved(Message):
         review: store.Review
         and_next: bool
         notes: list[str]
+        scores: store.ScoreFile  # the file as it is after the save (others' entries included)
 
     @dataclass
     class SaveFailed(Message):
@@ -200,10 +215,11 @@ class ScoringScreen(Screen[str | None]):
             text += " — " + "; ".join(message.notes)
         self.form.set_status(safe_line(text, 500))
         self.update_rubric_header()
-        self.update_others(store.read_scores(self.path))
+        self.scores = message.scores
+        self.update_others(message.scores)
         self.app.notify(safe_line(text, 300), severity="warning" if message.notes else "information", markup=False)
         if message.and_next:
-            self.dismiss("next")
+            self.close(open_next=True)
 
     @on(SaveFailed)
     def save_failed(self, message: SaveFailed) -> None:
@@ -220,12 +236,13 @@ class ScoringScreen(Screen[str | None]):
         self.form.set_status(safe_line(text, 600))
         self.app.notify(safe_line(text, 400), severity="error", timeout=10, markup=False)
 
-    def scores_changed(self, names: set[str]) -> None:
+    def scores_changed(self, files: dict[str, store.ScoreFile]) -> None:
         """This submission's score file changed on disk: another console saved (or this one did).
         Others' reviews refresh; our own entry is reloaded when the form holds nothing unsaved."""
-        if self.analysis is None or self.path.name not in names or self.saving:
+        scores = files.get(self.path.name)
+        if self.analysis is None or scores is None or self.saving:
             return  # our own save in flight: Saved brings the file's new state
-        scores = store.read_scores(self.path)
+        self.scores = scores
         self.update_others(scores)
         mine = scores.find((tuple(sorted(self.reviewers)), self.analysis.head))
         loaded = self.loaded_review

@@ -82,6 +82,7 @@ class SubmissionScreen(ScoringScreen):
         # Earlier runs, per commit id: what the timeline already knows before anything runs.
         suites: dict[str, runner.SuiteResult] | None = None
         tests: dict[str, candidate_tests.TestRun] | None = None
+        scores: store.ScoreFile | None = None  # read in the worker, with the rest
 
     def __init__(self, path: Path, row: cohort.Row, session: Session, reviewers: tuple[str, ...] = (),
                  blind: bool = False) -> None:
@@ -177,7 +178,7 @@ class SubmissionScreen(ScoringScreen):
             self.post_message(self.Loaded(None, str(error)))
             return
         suites, tests = self.session.earlier_runs(result.commits)
-        self.post_message(self.Loaded(result, suites=suites, tests=tests))
+        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=self.session.scores(self.path)))
 
     @on(Loaded)
     def loaded(self, message: Loaded) -> None:
@@ -197,7 +198,7 @@ class SubmissionScreen(ScoringScreen):
             log.last_verdicts = {s.name: s.verdict for s in self.suite.scenarios}
             log.show_earlier(self.suite)  # the pane opens with the run triage (or an earlier session) made
         log.update_status()
-        self.load_review()
+        self.load_review(message.scores or store.ScoreFile(store.score_path(self.path)))
         self.query_one(DiffPane).load(analysis)
         self.query_one(NoteView).load(analysis)
         commits = self.query_one("#commits-table", DataTable)
@@ -407,10 +408,10 @@ class SubmissionScreen(ScoringScreen):
             return
         if self.form.dirty:
             if self.warned_dirty:
-                self.dismiss(None)
+                self.close()
                 return
             self.warned_dirty = True
             self.app.notify("The rubric has unsaved changes: ctrl+s saves; escape again leaves without saving.",
                             severity="warning", markup=False)
             return
-        self.dismiss(None)
+        self.close()
