@@ -93,3 +93,25 @@ async def open_submission(app, pilot, name):
     await settle(app, pilot)
     assert isinstance(app.screen, SubmissionScreen)
     return app.screen
+
+
+async def leftovers_after(marker: str, timeout: float = 3.0) -> list[str]:
+    """What is still alive of what this test started, once it has had `timeout` seconds to die: an
+    empty list as soon as nothing is left (a killed process takes a moment to go)."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + timeout
+    while (found := leftover_processes(marker)) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def wait_until(pilot, predicate, timeout: float = 90.0) -> None:
+    """Pilot pauses until `predicate()` holds (a failed assertion past `timeout` seconds)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out waiting"
+        await pilot.pause(0.05)

@@ -3,12 +3,11 @@ coverage run that marks which lines ran."""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 
 import pytest
 
-from helpers import leftover_processes, submission
+from helpers import leftovers_after, submission
 from review import gitsafe
 from review.harness import candidate_tests, runner, sandbox, scenarios, timeline
 
@@ -82,8 +81,7 @@ async def test_a_package_json_test_script_runs_and_a_hanging_suite_is_killed(tmp
                                           "setInterval(() => {}, 1000)));\n"})
     run = await candidate_tests.run_tests(hang, hang.head, timeout_s=3)
     assert run.state == "hung" and run.colour == "red"
-    await asyncio.sleep(0.3)
-    assert leftover_processes("hang.test.mjs") == []
+    assert await leftovers_after("hang.test.mjs") == []
     assert list((gitsafe.cache_root() / "runs").iterdir()) == []
 
 

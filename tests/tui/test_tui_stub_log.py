@@ -7,13 +7,11 @@ a coverage run marks in the diff which lines ran.
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-import time
 
 import pytest
 
-from helpers import leftover_processes, open_submission
+from helpers import leftovers_after, open_submission, wait_until
 from review.harness import sandbox
 from review.tui.app import ReviewApp
 from review.tui.screens.submission import SubmissionScreen
@@ -24,13 +22,6 @@ from review.tui.widgets.stub_log import StubLog
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need bubblewrap")
-
-
-async def wait_until(pilot, predicate, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting"
-        await pilot.pause(0.05)
 
 
 def hints(screen, signal_id: str) -> str:
@@ -67,8 +58,7 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         await wait_until(pilot, lambda: not log.running, timeout=10)
         assert isinstance(app.screen, SubmissionScreen)
         assert "cancelled" in log.raw_lines[-1]
-    await asyncio.sleep(0.5)
-    assert leftover_processes("driver.mjs") == []
+    assert await leftovers_after("driver.mjs") == []
 
 
 async def test_one_scenario_from_the_picker(sample_cohort):
@@ -193,5 +183,4 @@ async def test_escape_in_the_commits_pane_stops_a_running_timeline_before_it_lea
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, CohortScreen)
-    await asyncio.sleep(0.5)
-    assert leftover_processes("driver.mjs") == []
+    assert await leftovers_after("driver.mjs") == []

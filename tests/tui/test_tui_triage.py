@@ -122,10 +122,9 @@ async def test_keymap_remaps_by_binding_id(sample_cohort, isolated_dirs):
 
 
 async def test_harness_column_fills_in_the_background_and_quitting_stops_it(sample_cohort, tmp_path):
-    import asyncio
     import shutil
 
-    from helpers import leftover_processes
+    from helpers import leftovers_after, wait_until
 
     cohort_dir = tmp_path / "two"
     cohort_dir.mkdir()
@@ -133,17 +132,17 @@ async def test_harness_column_fills_in_the_background_and_quitting_stops_it(samp
         shutil.copytree(sample_cohort / name, cohort_dir / name)
     app = ReviewApp(cohort_dir)
     async with app.run_test(size=(100, 24)) as pilot:
-        screen = None
-        for _ in range(300):  # up to 30 s: chen-wei's suite takes about 5 s
-            await asyncio.sleep(0.1)
+        def harness_filled() -> bool:
             screen = app.screen
-            if isinstance(screen, CohortScreen) and screen.rows.get("chen-wei") and screen.rows["chen-wei"].harness:
-                break
+            return isinstance(screen, CohortScreen) and bool(screen.rows.get("chen-wei")) and \
+                bool(screen.rows["chen-wei"].harness)
+
+        await wait_until(pilot, harness_filled, timeout=30)  # chen-wei's suite takes about 5 s
+        screen = app.screen
         assert str(screen.table.get_cell("chen-wei", "harness")).startswith("8/8 ok")
         await pilot.press("down")  # the UI answers while ada-okafor's suite is still running
         assert screen.current_name() == "chen-wei" or screen.current_name() == "ada-okafor"
-    await asyncio.sleep(1.0)
-    assert leftover_processes("driver.mjs") == []
+    assert await leftovers_after("driver.mjs") == []
 
 
 async def test_opening_a_triaged_submission_reuses_its_analysis(sample_cohort, monkeypatch):
