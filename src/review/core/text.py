@@ -13,15 +13,25 @@ cleaned here, once, at ingestion; this module returns plain strings, and the TUI
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # C0 controls except TAB and LF, DEL, and the C1 range (0x9B is a one-byte CSI, 0x9D an OSC).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# Bidi embeddings, overrides and isolates (Trojan Source, CVE-2021-42574) and the marks.
-_BIDI = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-# Zero-width characters that hide text or split identifiers invisibly.
-_ZERO_WIDTH = re.compile(r"[\u200b-\u200d\u2060\ufeff]")
-# Unicode line and paragraph separators break line layout like a newline would.
-_SEPARATORS = re.compile(r"[\u2028\u2029\u0085]")
+# Everything that draws nothing or changes how its neighbours draw, shown as <U+XXXX>:
+# bidi embeddings, overrides, isolates and marks (Trojan Source, CVE-2021-42574); zero-width
+# characters; Unicode's whole Default_Ignorable_Code_Point set (the soft hyphen, the Hangul fillers
+# U+115F U+1160 U+3164 U+FFA0 that pass for spaces, the Mongolian vowel separator, variation
+# selectors, invisible operators U+2061–2064, tag characters U+E0000–E0FFF); other format characters
+# (Arabic number signs, interlinear annotations); and line and paragraph separators, which break
+# layout like a newline would.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2"
+    "\u2028\u2029\u0085\U000110bd\U000110cd\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]")
+# Code points a terminal has no agreed width for (unassigned, private use, lone surrogates): a
+# different width from the one the layout assumed would push text over a border.
+_UNSURE_WIDTH = frozenset({"Cn", "Co", "Cs"})
 
 ESC_GLYPH = "\u241b"  # ␛ SYMBOL FOR ESCAPE
 NEWLINE_GLYPH = "\u23ce"  # ⏎, for single-line fields such as subjects and names
@@ -44,9 +54,10 @@ def safe_text(text: str) -> str:
     Tabs and newlines are kept: they are layout, not commands.
     """
     text = _CONTROL.sub(_show_control, text)
-    text = _BIDI.sub(_show_codepoint, text)
-    text = _ZERO_WIDTH.sub(_show_codepoint, text)
-    return _SEPARATORS.sub(_show_codepoint, text)
+    text = _INVISIBLE.sub(_show_codepoint, text)
+    if not text.isascii():
+        text = "".join(f"<U+{ord(c):04X}>" if unicodedata.category(c) in _UNSURE_WIDTH else c for c in text)
+    return text
 
 
 def safe_line(text: str, limit: int = 500) -> str:

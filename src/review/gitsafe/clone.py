@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from review.gitsafe.env import GitSafeError, _run, cache_root, git_env
-from review.gitsafe.head import find_git_dir, read_head
+from review.gitsafe.head import check_repository, find_git_dir, read_head
 from review.gitsafe.repo import SafeRepo
 
 
@@ -57,6 +57,7 @@ def open_submission(folder: Path) -> SafeRepo:
 
 
 def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
+    check_repository(find_git_dir(folder))  # only its own objects and refs, nothing that could hang git
     env = git_env(_safe_dirs(folder))
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = Path(tempfile.mkdtemp(prefix=".clone-", dir=target.parent))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -83,16 +84,38 @@ def git_env(safe_dirs: tuple[str, ...] = ()) -> dict[str, str]:
     }
 
 
+GIT_TIMEOUT_S = 120.0  # a clone of a large history fits; a FIFO or a hung helper does not hang the console
+
+
 def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None,
-         input_bytes: bytes | None = None) -> bytes:
-    result = subprocess.run(
-        ["git", *args], cwd=cwd, env=env or git_env(), input=input_bytes, capture_output=True,
-        stdin=None if input_bytes is not None else subprocess.DEVNULL,
-    )
-    if result.returncode != 0:
-        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+         input_bytes: bytes | None = None, timeout_s: float = GIT_TIMEOUT_S) -> bytes:
+    """git, with a time limit: past it, git and everything it started (upload-pack, pack-objects) are
+    killed as a group and the caller gets a reason, not a hang."""
+    proc = subprocess.Popen(["git", *args], cwd=cwd, env=env or git_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE,
+                            stdin=subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(input_bytes, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        raise GitSafeError(f"git {args[0] if args[0] != '--git-dir' else args[2]} took longer than "
+                           f"{timeout_s:g} s and was stopped") from None
+    except BaseException:
+        _kill_group(proc)
+        raise
+    if proc.returncode != 0:
+        message = err.decode("utf-8", "replace").strip().splitlines()
         raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
-    return result.stdout
+    return out
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.communicate()
 
 
 def run_trusted(args: list[str], env: dict[str, str] | None = None, input_bytes: bytes | None = None) -> bytes:

@@ -1,11 +1,25 @@
-"""A submission's HEAD, read from its files: no git process ever runs in a submitted folder."""
+"""A submission's HEAD, read from its files: no git process ever runs in a submitted folder. And the
+shape checks that keep the sanitised clone to the submission's own objects: no alternates (which
+would pull in another repository's objects — another candidate's code under this name), no
+redirection to a common or other git directory, no symbolic links among the git internals, no
+FIFO or device where git expects a file (it would hang), no config that includes other files."""
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from review import files
 from review.gitsafe.env import _REF_NAME_RE, SHA_RE, GitSafeError
+
+REF_FILE_LIMIT = 4096
+PACKED_REFS_LIMIT = 8 << 20
+CONFIG_LIMIT = 64 * 1024
+MAX_SCANNED = 200_000  # entries looked at under objects/ and refs/ before giving up with a reason
+_INCLUDE = re.compile(rb"^\s*\[\s*include(?:if)?\b", re.I | re.M)
 
 
 @dataclass(frozen=True)
@@ -18,22 +32,53 @@ class HeadInfo:
 def find_git_dir(folder: Path) -> Path:
     """The git directory of a submission folder, or a GitSafeError saying why there is none."""
     dot_git = folder / ".git"
-    if dot_git.is_symlink():
-        raise GitSafeError("`.git` is a symbolic link; refusing to follow it")
-    if dot_git.is_file():
-        raise GitSafeError("`.git` is a file (a worktree or submodule link), not a repository")
-    if dot_git.is_dir():
-        return dot_git
-    if (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir():
+    try:
+        mode = os.lstat(dot_git).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise GitSafeError(f"`.git` cannot be read: {error.strerror}") from None
+    if mode is not None:
+        if stat.S_ISLNK(mode):
+            raise GitSafeError("`.git` is a symbolic link; refusing to follow it")
+        if stat.S_ISREG(mode):
+            raise GitSafeError("`.git` is a file (a worktree or submodule link), not a repository")
+        if stat.S_ISDIR(mode):
+            return dot_git
+        raise GitSafeError(f"`.git` is {files.kind_of(mode)}, not a repository")
+    if _is_dir(folder / "objects") and _is_dir(folder / "refs") and (folder / "HEAD").exists():
         return folder  # a bare repository handed in as is
     raise GitSafeError("not a git repository (no .git folder)")
 
 
-def _read_small(path: Path, limit: int = 4096) -> str:
-    if path.is_symlink():
-        raise GitSafeError(f"{path.name} is a symbolic link")
-    with open(path, "rb") as handle:
-        return handle.read(limit).decode("utf-8", "replace")
+def _is_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _read_small(path: Path, limit: int = REF_FILE_LIMIT) -> str:
+    try:
+        data, cut = files.read_regular(path, limit)
+    except files.NotRegular as error:
+        raise GitSafeError(f"HEAD cannot be read: {error}") from None
+    if cut:
+        raise GitSafeError(f"HEAD cannot be read: {path.name} is larger than {limit} bytes")
+    return data.decode("utf-8", "replace")
+
+
+def _no_links_below(git_dir: Path, relative: str) -> None:
+    """Every component of `relative` under the git directory is itself, not a link elsewhere."""
+    here = git_dir
+    for part in Path(relative).parts[:-1]:
+        here = here / part
+        try:
+            mode = os.lstat(here).st_mode
+        except FileNotFoundError:
+            return
+        if stat.S_ISLNK(mode):
+            raise GitSafeError(f"HEAD cannot be read: {here.relative_to(git_dir)} is a symbolic link; not followed")
 
 
 def read_head(folder: Path) -> HeadInfo:
@@ -44,7 +89,7 @@ def read_head(folder: Path) -> HeadInfo:
     except FileNotFoundError:
         raise GitSafeError("HEAD is missing from the repository") from None
     except OSError as error:
-        raise GitSafeError(f"HEAD cannot be read: {error.strerror}") from None
+        raise GitSafeError(f"HEAD cannot be read: {error.strerror or error}") from None
     if SHA_RE.match(head):
         return HeadInfo(git_dir, head, None)
     if not head.startswith("ref: "):
@@ -53,20 +98,71 @@ def read_head(folder: Path) -> HeadInfo:
     if not _REF_NAME_RE.match(ref) or ".." in ref:
         raise GitSafeError("HEAD cannot be read: it names a malformed ref")
     branch = ref.removeprefix("refs/heads/")
-    loose = git_dir / ref
+    _no_links_below(git_dir, ref)
     try:
-        sha = _read_small(loose).strip()
+        sha = _read_small(git_dir / ref).strip()
         if not SHA_RE.match(sha):
             raise GitSafeError(f"HEAD cannot be read: {ref} does not hold a commit id")
         return HeadInfo(git_dir, sha, branch)
     except FileNotFoundError:
         pass
-    except IsADirectoryError:
-        raise GitSafeError(f"HEAD cannot be read: {ref} is a folder") from None
-    packed = git_dir / "packed-refs"
-    if packed.is_file():
-        for line in _read_small(packed, 4 << 20).splitlines():
-            parts = line.split(" ", 1)
-            if len(parts) == 2 and parts[1] == ref and SHA_RE.match(parts[0]):
-                return HeadInfo(git_dir, parts[0], branch)
+    except OSError as error:  # a folder in its place (EISDIR), a path through a file (ENOTDIR), …
+        raise GitSafeError(f"HEAD cannot be read: {ref}: {error.strerror or error}") from None
+    try:
+        packed = _read_small(git_dir / "packed-refs", PACKED_REFS_LIMIT)
+    except FileNotFoundError:
+        packed = ""
+    except OSError as error:
+        raise GitSafeError(f"HEAD cannot be read: packed-refs: {error.strerror or error}") from None
+    for line in packed.splitlines():
+        parts = line.split(" ", 1)
+        if len(parts) == 2 and parts[1] == ref and SHA_RE.match(parts[0]):
+            return HeadInfo(git_dir, parts[0], branch)
     return HeadInfo(git_dir, None, branch)  # unborn branch: an empty repository
+
+
+def check_repository(git_dir: Path) -> None:
+    """Refuse, with the reason, a repository whose objects or refs could come from elsewhere or whose
+    files could hang git. Run before every clone."""
+    for name in ("objects/info/alternates", "objects/info/http-alternates", "commondir", "gitdir"):
+        if os.path.lexists(git_dir / name):
+            raise GitSafeError(f"refused: the repository has {name}, which would read objects or refs from "
+                               "another repository (another candidate's code could show under this name)")
+    for name in ("objects", "refs", "objects/pack", "objects/info", "refs/heads", "refs/tags", "refs/notes"):
+        try:
+            mode = os.lstat(git_dir / name).st_mode
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISDIR(mode):
+            raise GitSafeError(f"refused: {name} is {files.kind_of(mode)}, not the repository's own folder")
+    for name in ("HEAD", "config", "packed-refs", "shallow", "info/grafts"):
+        try:
+            mode = os.lstat(git_dir / name).st_mode
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise GitSafeError(f"refused: {name} is {files.kind_of(mode)}, not a file (git would follow it or hang)")
+    try:
+        config, _ = files.read_regular(git_dir / "config", CONFIG_LIMIT)
+    except FileNotFoundError:
+        config = b""
+    except OSError as error:
+        raise GitSafeError(f"refused: config cannot be read: {error}") from None
+    if _INCLUDE.search(config):
+        raise GitSafeError("refused: the repository's config includes other files ([include]/[includeIf]), "
+                           "which git would read while copying it")
+    seen = 0
+    for top in ("objects", "refs"):
+        for root, dirs, names in os.walk(git_dir / top, followlinks=False):
+            for entry in (*dirs, *names):
+                seen += 1
+                if seen > MAX_SCANNED:
+                    raise GitSafeError(f"refused: more than {MAX_SCANNED} entries under objects/ and refs/")
+                mode = os.lstat(os.path.join(root, entry)).st_mode
+                if stat.S_ISLNK(mode):
+                    where = Path(root, entry).relative_to(git_dir)
+                    raise GitSafeError(f"refused: {where} is a symbolic link (it could point into another "
+                                       "repository)")
+                if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                    where = Path(root, entry).relative_to(git_dir)
+                    raise GitSafeError(f"refused: {where} is {files.kind_of(mode)} (git would hang on it)")

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 
 from review import gitsafe
+from review.core import jsondata
 from review.core.text import safe_line
 from review.harness import cache, export, process, runner, sandbox
 
@@ -40,11 +41,8 @@ def package_test_script(package_json: bytes | None) -> str | None:
     """package.json's `test` script, unless it is npm's placeholder."""
     if not package_json:
         return None
-    try:
-        scripts = json.loads(package_json).get("scripts") or {}
-    except (ValueError, AttributeError, UnicodeDecodeError):
-        return None
-    script = scripts.get("test") if isinstance(scripts, dict) else None
+    scripts = jsondata.obj(jsondata.obj(jsondata.loads(package_json)).get("scripts"))
+    script = scripts.get("test")
     if not isinstance(script, str) or not script.strip() or script.strip() == NPM_PLACEHOLDER:
         return None
     return script
@@ -155,7 +153,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
 
 
 async def _read(stream: asyncio.StreamReader | None, lines: list[str]) -> None:
-    async for text in process.capped_lines(stream, OUTPUT_CAP):
+    async for text in process.capped_lines(stream, OUTPUT_CAP, notice_once=True):
         lines.append(f"… output cut at {OUTPUT_CAP} bytes" if text is None else safe_line(text, 400))
 
 

@@ -11,9 +11,10 @@ are parsed defensively and shown as an overlay, never used for a verdict.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from urllib.parse import unquote
+
+from review.core import jsondata
 
 MAX_REPORT = 16 << 20
 Counts = dict[int, int]  # line number (1-based) -> times it ran
@@ -77,10 +78,7 @@ def parse_reports(reports: Iterable[bytes], sources: dict[str, str], url_prefix:
     for raw in reports:
         if len(raw) > MAX_REPORT:
             continue
-        try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            continue
+        data = jsondata.loads(raw)
         entries = data.get("result") if isinstance(data, dict) else None
         for entry in entries if isinstance(entries, list) else []:
             if not isinstance(entry, dict) or not isinstance(entry.get("url"), str):

@@ -30,12 +30,16 @@ def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
             continue
         if entry.size is None or entry.size > MAX_FILE or total + entry.size > MAX_TOTAL:
             continue
-        data = repo.show(commit, entry.path)
-        if data is None:
+        found = repo.objects.read(entry.oid, MAX_FILE)  # by object id: one batch reader, no path lookup
+        if found is None or found[0] != "blob":
             continue
+        data = found[1]
         target = dest.joinpath(*parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        except (FileExistsError, NotADirectoryError, IsADirectoryError):
+            continue  # a tree naming one path twice (or a file where a folder is): the first one stands
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         written[entry.path] = data

@@ -41,25 +41,56 @@ def session_members(sid: int) -> list[int]:
     return found
 
 
-NODE_NOTICE = re.compile(r"^\(node:\d+\) ExperimentalWarning|^\(Use `node --trace-warnings")
+# Node's own notice, exactly (the program could print look-alikes: those are shown).
+NODE_NOTICE = re.compile(r"^\(node:\d+\) ExperimentalWarning: Permission is an experimental feature and might change at any time$|"
+                         r"^\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)$")
 
 
-async def capped_lines(stream: asyncio.StreamReader | None, cap: int):
-    """A child's output as decoded lines, up to `cap` bytes, then None once where it was cut.
-    Node's own notice about its experimental permission model is left out."""
+LINE_CAP = 2000  # characters of one line shown; the rest is counted, not kept
+
+
+async def capped_lines(stream: asyncio.StreamReader | None, cap: int, notice_once: bool = False):
+    """A child's output as decoded lines, up to `cap` bytes in all, then None once where it was cut.
+    Read in chunks, so a line of any length (no newline for megabytes) neither fails the read nor
+    fills memory: a line past LINE_CAP characters is cut, saying by how much. With `notice_once`
+    (stderr), Node's own one-time notice about its permission model is left out the first time only:
+    a second copy is the program's own output and is shown."""
     seen = 0
+    pending = b""
+    cut = False
+    notices_left = 2 if notice_once else 0  # the notice and its "(Use `node --trace-warnings" line
     while stream is not None:
-        line = await stream.readline()
-        if not line:
+        chunk = await stream.read(1 << 16)
+        if not chunk:
+            if pending and not cut:
+                yield _line(pending)
             return
-        seen += len(line)
+        if cut:
+            continue  # drain, so the child never blocks on a full pipe
+        seen += len(chunk)
+        pending += chunk
         if seen > cap:
-            if seen - len(line) <= cap:
-                yield None
-            continue
-        text = line.decode("utf-8", "replace").rstrip("\n")
-        if not NODE_NOTICE.match(text):
+            pending = pending[:max(0, len(pending) - (seen - cap))]
+        *lines, pending = pending.split(b"\n")
+        for raw in lines:
+            text = _line(raw)
+            if notices_left and NODE_NOTICE.match(text):
+                notices_left -= 1
+                continue
             yield text
+        if len(pending) > 4 * LINE_CAP:  # one very long line: show its start now, count the rest
+            yield _line(pending)
+            pending = b""
+        if seen > cap:
+            cut = True
+            yield None
+
+
+def _line(raw: bytes) -> str:
+    text = raw.decode("utf-8", "replace").rstrip("\r")
+    if len(text) > LINE_CAP:
+        return text[:LINE_CAP] + f"… [{len(text) - LINE_CAP} more characters]"
+    return text
 
 
 def run_until_stopped(make, should_stop: Callable[[], bool], poll_s: float = 0.1):

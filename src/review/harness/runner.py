@@ -215,7 +215,7 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
 async def _read_stream(stream: asyncio.StreamReader | None, name: str, process_no: int, emit,
                        tail: list[str] | None) -> None:
     """Client output is shown (sanitised, capped, marked as the client's) but never believed."""
-    async for text in capped_lines(stream, STREAM_CAP):
+    async for text in capped_lines(stream, STREAM_CAP, notice_once=name == "stderr"):
         if text is None:
             emit(name, {"process": process_no}, f"client {name} (p{process_no}): … output cut at {STREAM_CAP} bytes")
             continue

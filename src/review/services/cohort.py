@@ -13,7 +13,7 @@ from pathlib import Path
 from review import gitsafe
 from review.core import attribution
 from review.harness import runner, sandbox
-from review.services import analysis, store
+from review.services import analysis, failures, store
 
 
 class CohortError(Exception):
@@ -84,7 +84,19 @@ def _analyse_once(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> anal
 
 
 def load_row(path: Path, analyse: Analyse = _analyse_once) -> Row:
-    """One triage row. `analyse` is the session's (cached), so the submission screen reuses it."""
+    """One triage row. `analyse` is the session's (cached), so the submission screen reuses it. Any
+    failure while reading the submission is its row's reason, never the table's end."""
+    try:
+        return _load_row(path, analyse)
+    except Exception as error:  # the boundary: one hostile submission cannot take the others down
+        row = placeholder(path)
+        row.problem = failures.record(f"triage row {path}", error)
+        row.state = "unreadable"
+        row.complete = True
+        return row
+
+
+def _load_row(path: Path, analyse: Analyse) -> Row:
     row = placeholder(path)
     scores = store.read_scores(path)
     row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})

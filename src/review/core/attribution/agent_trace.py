@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from review.core import jsondata
 from review.core.attribution.records import LineRecord
 from review.core.attribution.tools import tool_in_text
 
@@ -12,20 +11,18 @@ def parse_agent_trace(text: str) -> list[LineRecord]:
     """Agent Trace JSON Lines (.agent-trace/traces.jsonl): files → conversations → ranges."""
     records: list[LineRecord] = []
     for line in text.splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
+        record = jsondata.obj(jsondata.loads(line))
+        if not record:
             continue
-        if not isinstance(record, dict):
-            continue
-        revision = (record.get("vcs") or {}).get("revision")
-        tool_name = (record.get("tool") or {}).get("name")
-        for file in record.get("files") or []:
-            for conversation in file.get("conversations") or []:
-                default = (conversation.get("contributor") or {}).get("type", "unknown")
-                model = (conversation.get("contributor") or {}).get("model_id")
-                for span in conversation.get("ranges") or []:
-                    kind = (span.get("contributor") or {}).get("type", default)
+        revision = jsondata.obj(record.get("vcs")).get("revision")
+        tool_name = jsondata.text(jsondata.obj(record.get("tool")).get("name"))
+        for file in map(jsondata.obj, jsondata.arr(record.get("files"))):
+            for conversation in map(jsondata.obj, jsondata.arr(file.get("conversations"))):
+                contributor = jsondata.obj(conversation.get("contributor"))
+                default = contributor.get("type", "unknown")
+                model = jsondata.text(contributor.get("model_id"))
+                for span in map(jsondata.obj, jsondata.arr(conversation.get("ranges"))):
+                    kind = jsondata.obj(span.get("contributor")).get("type", default)
                     if kind not in ("ai", "mixed", "human"):
                         continue  # "unknown" claims nothing
                     try:
@@ -35,6 +32,6 @@ def parse_agent_trace(text: str) -> list[LineRecord]:
                     tool = None if kind == "human" else (tool_in_text(str(tool_name or "")) or
                                                           tool_in_text(str(model or "")) or
                                                           str(tool_name or model or "an agent (Agent Trace)"))
-                    records.append(LineRecord(str(file.get("path", "")), revision if isinstance(revision, str) else None,
+                    records.append(LineRecord(jsondata.text(file.get("path")), revision if isinstance(revision, str) else None,
                                               [(min(start, end), max(start, end))], tool, "Agent Trace"))
     return records

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from review.core import jsondata
 from review.core.attribution.records import LineRecord, parse_ranges
 
 _GIT_AI_TOOLS = {"cursor": "Cursor", "claude": "Claude Code", "windsurf": "Windsurf", "copilot": "GitHub Copilot",
@@ -14,19 +13,16 @@ _GIT_AI_TOOLS = {"cursor": "Cursor", "claude": "Claude Code", "windsurf": "Winds
 def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
     """git-ai's Authorship Log (authorship/3.0.0, and the 7/16-hex legacy keys) attached to `commit`."""
     attestation, _, meta_text = text.partition("\n---\n")
-    try:
-        meta = json.loads(meta_text) if meta_text.strip() else {}
-    except ValueError:
-        meta = {}
-    sessions = meta.get("sessions") or {}
-    prompts = meta.get("prompts") or {}
+    meta = jsondata.obj(jsondata.loads(meta_text)) if meta_text.strip() else {}
+    sessions = jsondata.obj(meta.get("sessions"))
+    prompts = jsondata.obj(meta.get("prompts"))
 
     def tool_for(key: str) -> str | None:
         if key.startswith("h_"):
             return None
         record = sessions.get(key.split("::")[0]) if key.startswith("s_") else prompts.get(key)
-        name = ((record or {}).get("agent_id") or {}).get("tool", "")
-        return _GIT_AI_TOOLS.get(str(name).lower(), str(name) or "an agent (git-ai)")
+        name = jsondata.text(jsondata.obj(jsondata.obj(record).get("agent_id")).get("tool"))
+        return _GIT_AI_TOOLS.get(name.lower(), name or "an agent (git-ai)")
 
     records: list[LineRecord] = []
     path: str | None = None

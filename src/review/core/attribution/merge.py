@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from review.core.attribution.note import NoteDisclosure
@@ -72,6 +73,26 @@ class Attribution:
                 "unmapped": [u.to_json() for u in self.unmapped]}
 
 
+class Ranges:
+    """Line ranges as merged, sorted intervals: membership by bisection, memory by interval count."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(ranges):
+            if merged and start <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self.starts = [start for start, _ in merged]
+        self.ends = [end for _, end in merged]
+
+    def __contains__(self, line: object) -> bool:
+        if not isinstance(line, int):
+            return False
+        at = bisect.bisect_right(self.starts, line) - 1
+        return at >= 0 and line <= self.ends[at]
+
+
 def _label(tool: str | None) -> str:
     return tool or "a person"
 
@@ -103,7 +124,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame.
     for record in records:
         origins = blame.get(record.path, [])
-        wanted = {n for a, b in record.ranges for n in range(a, b + 1)}
+        wanted = Ranges(record.ranges)  # intervals, not a set of lines: "1-20000000" costs nothing
         for index, (sha, orig) in enumerate(origins, start=1):
             at_commit = record.commit in (None, head) and index in wanted
             through_blame = record.commit not in (None, head) and sha.startswith(record.commit or "-") and orig in wanted

@@ -10,6 +10,7 @@ from review.core.attribution.tools import tool_in_text
 
 HUMAN = None  # a span's tool when a person wrote it
 
+MAX_NOTE_LINE = 2000  # longer: shown as written and listed as prose, never fed to the patterns
 _HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 _DISCLOSURE_TITLE = re.compile(r"disclos|\bai\b|assistant|\bllm\b|\btools?\b|\bmodels?\b|copilot|provenance", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
@@ -61,16 +62,20 @@ class NoteDisclosure:
         return sorted(named)
 
 
+def _heading(line: str) -> re.Match[str] | None:
+    return _HEADING.match(line) if len(line) <= MAX_NOTE_LINE else None  # the pattern only sees short lines
+
+
 def disclosure_section(note: str) -> tuple[str | None, list[tuple[int, str]]]:
     """The note's disclosure section: its heading and its (line number, line) pairs."""
     lines = note.splitlines()
     for index, line in enumerate(lines):
-        heading = _HEADING.match(line)
+        heading = _heading(line)
         if heading and _DISCLOSURE_TITLE.search(heading["title"]):
             level = len(heading["hashes"])
             body = []
             for offset, later in enumerate(lines[index + 1:], start=index + 2):
-                nested = _HEADING.match(later)
+                nested = _heading(later)
                 if nested and len(nested["hashes"]) <= level:
                     break
                 body.append((offset, later))
@@ -88,6 +93,8 @@ def _who(text: str) -> tuple[str, str | None]:
 
 
 def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
+    if len(raw) > MAX_NOTE_LINE:
+        return NoteEntry(line_no, raw[:200] + "…", "prose")
     text = _BULLET.sub("", raw).strip()
     if not text or set(text) <= set("-*_=`"):
         return None
@@ -123,7 +130,9 @@ def logical_lines(body: list[tuple[int, str]]) -> list[tuple[int, str]]:
         if not raw.strip():
             open_entry = False
             continue
-        if open_entry and not _BULLET.match(raw) and not _PATH.match(raw.strip()) and not _COMMIT.match(raw.strip()):
+        short = len(raw) <= MAX_NOTE_LINE
+        if open_entry and not _BULLET.match(raw) and not (short and _PATH.match(raw.strip())) and \
+                not _COMMIT.match(raw.strip()):
             number, text = joined[-1]
             joined[-1] = (number, f"{text} {raw.strip()}")
         else:

@@ -66,6 +66,7 @@ _TOOL_WORDS: tuple[tuple[str, str], ...] = (
 
 NEGATIVE_VALUES = {"none", "n/a", "na", "no", "-", "false", "not used", "nothing", "no ai", "0"}
 
+MAX_IDENTITY = 320
 _IDENT = re.compile(r"^\s*(?P<name>.*?)\s*<(?P<email>[^<>]*)>\s*$")
 
 
@@ -74,6 +75,8 @@ _IDENT = re.compile(r"^\s*(?P<name>.*?)\s*<(?P<email>[^<>]*)>\s*$")
 
 def match_identity(name: str, email: str) -> tuple[Agent, str | None] | None:
     """The agent a name/email pair belongs to: email first, then the whole name."""
+    if len(name) > MAX_IDENTITY or len(email) > MAX_IDENTITY:
+        return None  # no agent signs with a kilobyte of name; and the patterns only see short text
     email_l = email.strip().lower()
     for agent in AGENTS:
         if email_l and (email_l in agent.emails or any(email_l.endswith(s) for s in agent.email_suffixes)):

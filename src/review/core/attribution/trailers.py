@@ -75,10 +75,15 @@ class CommitAttribution:
         return bool(self.signals)
 
 
+MAX_TRAILER_LINE = 1000  # a longer line is prose, never a trailer: regexes only ever see short lines
+
+
 def trailers(message: str) -> list[tuple[str, str, str]]:
     """(lower-case key, value, raw line) for every trailer-shaped line after the subject."""
     found = []
     for line in message.splitlines()[1:]:
+        if len(line) > MAX_TRAILER_LINE:
+            continue
         match = _TRAILER.match(line.strip().lstrip("*-").strip())
         if match:
             found.append((match["key"].lower(), match["value"], line.strip()))
@@ -104,6 +109,8 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
         add("Aider", None, "aider: subject prefix", subject)
 
     for line in message.splitlines()[1:]:
+        if len(line) > MAX_TRAILER_LINE:
+            continue
         match = _GENERATED_WITH.search(line)
         if match:
             tool = {"claude code": "Claude Code", "devin": "Devin", "opencode": "OpenCode",

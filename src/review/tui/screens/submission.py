@@ -21,7 +21,7 @@ from review.core import evidence as evidence_module
 from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
 from review.services import analysis as analysis_module
-from review.services import cohort, store
+from review.services import cohort, failures, store
 from review.services.session import Session
 from review.tui.screens.scoring import ScoringScreen
 from review.tui.signals import subscribe_to_scores
@@ -174,11 +174,15 @@ class SubmissionScreen(ScoringScreen):
     def load(self) -> None:
         try:
             result = self.session.open(self.path)  # triage's analysis when it made one at this HEAD
+            suites, tests = self.session.earlier_runs(result.commits)
+            scores = self.session.scores(self.path)
         except (gitsafe.GitSafeError, cohort.CohortError) as error:
             self.post_message(self.Loaded(None, str(error)))
             return
-        suites, tests = self.session.earlier_runs(result.commits)
-        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=self.session.scores(self.path)))
+        except Exception as error:  # one boundary per submission: its banner, never the console's end
+            self.post_message(self.Loaded(None, failures.record(f"submission {self.path}", error)))
+            return
+        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=scores))
 
     @on(Loaded)
     def loaded(self, message: Loaded) -> None:

@@ -1,0 +1,35 @@
+"""One boundary per submission: whatever goes wrong while reading one becomes that row's reason and
+the submission screen's banner, with the traceback kept in a log file in the cache — never a crash
+of the console or of `review triage`."""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+
+from review import paths
+from review.core.text import safe_line
+
+LOG_LIMIT = 4 << 20  # the log is rotated past this: tracebacks are for a developer, not an archive
+
+
+def log_file():
+    folder = paths.cache_dir() / "logs"
+    folder.mkdir(exist_ok=True, mode=0o700)
+    return folder / "errors.log"
+
+
+def record(where: str, error: BaseException) -> str:
+    """Keep the traceback; return the reason to show, in one line."""
+    target = log_file()
+    try:
+        if target.exists() and target.stat().st_size > LOG_LIMIT:
+            os.replace(target, target.with_suffix(".log.1"))
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} {where}\n")
+            handle.write("".join(traceback.format_exception(error)))
+        kept = f" (traceback in {target})"
+    except OSError:
+        kept = ""
+    return safe_line(f"unreadable: {type(error).__name__}: {error}{kept}", 400)
