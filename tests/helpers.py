@@ -12,7 +12,7 @@ from review import demo, gitsafe
 from review.tui.screens.submission import SubmissionScreen
 
 
-def git(*args: str, cwd: Path, env: dict | None = None) -> str:
+def git(*args: str, cwd: Path, env: dict | None = None, input_text: str | None = None) -> str:
     """Plain git, for tests that must build repositories the product's builder would refuse to."""
     full_env = {"PATH": os.environ["PATH"], "HOME": str(cwd), "GIT_CONFIG_NOSYSTEM": "1",
                 "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
@@ -20,7 +20,7 @@ def git(*args: str, cwd: Path, env: dict | None = None) -> str:
                 "GIT_AUTHOR_DATE": "2026-11-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-11-01T00:00:00Z"}
     full_env.update(env or {})
     return subprocess.run(["git", *args], cwd=cwd, env=full_env, check=True, capture_output=True,
-                          text=True).stdout
+                          text=True, input=input_text).stdout
 
 
 def make_repo(path: Path, files: dict[str, str], message: str = "initial") -> Path:
@@ -31,7 +31,7 @@ def make_repo(path: Path, files: dict[str, str], message: str = "initial") -> Pa
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
     git("add", "-A", cwd=path)
-    git("commit", "-q", "-m", message, cwd=path)
+    git("commit", "-q", "--cleanup=verbatim", "-F", "-", cwd=path, input_text=message)  # any length, as written
     return path
 
 

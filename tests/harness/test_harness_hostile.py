@@ -191,3 +191,50 @@ async def test_reduced_sandbox_is_reported_and_still_contains_children(tmp_path,
         assert "reduced sandbox" in suite.summary
     finally:
         sandbox.detect.cache_clear()
+
+
+CHARGE = ("  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
+          "body: JSON.stringify({amount, idempotencyKey: 'k1'})});\n  return r.json();\n}\n")
+
+
+async def test_a_50_kb_line_and_a_fake_node_notice_are_shown_cut_not_fatal(tmp_path):
+    code = ("export async function chargeWithRetry(amount) {\n"
+            "  console.log('(node:1) ExperimentalWarning: Permission is an experimental feature and might change at any time');\n"
+            "  process.stdout.write('x'.repeat(50000) + '\\nafter the long line\\n');\n"
+            + CHARGE)
+    result, lines = await run(tmp_path, code)
+    assert result.verdict == "ok"
+    long = [line for line in lines if "xxxx" in line]
+    assert long and "more characters]" in long[0] and len(long[0]) < 3000
+    assert any("(node:1) ExperimentalWarning" in line for line in lines)  # the program's own words: shown
+    assert any("after the long line" in line for line in lines) and len(long) == 1
+
+
+async def test_a_tree_naming_checkout_twice_exports_the_first(tmp_path):
+    from helpers import git, make_repo
+
+    folder = make_repo(tmp_path / "dup", {"README.md": "x\n"})
+    first = git("hash-object", "-w", "--stdin", cwd=folder,
+                input_text="export async function chargeWithRetry(amount) {\n" + CHARGE).strip()
+    second = git("hash-object", "-w", "--stdin", cwd=folder, input_text="throw new Error('second');\n").strip()
+    tree = git("mktree", cwd=folder, input_text=f"100644 blob {first}\tcheckout.mjs\n100644 blob {second}\tcheckout.mjs\n")
+    commit = git("commit-tree", tree.strip(), "-m", "dup", cwd=folder).strip()
+    git("update-ref", "refs/heads/main", commit, cwd=folder)
+    repo = gitsafe.open_submission(folder)
+    result = await runner.run_scenario(repo, repo.head, QUICK)
+    assert result.verdict == "ok"  # the first entry ran; the duplicate neither crashed nor replaced it
+
+
+async def test_output_of_any_shape_is_read_in_bounded_lines():
+    from review.harness import process
+
+    stream = asyncio.StreamReader()
+    for piece in (b"first\n", b"y" * 300_000, b"\nafter\n", b"(node:9) ExperimentalWarning: Permission is an experimental "
+                  b"feature and might change at any time\n", b"no newline at the end"):
+        for start in range(0, len(piece), 4096):
+            stream.feed_data(piece[start:start + 4096])
+    stream.feed_eof()
+    lines = [line async for line in process.capped_lines(stream, 1 << 20, notice_once=True)]
+    assert lines[0] == "first" and lines[1].startswith("y" * 2000) and "the line goes on" in lines[1]
+    assert lines[2:] == ["after", "no newline at the end"]  # the notice, once, is Node's own: dropped
+    assert all(len(line) < 2100 for line in lines)

@@ -31,7 +31,7 @@ _INVISIBLE = re.compile(
     "\U000e0000-\U000e0fff]")
 # Code points a terminal has no agreed width for (unassigned, private use, lone surrogates): a
 # different width from the one the layout assumed would push text over a border.
-_UNSURE_WIDTH = frozenset({"Cn", "Co", "Cs"})
+_UNSURE_WIDTH = frozenset({"Cn", "Co", "Cs", "Cf"})  # Cf: any format character the list above missed
 
 ESC_GLYPH = "\u241b"  # ␛ SYMBOL FOR ESCAPE
 NEWLINE_GLYPH = "\u23ce"  # ⏎, for single-line fields such as subjects and names

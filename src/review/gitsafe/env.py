@@ -6,9 +6,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import select
 import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from review import paths
@@ -108,6 +110,39 @@ def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None
         message = err.decode("utf-8", "replace").strip().splitlines()
         raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
     return out
+
+
+def run_capped(args: list[str], env: dict[str, str], max_bytes: int, timeout_s: float = GIT_TIMEOUT_S) -> bytes:
+    """git whose output may be huge (a diff with a 200 MB blob): read as it comes, at most
+    `max_bytes` + 1 kept (so the caller can tell it was cut), git stopped once past it."""
+    proc = subprocess.Popen(["git", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    chunks: list[bytes] = []
+    size = 0
+    deadline = time.monotonic() + timeout_s
+    try:
+        while size <= max_bytes:
+            if not select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                raise GitSafeError(f"git {args[2] if args[0] == '--git-dir' else args[0]} took longer than "
+                                   f"{timeout_s:g} s and was stopped")
+            chunk = os.read(proc.stdout.fileno(), 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except BaseException:
+        _kill_group(proc)
+        raise
+    if size > max_bytes:
+        _kill_group(proc)
+        return b"".join(chunks)[:max_bytes + 1]
+    err = proc.stderr.read()
+    proc.wait()
+    if proc.returncode != 0:
+        message = err.decode("utf-8", "replace").strip().splitlines()
+        raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
+    return b"".join(chunks)
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

@@ -14,7 +14,17 @@ import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from review.gitsafe.env import _BLAME_HEADER, _REF_NAME_RE, FIELD_SEP, RECORD_SEP, SHA_RE, GitSafeError, _run, git_env
+from review.gitsafe.env import (
+    _BLAME_HEADER,
+    _REF_NAME_RE,
+    FIELD_SEP,
+    RECORD_SEP,
+    SHA_RE,
+    GitSafeError,
+    _run,
+    git_env,
+    run_capped,
+)
 
 
 @dataclass
@@ -220,11 +230,14 @@ class SafeRepo:
             return None
         return found[1]
 
-    def diff(self, base: str, target: str = "HEAD", context: int = 3) -> bytes:
-        """A unified patch base..target, with no external diff, textconv or colour."""
+    def diff(self, base: str, target: str = "HEAD", context: int = 3, max_bytes: int = 64 << 20) -> bytes:
+        """A unified patch base..target, with no external diff, textconv or colour. Binary files are
+        named, not encoded; past `max_bytes` the patch is cut (one byte more is returned, so the
+        parser can say so) and git is stopped: memory stays bounded whatever the submission holds."""
         base, target = self.check_rev(base), self.check_rev(target)
-        return self.git("diff", "--no-ext-diff", "--no-textconv", "--no-color", "--full-index",
-                        "--binary", "-M", f"-U{context}", "--end-of-options", base, target, "--")
+        return run_capped(["--git-dir", str(self.path), "diff", "--no-ext-diff", "--no-textconv", "--no-color",
+                           "--full-index", "-M", f"-U{context}", "--end-of-options", base, target, "--"],
+                          self._env, max_bytes)
 
     def blame(self, rev: str, path: str) -> list[tuple[str, int]]:
         """For each line of `path` at `rev`: the commit that introduced it and its line number there."""

@@ -58,11 +58,12 @@ async def capped_lines(stream: asyncio.StreamReader | None, cap: int, notice_onc
     seen = 0
     pending = b""
     cut = False
+    in_long_line = False  # the start of an over-long line was shown: the rest of it is dropped
     notices_left = 2 if notice_once else 0  # the notice and its "(Use `node --trace-warnings" line
     while stream is not None:
         chunk = await stream.read(1 << 16)
         if not chunk:
-            if pending and not cut:
+            if pending and not cut and not in_long_line:
                 yield _line(pending)
             return
         if cut:
@@ -72,15 +73,20 @@ async def capped_lines(stream: asyncio.StreamReader | None, cap: int, notice_onc
         if seen > cap:
             pending = pending[:max(0, len(pending) - (seen - cap))]
         *lines, pending = pending.split(b"\n")
-        for raw in lines:
+        for index, raw in enumerate(lines):
+            if index == 0 and in_long_line:
+                in_long_line = False  # its tail, up to the newline
+                continue
             text = _line(raw)
             if notices_left and NODE_NOTICE.match(text):
                 notices_left -= 1
                 continue
             yield text
-        if len(pending) > 4 * LINE_CAP:  # one very long line: show its start now, count the rest
-            yield _line(pending)
+        if in_long_line:
             pending = b""
+        elif len(pending) > 4 * LINE_CAP:  # one very long line: show its start now, drop the rest of it
+            yield _line(pending) + " (the line goes on)"
+            in_long_line, pending = True, b""
         if seen > cap:
             cut = True
             yield None

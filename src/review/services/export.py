@@ -6,11 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from review import gitsafe
 from review.core import rubric as rubric_module
+from review.core.text import safe_line
 from review.services import cohort, store
 
 
@@ -71,12 +73,25 @@ def render(cohort_dir: Path, fmt: str) -> str:
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(header)
-        writer.writerows(table)
+        writer.writerows([[csv_cell(str(c)) for c in row] for row in table])
         return out.getvalue()
-    # Markdown: cells escaped so a reviewer's comment or name cannot break the table.
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", " ")
-
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(str(c)) for c in row) + " |" for row in table]
+    lines += ["| " + " | ".join(markdown_cell(str(c)) for c in row) + " |" for row in table]
     return "\n".join(lines) + "\n"
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+
+
+def csv_cell(text: str) -> str:
+    """No escape sequence reaches whoever opens the file, and no cell is a live spreadsheet formula
+    (a leading = + - @ tab or CR gets a quote, as OWASP advises)."""
+    text = safe_line(text, 10_000)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def markdown_cell(text: str) -> str:
+    """Sanitised, one line, and every character Markdown would read as syntax escaped: a comment or a
+    folder name cannot break the table, link somewhere or inject HTML."""
+    return MARKDOWN_SPECIAL.sub(r"\\\1", safe_line(text, 10_000))

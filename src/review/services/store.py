@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import stat
 import tempfile
 import time
 import tomllib
@@ -29,8 +30,11 @@ from pathlib import Path
 
 import tomli_w
 
+from review import files
+
 SCHEMA = 1
 SUFFIX = ".review.toml"
+MAX_SCORE_FILE = 4 << 20  # thousands of reviews; a larger file is not ours
 LOCK_TIMEOUT = 10.0
 FILE_MODE = 0o664
 
@@ -131,7 +135,10 @@ def score_path(submission: Path) -> Path:
 def _parse(path: Path) -> ScoreFile:
     result = ScoreFile(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw, cut = files.read_regular(path, MAX_SCORE_FILE)  # never a FIFO, a device or a link
+        if cut:
+            raise files.TooLarge(f"larger than {MAX_SCORE_FILE // 1024} KiB")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         return result
     except (OSError, UnicodeDecodeError) as error:
@@ -142,12 +149,17 @@ def _parse(path: Path) -> ScoreFile:
     except tomllib.TOMLDecodeError as error:
         result.problem = f"{path.name} is not valid TOML: {error}"
         return result
-    for entry in data.get("reviews", []):
-        if isinstance(entry, dict):
-            try:
-                result.reviews.append(Review.from_toml(entry))
-            except (TypeError, ValueError):
-                result.problem = f"{path.name}: an entry cannot be read"
+    reviews = data.get("reviews", [])
+    if not isinstance(reviews, list):
+        result.problem = f"{path.name}: reviews must be a list of tables"
+        return result
+    for number, entry in enumerate(reviews, start=1):
+        try:
+            if not isinstance(entry, dict):
+                raise TypeError("not a table")
+            result.reviews.append(Review.from_toml(entry))
+        except (TypeError, ValueError, AttributeError, KeyError) as error:
+            result.problem = f"{path.name}: review {number} cannot be read ({error})"
     return result
 
 
@@ -194,11 +206,17 @@ def locked(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     """An exclusive lock on the sidecar `<path>.lock` (never replaced, so the lock means something)."""
     lock_path = path.with_name(path.name + ".lock")
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise StoreError(f"{lock_path.name} is not a regular file; not locking through it")
     except PermissionError:
         raise StoreError(f"cannot write in {path.parent}: permission denied (the folder is read-only for you); "
                          "your review is still in the form") from None
     except OSError as error:
+        if error.errno == 40:  # ELOOP: a symbolic link in the lock's place
+            raise StoreError(f"{lock_path.name} is a symbolic link; not followed (your review is still in the form)") \
+                from None
         raise StoreError(f"cannot write in {path.parent}: {error.strerror} (cannot create {lock_path.name}); "
                          "your review is still in the form") from None
     try:

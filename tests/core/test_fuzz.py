@@ -1,0 +1,62 @@
+"""Property tests: the parsers of untrusted text take anything without crashing, and the sanitiser's
+output never carries a character that draws nothing or moves the cursor."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from review.core import attribution, jsondata, text
+
+ANY_TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=2000)
+NOTE_LIKE = st.lists(st.sampled_from(["## AI use", "# Disclosure", "- checkout.mjs:1-20 — Claude Code", "- me",
+                                      "checkout.mjs#L2-L9 by Copilot", "None.", "```", "| a | b |", "", "commit abc123",
+                                      "lines 12–30 of checkout.mjs: ChatGPT"]) | ANY_TEXT, max_size=40).map("\n".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ANY_TEXT)
+def test_the_sanitiser_leaves_nothing_invisible_and_is_stable(raw):
+    shown = text.safe_text(raw)
+    for char in shown:
+        if char in "\t\n":
+            continue
+        assert unicodedata.category(char) not in ("Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"), hex(ord(char))
+        assert not (0xE0000 <= ord(char) <= 0xE0FFF or char in "\u3164\uffa0\u115f\u1160\u00ad")
+    assert text.safe_text(shown) == shown
+
+
+@settings(max_examples=200, deadline=None)
+@given(NOTE_LIKE)
+def test_any_note_parses(note):
+    result = attribution.parse_note(note)
+    for entry in result.entries:
+        assert entry.kind in ("range", "file", "commit", "none", "prose")
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_TEXT, ANY_TEXT, ANY_TEXT)
+def test_any_commit_metadata_parses(message, name, email):
+    found = attribution.commit_signals("a" * 40, message, (name, email), (email, name))
+    assert all(signal.tool for signal in found.signals)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_TEXT)
+def test_any_git_ai_note_and_agent_trace_parse(raw):
+    attribution.parse_git_ai_note("a" * 40, raw)
+    attribution.parse_agent_trace(raw)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=30))
+def test_json_of_any_shape_is_read_through_accessors(value):
+    import json
+
+    parsed = jsondata.loads(json.dumps(value))
+    assert jsondata.obj(parsed) == (parsed if isinstance(parsed, dict) else {})
+    assert jsondata.loads("[" * 100_000) is None  # nesting that would exhaust the parser
