@@ -208,3 +208,15 @@ def test_objects_are_read_through_one_batch_process_that_stays_in_step(tmp_path)
     assert len(_children_named("cat-file")) == 1  # one process for all of the reads above
     safe.objects.close()
     assert _children_named("cat-file") == []
+
+
+def test_a_huge_diff_is_read_only_up_to_its_cap(tmp_path):
+    repo = make_repo(tmp_path / "big", {"small.txt": "x\n"})
+    (repo / "big.txt").write_text("line of text\n" * 200_000)  # 2.6 MB of patch
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "big", cwd=repo)
+    safe = gitsafe.open_submission(repo)
+    first = safe.commits()[0].sha
+    patch = safe.diff(first, "HEAD", max_bytes=100_000)
+    assert len(patch) == 100_001  # one byte past the cap: the caller knows it was cut
+    assert len(safe.diff(first, "HEAD")) > 2_000_000  # the default cap is far above this one

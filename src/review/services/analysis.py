@@ -16,6 +16,7 @@ NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
 NOTE_LIMIT = 256 * 1024
 AGENT_TRACE = ".agent-trace/traces.jsonl"
 MAX_BLAMED_FILES = 200
+BLAME_MAX_BYTES = 4 << 20  # blame's output is ~50 bytes per line of the file: bounded memory
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Analysis:
     draft_surviving: int = 0
     blame: Blame = field(default_factory=dict, repr=False)
     changed: dict[str, list[str]] = field(default_factory=dict, repr=False)  # commit -> paths it changed
+    cut: list[str] = field(default_factory=list)  # what was not read or counted, and why: never a silent cap
 
     @property
     def head(self) -> str:
@@ -53,6 +55,7 @@ class Analysis:
         data["base_note"] = self.base_problem
         data["draft"] = {"commit": self.draft, "added": self.draft_added, "surviving": self.draft_surviving} \
             if self.draft else None
+        data["cut"] = self.cut
         return data
 
 
@@ -124,10 +127,22 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
     wanted += [e.path for e in disclosure.entries if e.path and e.path in head_files and e.path not in wanted]
     blame: attribution.Blame = {}
     head_lines: dict[str, int] = {}
+    cut: list[str] = []
+    if the_diff.truncated:
+        cut.append(f"the diff is cut at {diff.MAX_PATCH_BYTES >> 20} MB: later files are not shown or counted")
+    too_big = [p for p in wanted if (head_files[p].size or 0) > BLAME_MAX_BYTES]
+    if too_big:
+        cut.append(f"{len(too_big)} file(s) over {BLAME_MAX_BYTES >> 20} MB not traced to their commits "
+                   f"(their lines count as unattributed): {', '.join(too_big[:5])}")
+    wanted = [p for p in wanted if p not in too_big]
+    if len(wanted) > MAX_BLAMED_FILES:
+        cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits (the first "
+                   f"{MAX_BLAMED_FILES} were): their lines count as unattributed")
     for path in wanted[:MAX_BLAMED_FILES]:
         try:
             blame[path] = repo.blame("HEAD", path)
-        except gitsafe.GitSafeError:
+        except gitsafe.GitSafeError as error:
+            cut.append(f"{path}: not traced to its commits ({error})")
             continue
         head_lines[path] = len(blame[path])
     for entry in disclosure.entries:
@@ -140,7 +155,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
                                    repo.head)
     mark(the_diff, result)
     analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame,
-                        changed=repo.changed_paths())
+                        changed=repo.changed_paths(), cut=cut)
     draft = next((s.commit for s in signals[1:] if s.signals), None)
     if draft:
         parent = next(c.parents[0] for c in commits if c.sha == draft) if commits else None

@@ -128,6 +128,8 @@ class DiffPane(Vertical):
                          "added lines survive at HEAD")
         if analysis and analysis.base_problem and chosen == self.ranges[0]:
             parts.append(analysis.base_problem)
+        if analysis and chosen == self.ranges[0]:
+            parts += [f"⚠ {what}" for what in analysis.cut]  # what was not read or counted: said, never silent
         if the_diff.problem:
             parts.append(the_diff.problem)
         parts += self.coverage_text(chosen, the_diff)
