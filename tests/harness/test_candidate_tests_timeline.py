@@ -131,3 +131,31 @@ async def test_coverage_of_a_hung_call_is_written_before_the_limit_kills_it(samp
     source = repo.show(repo.head, "checkout.mjs").decode().split("\n")
     fetch_line = next(n for n, line in enumerate(source, 1) if "await fetch(" in line)
     assert result.verdict == "hung" and result.coverage["checkout.mjs"][fetch_line] == 1
+
+
+@needs_bwrap
+async def test_the_candidates_own_tests_run_unprivileged_even_when_the_console_is_root(tmp_path):
+    """No permission flags can follow `node --test` into its children, so the sandbox itself must hold:
+    an unprivileged uid, no capabilities, /usr read-only, no host files, a capped /tmp."""
+    probe = """import { test } from "node:test";
+import fs from "node:fs";
+import { execSync } from "node:child_process";
+test("probe", () => {
+  const tried = [];
+  for (const [what, act] of [
+      ["write-usr", () => fs.writeFileSync("/usr/pwned", "x")],
+      ["remount", () => execSync("mount -o remount,rw /usr 2>&1")],
+      ["read-host", () => fs.readFileSync("/etc/shadow")],
+      ["tmp-64mb", () => fs.writeFileSync("/tmp/big", Buffer.alloc(80 * 1024 * 1024))]]) {
+    try { act(); tried.push(what + "=DONE"); } catch (e) { tried.push(what + "=refused"); }
+  }
+  console.log("PROBE uid=" + process.getuid() + " " + tried.join(" "));
+});
+"""
+    repo = submission(tmp_path / "probe", {"checkout.mjs": "export const a = 1;\n", "test/probe.test.mjs": probe})
+    run = await candidate_tests.run_tests(repo, repo.head)
+    line = next((line for line in run.output if "PROBE" in line), "\n".join(run.output[-20:]))
+    assert "uid=65534" in line
+    assert "write-usr=refused" in line and "remount=refused" in line and "read-host=refused" in line
+    assert "tmp-64mb=refused" in line
+    assert not (tmp_path / "pwned").exists() and not __import__("os").path.exists("/usr/pwned")

@@ -22,6 +22,8 @@ from pathlib import Path
 
 DRIVER = Path(__file__).with_name("driver.mjs")
 HEAP_MB = 256
+SANDBOX_UID = 65534  # "nobody", inside the sandbox's own user namespace
+TMP_BYTES = 64 * 1024 * 1024
 FILE_SIZE_LIMIT = 10 * 1024 * 1024
 ADDRESS_SPACE = 16 * 1024 ** 3  # fetch's WebAssembly needs far more than RSS; only a backstop (see reference)
 
@@ -150,9 +152,14 @@ def _bwrap(info: SandboxInfo, work: Path, binds: list[str]) -> list[str]:
     assert info.bwrap is not None
     # The environment bwrap passes on is the clean one the runner gives it (see clean_env),
     # which is what --clearenv plus --setenv would give, without secrets in argv.
-    outer = [info.bwrap, "--unshare-all", "--die-with-parent", "--new-session",
+    # Every namespace unshared, a user namespace of its own with an unprivileged uid/gid and no
+    # capabilities even when the console runs as root (so nothing can be remounted or written as
+    # root), no nested user namespaces, a private size-capped /tmp, its own /proc (its own PIDs only).
+    outer = [info.bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+             "--disable-userns", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
              "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-             "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+             "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev",
+             "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
              "--bind", str(work), INSIDE_WORK, *binds, "--chdir", INSIDE_WORK]
     if not info.node.startswith("/usr/"):
         outer += ["--ro-bind", info.node, INSIDE_NODE]
