@@ -19,7 +19,12 @@ from review.tui import DEFAULT_THEME
 SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness", "export", "doctor")
 
 
+UNSAFE_HELP = ("run candidate code without bubblewrap, with Node's permission flags alone (no network or "
+               "process isolation): only for code you trust; every result says so")
+
+
 def _common_ui(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
     parser.add_argument("--theme", default=DEFAULT_THEME,
                         help="theme name (bundled: review-dark, review-light, review-high-contrast; "
                              "also Textual's, e.g. ansi-dark for tmux)")
@@ -59,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     harness_p.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
     harness_p.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
     harness_p.add_argument("--log", action="store_true", help="stream the gateway log to stderr as it happens")
+    harness_p.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
     harness_p.add_argument("--timeline", action="store_true",
                            help="every commit: the suite and the candidate's own tests (red/green); bubblewrap only "
                                 "for the tests")
@@ -88,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    if getattr(args, "unsafe_no_sandbox", False):
+        import os
+
+        from review.harness import sandbox
+
+        os.environ[sandbox.UNSAFE_ENV] = "1"  # this process and the runs it starts: said in every result
+        sandbox.detect.cache_clear()
     try:
         return COMMANDS[args.command](args)
     except (cohort.CohortError, demo.SampleError) as error:
@@ -166,6 +179,7 @@ def cmd_harness(args: argparse.Namespace) -> int:
         repo = gitsafe.open_submission(args.submission)
         commit = repo.resolve(args.commit)
         info = sandbox.detect()
+        sandbox.require_runnable(info)
     except (gitsafe.GitSafeError, sandbox.SandboxError) as error:
         print(f"review: {args.submission}: {error}", file=sys.stderr)
         return 2

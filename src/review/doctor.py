@@ -81,8 +81,8 @@ def check_sandbox() -> Check:
     bwrap = shutil.which("bwrap")
     if not bwrap:
         return Check("sandbox", "degraded",
-                     "bubblewrap not found: candidate code runs only in the reduced sandbox (Node's permission "
-                     "flags); the candidate's own tests and coverage are unavailable",
+                     "bubblewrap not found: candidate code does not run (the harness, the candidate's own tests "
+                     "and coverage are unavailable) unless you pass --unsafe-no-sandbox",
                      "apt-get install bubblewrap")
     version = sandbox.bwrap_version(bwrap) or "?"
     problem = sandbox.bwrap_problem(bwrap)

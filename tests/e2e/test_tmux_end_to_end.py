@@ -63,6 +63,10 @@ def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     env = {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
            "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"], "PATH": os.environ["PATH"], "LANG": "C.UTF-8",
            "TERM": term}
+    from review.harness import sandbox
+
+    if os.environ.get(sandbox.UNSAFE_ENV):  # no bubblewrap here: the reviewer's explicit opt-in
+        env[sandbox.UNSAFE_ENV] = "1"
     command = f"{sys.executable} -m review demo --into {cohort} --no-harness --reviewer ana"
     tmux.run("new-session", "-d", "-s", "review", "-x", "100", "-y", "30",
              *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")], command)

@@ -121,7 +121,8 @@ def test_every_result_names_the_pinned_box_it_ran_on(sample_cohort_master, capsy
     document = json.loads(capsys.readouterr().out)
     assert document["environment"] == info.fingerprint()
     assert document["environment"]["node"] == info.node_version_text
-    assert document["environment"]["sandbox"] == ("reduced" if info.kind == "reduced" else f"bwrap {info.bwrap_version}")
+    assert document["environment"]["sandbox"] == ("reduced (--unsafe-no-sandbox)" if info.kind == "reduced"
+                                                  else f"bwrap {info.bwrap_version}")
     assert len(document["environment"]["gateway"]) == 12
     assert main(["harness", str(sample_cohort_master / "ben-larsen"), "--scenario", "happy"]) == 0
     assert f"gateway {sandbox.gateway_version()}" in capsys.readouterr().out

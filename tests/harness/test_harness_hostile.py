@@ -238,3 +238,43 @@ async def test_output_of_any_shape_is_read_in_bounded_lines():
     assert lines[0] == "first" and lines[1].startswith("y" * 2000) and "the line goes on" in lines[1]
     assert lines[2:] == ["after", "no newline at the end"]  # the notice, once, is Node's own: dropped
     assert all(len(line) < 2100 for line in lines)
+
+
+def _path_without_bwrap(tmp_path) -> str:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for tool in ("node", "git", "prlimit"):
+        found = shutil.which(tool)
+        if found:
+            (folder / tool).symlink_to(found)
+    return str(folder)
+
+
+def test_without_bubblewrap_nothing_runs_unless_the_reviewer_opts_in(tmp_path, monkeypatch, capsys):
+    from review.cli import main
+    from review.services import cohort
+
+    monkeypatch.setenv("PATH", _path_without_bwrap(tmp_path))
+    monkeypatch.delenv(sandbox.UNSAFE_ENV, raising=False)
+    monkeypatch.delenv("REVIEW_SANDBOX", raising=False)
+    sandbox.detect.cache_clear()
+    try:
+        info = sandbox.detect()
+        assert info.kind == "none" and "bubblewrap" in (info.problem or "")
+        repo = submission(tmp_path / "sub", {"checkout.mjs": "export async function chargeWithRetry() {}\n"})
+        with pytest.raises(sandbox.SandboxError, match="--unsafe-no-sandbox"):
+            asyncio.run(runner.run_suite(repo, names=["happy"]))
+        assert leftover_processes("driver.mjs") == []
+        row = cohort.Row(name="sub", path=str(tmp_path / "sub"), head=repo.head)
+        asyncio.run(cohort.fill_harness([row]))
+        assert row.harness.startswith("not run: needs bubblewrap")
+        assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy"]) == 2
+        assert "--unsafe-no-sandbox" in capsys.readouterr().err
+        # The explicit opt-in runs it, and says so in the result; the background harness still never does.
+        assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy", "--unsafe-no-sandbox", "--json"]) == 0
+        assert '"sandbox": "reduced"' in capsys.readouterr().out
+        row.harness = None
+        asyncio.run(cohort.fill_harness([row]))
+        assert row.harness.startswith("not run: needs bubblewrap")
+    finally:
+        sandbox.detect.cache_clear()

@@ -57,6 +57,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
                        coverage: bool = False) -> ScenarioResult:
     """With `coverage`, V8 records which lines ran (bubblewrap only; see sandbox.node_command)."""
     info = info or sandbox.detect()
+    sandbox.require_runnable(info)  # before anything starts
     if coverage:
         sandbox.require_bwrap(info, sandbox.COVERAGE_NEEDS)  # before anything starts
     log: list[str] = []
@@ -256,6 +257,7 @@ def _collect_outcomes(facts: scenarios.Facts, gateway: Gateway, scenario: scenar
 async def run_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: list[str] | None = None,
                     listener: Listener | None = None, info: sandbox.SandboxInfo | None = None) -> SuiteResult:
     info = info or sandbox.detect()
+    sandbox.require_runnable(info)
     commit = repo.resolve(commit or "HEAD")
     chosen = [scenarios.BY_NAME[n] for n in names] if names else list(scenarios.SCENARIOS)
     results = []

@@ -52,12 +52,13 @@ def require_bwrap(info: SandboxInfo, why: str) -> None:
 
 @dataclass(frozen=True)
 class SandboxInfo:
-    kind: str  # "bwrap" or "reduced"
+    kind: str  # "bwrap"; "reduced" (no bubblewrap, the reviewer opted in); "none" (nothing runs)
     node: str
     node_version: tuple[int, int, int]
     bwrap: str | None
     prlimit: str | None
     bwrap_version: str | None = None  # e.g. "0.8.0"
+    problem: str | None = None  # why bubblewrap is not used (kind "reduced" or "none")
 
     @property
     def node_version_text(self) -> str:
@@ -65,7 +66,9 @@ class SandboxInfo:
 
     @property
     def sandbox_text(self) -> str:
-        return f"bwrap {self.bwrap_version or '?'}" if self.kind == "bwrap" else "reduced"
+        if self.kind == "bwrap":
+            return f"bwrap {self.bwrap_version or '?'}"
+        return "reduced (--unsafe-no-sandbox)" if self.kind == "reduced" else "none"
 
     def fingerprint(self) -> dict[str, str]:
         """What a verdict depends on besides the candidate's code: two reviewers whose results carry
@@ -107,11 +110,31 @@ def detect(force_reduced: bool = False) -> SandboxInfo:
     version = (int(match[1]), int(match[2]), int(match[3]))
     if version[0] < 20:
         raise SandboxError(f"node {out} is too old; the harness needs Node ≥ 20")
+    opted_in = force_reduced or unsafe_opt_in()
     bwrap = None if force_reduced or os.environ.get("REVIEW_SANDBOX") == "reduced" else shutil.which("bwrap")
-    if bwrap and bwrap_problem(bwrap):
+    problem = bwrap_problem(bwrap) if bwrap else "bubblewrap is not installed"
+    if problem:
         bwrap = None
-    return SandboxInfo("bwrap" if bwrap else "reduced", os.path.realpath(node), version, bwrap,
-                       shutil.which("prlimit"), bwrap_version(bwrap) if bwrap else None)
+    kind = "bwrap" if bwrap else ("reduced" if opted_in else "none")
+    return SandboxInfo(kind, os.path.realpath(node), version, bwrap, shutil.which("prlimit"),
+                       bwrap_version(bwrap) if bwrap else None, None if bwrap else problem)
+
+
+UNSAFE_ENV = "REVIEW_UNSAFE_NO_SANDBOX"
+NO_SANDBOX = ("candidate code runs only inside bubblewrap, which is missing or cannot run here "
+              "(apt-get install bubblewrap; `review doctor` says why). --unsafe-no-sandbox runs it with Node's "
+              "permission flags alone, which do not stop network access or signals: only for code you trust")
+
+
+def unsafe_opt_in() -> bool:
+    """The reviewer asked for runs without bubblewrap (--unsafe-no-sandbox, or the environment)."""
+    return os.environ.get(UNSAFE_ENV) == "1" or os.environ.get("REVIEW_SANDBOX") == "reduced"
+
+
+def require_runnable(info: SandboxInfo) -> None:
+    """No candidate code runs without a sandbox, unless the reviewer opted in."""
+    if info.kind == "none":
+        raise SandboxError(NO_SANDBOX)
 
 
 def bwrap_problem(bwrap: str) -> str | None:

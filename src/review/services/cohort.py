@@ -148,12 +148,26 @@ async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None) -> N
     """Run the suite for every readable row without a cached result, a few at a time. Cancelling
     it (process.run_until_stopped, as the console does when it quits) kills each run's processes."""
     gate = asyncio.Semaphore(concurrency)
+    try:
+        info = sandbox.detect()
+    except sandbox.SandboxError as error:
+        info, why = None, str(error)
+    else:
+        why = "needs bubblewrap (the background harness never runs without it)"
+    if info is None or info.kind != "bwrap":
+        # Opening a cohort must never run its code unsandboxed: not even with --unsafe-no-sandbox.
+        for row in rows:
+            if row.head and row.harness is None:
+                row.harness = f"not run: {why}"
+                if on_done:
+                    on_done(row)
+        return
 
     async def one(row: Row) -> None:
         async with gate:
             try:
                 repo = await asyncio.to_thread(gitsafe.open_submission, Path(row.path))
-                suite = await runner.run_suite(repo)
+                suite = await runner.run_suite(repo, info=info)
             except (gitsafe.GitSafeError, sandbox.SandboxError) as error:
                 row.harness = f"not run: {error}"
             else:
