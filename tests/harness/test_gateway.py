@@ -118,3 +118,27 @@ async def test_outcomes_need_the_token(gateway_factory):
                                 headers={"X-Review-Token": "secret"}) as real:
             assert real.status == 200
     assert [o["kind"] for o in gateway.outcomes] == ["resolved"]
+
+
+async def test_malformed_and_flooding_clients_get_http_answers_not_tracebacks(gateway_factory):
+    from review.harness import gateway as gateway_module
+
+    gateway, session = await gateway_factory()
+    async with session:
+        deep = await charge(session, raw="[" * 30_000 + "]" * 30_000)  # under the size cap, past the parser
+        assert deep[0] == 400
+        huge = await session.post("http://localhost:8099/charge", data=b"x" * (gateway_module.MAX_BODY + 10))
+        assert huge.status == 413
+        for _ in range(gateway_module.MAX_REQUESTS - len(gateway.requests)):
+            await charge(session, key=None)
+        over = await charge(session)
+        assert over[0] == 429 and gateway.refused == 1
+    assert len(gateway.requests) == gateway_module.MAX_REQUESTS  # memory bounded: the rest only counted
+
+
+async def test_the_call_a_request_belongs_to_is_the_gateways_call_not_the_clients(gateway_factory):
+    gateway, session = await gateway_factory()
+    async with session:
+        await charge(session, key="a", headers={"X-Review-Call": "7"})
+        await charge(session, key="b", headers={"X-Review-Call": "8"})
+    assert [r.call for r in gateway.requests] == [1, 1]  # one call per process: both attempts are call 1

@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from review.core import jsondata
+
 if TYPE_CHECKING:
     from aiohttp import web
 
@@ -37,6 +39,7 @@ def _web():
 
 MAX_KEY_LENGTH = 255
 MAX_BODY = 64 * 1024
+MAX_REQUESTS = 500  # per run: a flood is answered 429 and counted, never held in memory
 OUTCOME_PATH = "/__review/outcome"
 
 
@@ -91,8 +94,13 @@ class _KeyState:
 class Gateway:
     """One scenario's gateway. ``on_event`` receives ("request" | "response" | "outcome", data)."""
 
-    def __init__(self, plan: FaultPlan, token: str, on_event: Callable[[str, dict], None] | None = None) -> None:
+    def __init__(self, plan: FaultPlan, token: str, on_event: Callable[[str, dict], None] | None = None,
+                 calls_per_process: int = 1) -> None:
         self.plan = plan
+        # With one call per process the gateway knows every request's call itself; only with several
+        # is the client's X-Review-Call header used, and then recorded as the client's claim.
+        self.calls_per_process = calls_per_process
+        self.refused = 0  # requests past MAX_REQUESTS: answered 429, counted, not recorded
         self.token = token
         self.on_event = on_event or (lambda kind, data: None)
         self.requests: list[RequestRecord] = []
@@ -128,22 +136,34 @@ class Gateway:
     # ----------------------------------------------------------------- requests
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        if request.path == OUTCOME_PATH:
-            return await self._outcome(request)
+        """Any request, however malformed or many, gets an HTTP answer: never a traceback."""
+        try:
+            if request.path == OUTCOME_PATH:
+                return await self._outcome(request)
+            if len(self.requests) >= MAX_REQUESTS:
+                self.refused += 1
+                return _web().json_response({"error": "too_many_requests"}, status=429)
+            return await self._charge(request)
+        except Exception as error:  # the client's bytes must not be able to crash the gateway
+            if isinstance(error, _web().HTTPException):
+                return error
+            return _web().json_response({"error": "invalid_request", "message": type(error).__name__}, status=400)
+
+    async def _charge(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
         seq = len(self.requests) + 1
-        call = request.headers.get("X-Review-Call")
+        claimed = request.headers.get("X-Review-Call", "")
+        claimed_call = int(claimed) if claimed.isdigit() and len(claimed) < 6 else None
         record = RequestRecord(
             seq=seq, t_ms=self.elapsed_ms(), process=self.process,
-            call=int(call) if call and call.isdigit() else None,
+            call=1 if self.calls_per_process == 1 else claimed_call,
             method=request.method, path=request.path, key=None, key_source="none", amount=None,
             fingerprint=hashlib.sha256(raw).hexdigest()[:12], status=0,
         )
+        if self.calls_per_process > 1:
+            record.note = "call number as the client's driver claims it"
         self.requests.append(record)
-        try:
-            body = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            body = None
+        body = jsondata.loads(raw or b"{}", MAX_BODY)
         if not isinstance(body, dict):
             return self._answer(record, 400, {"error": "invalid_request", "message": "body is not a JSON object"})
         record.amount = body.get("amount")
@@ -219,9 +239,8 @@ class Gateway:
         """The trusted driver reports how each call settled, with a token the candidate never sees."""
         if request.headers.get("X-Review-Token") != self.token:
             return _web().json_response({"error": "forbidden"}, status=403)
-        try:
-            outcome = json.loads(await request.read())
-        except (ValueError, UnicodeDecodeError):
+        outcome = jsondata.loads(await request.read(), MAX_BODY)
+        if not isinstance(outcome, dict) or len(self.outcomes) >= MAX_REQUESTS:
             return _web().json_response({"error": "bad outcome"}, status=400)
         if isinstance(outcome, dict):
             outcome["process"] = self.process

@@ -91,7 +91,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
             emit("outcome", data, safe_line(f"p{data['process']} call {data.get('call', '-')} "
                                             f"{data['kind']}: {clip(str(detail), 200)}", 400))
 
-    gateway = Gateway(scenario.plan, token, on_gateway)
+    gateway = Gateway(scenario.plan, token, on_gateway, calls_per_process=len(scenario.calls))
     facts = scenarios.Facts(requests=[], charges=0, outcomes=[])
     try:
         exported = export_code(repo, commit, work)
