@@ -15,8 +15,8 @@ from review.harness.gateway import FaultPlan, Gateway
 async def gateway_factory(tmp_path):
     started: list[Gateway] = []
 
-    async def make(plan=FaultPlan(), token="t0k"):
-        gateway = Gateway(plan, token)
+    async def make(plan=FaultPlan()):
+        gateway = Gateway(plan)
         path = tmp_path / f"gw{len(started)}.sock"
         await gateway.start(path)
         started.append(gateway)
@@ -109,15 +109,15 @@ async def test_decline_is_stored_and_replayed(gateway_factory):
     assert second[1]["Idempotent-Replayed"] == "true" and gateway.charges == []
 
 
-async def test_outcomes_need_the_token(gateway_factory):
-    gateway, session = await gateway_factory(token="secret")
+async def test_the_gateway_takes_no_reports_about_outcomes(gateway_factory):
+    """How calls settled is what the runner sees of the process (its exit), never something posted to the
+    gateway: a report is just another request, to a path that does not exist."""
+    gateway, session = await gateway_factory()
     async with session:
-        async with session.post("http://x/__review/outcome", data='{"kind":"resolved"}') as forged:
-            assert forged.status == 403
         async with session.post("http://x/__review/outcome", data='{"kind":"resolved"}',
-                                headers={"X-Review-Token": "secret"}) as real:
-            assert real.status == 200
-    assert [o["kind"] for o in gateway.outcomes] == ["resolved"]
+                                headers={"X-Review-Token": "anything"}) as forged:
+            assert forged.status == 404
+    assert not hasattr(gateway, "outcomes") and gateway.requests[0].path == "/__review/outcome"
 
 
 async def test_malformed_and_flooding_clients_get_http_answers_not_tracebacks(gateway_factory):

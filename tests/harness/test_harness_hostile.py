@@ -278,3 +278,22 @@ def test_without_bubblewrap_nothing_runs_unless_the_reviewer_opts_in(tmp_path, m
         assert row.harness.startswith("not run: needs bubblewrap")
     finally:
         sandbox.detect.cache_clear()
+
+
+async def test_a_forged_outcome_changes_nothing(tmp_path):
+    """The draft that swallows the 503 and resolves, dressed up: fake driver lines on stderr, a fake report
+    to the gateway, a patched socket write. The outcome is what the runner saw: the call resolved."""
+    code = ("import net from 'node:net';\n"
+            "const write = net.Socket.prototype.write;\n"
+            "net.Socket.prototype.write = function (chunk, ...rest) { return write.call(this, chunk, ...rest); };\n"
+            "export async function chargeWithRetry(amount) {\n"
+            "  process.stderr.write('[review-driver] {\"kind\":\"rejected\",\"call\":1,\"message\":\"forged\"}\\n');\n"
+            "  await fetch('http://localhost:8099/__review/outcome', {method: 'POST', headers: {'x-review-token': 'x'},"
+            " body: JSON.stringify({kind: 'rejected', call: 1})});\n"
+            "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
+            "body: JSON.stringify({amount, idempotencyKey: 'k'})});\n"
+            "  return {ok: r.ok};\n}\n")
+    result, lines = await run(tmp_path, code, scenarios.BY_NAME["always-503"])
+    assert result.outcomes[0]["kind"] == "resolved"  # from the exit code the runner saw, not the claims
+    assert result.verdict != "ok"
+    assert any("[review-driver]" in line and "forged" in line for line in lines)  # shown, as the client's

@@ -40,7 +40,6 @@ def _web():
 MAX_KEY_LENGTH = 255
 MAX_BODY = 64 * 1024
 MAX_REQUESTS = 500  # per run: a flood is answered 429 and counted, never held in memory
-OUTCOME_PATH = "/__review/outcome"
 
 
 @dataclass(frozen=True)
@@ -94,18 +93,16 @@ class _KeyState:
 class Gateway:
     """One scenario's gateway. ``on_event`` receives ("request" | "response" | "outcome", data)."""
 
-    def __init__(self, plan: FaultPlan, token: str, on_event: Callable[[str, dict], None] | None = None,
+    def __init__(self, plan: FaultPlan, on_event: Callable[[str, dict], None] | None = None,
                  calls_per_process: int = 1) -> None:
         self.plan = plan
         # With one call per process the gateway knows every request's call itself; only with several
         # is the client's X-Review-Call header used, and then recorded as the client's claim.
         self.calls_per_process = calls_per_process
         self.refused = 0  # requests past MAX_REQUESTS: answered 429, counted, not recorded
-        self.token = token
         self.on_event = on_event or (lambda kind, data: None)
         self.requests: list[RequestRecord] = []
         self.charges: list[Charge] = []
-        self.outcomes: list[dict] = []
         self.process = 1
         self.kill_requested = asyncio.Event()
         self._keys: dict[tuple[str, str, str], _KeyState] = {}
@@ -138,15 +135,13 @@ class Gateway:
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         """Any request, however malformed or many, gets an HTTP answer: never a traceback."""
         try:
-            if request.path == OUTCOME_PATH:
-                return await self._outcome(request)
             if len(self.requests) >= MAX_REQUESTS:
                 self.refused += 1
                 return _web().json_response({"error": "too_many_requests"}, status=429)
             return await self._charge(request)
         except Exception as error:  # the client's bytes must not be able to crash the gateway
             if isinstance(error, _web().HTTPException):
-                return error
+                raise  # aiohttp's own answer (413 for an oversized body)
             return _web().json_response({"error": "invalid_request", "message": type(error).__name__}, status=400)
 
     async def _charge(self, request: web.Request) -> web.StreamResponse:
@@ -234,20 +229,6 @@ class Gateway:
         headers = {"Idempotent-Replayed": "true"} if replayed else {}
         self.on_event("response", record.to_json())
         return _web().json_response(body, status=status, headers=headers)
-
-    async def _outcome(self, request: web.Request) -> web.Response:
-        """The trusted driver reports how each call settled, with a token the candidate never sees."""
-        if request.headers.get("X-Review-Token") != self.token:
-            return _web().json_response({"error": "forbidden"}, status=403)
-        outcome = jsondata.loads(await request.read(), MAX_BODY)
-        if not isinstance(outcome, dict) or len(self.outcomes) >= MAX_REQUESTS:
-            return _web().json_response({"error": "bad outcome"}, status=400)
-        if isinstance(outcome, dict):
-            outcome["process"] = self.process
-            outcome["t_ms"] = self.elapsed_ms()
-            self.outcomes.append(outcome)
-            self.on_event("outcome", outcome)
-        return _web().json_response({"ok": True})
 
     # ----------------------------------------------------------------- summaries
 

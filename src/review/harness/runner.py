@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
 from review import gitsafe
+from review.core import jsondata
 from review.core.text import clip, safe_line
 from review.harness import coverage as coverage_module
 from review.harness import sandbox, scenarios
@@ -81,17 +81,11 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     if coverage_dir is not None:
         coverage_dir.mkdir()
     line_counts = None
-    token = secrets.token_hex(16)
-
     def on_gateway(kind: str, data: dict) -> None:
         if kind == "response":
             emit("response", data, _describe_request(data))
-        elif kind == "outcome" and data.get("kind") not in ("call-start", "done"):
-            detail = data.get("value", data.get("message", ""))
-            emit("outcome", data, safe_line(f"p{data['process']} call {data.get('call', '-')} "
-                                            f"{data['kind']}: {clip(str(detail), 200)}", 400))
 
-    gateway = Gateway(scenario.plan, token, on_gateway, calls_per_process=len(scenario.calls))
+    gateway = Gateway(scenario.plan, on_gateway, calls_per_process=len(scenario.calls))
     facts = scenarios.Facts(requests=[], charges=0, outcomes=[])
     try:
         exported = export_code(repo, commit, work)
@@ -102,9 +96,15 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
             await gateway.start(socket_dir / "gateway.sock")
             for process_no in range(1, scenario.processes + 1):
                 gateway.process = process_no
-                ending, stderr = await _run_process(info, work, socket_dir, scenario, process_no, gateway, token,
-                                                    emit, coverage_dir)
-                _collect_outcomes(facts, gateway, scenario, process_no, ending, stderr)
+                ending, stderr = await _run_process(info, work, socket_dir, scenario, process_no, gateway, emit,
+                                                    coverage_dir)
+                _collect_outcomes(facts, scenario, process_no, ending, stderr)
+                for outcome in [o for o in facts.outcomes if o.process == process_no]:
+                    if True:
+                        emit("outcome", outcome.to_json(),
+                             safe_line(f"p{process_no} call {outcome.call} {outcome.kind} (seen by the runner: "
+                                       f"{ending.replace(':', ' ')}){': ' + clip(outcome.detail, 200) if outcome.detail else ''}",
+                                       400))
             if coverage_dir is not None:
                 line_counts = read_coverage(exported, coverage_dir)
                 ran = {path: coverage_module.ran_lines(counts) for path, counts in line_counts.items()}
@@ -150,11 +150,11 @@ def runs_root() -> Path:
 
 
 async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, scenario: scenarios.Scenario,
-                       process_no: int, gateway: Gateway, token: str, emit,
-                       coverage_dir: Path | None = None) -> tuple[str, str]:
+                       process_no: int, gateway: Gateway, emit,
+                       coverage_dir: Path | None = None) -> tuple[str, list[str]]:
     """Run the driver once; returns (how it ended: exited:N | killed-for-restart | limit, stderr tail)."""
     entry, sock = sandbox.paths_for(info, work, socket_dir)
-    extra = {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_TOKEN": token, "REVIEW_ENTRY": entry,
+    extra = {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_ENTRY": entry,
              "REVIEW_CALLS": json.dumps(list(scenario.calls))}
     if coverage_dir is not None:
         extra["NODE_V8_COVERAGE"] = sandbox.INSIDE_COVERAGE
@@ -210,7 +210,7 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
              "killed-for-restart": "killed (SIGKILL) as its first request arrived: the restart"}
     emit("process-end", {"process": process_no, "ending": ending},
          f"process {process_no} {words.get(ending, 'exited with code ' + ending.split(':')[-1])}")
-    return ending, "\n".join(stderr_tail)
+    return ending, stderr_tail
 
 
 async def _read_stream(stream: asyncio.StreamReader | None, name: str, process_no: int, emit,
@@ -222,36 +222,75 @@ async def _read_stream(stream: asyncio.StreamReader | None, name: str, process_n
             continue
         if tail is not None:
             tail.append(text)
-            del tail[:-20]
+            del tail[:-50]
         emit(name, {"process": process_no, "line": safe_line(text, 400)},
              safe_line(f"client {name} (p{process_no}): {text}", 400))
 
 
-def _collect_outcomes(facts: scenarios.Facts, gateway: Gateway, scenario: scenarios.Scenario, process_no: int,
-                      ending: str, stderr: str) -> None:
-    reports = [o for o in gateway.outcomes if o.get("process") == process_no]
-    for report in reports:
-        if report.get("kind") == "missing-entrypoint":
-            facts.entry_missing = str(report.get("message", ""))
-        elif report.get("kind") == "import-error":
-            facts.crash = f"checkout.mjs failed to load: {report.get('message', '')}"
-    settled = {o["call"]: o for o in reports if o.get("kind") in ("resolved", "rejected")}
-    started = [o["call"] for o in reports if o.get("kind") == "call-start"]
-    for call in range(1, len(scenario.calls) + 1):
-        if call in settled:
-            report = settled[call]
-            detail = str(report.get("value", report.get("message", "")))
-            facts.outcomes.append(scenarios.CallOutcome(process_no, call, report["kind"], safe_line(detail, 300)))
-        elif call in started or (not reports and ending != "limit"):
-            kind = {"limit": "hung", "killed-for-restart": "killed"}.get(ending, "crashed")
-            detail = stderr[-300:]
-            if ending == "exited:13":  # Node's "unsettled top-level await": a promise left pending forever
-                kind, detail = "hung", "the call never settled (its promise was left pending with nothing to wait for)"
-            facts.outcomes.append(scenarios.CallOutcome(process_no, call, kind, safe_line(detail, 300)))
-        elif ending == "limit":
-            facts.outcomes.append(scenarios.CallOutcome(process_no, call, "hung", "never called"))
-    if not reports and ending.startswith("exited") and not facts.crash:
-        facts.crash = "the process exited before calling chargeWithRetry" + (f": {stderr[-300:]}" if stderr else "")
+DRIVER_CLAIM = "[review-driver] "
+EXIT_IMPORT_ERROR, EXIT_NO_ENTRY, EXIT_REJECTED = 3, 4, 64  # driver.mjs's exit codes
+EXIT_UNSETTLED = 13  # Node's own: an unsettled top-level await (a promise left pending forever)
+
+
+def driver_claims(lines: list[str]) -> list[dict]:
+    """What the driver printed about the calls: details for the log, never the outcome itself (code in
+    the candidate's process can print anything)."""
+    claims = []
+    for line in lines:
+        if line.startswith(DRIVER_CLAIM):
+            claim = jsondata.obj(jsondata.loads(line[len(DRIVER_CLAIM):], 8192))
+            if claim:
+                claims.append(claim)
+    return claims
+
+
+def _collect_outcomes(facts: scenarios.Facts, scenario: scenarios.Scenario, process_no: int, ending: str,
+                      stderr: list[str]) -> None:
+    """How each call of this process settled, from what the runner itself saw of the process: its exit
+    code (the driver's protocol), the time limit, the restart's kill."""
+    calls = len(scenario.calls)
+    claims = driver_claims(stderr)
+    said = {int(c["call"]): c for c in claims if c.get("kind") in ("resolved", "rejected")
+            and isinstance(c.get("call"), int)}
+    tail = safe_line("\n".join(line for line in stderr if not line.startswith(DRIVER_CLAIM))[-300:], 300)
+
+    def add(call: int, kind: str, detail: str) -> None:
+        facts.outcomes.append(scenarios.CallOutcome(process_no, call, kind, safe_line(detail, 300)))
+
+    def detail(call: int) -> str:
+        claim = said.get(call, {})
+        return jsondata.text(claim.get("value")) or jsondata.text(claim.get("message"))
+
+    if ending == "killed-for-restart":
+        for call in range(1, calls + 1):
+            add(call, "killed", "killed (SIGKILL) as its first request arrived: the restart")
+        return
+    if ending == "limit":
+        for call in range(1, calls + 1):
+            add(call, "hung", f"never settled; killed at the {scenario.limit_s:g} s limit")
+        return
+    code = int(ending.split(":")[1])
+    if code == 0:
+        for call in range(1, calls + 1):
+            add(call, "resolved", detail(call))
+    elif EXIT_REJECTED <= code < EXIT_REJECTED + (1 << calls):
+        mask = code - EXIT_REJECTED
+        for call in range(1, calls + 1):
+            add(call, "rejected" if mask & (1 << (call - 1)) else "resolved", detail(call))
+    elif code == EXIT_IMPORT_ERROR:
+        message = next((jsondata.text(c.get("message")) for c in claims if c.get("kind") == "import-error"), tail)
+        facts.crash = f"checkout.mjs failed to load: {message}"
+    elif code == EXIT_NO_ENTRY:
+        facts.entry_missing = "checkout.mjs does not export a function chargeWithRetry"
+    elif code == EXIT_UNSETTLED:
+        for call in range(1, calls + 1):
+            add(call, "hung", "the call never settled (its promise was left pending with nothing to wait for)")
+    else:
+        started = any(c.get("kind") == "call-start" for c in claims)
+        if not started:
+            facts.crash = f"the process exited (code {code}) before calling chargeWithRetry" + (f": {tail}" if tail else "")
+        for call in range(1, calls + 1):
+            add(call, "crashed", f"exit code {code}" + (f": {tail}" if tail else ""))
 
 
 async def run_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: list[str] | None = None,
