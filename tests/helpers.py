@@ -45,17 +45,11 @@ def submission(folder: Path, files: dict[str, str | bytes]) -> gitsafe.SafeRepo:
 def _own_descendants() -> list[int]:
     """Live processes below this test process. conftest makes it a child subreaper, so a process
     whose parent died (a leaked grandchild) is re-parented here rather than to init: it still counts."""
+    from review.harness.process import live_processes
+
     children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rpartition(")")[2].split()  # after "pid (comm)": state ppid …
-        if len(fields) > 1 and fields[0] != "Z":
-            children.setdefault(int(fields[1]), []).append(int(entry))
+    for pid, fields in live_processes():
+        children.setdefault(int(fields[1]), []).append(pid)
     found, todo = [], [os.getpid()]
     while todo:
         for child in children.get(todo.pop(), []):

@@ -7,7 +7,7 @@ import asyncio
 import os
 import re
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -26,8 +26,9 @@ def kill_group(pid: int) -> None:
             pass
 
 
-def session_members(sid: int) -> list[int]:
-    found = []
+def live_processes() -> Iterator[tuple[int, list[str]]]:
+    """(pid, the fields of /proc/pid/stat after "pid (comm)": state ppid pgrp session …) of every live,
+    non-zombie process."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -35,9 +36,13 @@ def session_members(sid: int) -> list[int]:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        fields = stat.rpartition(")")[2].split()  # after "pid (comm)": state ppid pgrp session …
-        if len(fields) > 3 and fields[3] == str(sid) and fields[0] != "Z":
-            found.append(int(entry))
+        fields = stat.rpartition(")")[2].split()
+        if len(fields) > 3 and fields[0] != "Z":
+            yield int(entry), fields
+
+
+def session_members(sid: int) -> list[int]:
+    found = [pid for pid, fields in live_processes() if fields[3] == str(sid)]
     return found
 
 
