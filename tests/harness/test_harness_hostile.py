@@ -297,3 +297,14 @@ async def test_a_forged_outcome_changes_nothing(tmp_path):
     assert result.outcomes[0]["kind"] == "resolved"  # from the exit code the runner saw, not the claims
     assert result.verdict != "ok"
     assert any("[review-driver]" in line and "forged" in line for line in lines)  # shown, as the client's
+
+
+async def test_a_client_that_never_reaches_the_charge_endpoint_gets_a_verdict_of_its_own(tmp_path):
+    wrong = ("export async function chargeWithRetry(amount) {\n"
+             "  for (let i = 0; i < 4; i++) await fetch('http://localhost:8099/charges', {method: 'POST', "
+             "body: JSON.stringify({amount, idempotencyKey: 'k'})});\n  return {ok: true};\n}\n")
+    result, _ = await run(tmp_path / "wrong", wrong)
+    assert result.verdict == "wrong-endpoint" and result.charges_created == 0
+    nothing = "export async function chargeWithRetry(amount) { return {ok: true}; }\n"
+    result, _ = await run(tmp_path / "nothing", nothing, scenarios.BY_NAME["always-503"])
+    assert result.verdict == "no-request"

@@ -115,6 +115,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
         shutil.rmtree(run_dir, ignore_errors=True)
     charge_requests = gateway.charge_requests
     facts.requests, facts.charges = charge_requests, len(gateway.charges)
+    facts.other_requests = len(gateway.requests) - len(charge_requests) + gateway.refused
     verdict, reasons = scenarios.judge(scenario, facts)
     if scenario.name == "first-503" and charge_requests:
         emit("summary", {}, scenarios.article_line(charge_requests))

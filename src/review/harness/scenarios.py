@@ -15,7 +15,7 @@ RETRY_BUDGET = 4  # one call + 3 retries, as the task allows
 MIN_BACKOFF_MS = 20.0
 
 VERDICTS = ("ok", "double-charge", "dropped-payment", "no-retry", "no-backoff", "retry-storm", "retried-decline",
-            "hung", "lost-order", "crashed", "missing-entrypoint")
+            "hung", "lost-order", "crashed", "missing-entrypoint", "wrong-endpoint", "no-request")
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,7 @@ class Facts:
     entry_missing: str | None = None  # why there is no chargeWithRetry to call
     crash: str | None = None  # import error, or the process died on its own
     notes: list[str] = field(default_factory=list)
+    other_requests: int = 0  # requests to anything but /charge (a wrong path, a flood past the cap)
 
 
 def gaps_ms(requests: list[RequestRecord]) -> list[float]:
@@ -89,6 +90,12 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
         return "missing-entrypoint", [facts.entry_missing]
     if facts.crash and not any(o.kind in ("resolved", "rejected") for o in facts.outcomes):
         return "crashed", [facts.crash]
+    if not reqs and not any(o.kind in ("hung", "killed", "crashed") for o in facts.outcomes):
+        # Nothing reached the charge endpoint: never ok, never "no-retry" — it did not try at all.
+        if facts.other_requests:
+            return "wrong-endpoint", [f"{facts.other_requests} request(s), none to POST /charge (the gateway "
+                                      "answered them 404): no payment was ever attempted"]
+        return "no-request", ["no request reached the gateway: no payment was ever attempted"]
     orders = len(scenario.calls)
     keys = {r.key for r in reqs}
     reasons = [f"{len(reqs)} request(s), {len(keys)} distinct key(s), {facts.charges} charge(s) created"]

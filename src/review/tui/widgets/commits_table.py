@@ -25,7 +25,7 @@ class CommitsTable(DataTable):
 
 
 # The worst first, so a narrow cell still names what matters.
-SEVERITY = ("double-charge", "dropped-payment", "lost-order", "crashed", "missing-entrypoint", "hung", "retry-storm",
+SEVERITY = ("double-charge", "dropped-payment", "lost-order", "wrong-endpoint", "no-request", "crashed", "missing-entrypoint", "hung", "retry-storm",
             "no-retry", "retried-decline", "no-backoff")
 
 
