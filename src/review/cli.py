@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -101,11 +102,35 @@ def main(argv: list[str] | None = None) -> int:
 
         os.environ[sandbox.UNSAFE_ENV] = "1"  # this process and the runs it starts: said in every result
         sandbox.detect.cache_clear()
+    headless = args.command not in ("open", "demo")  # the console handles its own keys and signals
+    received: list[int] = []
+    previous = _stop_on_signals(received) if headless else {}
     try:
         return COMMANDS[args.command](args)
     except (cohort.CohortError, demo.SampleError) as error:
         print(f"review: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Runs in flight were cancelled on the way out, which kills their process groups.
+        number = received[-1] if received else signal.SIGINT
+        print(f"review: stopped by {signal.Signals(number).name}", file=sys.stderr)
+        return 128 + number
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _stop_on_signals(received: list[int]) -> dict:
+    """SIGTERM and SIGHUP (an SSH drop) end a command the way ctrl+c does: cleanly, with one line."""
+
+    def stop(number: int, _frame) -> None:
+        received.append(number)
+        raise KeyboardInterrupt
+
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        previous[number] = signal.signal(number, stop)
+    return previous
 
 
 def _check_theme(name: str):
@@ -125,10 +150,36 @@ def _check_theme(name: str):
     return load
 
 
+def check_reviewers(names: list[str]) -> str | None:
+    """Why these reviewer names cannot be saved in a score file, or None."""
+    for name in names:
+        if not name.strip():
+            return "a reviewer name cannot be empty"
+        if len(name) > MAX_REVIEWER:
+            return f"a reviewer name is at most {MAX_REVIEWER} characters ({len(name)} given)"
+        if safe_line(name, MAX_REVIEWER + 1) != name or any(ch.isspace() and ch != " " for ch in name):
+            return f"reviewer name {safe_line(name, 80)!r} holds control, invisible or line-breaking characters"
+    return None
+
+
+MAX_REVIEWER = 64
+
+
 def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
     cohort.list_submissions(cohort_dir)  # a clear message and exit 2 before the screen takes over
+    problem = check_reviewers(args.reviewer)
+    if problem:
+        print(f"review: {problem}", file=sys.stderr)
+        return 2
     load = _check_theme(args.theme)
     if load is None:
+        return 2
+    from review.tui import keymap
+
+    try:
+        keymap.load()
+    except keymap.KeymapError as error:
+        print(f"review: {error}", file=sys.stderr)
         return 2
     from review.tui.app import ReviewApp
 

@@ -119,3 +119,41 @@ def test_headless_triage_never_loads_textual(sample_cohort_master):
     result = subprocess.run([sys.executable, "-c", code, str(sample_cohort_master)], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "0 8 []"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, tmp_path):
+    """Killed mid-run (an SSH drop is SIGHUP): one line, 128+N, and the candidate's processes die with it."""
+    import signal
+    import time
+
+    from helpers import leftover_processes
+
+    proc = subprocess.Popen([sys.executable, "-m", "review", "harness", str(sample_cohort_master / "ada-okafor"),
+                             "--scenario", "timeout", "--log"], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    started = ""
+    while "process 1 started" not in started and time.monotonic() < deadline:
+        started += proc.stderr.readline()
+    proc.send_signal(getattr(signal, signame))
+    rest = proc.stderr.read()
+    code = proc.wait(timeout=30)
+    assert code == 128 + getattr(signal, signame)
+    assert f"review: stopped by {signame}" in rest and "Traceback" not in rest
+    deadline = time.monotonic() + 5
+    while leftover_processes("driver.mjs") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftover_processes("driver.mjs") == []
+
+
+def test_bad_reviewer_names_and_keymaps_stop_the_console_before_it_starts(sample_cohort_master, capsys):
+    for name in ("", "ana\nbob", "x" * 10_000, "eve\u202e"):
+        assert main([str(sample_cohort_master), "--reviewer", name]) == 2
+        assert "reviewer name" in capsys.readouterr().err
+    keymap = paths.keymap_file()
+    keymap.parent.mkdir(parents=True, exist_ok=True)
+    keymap.write_text('"triage.no-such-key" = "u"\n"app.quit" = 5\n')
+    assert main([str(sample_cohort_master)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown binding id 'triage.no-such-key'" in err and "'app.quit': keys must be a string" in err

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import socket
+import subprocess
 
 import pytest
 
@@ -308,3 +310,15 @@ async def test_a_client_that_never_reaches_the_charge_endpoint_gets_a_verdict_of
     nothing = "export async function chargeWithRetry(amount) { return {ok: true}; }\n"
     result, _ = await run(tmp_path / "nothing", nothing, scenarios.BY_NAME["always-503"])
     assert result.verdict == "no-request"
+
+
+def test_run_folders_of_a_dead_console_are_removed_at_the_next_start(tmp_path):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    root = gitsafe.cache_root() / "runs"
+    root.mkdir(parents=True, exist_ok=True)
+    (root / f"run-{dead.pid}-abc").mkdir()  # a console killed mid-run (SIGKILL, an SSH drop)
+    (root / f"run-{os.getpid()}-live").mkdir()  # this console's own: in use
+    runner._swept.clear()
+    runner.runs_root()
+    assert sorted(p.name for p in root.iterdir()) == [f"run-{os.getpid()}-live"]

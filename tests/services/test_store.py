@@ -132,6 +132,9 @@ def test_sigkill_mid_save_never_leaves_unreadable_toml(tmp_path):
     scores = store.read_scores(sub)
     assert scores.problem is None  # stray temp files (a kill between mkstemp and replace) are ignored
     assert all(name.startswith(".crash.review.toml.") for name in leftovers)
+    (tmp_path / ".crash.review.toml.planted.tmp").write_text("a crashed save's temp file")
+    store.save(sub, review("cy"))  # the next save (anyone's) cleans up after every crashed one
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere; covered by the read-only mount test")

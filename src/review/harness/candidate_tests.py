@@ -115,7 +115,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         sandbox.require_bwrap(info, sandbox.TESTS_NEED)
     except sandbox.SandboxError as error:
         return TestRun(commit, "unavailable", safe_line(shown, 300), reason=str(error))
-    run_dir = Path(tempfile.mkdtemp(prefix="tests-", dir=runner.runs_root()))
+    run_dir = Path(tempfile.mkdtemp(prefix=runner.run_prefix("tests"), dir=runner.runs_root()))
     try:
         work = run_dir / "work"
         work.mkdir()

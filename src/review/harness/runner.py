@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -73,7 +74,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
 
     emit("scenario-start", {"gateway_does": scenario.gateway_does},
          f"start — gateway: {scenario.gateway_does}; expect: {scenario.correct_client}")
-    run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=runs_root()))
+    run_dir = Path(tempfile.mkdtemp(prefix=run_prefix("run"), dir=runs_root()))
     work, socket_dir = run_dir / "work", run_dir / "gw"
     work.mkdir()
     socket_dir.mkdir(mode=0o700)
@@ -147,7 +148,35 @@ def read_coverage(exported: dict[str, bytes], folder: Path) -> dict[str, dict[in
 def runs_root() -> Path:
     root = gitsafe.cache_root() / "runs"
     root.mkdir(exist_ok=True, mode=0o700)
+    _sweep_stale_runs(root)
     return root
+
+
+def run_prefix(kind: str) -> str:
+    """Run folders carry the console's pid, so a later start can tell a dead console's leftovers."""
+    return f"{kind}-{os.getpid()}-"
+
+
+_swept: set[str] = set()
+
+
+def _sweep_stale_runs(root: Path) -> None:
+    """Once per process: remove run folders left by consoles that died (killed, an SSH drop) — never
+    those of a console still running (two reviewers share the cache)."""
+    if str(root) in _swept:
+        return
+    _swept.add(str(root))
+    for entry in root.iterdir():
+        parts = entry.name.split("-")
+        if len(parts) < 3 or not parts[1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[1]), 0)
+            continue  # alive (or not ours to signal): leave it
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except PermissionError:
+            continue
 
 
 async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, scenario: scenarios.Scenario,
@@ -190,6 +219,11 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
             await asyncio.wait_for(exit_task, timeout=2)
         except (TimeoutError, asyncio.CancelledError):
             pass
+        # Close the pipes now, on this loop: left to the garbage collector they would be closed after the
+        # loop is gone, with a traceback on the reviewer's terminal.
+        transport = getattr(proc, "_transport", None)
+        if transport is not None:
+            transport.close()
         raise
     # Whatever ended the wait (the end, the limit, the restart), the whole group dies here.
     kill_group(proc.pid)

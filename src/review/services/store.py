@@ -265,8 +265,23 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
             reviews.append(saved)
         document = {"schema": SCHEMA, "submission": submission.name,
                     "reviews": [r.to_toml() for r in reviews]}
+        _remove_stale_temps(path)  # under the lock no save is writing: any temp file is a crashed one's
         _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
     return saved
+
+
+def _remove_stale_temps(path: Path) -> None:
+    prefix = f".{path.name}."
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith(prefix) and entry.name.endswith(".tmp") and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from textual.signal import Signal
 from review import paths
 from review.services import store
 from review.services.session import Session
-from review.tui import themes
+from review.tui import keymap, themes
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen, help_rows
 
@@ -98,15 +97,11 @@ class ReviewApp(App[None]):
 
     def apply_keymap(self) -> None:
         """Binding ids → keys, from ~/.config/review/keymap.toml (e.g. `"triage.next-unscored" = "u"`)."""
-        path = keymap_path()
-        if not path.is_file():
-            return
         try:
-            keymap = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            self.notify(f"{path}: not loaded ({error})", severity="error", markup=False)
+            self.keymap = keymap.load(keymap_path())
+        except keymap.KeymapError as error:  # the CLI refuses to start on it; an app made otherwise says so
+            self.notify(str(error), severity="error", markup=False)
             return
-        self.keymap = {str(k): str(v) for k, v in keymap.items()}
         self.set_keymap(self.keymap)
 
     def action_help(self) -> None:

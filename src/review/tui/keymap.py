@@ -1,0 +1,58 @@
+"""The reviewer's keymap (`keymap.toml`: binding id = keys), validated before the console starts: an
+unknown binding id or a value that is not a key string is an error with its name, never ignored."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from textual.binding import Binding
+
+from review import paths
+
+
+class KeymapError(Exception):
+    pass
+
+
+def known_binding_ids() -> set[str]:
+    """Every binding id this console declares, on every screen and widget."""
+    import importlib
+    import pkgutil
+
+    from review import tui
+
+    ids: set[str] = set()
+    for module_info in pkgutil.walk_packages(tui.__path__, "review.tui."):
+        module = importlib.import_module(module_info.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == module.__name__:
+                for binding in value.__dict__.get("BINDINGS", []):
+                    if isinstance(binding, Binding) and binding.id:
+                        ids.add(binding.id)
+    return ids
+
+
+def load(path: Path | None = None) -> dict[str, str]:
+    """Binding id -> keys; {} when there is no keymap file. KeymapError says what is wrong."""
+    path = path or paths.keymap_file()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as error:
+        raise KeymapError(f"{path}: cannot be read ({error})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise KeymapError(f"{path}: not valid TOML ({error})") from None
+    known = known_binding_ids()
+    problems = []
+    for binding_id, keys in data.items():
+        if binding_id not in known:
+            problems.append(f"unknown binding id {binding_id!r}")
+        elif not isinstance(keys, str) or not keys.strip():
+            problems.append(f"{binding_id!r}: keys must be a string such as \"ctrl+r\", not {keys!r}")
+    if problems:
+        raise KeymapError(f"{path}: " + "; ".join(problems) + " (`?` in the console lists every binding id)")
+    return {str(k): str(v) for k, v in data.items()}
