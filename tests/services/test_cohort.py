@@ -66,8 +66,11 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
     assert list(first) == ["name", "path", "problem", "head", "commits", "last_commit", "assistants", "ai_share",
                            "harness", "state", "reviewers", "complete", "attribution"]
     ada = next(s for s in document["submissions"] if s["name"] == "ada-okafor")
-    assert ada["attribution"]["tools"] == ["Claude Code"] and 0 < ada["ai_share"] < 1
-    assert set(ada["attribution"]) >= {"tools", "share", "spans", "conflicts", "unmapped"}
+    # The untouched draft: every added line of code is the assistant's (the note is prose, not counted).
+    assert ada["attribution"]["tools"] == ["Claude Code"] and ada["ai_share"] == 1.0
+    assert set(ada["attribution"]) >= {"tools", "share", "spans", "conflicts", "unmapped", "files", "cut"}
+    counted = {f["path"]: f["counted"] for f in ada["attribution"]["files"]}
+    assert counted == {"NOTE.md": False, "checkout.mjs": True}
     assert [s["name"] for s in document["submissions"]] == sorted(s["name"] for s in document["submissions"])
 
 

@@ -125,3 +125,27 @@ def test_a_huge_patch_is_cut_and_says_so():
         diff.MAX_PATCH_BYTES = original
     assert result.truncated and 0 < len(result.files) < 40
     assert all(f.added == 200 for f in result.files)  # cut between files, never inside one
+
+
+def test_the_share_counts_code_not_the_note_lockfiles_vendored_or_generated_files(tmp_path):
+    """A 2,000-line lockfile or a 500-line note must not dilute what the assistant wrote."""
+    repo = make_repo(tmp_path / "share", {"README.md": "task\n"})
+    draft = "".join(f"export const v{i} = {i};\n" for i in range(20))
+    files = {"checkout.mjs": draft, "NOTE.md": "note line\n" * 500, "package-lock.json": "{}\n" * 2000,
+             "vendor/lib.js": "x();\n" * 300, "gen/api.js": "y();\n" * 300,
+             ".gitattributes": "gen/* linguist-generated\n"}
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "draft\n\nCo-authored-by: Claude <noreply@anthropic.com>", cwd=repo)
+    (repo / "checkout.mjs").write_text(draft + "".join(f"export const h{i} = {i};\n" for i in range(20)))
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "by hand", cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    assert result.diff.code_added == 40 and result.diff.code_ai_added == 20
+    assert result.diff.ai_share == 0.5  # not 20 / 3,141
+    reasons = {f["path"]: f["reason"] for f in result.to_json()["files"]}
+    assert reasons["checkout.mjs"] is None
+    assert reasons["NOTE.md"].startswith("prose") and reasons["package-lock.json"] == "lockfile"
+    assert reasons["vendor/lib.js"].startswith("vendored") and "linguist-generated" in reasons["gen/api.js"]

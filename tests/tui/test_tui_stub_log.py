@@ -52,8 +52,11 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         await wait_until(pilot, lambda: screen.active_pane == "log" and lines.scroll_offset.y > 0, timeout=5)
         assert "] first-503: start" in log.raw_lines[lines.scroll_offset.y - log.unlogged]
         await pilot.press("5")
+        await wait_until(pilot, lambda: log.has_focus_within, timeout=10)  # the pane's keys are live again
         await pilot.press("r")
-        await wait_until(pilot, lambda: any("process 1 started" in line for line in log.raw_lines[2:]))
+        # This run's own line (the log was cleared when it started), while it is still running.
+        await wait_until(pilot, lambda: log.running and log.raw_lines[0].startswith("── suite")
+                         and any("process 1 started" in line for line in log.raw_lines))
         await pilot.press("escape")  # cancels the run, does not leave the screen
         await wait_until(pilot, lambda: not log.running, timeout=10)
         assert isinstance(app.screen, SubmissionScreen)

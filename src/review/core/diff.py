@@ -56,6 +56,7 @@ class FileDiff:
     old_mode: str | None = None
     new_mode: str | None = None
     hunks: list[Hunk] = field(default_factory=list)
+    excluded: str | None = None  # why the AI share leaves this file out (core.share), or None: code
 
     @property
     def added(self) -> int:
@@ -91,8 +92,18 @@ class Diff:
         return sum(f.ai_added for f in self.files)
 
     @property
+    def code_added(self) -> int:
+        """Added lines the share counts: code, not prose, lockfiles, vendored or generated files."""
+        return sum(f.added for f in self.files if f.excluded is None)
+
+    @property
+    def code_ai_added(self) -> int:
+        return sum(f.ai_added for f in self.files if f.excluded is None)
+
+    @property
     def ai_share(self) -> float | None:
-        return self.ai_added / self.added if self.added else None
+        """AI-attributed added lines of code ÷ added lines of code."""
+        return self.code_ai_added / self.code_added if self.code_added else None
 
     def file(self, path: str) -> FileDiff | None:
         return next((f for f in self.files if f.path == path), None)

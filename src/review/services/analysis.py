@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from review import gitsafe
-from review.core import attribution, diff
+from review.core import attribution, diff, share
 from review.core.attribution import Blame
 
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
@@ -49,8 +49,10 @@ class Analysis:
 
     def to_json(self) -> dict:
         data = self.attribution.to_json(self.diff.ai_share)
-        data["added_lines"] = self.diff.added
-        data["ai_added_lines"] = self.diff.ai_added
+        data["added_lines"] = self.diff.code_added
+        data["ai_added_lines"] = self.diff.code_ai_added
+        data["files"] = [{"path": f.path, "added": f.added, "ai_added": f.ai_added, "counted": f.excluded is None,
+                          "reason": f.excluded} for f in self.diff.files]
         data["base"] = self.base
         data["base_note"] = self.base_problem
         data["draft"] = {"commit": self.draft, "added": self.draft_added, "surviving": self.draft_surviving} \
@@ -123,6 +125,10 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
     disclosure = attribution.parse_note(note.text)
 
     head_files = {f.path: f for f in repo.files("HEAD")}
+    attributes = repo.show("HEAD", ".gitattributes", limit=256 * 1024) if ".gitattributes" in head_files else None
+    patterns = share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")
+    for file_diff in the_diff.files:
+        file_diff.excluded = share.exclusion(file_diff.path, file_diff.binary, patterns)
     wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
     wanted += [e.path for e in disclosure.entries if e.path and e.path in head_files and e.path not in wanted]
     blame: attribution.Blame = {}

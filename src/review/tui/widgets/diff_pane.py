@@ -121,7 +121,11 @@ class DiffPane(Vertical):
         share = the_diff.ai_share
         parts = [chosen.label, f"+{the_diff.added} lines"]
         if share is not None:
-            parts.append(f"AI-attributed {the_diff.ai_added} ({share:.0%})")
+            parts.append(f"AI-attributed {the_diff.code_ai_added} of {the_diff.code_added} lines of code ({share:.0%})")
+        left_out = the_diff.added - the_diff.code_added
+        if left_out:
+            reasons = sorted({f.excluded for f in the_diff.files if f.excluded and f.added})
+            parts.append(f"{left_out} added lines not counted ({', '.join(reasons)})")
         analysis = self.analysis
         if analysis and analysis.draft and chosen.target == analysis.head:
             parts.append(f"draft {analysis.draft[:7]}: {analysis.draft_surviving} of its {analysis.draft_added} "
