@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_program = argv is None  # the `review` command itself, not a caller in the same process
     argv = list(sys.argv[1:] if argv is None else argv)
     # `review COHORT` is the everyday form: treat a first word that is no subcommand as a folder.
     if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
@@ -96,8 +98,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     if getattr(args, "unsafe_no_sandbox", False):
-        import os
-
         from review.harness import sandbox
 
         os.environ[sandbox.UNSAFE_ENV] = "1"  # this process and the runs it starts: said in every result
@@ -114,6 +114,12 @@ def main(argv: list[str] | None = None) -> int:
         # Runs in flight were cancelled on the way out, which kills their process groups.
         number = received[-1] if received else signal.SIGINT
         print(f"review: stopped by {signal.Signals(number).name}", file=sys.stderr)
+        if as_program:
+            # The runs were cancelled (and their processes killed) on the way here; what is left is
+            # interpreter shutdown, where asyncio's half-closed transports would print tracebacks.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(128 + number)
         return 128 + number
     finally:
         for number, handler in previous.items():
