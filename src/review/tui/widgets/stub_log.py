@@ -108,6 +108,7 @@ class StubLog(Vertical):
         self.draft: Target | None = None  # the model draft: the default "before"
         self.raw_lines: list[str] = []
         self.running = False
+        self.cancel_requested = False
         self.job = ""
         self.started = 0.0
         self.scenarios_started = 0
@@ -201,6 +202,7 @@ class StubLog(Vertical):
             self.raw_lines, self.unlogged = [], 0
             self.lines.forget_keys()
         self.running, self.job, self.started = True, job, time.monotonic()
+        self.cancel_requested = False
         self.owner_app = self.app
         self.scenarios_started, self.scenarios_total, self.current_scenario = 0, total, ""
         self.commits_done = progress
@@ -223,7 +225,8 @@ class StubLog(Vertical):
         app = self.owner_app  # read on the UI thread, in start()
         try:
             # Cancelled (escape, a new run, the screen closed), or the console quitting: stop and kill.
-            process.run_until_stopped(lambda: make(self.emitter), lambda: worker.is_cancelled or not app.is_running)
+            process.run_until_stopped(lambda: make(self.emitter),
+                                      lambda: worker.is_cancelled or self.cancel_requested or not app.is_running)
         except asyncio.CancelledError:
             self.post_message(self.JobEnded(job, None, True))
         except (sandbox.SandboxError, gitsafe.GitSafeError, OSError) as error:
@@ -278,6 +281,9 @@ class StubLog(Vertical):
         return True
 
     def action_cancel(self) -> None:
+        # The flag is read by the run's own stop check as well as the worker's cancellation: a cancel
+        # that lands while the worker is still being registered is not lost.
+        self.cancel_requested = True
         self.workers.cancel_group(self, "stub-log")
 
     def action_pick_scenario(self) -> None:
