@@ -281,9 +281,7 @@ class StubLog(Vertical):
         return True
 
     def action_cancel(self) -> None:
-        # The flag is read by the run's own stop check as well as the worker's cancellation: a cancel
-        # that lands while the worker is still being registered is not lost.
-        self.cancel_requested = True
+        self.cancel_requested = True  # read by the run's own stop check too: a cancel is never lost
         self.workers.cancel_group(self, "stub-log")
 
     def action_pick_scenario(self) -> None:
