@@ -101,11 +101,10 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
                                                     coverage_dir)
                 _collect_outcomes(facts, scenario, process_no, ending, stderr)
                 for outcome in [o for o in facts.outcomes if o.process == process_no]:
-                    if True:
-                        emit("outcome", outcome.to_json(),
-                             safe_line(f"p{process_no} call {outcome.call} {outcome.kind} (seen by the runner: "
-                                       f"{ending.replace(':', ' ')}){': ' + clip(outcome.detail, 200) if outcome.detail else ''}",
-                                       400))
+                    detail = f": {clip(outcome.detail, 200)}" if outcome.detail else ""
+                    emit("outcome", outcome.to_json(),
+                         safe_line(f"p{process_no} call {outcome.call} {outcome.kind} (seen by the runner: "
+                                   f"{ending.replace(':', ' ')}){detail}", 400))
             if coverage_dir is not None:
                 line_counts = read_coverage(exported, coverage_dir)
                 ran = {path: coverage_module.ran_lines(counts) for path, counts in line_counts.items()}
