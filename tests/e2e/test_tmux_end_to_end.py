@@ -80,7 +80,7 @@ def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     assert "verdict" in shown or "two-orders" in shown
     tmux.keys("2")  # the note: final needs it opened
     tmux.wait_for("What I verified")
-    tmux.keys("4", "3", "Down", "3", "Down", "3", "Down", "3", "Down", "2", "c")
+    tmux.keys("4", "s", "Down", "s", "Down", "s", "Down", "s", "Down", "a", "c")
     tmux.wait_for("comment on Blast radius")  # the box is open and focused: typing goes into it, as a reviewer sees
     tmux.type("names timeouts and partial writes")
     tmux.keys("Enter")

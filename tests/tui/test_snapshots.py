@@ -107,7 +107,7 @@ class TestRubricPane:
     def test_80x24_rubric_tab_with_a_tier_chosen(self, snap_compare, make_app):
         async def score(pilot):
             await open_ben(pilot)
-            await pilot.press("4", "3", "down", "2")
+            await pilot.press("4", "s", "down", "a")
             await settle(pilot.app, pilot)
 
         assert snap_compare(make_app("review-dark", False), terminal_size=(80, 24), run_before=score)

@@ -4,6 +4,8 @@ second on a quiet machine); the bound here is looser because CI machines are noi
 
 from __future__ import annotations
 
+import tomllib
+
 import time
 
 from test_tui_rubric import score_all
@@ -60,10 +62,15 @@ async def test_the_same_pair_in_two_consoles_gets_the_other_save_into_a_clean_fo
         form = screen.query_one(RubricForm)
         await wait_until([one, two], lambda: form.values()["tiers"].get("key-scope") == "strong", timeout=SEEN_WITHIN)
         assert "saved in another console" in str(screen.query_one("#rubric-status").render())
-        # With unsaved values of its own, the form keeps them and says what happened on disk.
-        await one.press("4", "1")
-        await two.press("down", "down", "2", "ctrl+s")
+        # The first console's change is autosaved and reaches the second's clean form; the second's
+        # next save builds on it, so neither console's change is lost.
+        await one.press("4", "w")
+        other = second.screen.query_one(RubricForm)
+        await wait_until([one, two], lambda: other.values()["tiers"].get("found-defect") == "weak",
+                         timeout=SEEN_WITHIN)
+        await two.press("down", "down", "a", "ctrl+s")
         await settle(second, two)
-        await wait_until([one, two], lambda: "ctrl+s shows the conflict" in
-                         str(screen.query_one("#rubric-status").render()), timeout=SEEN_WITHIN)
-        assert form.values()["tiers"]["found-defect"] == "weak"
+        entry = tomllib.loads((sample_cohort / "ben-larsen.review.toml").read_text())["reviews"][0]
+        assert entry["tiers"]["found-defect"] == "weak" and entry["tiers"]["explanation"] == "acceptable"
+        await wait_until([one, two], lambda: form.values()["tiers"].get("explanation") == "acceptable",
+                         timeout=SEEN_WITHIN)

@@ -9,6 +9,7 @@ from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.screen import ModalScreen
 from textual.signal import Signal
 
 from review import paths
@@ -27,7 +28,8 @@ class ReviewApp(App[None]):
     TITLE = "review"
     CSS_PATH = "review.tcss"
     BINDINGS = [
-        Binding("question_mark,f1", "help", "Keys", id="app.help"),
+        # Not in Textual's footer: KeysFooter keeps it on screen at any width.
+        Binding("question_mark,f1", "help", "Keys", show=False, id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit-alt"),
     ]
@@ -103,6 +105,21 @@ class ReviewApp(App[None]):
             self.notify(str(error), severity="error", markup=False)
             return
         self.set_keymap(self.keymap)
+
+    async def action_quit(self) -> None:
+        """q, ctrl+q, ctrl+c: a submission with unsaved rubric changes asks first."""
+        from review.tui.screens.scoring import ScoringScreen
+
+        screen = self.screen
+        if isinstance(screen, ScoringScreen):
+            screen.leave("quit")
+            return
+        if isinstance(screen, ModalScreen):
+            return  # a question is open: it is answered first
+        self.exit()
+
+    async def action_help_quit(self) -> None:
+        await self.action_quit()  # ctrl+c: the same question, never a silent loss
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
@@ -24,6 +24,7 @@ from review.services.session import Session
 from review.tui import palette
 from review.tui.screens.scoring import Closed
 from review.tui.signals import subscribe_to_scores
+from review.tui.widgets.footer import KeysFooter
 
 UNSCORED = ("new", "in review", "stale")
 BATCH_SECONDS = 0.5
@@ -134,7 +135,7 @@ class CohortScreen(Screen[None]):
             table.add_column(column.label, key=column.key)
         yield table
         yield Static(id="triage-detail")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def table(self) -> DataTable:

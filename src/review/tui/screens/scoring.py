@@ -5,12 +5,14 @@ resolved by the reviewer, other reviewers' entries beside. The submission screen
 from __future__ import annotations
 
 import getpass
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from textual import on, work
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 
 from review.core import evidence as evidence_module
 from review.core import rubric as rubric_module
@@ -18,6 +20,7 @@ from review.core.text import safe_line
 from review.harness import runner
 from review.services import analysis as analysis_module
 from review.services import cohort, store
+from review.tui.screens import leave as leave_module
 from review.tui.widgets.rubric_form import RubricForm
 
 
@@ -54,6 +57,9 @@ class ScoringScreen(Screen[Closed]):
         self.conflict_theirs: store.Review | None = None  # after a refused save: the version on disk
         self.force_next_save = False
         self.scores: store.ScoreFile | None = None  # the score file as last read or written here
+        self.autosave_timer: Timer | None = None
+        self.queued_save: tuple[str | None, bool] | None = None  # (then, autosave) asked for during a save
+        self.leave_after_save: Callable[[], None] | None = None
         try:
             self.rubric = rubric_module.from_settings(cohort.cohort_settings(path.parent))
             self.rubric_problem: str | None = None
@@ -62,6 +68,30 @@ class ScoringScreen(Screen[Closed]):
 
     def close(self, open_next: bool = False) -> None:
         self.dismiss(Closed(open_next, self.scores, self.suite.summary if self.suite else None))
+
+    def leave(self, then: str) -> None:
+        """Back to triage or quit; with unsaved rubric changes, ask first (autosave may not have run)."""
+        def go() -> None:
+            if then == "quit":
+                self.app.exit()
+            else:
+                self.close()
+
+        if not self.form.dirty or self.analysis is None:
+            if self.saving:
+                self.leave_after_save = go  # everything is in the save under way: leave when it lands
+            else:
+                go()
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == leave_module.SAVE:
+                self.save(then=then)
+            elif answer == leave_module.DISCARD:
+                go()
+
+        self.app.push_screen(leave_module.LeaveScreen("quit" if then == "quit" else "leave this submission"),
+                             answered)
 
     def evidence_inputs(self) -> evidence_module.Inputs:
         raise NotImplementedError  # the submission screen knows the runs and the commits
@@ -117,7 +147,7 @@ class ScoringScreen(Screen[Closed]):
         if self.analysis is None:
             return
         gate = f"note opened {self.note_opened}" if self.note_opened else \
-            "note NOT opened yet (2 opens it; final needs it)"
+            "note NOT on screen yet (2 shows it; final needs it)"
         self.form.set_header(safe_line(
             f"{self.rubric.version} · {self.path.name} @ {self.analysis.head[:7]} · reviewing as "
             f"{' + '.join(sorted(self.reviewers))} · will save as {self.form.state.upper()} · {gate}", 400))
@@ -143,19 +173,38 @@ class ScoringScreen(Screen[Closed]):
             lines.append(f"  {other.who} ({other.state}{stale}): " + " · ".join(cells))
         self.form.set_others("\n".join(safe_line(line, 600) for line in lines))
 
-    @on(RubricForm.SaveRequested)
-    def save_requested(self, message: RubricForm.SaveRequested) -> None:
-        self.save(and_next=message.and_next)
+    # ----------------------------------------------------------------- saving
+
+    AUTOSAVE_SECONDS = 0.8  # after the last change: one save per pause in typing, not per key
+
+    @on(RubricForm.Edited)
+    def edited(self) -> None:
+        """Every change is saved as it stands a moment later: a crash or an SSH drop loses nothing."""
+        if self.autosave_timer is not None:
+            self.autosave_timer.stop()
+        self.autosave_timer = self.set_timer(self.AUTOSAVE_SECONDS, self.autosave)
+
+    def autosave(self) -> None:
+        self.autosave_timer = None
+        if self.analysis is None or not self.form.dirty or self.conflict_theirs is not None:
+            return  # nothing new; or a conflict waits for the reviewer's decision (never forced)
+        self.save(autosave=True)
 
     def action_save(self) -> None:
         self.save()
 
     def action_save_and_next(self) -> None:
-        self.save(and_next=True)
+        self.save(then="next")
 
-    def save(self, and_next: bool = False) -> None:
+    def save(self, then: str | None = None, autosave: bool = False) -> None:
+        """`then`: what to do once it is on disk — "next" (open the next unscored), "back", "quit"."""
         if self.analysis is None:
             self.app.notify("Still reading the submission; nothing to save yet.", markup=False)
+            return
+        if self.saving:  # one save at a time (each builds on the revision the last one wrote)
+            queued = self.queued_save
+            if queued is None or not autosave:
+                self.queued_save = (then or (queued[0] if queued else None), autosave and (queued is None or queued[1]))
             return
         values = self.form.values()
         notes = []
@@ -163,7 +212,7 @@ class ScoringScreen(Screen[Closed]):
             missing = self.form.missing()
             if missing:
                 values["state"] = "draft"
-                notes.append(f"not final: no tier yet for {', '.join(missing)} (0 means no decision)")
+                notes.append(f"not final: no tier yet for {', '.join(missing)} (n means no decision)")
             elif not self.note_opened:
                 values["state"] = "draft"
                 notes.append("not final: open the note first (2) — grading the diff and skipping the note "
@@ -176,11 +225,18 @@ class ScoringScreen(Screen[Closed]):
         )
         base = self.loaded_review.revision if self.loaded_review else None
         self.saving = True
-        self.write_review(review, base, self.force_next_save, and_next, notes)
+        force = self.force_next_save and not autosave  # only the reviewer's own ctrl+s overwrites a conflict
+        self.write_review(review, base, force, self.Intent(then, autosave, notes, self.form.values()))
+
+    @dataclass(frozen=True)
+    class Intent:
+        then: str | None
+        autosave: bool
+        notes: list[str]
+        values: dict  # the form as it was saved: what "clean" means afterwards
 
     @work(thread=True, exclusive=True, group="save", name="save-review")
-    def write_review(self, review: store.Review, base: int | None, force: bool, and_next: bool,
-                     notes: list[str]) -> None:
+    def write_review(self, review: store.Review, base: int | None, force: bool, intent: Intent) -> None:
         try:
             saved = store.save(self.path, review, base_revision=base, force=force)
         except store.SaveConflict as conflict:
@@ -189,13 +245,12 @@ class ScoringScreen(Screen[Closed]):
         except store.StoreError as error:
             self.post_message(self.SaveFailed(str(error), None))
             return
-        self.post_message(self.Saved(saved, and_next, notes, store.read_scores(self.path)))
+        self.post_message(self.Saved(saved, intent, store.read_scores(self.path)))
 
     @dataclass
     class Saved(Message):
         review: store.Review
-        and_next: bool
-        notes: list[str]
+        intent: ScoringScreen.Intent
         scores: store.ScoreFile  # the file as it is after the save (others' entries included)
 
     @dataclass
@@ -203,27 +258,49 @@ class ScoringScreen(Screen[Closed]):
         problem: str
         theirs: store.Review | None
 
+    def run_queued_save(self) -> None:
+        """After a save lands: the save asked for meanwhile, else the leaving that waited for it."""
+        queued, self.queued_save = self.queued_save, None
+        if queued is not None and not (queued[1] and not self.form.dirty):
+            self.save(then=queued[0], autosave=queued[1])
+            return
+        leave, self.leave_after_save = self.leave_after_save, None
+        if leave is not None:
+            leave()
+
     @on(Saved)
     def saved(self, message: Saved) -> None:
         self.saving = False
+        self.call_after_refresh(self.run_queued_save)
+        intent = message.intent
         self.loaded_review = message.review
         self.force_next_save = False
-        self.form.state = message.review.state
-        self.form.mark_clean()
-        text = f"saved {message.review.state} (revision {message.review.revision}) to {store.score_path(self.path).name}"
-        if message.notes:
-            text += " — " + "; ".join(message.notes)
-        self.form.set_status(safe_line(text, 500))
-        self.update_rubric_header()
+        if not intent.autosave:
+            self.form.state = message.review.state  # a final that could not be final says so
+        self.form.mark_clean(intent.values)
         self.scores = message.scores
         self.update_others(message.scores)
-        self.app.notify(safe_line(text, 300), severity="warning" if message.notes else "information", markup=False)
-        if message.and_next:
+        what = f"{message.review.state} (revision {message.review.revision}) to {store.score_path(self.path).name}"
+        if intent.autosave:
+            why = " — " + "; ".join(intent.notes) if intent.notes else ""
+            self.form.set_status(safe_line(f"autosaved {what} at {message.review.updated[11:19]} UTC{why}", 400))
+            self.update_rubric_header()
+            return
+        text = f"saved {what}" + (" — " + "; ".join(intent.notes) if intent.notes else "")
+        self.form.set_status(safe_line(text, 500))
+        self.update_rubric_header()
+        self.app.notify(safe_line(text, 300), severity="warning" if intent.notes else "information", markup=False)
+        if intent.then == "next":
             self.close(open_next=True)
+        elif intent.then == "back":
+            self.close()
+        elif intent.then == "quit":
+            self.app.exit()
 
     @on(SaveFailed)
     def save_failed(self, message: SaveFailed) -> None:
         self.saving = False
+        self.queued_save = self.leave_after_save = None  # after a failed save, the reviewer decides
         if message.theirs is not None:
             theirs = message.theirs
             tiers = ", ".join(f"{k}={v}" for k, v in theirs.tiers.items()) or "no tiers"

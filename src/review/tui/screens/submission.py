@@ -14,7 +14,7 @@ from textual.containers import Container, Vertical
 from textual.content import Content
 from textual.events import DescendantFocus, Resize
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Static, Tab, Tabs
+from textual.widgets import DataTable, Static, Tab, Tabs
 
 from review import gitsafe
 from review.core import evidence as evidence_module
@@ -25,6 +25,7 @@ from review.services import cohort, failures, store
 from review.services.session import Session
 from review.tui.screens.scoring import ScoringScreen
 from review.tui.signals import subscribe_to_scores
+from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.commits_table import CommitsTable, suite_cell, tests_cell
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
@@ -90,7 +91,6 @@ class SubmissionScreen(ScoringScreen):
         self.session = session
         self.row = row
         self.test_runs: dict[str, str] = {}  # commit -> red | green | none: the candidate's own tests
-        self.warned_dirty = False  # escape with unsaved changes warns once; the second one leaves
 
     def compose(self) -> ComposeResult:
         yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
@@ -110,7 +110,7 @@ class SubmissionScreen(ScoringScreen):
                 yield StubLog(id="stub-log")
             with Vertical(id="pane-rubric", classes="pane"):
                 yield RubricForm(self.rubric, id="rubric-form")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#commits-table", DataTable)
@@ -144,6 +144,8 @@ class SubmissionScreen(ScoringScreen):
             pane = self.query_one(f"#pane-{name}")
             pane.display = name in shown
             pane.set_class(name in shown and name not in ("log", "rubric"), "-tall")
+        if "note" in shown:
+            self.mark_note_opened()  # "read" means it was on screen, in its own column or as the main pane
         tabs = self.query_one("#pane-tabs", Tabs)
         tabs.display = self.layout_name == "tabs"
         if tabs.active != f"tab-{self.active_pane}":
@@ -211,6 +213,8 @@ class SubmissionScreen(ScoringScreen):
                             Text(safe_line(commit.subject, 50)), Text(safe_line(", ".join(signals.tools) or "—", 40)),
                             Text(commit.author_date[:10]), Text(safe_line(commit.author_name, 40)), key=commit.sha)
         self.show_commit(0)
+        if self.query_one("#pane-note").display:
+            self.mark_note_opened()
 
     @on(DataTable.RowHighlighted, "#commits-table")
     def commit_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -410,12 +414,4 @@ class SubmissionScreen(ScoringScreen):
             log.action_cancel()
             self.app.notify("Run cancelled; escape again goes back to triage.", markup=False)
             return
-        if self.form.dirty:
-            if self.warned_dirty:
-                self.close()
-                return
-            self.warned_dirty = True
-            self.app.notify("The rubric has unsaved changes: ctrl+s saves; escape again leaves without saving.",
-                            severity="warning", markup=False)
-            return
-        self.close()
+        self.leave("back")

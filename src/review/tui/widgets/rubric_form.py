@@ -25,10 +25,14 @@ class SignalRow(Vertical, can_focus=True):
     HELP_GROUP = "Rubric"
 
     BINDINGS = [
-        Binding("1", "tier('weak')", "Weak", id="rubric.weak"),
-        Binding("2", "tier('acceptable')", "Acceptable", id="rubric.acceptable"),
-        Binding("3", "tier('strong')", "Strong", id="rubric.strong"),
-        Binding("0", "tier('no-decision')", "No decision", id="rubric.no-decision"),
+        # Letters, never digits: on this screen digits always mean "go to pane N", so a digit meant
+        # for a pane can never change a score.
+        Binding("w", "tier('weak')", "Weak", id="rubric.weak"),
+        Binding("a", "tier('acceptable')", "Acceptable", id="rubric.acceptable"),
+        Binding("s", "tier('strong')", "Strong", id="rubric.strong"),
+        Binding("n", "tier('no-decision')", "No decision", id="rubric.no-decision"),
+        Binding("right,l", "step(1)", "Next tier", show=False, id="rubric.tier-up"),
+        Binding("left,h", "step(-1)", "Previous tier", show=False, id="rubric.tier-down"),
         Binding("backspace,delete", "tier('')", "Clear", show=False, id="rubric.clear"),
         Binding("c", "comment", "Comment", id="rubric.comment"),
         Binding("g", "go_to_evidence", "Go to evidence", id="rubric.go-to-evidence"),
@@ -79,10 +83,10 @@ class SignalRow(Vertical, can_focus=True):
         chosen = rubric_module.TIER_LABELS.get(self.tier, "not scored yet")
         self.query_one(".signal-title", Static).update(Content(f"{self.signal.name}: {chosen}"))
         parts = []
-        for key, tier in zip("123", rubric_module.TIERS):
+        for key, tier in zip("was", rubric_module.TIERS):
             mark = "●" if self.tier == tier else "○"
             parts.append(f"{mark} {key} {rubric_module.TIER_LABELS[tier]}: {self.signal.description(tier)}")
-        parts.append(("● " if self.tier == rubric_module.NO_DECISION else "○ ") + "0 No decision yet")
+        parts.append(("● " if self.tier == rubric_module.NO_DECISION else "○ ") + "n No decision yet")
         self.query_one(".signal-tiers", Static).update(Content("\n".join(safe_line(p, 200) for p in parts)))
         hints = [f"observed: {h.text} ({h.where})" for h in self.hints] or ["observed: nothing yet"]
         if self.hints:
@@ -96,6 +100,15 @@ class SignalRow(Vertical, can_focus=True):
         self.tier = tier
         self.refresh_text()
         self.post_message(self.Changed(self))
+
+    def action_step(self, delta: int) -> None:
+        """← / →: Weak ↔ Acceptable ↔ Strong, starting from nothing at the near end."""
+        order = list(rubric_module.TIERS)
+        if self.tier in order:
+            index = max(0, min(len(order) - 1, order.index(self.tier) + delta))
+        else:
+            index = 0 if delta > 0 else len(order) - 1
+        self.action_tier(order[index])
 
     def action_go_to_evidence(self) -> None:
         if not self.hints:
@@ -127,7 +140,6 @@ class RubricForm(VerticalScroll):
 
     BINDINGS = [
         Binding("F", "toggle_final", "Final/draft", id="rubric.toggle-final"),
-        Binding("s", "save", "Save", id="rubric.save"),
         Binding("escape", "leave_comment", "Leave comment", show=False, id="rubric.leave-comment"),
     ]
     DEFAULT_CSS = """
@@ -140,9 +152,11 @@ class RubricForm(VerticalScroll):
     """
 
     @dataclass
-    class SaveRequested(Message):
+    class Edited(Message):
+        """Anything the reviewer changed (a tier, a comment, a flag, the overall comment): the screen
+        saves a draft a moment later, so a crash or an SSH drop loses nothing typed."""
+
         form: RubricForm
-        and_next: bool = False
 
     def __init__(self, rubric: rubric_module.Rubric, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -178,8 +192,9 @@ class RubricForm(VerticalScroll):
         self.query_one("#overall", TextArea).text = review.comment if review else ""
         self.mark_clean()
 
-    def mark_clean(self) -> None:
-        self._baseline = self.values()
+    def mark_clean(self, values: dict | None = None) -> None:
+        """`values`: what was saved (the form may have changed since the save began)."""
+        self._baseline = values if values is not None else self.values()
 
     @property
     def dirty(self) -> bool:
@@ -223,12 +238,16 @@ class RubricForm(VerticalScroll):
 
     def action_toggle_final(self) -> None:
         self.state = "draft" if self.state == "final" else "final"
-        text = f"state will be saved as {self.state.upper()} (s or ctrl+s saves)"
+        text = f"state will be saved as {self.state.upper()} (ctrl+s saves)"
         self.set_status(text)
         self.app.notify(text, markup=False, timeout=3)  # the status line may be scrolled out of view
 
-    def action_save(self) -> None:
-        self.post_message(self.SaveRequested(self))
+    @on(SignalRow.Changed)
+    @on(Checkbox.Changed)
+    @on(TextArea.Changed, "#overall")
+    @on(Input.Changed, ".signal-comment")
+    def edited(self) -> None:
+        self.post_message(self.Edited(self))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave_comment":

@@ -1,0 +1,37 @@
+"""The footer, with the key that lists every key always on screen: at 80 columns Textual's footer
+runs out of room before it reaches the app's own bindings, and `?` is the one a reviewer needs."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widgets import Footer, Static
+
+
+class KeysFooter(Horizontal):
+    DEFAULT_CSS = """
+    KeysFooter { dock: bottom; height: 1; }
+    KeysFooter > #help-key { width: auto; background: $footer-key-background; color: $footer-key-foreground;
+                             text-style: bold; padding: 0 1; }
+    KeysFooter > #help-key-label { width: auto; background: $footer-description-background;
+                                   color: $footer-description-foreground; padding-right: 1; }
+    KeysFooter > Footer { dock: none; width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="help-key")
+        yield Static(Content("Keys"), id="help-key-label")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        keys = getattr(self.app, "keymap", {}).get("app.help") or "?"
+        shown = self.app.get_key_display(Binding(keys.split(",")[0].strip(), "help"))
+        self.query_one("#help-key", Static).update(Content(shown))
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is not None and event.widget.id in ("help-key", "help-key-label"):
+            self.app.run_action("help")
+
