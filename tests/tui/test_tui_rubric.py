@@ -12,7 +12,6 @@ from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.submission import SubmissionScreen
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 
-
 TIER_KEYS = {"1": "w", "2": "a", "3": "s", "0": "n"}  # tiers written as 1-3 below; typed as w / a / s
 
 

@@ -4,9 +4,8 @@ second on a quiet machine); the bound here is looser because CI machines are noi
 
 from __future__ import annotations
 
-import tomllib
-
 import time
+import tomllib
 
 from test_tui_rubric import score_all
 

@@ -25,9 +25,9 @@ from review.services import cohort, failures, store
 from review.services.session import Session
 from review.tui.screens.scoring import ScoringScreen
 from review.tui.signals import subscribe_to_scores
-from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.commits_table import CommitsTable, suite_cell, tests_cell
 from review.tui.widgets.diff_pane import DiffPane
+from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import StubLog, Target
