@@ -118,8 +118,8 @@ class ReviewApp(App[None]):
             return  # a question is open: it is answered first
         self.exit()
 
-    async def action_help_quit(self) -> None:
-        await self.action_quit()  # ctrl+c: the same question, never a silent loss
+    def action_help_quit(self) -> None:
+        self.run_worker(self.action_quit(), name="quit")  # ctrl+c: the same question, never a silent loss
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

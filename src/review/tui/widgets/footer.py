@@ -33,5 +33,5 @@ class KeysFooter(Horizontal):
 
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id in ("help-key", "help-key-label"):
-            self.app.run_action("help")
+            self.call_later(self.app.run_action, "help")
 
