@@ -218,9 +218,15 @@ def cmd_triage(args: argparse.Namespace) -> int:
                   sys.stdout, indent=2)
         print()
         return 0
+    from review.core import triage as marks
+
+    print(f"{'candidate':24} {'state':10} {'key scope':11} {'runs':8} {'disclosure':10} detail")
     for row in rows:
         detail = row.problem or f"{row.commits} commits, assistants: {', '.join(row.assistants) or 'none'}"
-        print(safe_line(f"{row.name:24} {row.state:10} {detail}", 400))
+        runs = marks.marks(row.scenarios) if row.scenarios else "—"
+        print(safe_line(f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} "
+                        f"{row.disclosure or '—':10} {detail}", 400))
+    print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
     return 0
 
 

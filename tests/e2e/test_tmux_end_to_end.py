@@ -38,6 +38,14 @@ class Tmux:
     def alive(self) -> bool:
         return subprocess.run([*self.base, "has-session", "-t", "review"], capture_output=True).returncode == 0
 
+    def wait_until(self, seen, what: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while not seen(shown := self.screen()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what} never appeared; the screen was:\n{shown}")
+            time.sleep(0.2)
+        return shown
+
     def wait_for(self, text: str, timeout: float = 60) -> str:
         deadline = time.monotonic() + timeout
         while True:
@@ -71,7 +79,7 @@ def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     tmux.run("new-session", "-d", "-s", "review", "-x", "100", "-y", "30",
              *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")], command)
     tmux.wait_for("chen-wei")
-    tmux.wait_for("OpenAI Codex")  # the rows are read
+    tmux.wait_for("assistants: Claude Code")  # the rows are read (the detail line of the first row)
     tmux.keys("Down", "Down", "Enter")
     tmux.wait_for("whole submission (starter → HEAD)")  # the submission is read
     tmux.keys("5", "r")
@@ -100,7 +108,9 @@ def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     reduced = " (reduced sandbox)" if sandbox.detect().kind == "reduced" else ""
     assert review["harness"] == f"8/8 ok{reduced}" and review["note_opened"]
     tmux.keys("Escape")
-    tmux.wait_for("scored")  # back on the triage table, the row says so
+    tmux.wait_for("for ana to score")  # back on the triage table, the row says so
+    tmux.wait_until(lambda shown: any(line.lstrip().startswith("chen-wei") and " final " in line
+                                      for line in shown.splitlines()), "chen-wei's row: final")
     tmux.keys("q")
     deadline = time.monotonic() + 10
     while tmux.alive() and time.monotonic() < deadline:

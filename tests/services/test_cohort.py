@@ -64,7 +64,8 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
     assert document["cohort"] == str(sample_cohort.resolve())
     first = document["submissions"][0]
     assert list(first) == ["name", "path", "problem", "head", "commits", "last_commit", "assistants", "ai_share",
-                           "harness", "state", "reviewers", "complete", "attribution"]
+                           "harness", "state", "reviewers", "complete", "attribution", "scenarios", "key_scope",
+                           "disclosure", "states", "agreement"]
     ada = next(s for s in document["submissions"] if s["name"] == "ada-okafor")
     # The untouched draft: every added line of code is the assistant's (the note is prose, not counted).
     assert ada["attribution"]["tools"] == ["Claude Code"] and ada["ai_share"] == 1.0

@@ -55,7 +55,7 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         await settle(app, pilot)
         cohort_screen = app.screen
         assert isinstance(cohort_screen, CohortScreen)
-        assert str(cohort_screen.table.get_cell("chen-wei", "state")) == "scored"
+        assert str(cohort_screen.table.get_cell("chen-wei", "mine")) == "final"
         await pilot.press("enter")
         await settle(app, pilot)
         form = app.screen.query_one(RubricForm)
@@ -86,7 +86,7 @@ async def test_stale_after_a_new_commit(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(app, pilot)
-        assert str(app.screen.table.get_cell("ben-larsen", "state")) == "stale"
+        assert str(app.screen.table.get_cell("ben-larsen", "mine")) == "stale"
         screen = await open_submission(app, pilot, "ben-larsen")
         status = str(screen.query_one("#rubric-status").render())
         assert "STALE" in status and "Late change after the deadline" in status

@@ -108,8 +108,11 @@ async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restar
         head_summary = log.comparison.after_suite.summary
         await pilot.press("escape")  # back to triage: the row's harness column shows the run at HEAD
         await pilot.pause()
-        assert str(app.screen.table.get_cell("ben-larsen", "harness")) == head_summary
         assert head_summary.startswith("4/8 ok · double-charge")
+        row = app.screen.rows["ben-larsen"]
+        assert row.harness == head_summary and row.key_scope == "per-call"  # the restart gap, not the draft's bug
+        assert str(app.screen.table.get_cell("ben-larsen", "runs")) == "".join(
+            "✓" if s.verdict == "ok" else "✗" for s in log.comparison.after_suite.scenarios)
 
 
 @needs_bwrap

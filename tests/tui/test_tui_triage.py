@@ -48,22 +48,30 @@ async def test_filter_narrows_and_escape_clears(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
-        await pilot.press("slash")
-        assert isinstance(app.focused, Input)
-        await pilot.press(*"copilot")
+        await pilot.press("slash", *"tool:copilot")  # typed at once after the slash: all of it lands in the box
+        assert isinstance(app.focused, Input) and app.focused.value == "tool:copilot"
         assert names(screen.table) == ["ben-larsen", "eve-santos", "gia-romano"]
         await pilot.press("enter")  # back to the table, filter kept
         assert app.focused is screen.table and len(names(screen.table)) == 3
         await pilot.press("n")  # typing keys work again as bindings
         await pilot.press("escape")
         assert len(names(screen.table)) == 8
+        await pilot.press("slash", *"ada")  # a plain word matches names only, not "unreadable" or a reviewer
+        assert names(screen.table) == ["ada-okafor"]
+        await pilot.press("ctrl+u", *"disclosure:conflict")
+        assert names(screen.table) == ["finn-mueller", "gia-romano"]
+        await pilot.press("ctrl+u", *"colour:red")
+        assert "not understood: colour:red" in str(screen.query_one("#triage-title").render())
 
 
 async def test_sort_by_column_and_reverse(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
-        await pilot.press("s")  # commits
+        from review.tui.widgets.triage_cells import COLUMN_INDEX
+
+        for _ in range(COLUMN_INDEX["commits"]):
+            await pilot.press("s")
         order = names(screen.table)
         assert order[-1] == "chen-wei"  # the only one with 5 commits
         await pilot.press("S")
@@ -74,17 +82,20 @@ async def test_sort_by_column_and_reverse(sample_cohort):
 async def test_next_unscored_skips_scored(sample_cohort):
     from review.services import cohort
 
-    for name in ("ben-larsen", "chen-wei"):
+    for name, who in (("ben-larsen", "ana"), ("chen-wei", "ana"), ("dev-patel", "bob")):
         head = cohort.load_row(sample_cohort / name).head
         (sample_cohort / f"{name}.review.toml").write_text(
-            f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{head}"\n')
-    app = ReviewApp(sample_cohort, run_harness=False)
+            f'schema = 1\n[[reviews]]\nreviewers = ["{who}"]\nstate = "final"\ncommit = "{head}"\n')
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
         assert screen.current_name() == "ada-okafor"
         await pilot.press("n")
-        assert screen.current_name() == "dev-patel"
-        assert str(screen.table.get_cell("ben-larsen", "state")) == "scored"
+        assert screen.current_name() == "dev-patel"  # bob's final is bob's: ana has not scored it
+        assert str(screen.table.get_cell("ben-larsen", "mine")) == "final"
+        assert str(screen.table.get_cell("dev-patel", "mine")) == "new"
+        assert str(screen.table.get_cell("dev-patel", "others")) == "bob final"
+        assert "6 for ana to score" in str(screen.query_one("#triage-title").render())
 
 
 async def test_help_lists_every_key_of_the_screen(sample_cohort):
@@ -135,16 +146,27 @@ async def test_harness_column_fills_in_the_background_and_quitting_stops_it(samp
         def harness_filled() -> bool:
             screen = app.screen
             return isinstance(screen, CohortScreen) and bool(screen.rows.get("chen-wei")) and \
-                bool(screen.rows["chen-wei"].harness)
+                screen.rows["chen-wei"].harness not in (None, "queued", "running…")
 
-        await wait_until(pilot, harness_filled, timeout=30)  # chen-wei's suite takes about 5 s
-        screen = app.screen
+        def title() -> str:
+            return str(app.screen.query_one("#triage-title").render()) if isinstance(app.screen, CohortScreen) else ""
+
         from review.harness import sandbox
 
-        if sandbox.detect().kind == "bwrap":
-            assert str(screen.table.get_cell("chen-wei", "harness")).startswith("8/8 ok")
+        bwrap = sandbox.detect().kind == "bwrap"
+        if bwrap:  # progress while the column fills: how many are left and which are running
+            await wait_until(pilot, lambda: "to run (" in title(), timeout=30)
+        await wait_until(pilot, harness_filled, timeout=30)  # chen-wei's suite takes about 5 s
+        screen = app.screen
+        if bwrap:  # one mark per scenario, and the key's scope as the gateway saw it
+            assert str(screen.table.get_cell("chen-wei", "runs")) == "✓" * 8
+            assert str(screen.table.get_cell("chen-wei", "key_scope")) == "persisted"
+            await pilot.press("down")
+            await wait_until(pilot, lambda: screen.rows["ada-okafor"].scenarios is not None, timeout=30)
+            assert screen.rows["ada-okafor"].key_scope == "per-attempt"  # the model draft's bug, told apart
+            assert str(screen.table.get_cell("ada-okafor", "runs")).count("✗") >= 3
         else:  # opening a cohort never runs its code unsandboxed, opt-in or not: the column says why
-            assert str(screen.table.get_cell("chen-wei", "harness")).startswith("not run: needs bubblewrap")
+            assert str(screen.table.get_cell("chen-wei", "runs")).startswith("not run: needs bubblewrap")
         await pilot.press("down")  # the UI answers while ada-okafor's suite is still running
         assert screen.current_name() == "chen-wei" or screen.current_name() == "ada-okafor"
     assert await leftovers_after("driver.mjs") == []

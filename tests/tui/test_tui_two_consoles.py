@@ -31,14 +31,14 @@ async def test_a_save_in_one_console_shows_in_the_other_within_two_seconds(sampl
     async with ana.run_test(size=(120, 40)) as ana_pilot, bob.run_test(size=(120, 40)) as bob_pilot:
         await settle(ana, ana_pilot)
         triage = ana.screen
-        assert str(triage.table.get_cell("chen-wei", "reviewers")) == "—"
+        assert str(triage.table.get_cell("chen-wei", "others")) == ""
         await open_submission(bob, bob_pilot, "chen-wei")
         await score_all(bob_pilot)
         await bob_pilot.press("ctrl+s")
         await settle(bob, bob_pilot)
-        await wait_until([ana_pilot, bob_pilot], lambda: str(triage.table.get_cell("chen-wei", "reviewers")) == "bob",
+        await wait_until([ana_pilot, bob_pilot], lambda: str(triage.table.get_cell("chen-wei", "others")) == "bob draft",
                          timeout=SEEN_WITHIN)
-        assert str(triage.table.get_cell("chen-wei", "state")) == "in review"
+        assert str(triage.table.get_cell("chen-wei", "mine")) == "new"
 
         # Ana opens it and sees Bob's draft; Bob finalises it; Ana's open form shows it.
         screen = await open_submission(ana, ana_pilot, "chen-wei")

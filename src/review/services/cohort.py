@@ -11,7 +11,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from review import gitsafe
-from review.core import attribution
+from review.core import agreement, attribution
+from review.core import triage as marks
 from review.harness import runner, sandbox
 from review.services import analysis, failures, store
 
@@ -37,6 +38,11 @@ class Row:
     reviewers: list[str] = field(default_factory=list)
     complete: bool = False
     attribution: dict | None = None  # tools, share, spans, conflicts, unmapped (see README)
+    scenarios: dict[str, str] | None = None  # scenario -> verdict, from the suite at HEAD
+    key_scope: str | None = None  # core.triage.KEY_SCOPES, from the gateway's records of that suite
+    disclosure: str | None = None  # core.triage.DISCLOSURES
+    states: dict[str, str] = field(default_factory=dict)  # reviewer (or pair) -> draft | final | stale
+    agreement: list[int] | None = None  # [signals scored alike, signals scored by two or more] at HEAD
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -100,6 +106,7 @@ def _load_row(path: Path, analyse: Analyse) -> Row:
     row = placeholder(path)
     scores = store.read_scores(path)
     row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
+    row.states = store.reviewer_states(scores, None)
     try:
         if path.is_symlink():
             raise gitsafe.GitSafeError("a symbolic link; not followed")
@@ -122,13 +129,33 @@ def _load_row(path: Path, analyse: Analyse) -> Row:
         row.assistants = understood.attribution.tools
         row.ai_share = understood.diff.ai_share
         row.attribution = understood.to_json()
+        found = understood.attribution
+        row.disclosure = marks.disclosure_state(found.tools, len(found.conflicts), len(found.unmapped),
+                                                 found.note.declares_none)
     row.state = store.review_state(scores, repo.head)
+    row.states = store.reviewer_states(scores, repo.head)
+    row.agreement = head_agreement(scores, repo.head)
     cached = runner.cached_suite(repo.head)
-    row.harness = cached.summary if cached else None
+    if cached:
+        apply_suite(row, cached)
     if scores.problem:
         row.problem = scores.problem
     row.complete = True
     return row
+
+
+def head_agreement(scores: store.ScoreFile, head: str | None) -> list[int] | None:
+    at_head = [r.tiers for r in scores.reviews if r.commit == head]
+    if len(at_head) < 2:
+        return None
+    return list(agreement.submission_agreement(at_head, sorted({s for tiers in at_head for s in tiers})))
+
+
+def apply_suite(row: Row, suite: runner.SuiteResult) -> None:
+    """A suite's verdicts into the row: the summary, one verdict per scenario, the key's scope."""
+    row.harness = suite.summary
+    row.scenarios = {s.name: s.verdict for s in suite.scenarios}
+    row.key_scope = marks.key_scope({s.name: s.records for s in suite.scenarios})
 
 
 def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analyse_once) -> Iterator[Row]:
@@ -144,7 +171,14 @@ def triage(cohort: Path, workers: int = 4) -> list[Row]:
     return list(load_rows(list_submissions(cohort), workers))
 
 
-async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None) -> None:
+QUEUED = "queued"  # a row's harness text while it waits for fill_harness
+
+
+def needs_suite(row: Row) -> bool:
+    return bool(row.head) and row.harness in (None, QUEUED)
+
+
+async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None, on_start=None) -> None:
     """Run the suite for every readable row without a cached result, a few at a time. Cancelling
     it (process.run_until_stopped, as the console does when it quits) kills each run's processes."""
     gate = asyncio.Semaphore(concurrency)
@@ -157,7 +191,7 @@ async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None) -> N
     if info is None or info.kind != "bwrap":
         # Opening a cohort must never run its code unsandboxed: not even with --unsafe-no-sandbox.
         for row in rows:
-            if row.head and row.harness is None:
+            if needs_suite(row):
                 row.harness = f"not run: {why}"
                 if on_done:
                     on_done(row)
@@ -165,14 +199,16 @@ async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None) -> N
 
     async def one(row: Row) -> None:
         async with gate:
+            if on_start:
+                on_start(row)
             try:
                 repo = await asyncio.to_thread(gitsafe.open_submission, Path(row.path))
                 suite = await runner.run_suite(repo, info=info)
             except (gitsafe.GitSafeError, sandbox.SandboxError) as error:
                 row.harness = f"not run: {error}"
             else:
-                row.harness = suite.summary
+                apply_suite(row, suite)
             if on_done:
                 on_done(row)
 
-    await asyncio.gather(*(one(row) for row in rows if row.head and row.harness is None))
+    await asyncio.gather(*(one(row) for row in rows if needs_suite(row)))

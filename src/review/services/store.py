@@ -201,6 +201,19 @@ def review_state(scores: ScoreFile, head: str | None) -> str:
     return "in review"
 
 
+def reviewer_states(scores: ScoreFile, head: str | None) -> dict[str, str]:
+    """Each reviewer's (or pair's) own state: draft / final at HEAD, or stale (their latest entry is
+    for an older commit). Keys are `Review.who`."""
+    states: dict[str, str] = {}
+    for who in sorted({r.who for r in scores.reviews}):
+        at_head = [r for r in scores.reviews if r.who == who and r.commit == head]
+        if at_head:
+            states[who] = at_head[0].state
+        else:
+            states[who] = "stale"
+    return states
+
+
 @contextmanager
 def locked(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     """An exclusive lock on the sidecar `<path>.lock` (never replaced, so the lock means something)."""

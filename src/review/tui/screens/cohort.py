@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
@@ -17,67 +17,18 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
+from review.core import triage
 from review.core.text import safe_line
 from review.harness import process
 from review.services import cohort, store
 from review.services.session import Session
-from review.tui import palette
-from review.tui.screens.scoring import Closed
+from review.tui.screens.scoring import Closed, default_reviewer
 from review.tui.signals import subscribe_to_scores
 from review.tui.widgets.footer import KeysFooter
+from review.tui.widgets.triage_cells import COLUMNS, LEGEND, cells, detail, filter_fields
 
-UNSCORED = ("new", "in review", "stale")
+MINE_TO_SCORE = ("new", "draft", "stale")  # `n` and the title count this reviewer's own state
 BATCH_SECONDS = 0.5
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    label: str
-
-    def sort_key(self, row: cohort.Row):
-        value = getattr(row, self.key)
-        if isinstance(value, list):
-            value = ", ".join(value)
-        # Missing values sort last whichever the direction, as reviewers expect.
-        return (value is None, value if value is not None else 0)
-
-
-COLUMNS = (
-    Column("name", "Candidate"),
-    Column("commits", "Commits"),
-    Column("last_commit", "Last commit"),
-    Column("assistants", "Assistants"),
-    Column("ai_share", "AI share"),
-    Column("harness", "Harness"),
-    Column("state", "State"),
-    Column("reviewers", "Reviewers"),
-    Column("problem", "Problem"),
-)
-
-
-def cells(app: App, row: cohort.Row) -> list[Text]:
-    """Every cell as plain Text: DataTable would parse a str as markup."""
-    pending = "…" if not row.complete else "—"
-    values = [
-        row.name,
-        str(row.commits) if row.commits is not None else pending,
-        (row.last_commit or pending)[:10],
-        ", ".join(row.assistants) if row.complete else pending,
-        f"{row.ai_share:.0%}" if row.ai_share is not None else "—",
-        row.harness or "—",
-        row.state if row.complete else pending,
-        ", ".join(row.reviewers) or "—",
-        row.problem or "",
-    ]
-    styled = [Text(safe_line(value, 80)) for value in values]
-    if row.problem and row.head is None:
-        styled[6].stylize(palette.style(app, "bad", bold=True))
-    elif row.state in ("stale",):
-        styled[6].stylize(palette.style(app, "warn"))
-    elif row.state == "scored":
-        styled[6].stylize(palette.style(app, "ok"))
-    return styled
 
 
 class TriageTable(DataTable):
@@ -111,6 +62,10 @@ class CohortScreen(Screen[None]):
         count: int
 
     @dataclass
+    class HarnessStarted(Message):
+        row: cohort.Row
+
+    @dataclass
     class HarnessDone(Message):
         row: cohort.Row
 
@@ -120,6 +75,9 @@ class CohortScreen(Screen[None]):
         self.cohort_dir = cohort_dir
         self.session = session
         self.reviewers = reviewers
+        self.me = " + ".join(sorted(reviewers or (default_reviewer(),)))  # as store.Review.who spells it
+        self.harness_running: set[str] = set()
+        self.harness_queue = 0
         self.blind = blind
         self.run_harness = run_harness
         self.rows: dict[str, cohort.Row] = {}
@@ -129,7 +87,8 @@ class CohortScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="triage-title")
-        yield Input(placeholder="filter: candidate, assistant, state…", id="triage-filter", classes="hidden")
+        yield Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: (e.g. scope:per-call)",
+                    id="triage-filter", classes="hidden")
         table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
         for column in COLUMNS:
             table.add_column(column.label, key=column.key)
@@ -184,8 +143,7 @@ class CohortScreen(Screen[None]):
             self.rebuild()
             return
         for row in message.rows:
-            for column, cell in zip(COLUMNS, cells(self.app, row)):
-                self.table.update_cell(row.name, column.key, cell, update_width=True)
+            self.update_row(row)
         self.update_title()
         self.update_detail()
 
@@ -193,7 +151,12 @@ class CohortScreen(Screen[None]):
     def all_loaded(self, message: Loaded) -> None:
         self.rebuild()  # apply the sort now that every value is known
         if self.run_harness:
-            self.fill_harness([row for row in self.rows.values() if row.head and row.harness is None])
+            waiting = [row for row in self.rows.values() if cohort.needs_suite(row)]
+            for row in waiting:
+                row.harness = cohort.QUEUED
+                self.update_row(row)
+            self.harness_queue = len(waiting)
+            self.fill_harness(waiting)
 
     @work(thread=True, exclusive=True, group="harness", name="triage-harness")
     def fill_harness(self, rows: list[cohort.Row]) -> None:
@@ -203,32 +166,47 @@ class CohortScreen(Screen[None]):
         worker = get_current_worker()
         try:
             process.run_until_stopped(
-                lambda: cohort.fill_harness(rows, on_done=lambda row: self.post_message(self.HarnessDone(row))),
+                lambda: cohort.fill_harness(rows, on_start=lambda row: self.post_message(self.HarnessStarted(row)),
+                                            on_done=lambda row: self.post_message(self.HarnessDone(row))),
                 lambda: worker.is_cancelled)
         except asyncio.CancelledError:
             pass  # the console is quitting: the runs were stopped and their processes killed
 
+    @on(HarnessStarted)
+    def harness_started(self, message: HarnessStarted) -> None:
+        self.harness_running.add(message.row.name)
+        message.row.harness = "running…"
+        self.update_row(message.row)
+        self.update_title()
+
     @on(HarnessDone)
     def harness_done(self, message: HarnessDone) -> None:
-        row = message.row
-        if row.name in self.table.rows:
-            self.table.update_cell(row.name, "harness", cells(self.app, row)[5], update_width=True)
+        self.harness_running.discard(message.row.name)
+        self.harness_queue = max(0, self.harness_queue - 1)
+        self.update_row(message.row)
+        self.update_title()
+        self.update_detail()
 
     # ----------------------------------------------------------------- table contents
 
+    def update_row(self, row: cohort.Row) -> None:
+        if row.name in self.table.rows:
+            for column, cell in zip(COLUMNS, cells(self.app, row, self.me)):
+                self.table.update_cell(row.name, column.key, cell, update_width=True)
+
     def matches(self, row: cohort.Row) -> bool:
-        if not self.filter_text:
-            return True
-        haystack = " ".join([row.name, row.state, row.problem or "", *row.assistants, *row.reviewers,
-                             row.harness or ""]).lower()
-        return all(word in haystack for word in self.filter_text.lower().split())
+        terms, _ = triage.parse_filter(self.filter_text)
+        return triage.matches(terms, filter_fields(row, self.me))
 
     def visible_rows(self) -> list[cohort.Row]:
         column = COLUMNS[self.sort_index]
+
+        def order(row: cohort.Row):
+            return column.sort_key(row, self.me)
+
         rows = [row for row in self.rows.values() if self.matches(row)]
-        present = sorted((r for r in rows if column.sort_key(r)[0] is False), key=column.sort_key,
-                         reverse=self.sort_reverse)
-        missing = sorted((r for r in rows if column.sort_key(r)[0] is True), key=lambda r: r.name)
+        present = sorted((r for r in rows if order(r)[0] is False), key=order, reverse=self.sort_reverse)
+        missing = sorted((r for r in rows if order(r)[0] is True), key=lambda r: r.name)
         return present + missing
 
     def rebuild(self) -> None:
@@ -236,7 +214,7 @@ class CohortScreen(Screen[None]):
         current = self.current_name()
         table.clear()
         for row in self.visible_rows():
-            table.add_row(*cells(self.app, row), key=row.name)
+            table.add_row(*cells(self.app, row, self.me), key=row.name)
         for index, column in enumerate(COLUMNS):
             arrow = (" ▼" if self.sort_reverse else " ▲") if index == self.sort_index else ""
             table.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
@@ -246,35 +224,37 @@ class CohortScreen(Screen[None]):
         self.update_title()
         self.update_detail()
 
+    def to_score(self, row: cohort.Row) -> bool:
+        """Still to score by this reviewer (another reviewer's final does not count)."""
+        return row.complete and row.head is not None and row.states.get(self.me, "new") in MINE_TO_SCORE
+
     def update_title(self) -> None:
         total = len(self.rows)
         done = sum(row.complete for row in self.rows.values())
-        unscored = sum(row.state in UNSCORED for row in self.rows.values() if row.complete)
         shown = self.table.row_count
-        parts = [f"{self.cohort_dir}", f"{total} submissions"]
+        parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} submissions"]
         if done < total:
             parts.append(f"loading {done}/{total}")
-        parts.append(f"{unscored} to score")
+        if self.harness_queue:
+            running = ", ".join(sorted(self.harness_running)) or "starting"
+            parts.append(f"harness: {self.harness_queue} to run ({running})")
         if self.filter_text:
+            terms, problems = triage.parse_filter(self.filter_text)
             parts.append(f"filter {self.filter_text!r}: {shown} shown")
-        parts.append(f"sorted by {COLUMNS[self.sort_index].label}")
-        self.query_one("#triage-title", Static).update(Content(safe_line(" · ".join(parts), 300)))
+            if problems:
+                parts.append(f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})")
+        parts += [f"sorted by {COLUMNS[self.sort_index].label}", str(self.cohort_dir)]
+        self.query_one("#triage-title", Static).update(Content(safe_line(" · ".join(parts), 400)))
 
     def update_detail(self) -> None:
         name = self.current_name()
         row = self.rows.get(name) if name else None
-        detail = self.query_one("#triage-detail", Static)
+        panel = self.query_one("#triage-detail", Static)
         if row is None:
-            detail.update(Content("No submissions." if not self.rows else "No row matches the filter."))
+            panel.update(Content("No submissions." if not self.rows else "No row matches the filter."))
             return
-        if row.problem:
-            text = f"{row.name}: {row.problem}"
-        elif not row.complete:
-            text = f"{row.name}: reading…"
-        else:
-            text = f"{row.name}: HEAD {row.head[:12] if row.head else '?'} · {row.commits} commits · " \
-                   f"assistants: {', '.join(row.assistants) or 'none detected'}"
-        detail.update(Content(safe_line(text, 400)))
+        lines = [safe_line(line, 400) for line in detail(row).splitlines()]
+        panel.update(Content("\n".join(lines + [LEGEND])))
 
     def current_name(self) -> str | None:
         table = self.table
@@ -325,8 +305,8 @@ class CohortScreen(Screen[None]):
         name = self.current_name()
         if name and result is not None:
             row = self.rows[name]
-            if result.harness is not None:
-                row.harness = result.harness
+            if result.suite is not None:
+                cohort.apply_suite(row, result.suite)
             if result.scores is not None:
                 self.refresh_row(row, result.scores)
         if result is not None and result.open_next:
@@ -341,31 +321,35 @@ class CohortScreen(Screen[None]):
                 self.refresh_row(row, scores)
 
     def refresh_row(self, row: cohort.Row, scores: store.ScoreFile) -> None:
+        before = dict(row.states)
         row.state = store.review_state(scores, row.head) if row.head else row.state
+        row.states = store.reviewer_states(scores, row.head)
+        row.agreement = cohort.head_agreement(scores, row.head)
         row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
-        if row.name in self.table.rows:
-            for column, cell in zip(COLUMNS, cells(self.app, row)):
-                self.table.update_cell(row.name, column.key, cell, update_width=True)
+        self.update_row(row)
         self.update_title()
+        for who, state in row.states.items():
+            if who != self.me and before.get(who) != state and self.is_current:
+                self.app.notify(safe_line(f"{who} saved {row.name}: {state}", 200), markup=False, timeout=4)
 
     def action_next_unscored(self) -> None:
+        """The next row this reviewer has not scored finally at HEAD (another's final does not count)."""
         table = self.table
         names = [key.value for key in table.rows if key.value is not None]
         if not names:
             return
         start = table.cursor_row
         for step in range(1, len(names) + 1):
-            name = names[(start + step) % len(names)]
-            row = self.rows[name]
-            if row.complete and row.state in UNSCORED:
+            if self.to_score(self.rows[names[(start + step) % len(names)]]):
                 table.move_cursor(row=(start + step) % len(names))
                 return
-        self.app.notify("Every submission is scored.", markup=False)
+        self.app.notify(f"Every submission is scored by {self.me}.", markup=False)
 
     def action_filter(self) -> None:
         box = self.query_one("#triage-filter", Input)
         box.remove_class("hidden")
         box.focus()
+        self.call_after_refresh(box.focus)  # a box just shown takes focus once laid out: keys typed at once land in it
 
     @on(Input.Changed, "#triage-filter")
     def filter_changed(self, event: Input.Changed) -> None:

@@ -37,7 +37,7 @@ class Closed:
 
     open_next: bool
     scores: store.ScoreFile | None  # the score file as last read or written here
-    harness: str | None  # the latest suite summary at HEAD
+    suite: runner.SuiteResult | None  # the latest suite at HEAD
 
 
 class ScoringScreen(Screen[Closed]):
@@ -67,7 +67,7 @@ class ScoringScreen(Screen[Closed]):
             self.rubric, self.rubric_problem = rubric_module.ARTICLE, str(error)
 
     def close(self, open_next: bool = False) -> None:
-        self.dismiss(Closed(open_next, self.scores, self.suite.summary if self.suite else None))
+        self.dismiss(Closed(open_next, self.scores, self.suite))
 
     def leave(self, then: str) -> None:
         """Back to triage or quit; with unsaved rubric changes, ask first (autosave may not have run)."""

@@ -1,0 +1,146 @@
+"""The triage table's columns: what each cell shows, how it sorts, its colour, and what the filter
+matches. The columns that answer "whom do I read first" come first, so 80 columns show them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import App
+
+from review.core import triage
+from review.core.text import safe_line
+from review.services import cohort
+from review.tui import palette
+
+PENDING, MISSING = "…", "—"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    value: Callable[[cohort.Row, str], object]  # (row, me) -> the value it sorts by; None sorts last
+
+    def sort_key(self, row: cohort.Row, me: str):
+        value = self.value(row, me)
+        if isinstance(value, list):
+            value = ", ".join(map(str, value))
+        return (value is None, value if value is not None else 0)
+
+
+def my_state(row: cohort.Row, me: str) -> str:
+    """This reviewer's own state: new, draft, final, stale; unreadable rows say so."""
+    if row.problem and row.head is None:
+        return "unreadable"
+    return row.states.get(me, "new")
+
+
+def others(row: cohort.Row, me: str) -> str | None:
+    found = [f"{who} {state}" for who, state in row.states.items() if who != me]
+    return ", ".join(found) if found else None
+
+
+def agreement_text(row: cohort.Row) -> str | None:
+    return f"{row.agreement[0]}/{row.agreement[1]}" if row.agreement and row.agreement[1] else None
+
+
+def harness_text(row: cohort.Row) -> str | None:
+    if row.scenarios:
+        return triage.marks(row.scenarios)
+    return row.harness  # "not run: …", "queued", "running"
+
+
+COLUMNS = (
+    Column("name", "Candidate", lambda row, me: row.name),
+    Column("mine", "Mine", my_state),
+    Column("key_scope", "Key scope", lambda row, me: row.key_scope),
+    Column("runs", "Runs", lambda row, me: harness_text(row)),
+    Column("disclosure", "Disclosure", lambda row, me: row.disclosure),
+    Column("ai_share", "AI", lambda row, me: row.ai_share),
+    Column("others", "Others", others),
+    Column("agreement", "Agree", lambda row, me: agreement_text(row)),
+    Column("assistants", "Assistants", lambda row, me: row.assistants or None),
+    Column("commits", "Commits", lambda row, me: row.commits),
+    Column("last_commit", "Last commit", lambda row, me: row.last_commit),
+    Column("problem", "Problem", lambda row, me: row.problem),
+)
+COLUMN_INDEX = {column.key: index for index, column in enumerate(COLUMNS)}
+
+GOOD_SCOPE, BAD_SCOPES = "persisted", ("per-attempt", "per-amount", "none")
+
+
+def cells(app: App, row: cohort.Row, me: str) -> list[Text]:
+    """Every cell as plain Text: DataTable would parse a str as markup."""
+    pending = PENDING if not row.complete else MISSING
+    texts = []
+    for column in COLUMNS:
+        value = column.value(row, me)
+        if column.key == "ai_share":
+            shown = f"{value:.0%}" if isinstance(value, float) else MISSING
+        elif column.key == "last_commit":
+            shown = str(value)[:10] if value else pending
+        elif value is None or value == []:
+            shown = pending if column.key not in ("problem", "others", "agreement") else ""
+        else:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+        texts.append(Text(safe_line(shown, 80)))
+    by_key = dict(zip(COLUMN_INDEX, texts))
+    state = my_state(row, me)
+    if state == "unreadable":
+        by_key["mine"].stylize(palette.style(app, "bad", bold=True))
+    elif state == "stale":
+        by_key["mine"].stylize(palette.style(app, "warn"))
+    elif state == "final":
+        by_key["mine"].stylize(palette.style(app, "ok"))
+    if row.key_scope == GOOD_SCOPE:
+        by_key["key_scope"].stylize(palette.style(app, "ok"))
+    elif row.key_scope in BAD_SCOPES:
+        by_key["key_scope"].stylize(palette.style(app, "bad"))
+    if row.disclosure in ("conflict", "unmapped", "none"):
+        by_key["disclosure"].stylize(palette.style(app, "warn"))
+    if row.scenarios:
+        runs = by_key["runs"]
+        for index, mark in enumerate(runs.plain):
+            runs.stylize(palette.style(app, "ok" if mark == triage.OK else "bad" if mark == triage.BAD else "foreground",
+                                       bold=mark == triage.BAD), index, index + 1)
+    return texts
+
+
+def filter_fields(row: cohort.Row, me: str) -> dict[str, list[str]]:
+    """What each filter field matches; a plain word matches the candidate's name only."""
+    return {
+        "name": [row.name],
+        "state": [my_state(row, me), row.state],
+        "tool": list(row.assistants),
+        "scope": [row.key_scope or ""],
+        "disclosure": [row.disclosure or ""],
+        "verdict": sorted(set((row.scenarios or {}).values())),
+        "reviewer": list(row.reviewers),
+    }
+
+
+LEGEND = "Runs, one mark per scenario: " + " ".join(triage.SHORT.values()) + \
+    f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
+
+
+def detail(row: cohort.Row) -> str:
+    """The highlighted row, spelled out: the marks with the scenarios' names, what the scope means."""
+    if row.problem and row.head is None:
+        return f"{row.name}: {row.problem}"
+    if not row.complete:
+        return f"{row.name}: reading…"
+    parts = [f"{row.name}: HEAD {row.head[:12] if row.head else '?'} · {row.commits} commits · "
+             f"assistants: {', '.join(row.assistants) or 'none detected'}"]
+    if row.scenarios:
+        parts.append("runs: " + triage.spelled_marks(row.scenarios))
+    elif row.harness:
+        parts.append(f"runs: {row.harness}")
+    if row.key_scope:
+        parts.append(f"key scope: {row.key_scope} — {triage.KEY_SCOPE_MEANS.get(row.key_scope, '')}")
+    if row.disclosure:
+        parts.append(f"disclosure: {row.disclosure} — {triage.DISCLOSURE_MEANS.get(row.disclosure, '')}")
+    if row.problem:
+        parts.append(f"problem: {row.problem}")
+    return "\n".join(parts)
