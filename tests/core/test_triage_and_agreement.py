@@ -1,0 +1,92 @@
+"""Triage marks, the key's scope read from gateway records, the filter, and agreement statistics."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from review.core import agreement, triage
+
+
+def record(process: int, call: int, key: str | None) -> dict:
+    return {"process": process, "call": call, "key": key}
+
+
+def test_marks_follow_the_suite_order_and_say_what_did_not_run():
+    verdicts = {"happy": "ok", "first-503": "double-charge", "restart": "ok"}
+    assert triage.marks(verdicts) == "✓✗····✓·"
+    assert triage.spelled_marks(verdicts).startswith("ok ✓ · 503 ✗ double-charge · lost ·")
+
+
+def test_key_scope_tells_the_seeded_bug_from_the_restart_gap():
+    draft = {"first-503": [record(1, 1, "a"), record(1, 1, "b")], "restart": [record(1, 1, "c"), record(2, 1, "d")]}
+    per_call = {"first-503": [record(1, 1, "a"), record(1, 1, "a")],
+                "restart": [record(1, 1, "c"), record(2, 1, "d")]}
+    persisted = {"first-503": [record(1, 1, "a"), record(1, 1, "a")],
+                 "restart": [record(1, 1, "k"), record(2, 1, "k")],
+                 "two-orders": [record(1, 1, "x"), record(1, 2, "y")]}
+    per_amount = dict(persisted, **{"two-orders": [record(1, 1, "x"), record(1, 2, "x")]})
+    assert triage.key_scope(draft) == "per-attempt"
+    assert triage.key_scope(per_call) == "per-call"
+    assert triage.key_scope(persisted) == "persisted"
+    assert triage.key_scope(per_amount) == "per-amount"
+    assert triage.key_scope({"happy": [record(1, 1, None)], "first-503": [record(1, 1, None)]}) == "none"
+    assert triage.key_scope({}) == "unknown"
+    assert triage.key_scope({"happy": [record(1, 1, "a")]}) == "unknown"  # nothing retried, no restart seen
+
+
+@given(st.dictionaries(st.sampled_from(list(triage.SHORT)), st.lists(st.fixed_dictionaries(
+    {"process": st.integers(1, 2), "call": st.integers(1, 3) | st.none(), "key": st.sampled_from(["a", "b", None])}),
+    max_size=6)))
+def test_key_scope_always_answers_one_of_its_words(records):
+    assert triage.key_scope(records) in triage.KEY_SCOPES
+
+
+def test_disclosure_states():
+    assert triage.disclosure_state(["Claude Code"], 0, 0, False) == "ok"
+    assert triage.disclosure_state(["Claude Code"], 0, 2, False) == "unmapped"
+    assert triage.disclosure_state(["Cursor"], 1, 0, True) == "conflict"
+    assert triage.disclosure_state([], 0, 0, True) == "no-ai"
+    assert triage.disclosure_state([], 0, 0, False) == "none"
+
+
+def test_filter_fields_and_plain_words():
+    terms, problems = triage.parse_filter("state:draft  Tool:Claude ada colour:red")
+    assert terms == [triage.Term("state", "draft"), triage.Term("tool", "claude"), triage.Term("name", "ada")]
+    assert problems == ["colour:red"]
+    fields = {"name": ["ada-okafor"], "state": ["draft"], "tool": ["Claude Code"]}
+    assert triage.matches(terms, fields)
+    assert not triage.matches([triage.Term("name", "unreadable")], {"name": ["ada"], "state": ["unreadable"]})
+
+
+def test_submission_agreement_counts_signals_scored_by_two():
+    same, compared = agreement.submission_agreement(
+        [{"a": "weak", "b": "strong", "c": "no-decision"}, {"a": "weak", "b": "acceptable", "c": "weak"}],
+        ["a", "b", "c", "d"])
+    assert (same, compared) == (1, 2)
+
+
+def test_weighted_kappa_by_hand():
+    assert agreement.cohen_kappa([(0, 0), (1, 1), (2, 2), (0, 1)]) == 0.8
+    assert agreement.cohen_kappa([(0, 0), (2, 2)]) == 1.0
+    assert agreement.cohen_kappa([]) is None and agreement.cohen_kappa([(1, 1), (1, 1)]) is None
+    assert agreement.cohen_kappa([(0, 2), (2, 0)]) < 0  # systematic disagreement
+
+
+def test_krippendorff_alpha_agrees_with_kappa_in_sign_and_bounds():
+    assert agreement.krippendorff_alpha([[0, 0], [1, 1], [2, 2]]) == 1.0
+    assert agreement.krippendorff_alpha([[1, 1], [1, 1]]) is None  # no spread: undefined
+    value = agreement.krippendorff_alpha([[0, 0], [1, 1], [2, 2], [0, 1]])
+    assert value is not None and 0.5 < value < 1
+    assert agreement.krippendorff_alpha([[0, 2], [2, 0]]) < 0
+    assert agreement.krippendorff_alpha([[0, 1, 1], [2, 2], [0]]) is not None  # three raters, missing values
+
+
+def test_cohort_agreement_and_leans():
+    scored = [{"ana": {"key-scope": "weak"}, "bob": {"key-scope": "acceptable"}},
+              {"ana": {"key-scope": "acceptable"}, "bob": {"key-scope": "strong"}},
+              {"ana": {"key-scope": "strong"}, "bob": {"key-scope": "strong"}}]
+    [result] = agreement.cohort_agreement(scored, ["key-scope"])
+    assert (result.items, result.same) == (3, 1) and result.kappa is not None and result.alpha is not None
+    leans = agreement.leans(scored, ["key-scope"])
+    assert leans["ana"] < 0 < leans["bob"]  # ana is the stricter one
