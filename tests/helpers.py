@@ -4,11 +4,13 @@ started, and Pilot waits. Tests import from here; conftest.py holds only fixture
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
 
 from review import demo, gitsafe
+from review.harness import cache, sandbox
 from review.tui.screens.submission import SubmissionScreen
 
 
@@ -109,3 +111,16 @@ async def wait_until(pilot, predicate, timeout: float = 90.0) -> None:
     while not predicate():
         assert time.monotonic() < deadline, "timed out waiting"
         await pilot.pause(0.05)
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+BEN_HEAD = "787629649341b644a3fb1b7d302646b50bd4f35d"  # ben-larsen's HEAD in the sample cohort (deterministic)
+
+
+def seed_ben_suite() -> None:
+    """A real suite run of ben-larsen's HEAD, recorded once (fixtures/), in the harness cache: what the
+    stub log shows is fixed, timings included."""
+    data = json.loads((FIXTURES / "suite-ben-larsen-head.json").read_text())
+    assert data["commit"] == BEN_HEAD
+    # Cached per sandbox kind: filed under this machine's, shown as recorded (a bubblewrap run).
+    cache.write_json_atomic(cache._cache_file(BEN_HEAD, sandbox.detect().kind), data)

@@ -307,7 +307,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     try:
         sys.stdout.write(export.render(args.cohort, args.format))
-    except rubric.RubricError as error:
+    except (rubric.RubricError, cohort.CohortError) as error:
         print(f"review: {error}", file=sys.stderr)
         return 2
     return 0

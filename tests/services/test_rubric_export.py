@@ -8,6 +8,7 @@ import pytest
 
 from review.cli import main
 from review.core import evidence, rubric
+from review.core import triage
 from review.services import export, store
 
 
@@ -53,7 +54,7 @@ def test_export_counts_and_agreement(sample_cohort, capsys):
     scored(ada, "bob", {**same, "evidence": "acceptable"})
     scored(sample_cohort / "ben-larsen", "ana", same, state="draft")
     assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out.partition("\r\n\r\n")[0])))
     assert len(rows) == 3
     ada_rows = [r for r in rows if r["submission"] == "ada-okafor"]
     assert {r["agreement"] for r in ada_rows} == {"0.80"}  # 4 of 5 signals agree
@@ -63,7 +64,39 @@ def test_export_counts_and_agreement(sample_cohort, capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["signals"][0] == "found-defect" and len(document["rows"]) == 3
     assert main(["export", str(sample_cohort), "--format", "md"]) == 0
-    assert capsys.readouterr().out.count("\n") == 5
+    markdown = capsys.readouterr().out
+    assert markdown.split("\n## Agreement")[0].count("\n") == 5  # header, rule, three reviews
+
+
+def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort, capsys):
+    from helpers import BEN_HEAD, seed_ben_suite
+
+    seed_ben_suite()  # a real suite of ben-larsen's HEAD, cached: its verdicts travel with the review
+    ben = sample_cohort / "ben-larsen"
+    ana = {"found-defect": "weak", "key-scope": "acceptable", "evidence": "weak", "explanation": "acceptable",
+           "blast-radius": "weak"}
+    bob = {**ana, "key-scope": "strong", "explanation": "strong"}
+    store.save(ben, store.Review(["ana"], BEN_HEAD, state="final", tiers=ana,
+                                 comments={"key-scope": "key per call; =SUM(A1) not persisted"}))
+    store.save(ben, store.Review(["bob"], BEN_HEAD, state="final", tiers=bob,
+                                 comments={"key-scope": "hoisted, good enough"}))
+    assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
+    text = capsys.readouterr().out
+    reviews, _, totals = text.partition("\r\n\r\n")
+    rows = {r["reviewers"]: r for r in csv.DictReader(io.StringIO(reviews))}
+    assert rows["ana"]["comment:key-scope"] == "key per call; =SUM(A1) not persisted"
+    assert rows["bob"]["comment:key-scope"] == "hoisted, good enough"
+    assert rows["ana"]["stale"] == "no" and rows["ana"]["agreement"] == "0.60"
+    assert rows["ana"]["key_scope"] == "per-call" and rows["ana"]["scenario:restart"] == "double-charge"
+    assert rows["ana"]["scenario:happy"] == "ok" and rows["ana"]["disclosure"] in triage.DISCLOSURES
+    signals = {r["signal"]: r for r in csv.DictReader(io.StringIO(totals))}
+    assert signals["found-defect"]["same tier"] == "1" and signals["key-scope"]["same tier"] == "0"
+    assert signals["lean of ana"]["alpha (ordinal)"] == "-0.40"  # two of five signals one tier lower
+    assert main(["export", str(sample_cohort), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    by_signal = {a["signal"]: a for a in document["agreement"]}
+    assert by_signal["key-scope"]["items"] == 1 and document["leans"] == {"ana": -0.4, "bob": 0.4}
+    assert {r["comments"].get("key-scope") for r in document["rows"]} >= {"hoisted, good enough"}
 
 
 def test_agreement_needs_two_finals():

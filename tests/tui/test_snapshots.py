@@ -5,18 +5,13 @@ another reviewer's disagreement. `pytest --snapshot-update` rewrites them after 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from helpers import open_submission, settle
-from review.harness import cache, sandbox
+from helpers import BEN_HEAD, open_submission, seed_ben_suite, settle
 from review.tui.app import ReviewApp
 from review.tui.widgets.stub_log import StubLog
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-BEN_HEAD = "787629649341b644a3fb1b7d302646b50bd4f35d"  # ben-larsen's HEAD in the sample cohort (deterministic)
 
 VARIANTS = [
     pytest.param("review-dark", False, id="review-dark"),
@@ -47,18 +42,11 @@ async def open_ben(pilot):
     await settle(pilot.app, pilot)
 
 
-def seed_ben_suite() -> None:
-    """A real suite run of ben-larsen's HEAD, recorded once (fixtures/), in the harness cache: what the
-    stub log shows is fixed, timings included."""
-    data = json.loads((FIXTURES / "suite-ben-larsen-head.json").read_text())
-    assert data["commit"] == BEN_HEAD
-    # Cached per sandbox kind: filed under this machine's, shown as recorded (a bubblewrap run).
-    cache.write_json_atomic(cache._cache_file(BEN_HEAD, sandbox.detect().kind), data)
-
-
 class TestTriage:
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
     def test_80x24(self, snap_compare, make_app, theme, no_color):
+        seed_ben_suite()  # one row with its runs: marks and key scope
+
         async def loaded(pilot):
             await settle(pilot.app, pilot)
 

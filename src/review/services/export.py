@@ -1,5 +1,6 @@
-"""`review export COHORT --format csv|json|md`: one row per submission and review, per-signal
-tiers, flags, state, commit, and how far the reviewers of one submission agree."""
+"""`review export COHORT --format csv|json|md`: one row per submission and review (tiers and the
+comment on each signal, flags, state, commit, the reviewed commit's scenario verdicts and key scope,
+the disclosure state), then how far the reviewers agree per signal over the cohort."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from review import gitsafe
+from review.core import agreement as agreement_module
 from review.core import rubric as rubric_module
+from review.core import triage
 from review.core.text import safe_line
+from review.harness import runner, scenarios
 from review.services import cohort, store
 
 
@@ -25,9 +29,14 @@ class ExportRow:
     stale: bool
     rubric_version: str
     tiers: dict[str, str]
+    comments: dict[str, str]  # signal id -> the reviewer's comment on it
     flags: list[str]
     comment: str
     agreement: float | None  # share of signals on which every final review of this submission agrees
+    scenarios: dict[str, str]  # scenario -> verdict, from the suite cached for the reviewed commit
+    key_scope: str | None  # from that suite's gateway records
+    disclosure: str | None  # the submission's disclosure state at HEAD
+    problem: str | None = None  # why this submission's scores or history could not be read
 
 
 def agreement(reviews: list[store.Review], signal_ids: list[str]) -> float | None:
@@ -39,48 +48,98 @@ def agreement(reviews: list[store.Review], signal_ids: list[str]) -> float | Non
     return same / len(signal_ids)
 
 
-def collect(cohort_dir: Path) -> tuple[rubric_module.Rubric, list[ExportRow]]:
+@dataclass
+class Export:
+    rubric: rubric_module.Rubric
+    rows: list[ExportRow]
+    signals: list[agreement_module.SignalAgreement]  # per-signal agreement over the cohort (final reviews)
+    leans: dict[str, float]  # reviewer -> mean tier difference from the others (below 0: stricter)
+
+
+def collect(cohort_dir: Path, read_rows: bool = True) -> Export:
+    """`read_rows`: also read each submission (its disclosure state); off, only score files and the
+    harness cache are read."""
     settings = cohort.cohort_settings(cohort_dir)
     rubric = rubric_module.from_settings(settings)
     signal_ids = [s.id for s in rubric.signals]
     rows = []
+    finals: list[dict[str, dict[str, str]]] = []
     for path in cohort.list_submissions(cohort_dir):
         scores = store.read_scores(path)
-        if scores.problem:
-            raise cohort.CohortError(scores.problem)
-        try:
-            head = gitsafe.read_head(path).sha
-        except gitsafe.GitSafeError:
-            head = None
+        row = cohort.load_row(path) if read_rows else None
+        head = row.head if row else _head(path)
+        if scores.problem:  # one bad file is its row, never the export's end
+            rows.append(ExportRow(path.name, "", "unreadable", "", False, "", {}, {}, [], "", None, {}, None,
+                                  row.disclosure if row else None, scores.problem))
+            continue
         agreed = agreement(scores.reviews, signal_ids)
+        at_head = {r.who: r.tiers for r in scores.reviews if r.state == "final" and r.commit == head}
+        if len(at_head) >= 2:
+            finals.append(at_head)
         for review in scores.reviews:
+            suite = runner.cached_suite(review.commit) if review.commit else None
+            verdicts = {s.name: s.verdict for s in suite.scenarios} if suite else {}
+            scope = triage.key_scope({s.name: s.records for s in suite.scenarios}) if suite else None
             rows.append(ExportRow(path.name, review.who, review.state, review.commit, review.commit != head,
-                                  review.rubric_version, review.tiers, review.flags, review.comment, agreed))
-    return rubric, rows
+                                  review.rubric_version, review.tiers, review.comments, review.flags, review.comment,
+                                  agreed, verdicts, scope, row.disclosure if row else None,
+                                  row.problem if row else None))
+    return Export(rubric, rows, agreement_module.cohort_agreement(finals, signal_ids),
+                  agreement_module.leans(finals, signal_ids))
 
 
-def render(cohort_dir: Path, fmt: str) -> str:
-    rubric, rows = collect(cohort_dir)
-    ids = [s.id for s in rubric.signals]
+def _head(path: Path) -> str | None:
+    try:
+        return gitsafe.read_head(path).sha
+    except gitsafe.GitSafeError:
+        return None
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def render(cohort_dir: Path, fmt: str, read_rows: bool = True) -> str:
+    data = collect(cohort_dir, read_rows)
+    rows = data.rows
+    ids = [s.id for s in data.rubric.signals]
+    names = [s.name for s in scenarios.SCENARIOS]
     if fmt == "json":
-        return json.dumps({"cohort": str(cohort_dir.resolve()), "rubric_version": rubric.version,
-                           "signals": ids, "rows": [row.__dict__ for row in rows]}, indent=2)
-    header = ["submission", "reviewers", "state", "commit", "stale", "rubric_version", *ids, "flags", "agreement"]
+        return json.dumps({"cohort": str(cohort_dir.resolve()), "rubric_version": data.rubric.version,
+                           "signals": ids, "rows": [row.__dict__ for row in rows],
+                           "agreement": [a.to_json() for a in data.signals], "leans": data.leans}, indent=2)
+    header = ["submission", "reviewers", "state", "commit", "stale", "rubric_version", *ids,
+              *(f"comment:{i}" for i in ids), "comment", "flags", "agreement", "key_scope", "disclosure",
+              *(f"scenario:{n}" for n in names), "problem"]
     table = [[row.submission, row.reviewers, row.state, row.commit, "yes" if row.stale else "no",
-              row.rubric_version, *(row.tiers.get(i, "") for i in ids), " ".join(row.flags),
-              "" if row.agreement is None else f"{row.agreement:.2f}"] for row in rows]
+              row.rubric_version, *(row.tiers.get(i, "") for i in ids), *(row.comments.get(i, "") for i in ids),
+              row.comment, " ".join(row.flags), _number(row.agreement), row.key_scope or "", row.disclosure or "",
+              *(row.scenarios.get(n, "") for n in names), row.problem or ""] for row in rows]
+    agreement_header = ["signal", "submissions compared", "same tier", "kappa (2 reviewers)", "alpha (ordinal)"]
+    agreement_table = [[a.signal, str(a.items), str(a.same), _number(a.kappa), _number(a.alpha)]
+                       for a in data.signals]
+    agreement_table += [[f"lean of {who}", "", "", "", f"{lean:+.2f}"] for who, lean in sorted(data.leans.items())]
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(header)
         writer.writerows([[csv_cell(str(c)) for c in row] for row in table])
+        writer.writerow([])  # the cohort's agreement, below the reviews
+        writer.writerow(agreement_header)
+        writer.writerows([[csv_cell(c) for c in row] for row in agreement_table])
         return out.getvalue()
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return _markdown(header, table) + "\n## Agreement (final reviews at HEAD)\n\n" + \
+        _markdown(agreement_header, agreement_table)
+
+
+def _markdown(header: list[str], table: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(markdown_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(markdown_cell(str(c)) for c in row) + " |" for row in table]
     return "\n".join(lines) + "\n"
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"[+-]?\d{1,12}(?:\.\d{1,12})?")
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 
 
@@ -88,6 +147,8 @@ def csv_cell(text: str) -> str:
     """No escape sequence reaches whoever opens the file, and no cell is a live spreadsheet formula
     (a leading = + - @ tab or CR gets a quote, as OWASP advises)."""
     text = safe_line(text, 10_000)
+    if NUMBER.fullmatch(text):
+        return text  # a plain number (a negative lean) is no formula
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
