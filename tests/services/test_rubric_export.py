@@ -7,8 +7,7 @@ import json
 import pytest
 
 from review.cli import main
-from review.core import evidence, rubric
-from review.core import triage
+from review.core import evidence, rubric, triage
 from review.services import export, store
 
 
