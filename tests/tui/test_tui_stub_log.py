@@ -47,7 +47,13 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         assert any('{"charges":2,"distinctKeys":2}' in line for line in log.raw_lines)
         assert len(log.lines.key_numbers) >= 2  # the second key got a colour (and number) of its own
         assert "a new key per attempt" in hints(screen, "key-scope")
-        await pilot.press("4", "down", "g")  # Key scope's first hint links to first-503's log lines
+        await pilot.press("4", "down", "g")  # Key scope's first hint: the code line that makes the key
+        view = screen.query_one("#diff-view")
+        assert screen.active_pane == "diff" and app.focused is view
+        top = view.scroll_offset.y
+        shown = [row for row in view.rows[top:top + view.size.height] if row.line is not None]
+        assert any(row.line.new_no == 9 and "randomUUID" in row.line.text for row in shown)
+        await pilot.press("4", "g")  # the next: first-503's log lines (HEAD's run)
         lines = log.query_one(LogLines)
         await wait_until(pilot, lambda: screen.active_pane == "log" and lines.scroll_offset.y > 0, timeout=5)
         assert "] first-503: start" in log.raw_lines[lines.scroll_offset.y - log.unlogged]
@@ -198,3 +204,23 @@ async def test_escape_in_the_commits_pane_stops_a_running_timeline_before_it_lea
         await pilot.pause()
         assert isinstance(app.screen, CohortScreen)
     assert await leftovers_after("driver.mjs") == []
+
+
+async def test_g_in_the_stub_log_goes_to_the_code_that_sent_the_requests(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        view = screen.query_one("#diff-view")
+
+        def lines_on_screen() -> list[int]:
+            top = view.scroll_offset.y
+            return [row.line.new_no for row in view.rows[top:top + view.size.height] if row.line is not None]
+
+        await pilot.press("5", "g")  # the line that sends the key (and makes it, in the draft)
+        await pilot.pause()
+        assert screen.active_pane == "diff" and 9 in lines_on_screen()
+        await pilot.press("5", "g")  # again: the request itself
+        await pilot.pause()
+        assert 4 in lines_on_screen()
+        await pilot.press("4", "g")  # in the rubric, g is the signal's own: Found the defect's evidence (commits)
+        assert screen.active_pane == "commits"

@@ -9,6 +9,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+CODE_FILE = re.compile(r"\.(?:[cm]?js|ts)$")
+# Where the client's code makes the key, sends it, and sends the request: what `g` goes to from a
+# key-scope hint or a request in the stub log. Short lines only (the patterns never see a huge one).
+SITE_PATTERNS = {
+    "key-made": re.compile(r"randomUUID|\buuid\w*\(|crypto\.random|randomBytes|nanoid", re.I),
+    "key-sent": re.compile(r"idempotency[-_ ]?key", re.I),
+    "request": re.compile(r"\bfetch\s*\(|\bhttps?\.request\s*\(|\baxios\b|\bundici\b|\brequest\s*\(", re.I),
+}
+MAX_SITE_LINE = 500
 ARTICLE_LINE = re.compile(r'\{\s*"charges"\s*:\s*(\d+)\s*,\s*"distinctKeys"\s*:\s*(\d+)\s*\}')
 TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s$")
 
@@ -73,6 +82,30 @@ Source = NoteLines | LogLines | CommitRef | DiffLine | Attribution
 
 
 @dataclass(frozen=True)
+class CodeSite:
+    kind: str  # key-made | key-sent | request
+    path: str
+    line: int  # at HEAD
+    text: str
+
+
+def code_sites(lines: list[tuple[str, int, str]]) -> list[CodeSite]:
+    """Code lines at HEAD (path, line, text), as the diff shows them → the sites, in file order,
+    test files left out (they call the client; they do not send its requests)."""
+    found = []
+    for path, number, text in lines:
+        if not CODE_FILE.search(path) or TEST_PATH.search(path) or len(text) > MAX_SITE_LINE:
+            continue
+        code = text.strip()
+        if code.startswith(("//", "*", "/*")):
+            continue  # a comment that names the header is not the code that sends it
+        for kind, pattern in SITE_PATTERNS.items():
+            if pattern.search(code):
+                found.append(CodeSite(kind, path, number, code))
+    return found
+
+
+@dataclass(frozen=True)
 class Hint:
     text: str
     source: Source  # where it was seen, so the reviewer can check it: the UI goes there by its type
@@ -93,6 +126,7 @@ class Inputs:
     conflicts: list[str]
     draft: tuple[str, int, int] | None  # (sha, added, surviving)
     test_runs: dict[str, str] | None = None  # sha -> "red" | "green" | "none", from the candidate's own tests
+    sites: list[CodeSite] | None = None  # where the code makes and sends the key (code_sites)
 
 
 def _note_lines(note: str, pattern: str) -> list[int]:
@@ -137,7 +171,15 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     if red_words:
         hints["found-defect"].append(Hint("the note says a test failed first", _lines(red_words)))
 
-    # Key scope: from the gateway's record.
+    # Key scope: where the code makes and sends the key (first, so g lands on the code), then what
+    # the gateway recorded.
+    shown_sites: set[tuple[str, int]] = set()
+    for kind, what in (("key-made", "the key is made"), ("key-sent", "the key is sent")):
+        site = next((site for site in inputs.sites or [] if site.kind == kind), None)
+        if site and (site.path, site.line) not in shown_sites:
+            shown_sites.add((site.path, site.line))
+            hints["key-scope"].append(Hint(f"{what} at {site.path}:{site.line}: {site.text[:80]}",
+                                           DiffLine(site.path, site.line)))
     if verdicts is None:
         hints["key-scope"].append(Hint("the harness has not run on this commit (r runs it)", LogLines()))
     else:

@@ -6,10 +6,12 @@ This is the service layer between gitsafe (the only module that runs git) and th
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 
 from review import gitsafe
-from review.core import attribution, diff, share
+from review.core import attribution, diff, evidence, share
 from review.core.attribution import Blame
 
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
@@ -46,6 +48,14 @@ class Analysis:
     @property
     def head(self) -> str:
         return self.repo.head
+
+    @functools.cached_property
+    def sites(self) -> list[evidence.CodeSite]:
+        """Where the code at HEAD makes and sends the key and the request (from the diff's lines)."""
+        return evidence.code_sites([(f.path, line.new_no, line.text) for f in self.diff.files
+                                    if not f.binary and evidence.CODE_FILE.search(f.path)
+                                    for hunk in f.hunks for line in hunk.lines
+                                    if line.new_no is not None and line.kind in "+ "])
 
     def to_json(self) -> dict:
         data = self.attribution.to_json(self.diff.ai_share)

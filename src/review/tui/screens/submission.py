@@ -72,6 +72,8 @@ class SubmissionScreen(ScoringScreen):
         Binding("ctrl+s", "save", "Save", id="submission.save"),
         Binding("ctrl+n", "save_and_next", "Save & next", id="submission.save-next"),
         Binding("R", "reload_theirs", "Reload theirs", show=False, id="submission.reload-theirs"),
+        # Only while the stub log has focus (elsewhere g is the focused pane's own key).
+        Binding("g", "log_to_code", "Go to the code", id="submission.log-to-code"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="submission.focus-next"),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="submission.focus-previous"),
     ]
@@ -272,7 +274,8 @@ class SubmissionScreen(ScoringScreen):
         conflicts = [c.message for c in analysis.attribution.conflicts if c.path is None]
         draft = (analysis.draft, analysis.draft_added, analysis.draft_surviving) if analysis.draft else None
         return evidence_module.Inputs(analysis.note.text, [(c.sha, c.subject) for c in analysis.commits],
-                                      analysis.changed, verdicts, conflicts, draft, dict(self.test_runs) or None)
+                                      analysis.changed, verdicts, conflicts, draft, dict(self.test_runs) or None,
+                                      analysis.sites)
 
     # ----------------------------------------------------------------- runs → evidence, diff, timeline
 
@@ -407,6 +410,42 @@ class SubmissionScreen(ScoringScreen):
                                           200), markup=False)
         back = " · 4 goes back to the rubric" if self.layout_name == "tabs" else " · g again: the next hint"
         self.app.notify(safe_line(f"{message.row.signal.name}: {source.label}{back}", 200), markup=False, timeout=3)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "log_to_code":
+            return self.focus_in("log")
+        return True
+
+    def focus_in(self, pane: str) -> bool:
+        focused = self.focused
+        return focused is not None and any(node.id == f"pane-{pane}" for node in focused.ancestors_with_self)
+
+    next_site = 0
+
+    def action_log_to_code(self) -> None:
+        """From the requests in the stub log to the code that sent them: the line that sends the key,
+        the request, where the key is made; g again goes to the next one."""
+        if self.analysis is None:
+            return
+        order = {"key-sent": 0, "request": 1, "key-made": 2}
+        sites = sorted(self.analysis.sites, key=lambda site: (order[site.kind], site.path, site.line))
+        if not sites:
+            self.app.notify("No line in the diff sends a request or a key (is the client's code in the diff?)",
+                            markup=False)
+            return
+        site = sites[self.next_site % len(sites)]
+        self.next_site += 1
+        self.show_pane("diff")
+        pane = self.query_one(DiffPane)
+        if self.layout_name == "tabs":
+            self.query_one("#diff-view").focus()
+        if not pane.view.go_to_line(site.path, site.line):
+            self.app.notify(safe_line(f"{site.path}:{site.line} is not in the diff shown (d shows the whole "
+                                      "submission)", 200), markup=False)
+            return
+        label = {"key-sent": "sends the key", "request": "sends the request", "key-made": "makes the key"}[site.kind]
+        self.app.notify(safe_line(f"{site.path}:{site.line} {label} · g again: the next site ({len(sites)})", 200),
+                        markup=False, timeout=3)
 
     def action_back(self) -> None:
         log = self.query_one(StubLog)
