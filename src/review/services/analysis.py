@@ -7,7 +7,6 @@ This is the service layer between gitsafe (the only module that runs git) and th
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass, field
 
 from review import gitsafe
