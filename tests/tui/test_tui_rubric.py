@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 
-from helpers import git, open_submission, settle
+from helpers import git, open_submission, settle, wait_until
 from review.core import evidence
 from review.services import store
 from review.tui.app import ReviewApp
@@ -79,6 +79,7 @@ async def test_stale_after_a_new_commit(sample_cohort):
         await score_all(pilot)
         await pilot.press("f3", "4", "F", "ctrl+s")
         await settle(app, pilot)
+    entry_commit = saved(sample_cohort, "ben-larsen")[0]["commit"]
     repo = sample_cohort / "ben-larsen"
     git("checkout", "-q", "main", cwd=repo)
     (repo / "checkout.mjs").write_text("// rewritten after review\n")
@@ -90,8 +91,18 @@ async def test_stale_after_a_new_commit(sample_cohort):
         screen = await open_submission(app, pilot, "ben-larsen")
         status = str(screen.query_one("#rubric-status").render())
         assert "STALE" in status and "Late change after the deadline" in status
+        assert "runs:" in status  # what the runs said then and now
         form = screen.query_one(RubricForm)
         assert form.values()["tiers"]["found-defect"] == "strong" and form.state == "draft"
+        # Re-review: the diff opens on what changed since the reviewed commit, not the whole submission.
+        from review.tui.widgets.diff_pane import DiffPane
+
+        pane = screen.query_one(DiffPane)
+        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("since your review"))
+        assert [f.path for f in pane.shown_diff.files] == ["checkout.mjs"]
+        assert pane.shown_diff.added == 1 and pane.shown.base == entry_commit
+        await pilot.press("1", "d")
+        await wait_until(pilot, lambda: pane.shown.label.startswith("whole submission"))
 
 
 async def test_save_and_next_opens_the_next_unscored(sample_cohort):

@@ -111,6 +111,7 @@ class ScoringScreen(Screen[Closed]):
         key = (tuple(sorted(self.reviewers)), head)
         mine = scores.find(key)
         self.loaded_review = mine
+        self.reviewed_before: store.Review | None = None  # my entry at an older commit: a re-review
         status = []
         if self.rubric_problem:
             status.append(f"⚠ {self.rubric_problem}; using the article's rubric")
@@ -120,6 +121,7 @@ class ScoringScreen(Screen[Closed]):
             older = scores.latest_for(self.reviewers)
             if older is not None:
                 status.append(self.stale_text(older))
+                self.reviewed_before = older
             self.form.fill(older)
             if older is not None:
                 self.form.state = "draft"  # a stale final is re-confirmed at HEAD, never carried over as final

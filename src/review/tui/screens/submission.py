@@ -207,7 +207,9 @@ class SubmissionScreen(ScoringScreen):
             log.show_earlier(self.suite)  # the pane opens with the run triage (or an earlier session) made
         log.update_status()
         self.load_review(message.scores or store.ScoreFile(store.score_path(self.path)))
-        self.query_one(DiffPane).load(analysis)
+        pane = self.query_one(DiffPane)
+        pane.load(analysis)
+        self.start_re_review(suites)
         self.query_one(NoteView).load(analysis)
         commits = self.query_one("#commits-table", DataTable)
         for commit, signals in zip(analysis.commits, analysis.signals):
@@ -217,6 +219,31 @@ class SubmissionScreen(ScoringScreen):
         self.show_commit(0)
         if self.query_one("#pane-note").display:
             self.mark_note_opened()
+
+    def start_re_review(self, suites: dict[str, runner.SuiteResult]) -> None:
+        """HEAD moved since my review: open on what changed since, and say which verdicts changed."""
+        before = self.reviewed_before
+        assert self.analysis is not None
+        if before is None or before.commit not in {c.sha for c in self.analysis.commits}:
+            return
+        pane = self.query_one(DiffPane)
+        pane.reviewed = before.commit
+        pane.action_since_review()
+        old, new = suites.get(before.commit), suites.get(self.analysis.head)
+        if old is None or new is None:
+            text = (f"runs: {before.harness or 'none recorded'} when you reviewed; at HEAD "
+                    f"{new.summary if new else 'not run yet (5, r runs it)'}")
+        else:
+            was = {s.name: s.verdict for s in old.scenarios}
+            changed = [f"{s.name} {was.get(s.name, '?')} → {s.verdict}" for s in new.scenarios
+                       if was.get(s.name) != s.verdict]
+            text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")
+        self.form.set_status(safe_line(f"{self.form_status_text()}\n{text}".strip(), 800))
+        self.app.notify(safe_line(f"Re-review: the diff shows what changed since your review at {before.commit[:7]} "
+                                  f"(d: the whole submission). {text}", 400), markup=False, timeout=8)
+
+    def form_status_text(self) -> str:
+        return str(self.form.query_one("#rubric-status", Static).render())
 
     @on(DataTable.RowHighlighted, "#commits-table")
     def commit_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -35,6 +35,7 @@ class DiffPane(Vertical):
         Binding("less_than_sign", "step(-1)", "Prev commit", id="diff.previous-commit"),
         Binding("d", "whole", "Whole diff", id="diff.whole"),
         Binding("D", "draft", "Draft→HEAD", id="diff.draft"),
+        Binding("V", "since_review", "Since my review", id="diff.since-review"),
         Binding("f", "toggle_files", "File list", id="diff.toggle-files"),
         Binding("c", "toggle_coverage", "Coverage on/off", id="diff.coverage"),
     ]
@@ -70,6 +71,7 @@ class DiffPane(Vertical):
         # The latest coverage run: (commit, what ran, path -> line -> count); shown on that commit's diffs.
         self.coverage: tuple[str, str, dict[str, dict[int, int]]] | None = None
         self.coverage_on = True
+        self.reviewed: str | None = None  # the commit this reviewer last scored, when HEAD moved since
 
     def compose(self) -> ComposeResult:
         yield Static(Content("reading the submission…"), id="diff-range")
@@ -244,6 +246,21 @@ class DiffPane(Vertical):
         self.position = -1
         self.fetch(DiffRange(analysis.draft, analysis.head,
                              f"model draft {analysis.draft[:7]} → HEAD (what the candidate changed after it)"))
+
+    def since_review_range(self) -> DiffRange | None:
+        if self.analysis is None or self.reviewed is None or self.reviewed == self.analysis.head:
+            return None
+        return DiffRange(self.reviewed, self.analysis.head,
+                         f"since your review at {self.reviewed[:7]} → HEAD {self.analysis.head[:7]} (d: whole submission)")
+
+    def action_since_review(self) -> None:
+        """Re-review: only what changed since the commit this reviewer scored."""
+        chosen = self.since_review_range()
+        if chosen is None:
+            self.app.notify("HEAD has not moved since your review (or you have not reviewed it yet).", markup=False)
+            return
+        self.position = -2
+        self.fetch(chosen)
 
     def action_toggle_files(self) -> None:
         self.files_toggled = True
