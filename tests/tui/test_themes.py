@@ -66,3 +66,68 @@ async def test_app_registers_themes_and_reports_bad_user_theme(isolated_dirs, tm
         assert "ansi-dark" in app.available_themes  # for tmux with the terminal's own palette
         notes = [n.message for n in app._notifications]
         assert any("bad.toml" in n and "'primary'" in n for n in notes)
+
+
+THEMES = ["review-dark", "review-light", "review-high-contrast", "ansi-dark", "ansi-light"]
+
+
+@pytest.mark.parametrize("system", ["truecolor", "standard"])  # standard: TERM=screen, 16 colours
+@pytest.mark.parametrize("theme", THEMES)
+async def test_ai_added_and_context_lines_and_every_token_stay_distinguishable(sample_cohort, monkeypatch,
+                                                                                theme, system):
+    """Each bundled theme and Textual's ANSI ones, on a true-colour and on a 16-colour terminal: AI
+    lines, added lines and context lines have three different backgrounds, and no token or AI tag
+    is drawn in (nearly) its own background's colour."""
+
+    from textual import constants
+
+    from helpers import open_submission, wait_until
+    from review.tui import palette
+
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", system)
+    app = ReviewApp(sample_cohort, theme=theme, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 60)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        assert app.console.color_system == system
+        view = screen.query_one("#diff-view")
+        depth = palette.SYSTEMS[system]
+        backgrounds: dict[str, set] = {"ai": set(), "added": set(), "context": set()}
+        checked = 0
+
+        def check_rows() -> None:
+            nonlocal checked
+            for index, row in enumerate(view.rows):
+                if row.line is None or row.line.kind not in "+ ":
+                    continue
+                segments = list(view._render_row(index, row, False))
+                kind = "ai" if row.line.tool else "added" if row.line.kind == "+" else "context"
+                background = segments[-1].style.bgcolor  # the line's own (its padding's)
+                backgrounds[kind].add("default" if background is None or background.is_default
+                                      else background.downgrade(depth).get_truecolor())
+                for segment in segments:
+                    style = segment.style
+                    if segment.text.strip() and style and style.color and style.bgcolor and \
+                            not style.color.is_default and not style.bgcolor.is_default:
+                        checked += 1
+                        assert palette.contrast(style.color, style.bgcolor, depth) >= palette.MIN_CONTRAST, \
+                            (theme, system, kind, segment.text, style)
+
+        check_rows()  # the whole submission: AI and the candidate's added lines
+        pane = screen.query_one("#diff-pane")
+        await pilot.press("1", "D")  # the model draft → HEAD: context lines too
+        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("model draft"))
+        check_rows()
+        assert checked and all(backgrounds.values()), backgrounds
+        assert len(backgrounds["ai"] | backgrounds["added"] | backgrounds["context"]) == 3, backgrounds
+
+
+def test_contrast_treats_one_palette_entry_as_one_colour():
+    from rich.color import Color, ColorSystem
+
+    from review.tui import palette
+
+    assert palette.contrast(Color.parse("color(6)"), Color.parse("color(6)")) == 1.0
+    assert palette.contrast(Color.parse("#0a0a0a"), Color.parse("#000000"), ColorSystem.STANDARD) == 1.0
+    assert palette.contrast(Color.parse("#ffffff"), Color.parse("#000000")) == 21.0
+    fixed = palette.readable(palette.Style(color="color(2)", bgcolor="color(2)"))
+    assert palette.contrast(fixed.color, fixed.bgcolor) >= palette.MIN_CONTRAST

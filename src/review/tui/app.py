@@ -59,7 +59,8 @@ class ReviewApp(App[None]):
         self.keymap: dict[str, str] = {}  # binding id -> keys, from keymap.toml (shown by ?)
 
     def get_css_variables(self) -> dict[str, str]:
-        variables = themes.with_app_variables(super().get_css_variables())
+        low_colour = self.current_theme.ansi or self.console.color_system in ("standard", "windows")
+        variables = themes.with_app_variables(super().get_css_variables(), low_colour)
         self.theme_variables = variables
         return variables
 

@@ -28,9 +28,21 @@ APP_VARIABLES: dict[str, tuple[str, float]] = {
 }
 
 
-def with_app_variables(variables: dict[str, str]) -> dict[str, str]:
+# On a 16-colour terminal (TERM=screen) or with an ANSI theme, subtle blends collapse into one
+# palette entry (AI, added and context lines on one background): use distinct palette entries.
+LOW_COLOUR_VARIABLES = {
+    "ai-hunk-background": "ansi_magenta",
+    "ai-gutter": "ansi_bright_white",
+    "diff-added-background": "ansi_green",
+    "diff-removed-background": "ansi_red",
+}
+
+
+def with_app_variables(variables: dict[str, str], low_colour: bool = False) -> dict[str, str]:
     """`variables` plus any of the console's own that the theme left out."""
     result = dict(variables)
+    if low_colour:
+        result.update(LOW_COLOUR_VARIABLES)
     for name, (colour, share) in APP_VARIABLES.items():
         if name in result:
             continue

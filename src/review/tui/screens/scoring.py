@@ -60,6 +60,7 @@ class ScoringScreen(Screen[Closed]):
         self.autosave_timer: Timer | None = None
         self.queued_save: tuple[str | None, bool] | None = None  # (then, autosave) asked for during a save
         self.leave_after_save: Callable[[], None] | None = None
+        self.reviewed_before: store.Review | None = None  # my entry at an older commit: a re-review
         try:
             self.rubric = rubric_module.from_settings(cohort.cohort_settings(path.parent))
             self.rubric_problem: str | None = None
@@ -111,7 +112,7 @@ class ScoringScreen(Screen[Closed]):
         key = (tuple(sorted(self.reviewers)), head)
         mine = scores.find(key)
         self.loaded_review = mine
-        self.reviewed_before: store.Review | None = None  # my entry at an older commit: a re-review
+        self.reviewed_before = None
         status = []
         if self.rubric_problem:
             status.append(f"⚠ {self.rubric_problem}; using the article's rubric")

@@ -23,6 +23,7 @@ from review.harness import candidate_tests, runner, scenarios
 from review.services import analysis as analysis_module
 from review.services import cohort, failures, store
 from review.services.session import Session
+from review.tui.screens import navigation
 from review.tui.screens.scoring import ScoringScreen
 from review.tui.signals import subscribe_to_scores
 from review.tui.widgets.commits_table import CommitsTable, suite_cell, tests_cell
@@ -209,7 +210,7 @@ class SubmissionScreen(ScoringScreen):
         self.load_review(message.scores or store.ScoreFile(store.score_path(self.path)))
         pane = self.query_one(DiffPane)
         pane.load(analysis)
-        self.start_re_review(suites)
+        navigation.start_re_review(self, suites)
         self.query_one(NoteView).load(analysis)
         commits = self.query_one("#commits-table", DataTable)
         for commit, signals in zip(analysis.commits, analysis.signals):
@@ -219,31 +220,6 @@ class SubmissionScreen(ScoringScreen):
         self.show_commit(0)
         if self.query_one("#pane-note").display:
             self.mark_note_opened()
-
-    def start_re_review(self, suites: dict[str, runner.SuiteResult]) -> None:
-        """HEAD moved since my review: open on what changed since, and say which verdicts changed."""
-        before = self.reviewed_before
-        assert self.analysis is not None
-        if before is None or before.commit not in {c.sha for c in self.analysis.commits}:
-            return
-        pane = self.query_one(DiffPane)
-        pane.reviewed = before.commit
-        pane.action_since_review()
-        old, new = suites.get(before.commit), suites.get(self.analysis.head)
-        if old is None or new is None:
-            text = (f"runs: {before.harness or 'none recorded'} when you reviewed; at HEAD "
-                    f"{new.summary if new else 'not run yet (5, r runs it)'}")
-        else:
-            was = {s.name: s.verdict for s in old.scenarios}
-            changed = [f"{s.name} {was.get(s.name, '?')} → {s.verdict}" for s in new.scenarios
-                       if was.get(s.name) != s.verdict]
-            text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")
-        self.form.set_status(safe_line(f"{self.form_status_text()}\n{text}".strip(), 800))
-        self.app.notify(safe_line(f"Re-review: the diff shows what changed since your review at {before.commit[:7]} "
-                                  f"(d: the whole submission). {text}", 400), markup=False, timeout=8)
-
-    def form_status_text(self) -> str:
-        return str(self.form.query_one("#rubric-status", Static).render())
 
     @on(DataTable.RowHighlighted, "#commits-table")
     def commit_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -408,35 +384,12 @@ class SubmissionScreen(ScoringScreen):
 
     @on(SignalRow.GoTo)
     def go_to_evidence(self, message: SignalRow.GoTo) -> None:
-        """A hint's source, by its type: note lines, a scenario's log lines, a commit, a diff line."""
-        source = message.hint.source
-        # With room on screen the source appears beside the rubric and focus stays, so g cycles on;
-        # in tabs (80×24) the source's pane takes the screen, and 4 comes back.
-        go = self.action_pane if self.layout_name == "tabs" else self.show_pane
-        if isinstance(source, (evidence_module.NoteLines, evidence_module.Attribution)):
-            go("note")
-            if isinstance(source, evidence_module.NoteLines) and source.lines:
-                self.query_one(NoteView).scroll_to_line(source.lines[0])
-        elif isinstance(source, evidence_module.LogLines):
-            log = self.query_one(StubLog)
-            go("log")
-            if source.scenario and not log.scroll_to_scenario(source.scenario, self.suite):
-                self.app.notify("No run of that scenario in the log yet: r runs the suite.", markup=False)
-        elif isinstance(source, evidence_module.CommitRef):
-            go("commits")
-            table = self.query_one("#commits-table", DataTable)
-            for index, key in enumerate(table.rows):
-                if source.sha and key.value == source.sha:
-                    table.move_cursor(row=index)
-                    break
-        elif isinstance(source, evidence_module.DiffLine):
-            go("diff")
-            pane = self.query_one(DiffPane)
-            if not pane.view.go_to_line(source.path, source.line):
-                self.app.notify(safe_line(f"{source.label} is not in the diff shown (d shows the whole submission)",
-                                          200), markup=False)
-        back = " · 4 goes back to the rubric" if self.layout_name == "tabs" else " · g again: the next hint"
-        self.app.notify(safe_line(f"{message.row.signal.name}: {source.label}{back}", 200), markup=False, timeout=3)
+        navigation.go_to_source(self, message.hint.source, message.row.signal.name)
+
+    next_site = 0  # g in the stub log cycles through the code sites
+
+    def action_log_to_code(self) -> None:
+        navigation.log_to_code(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "log_to_code":
@@ -446,33 +399,6 @@ class SubmissionScreen(ScoringScreen):
     def focus_in(self, pane: str) -> bool:
         focused = self.focused
         return focused is not None and any(node.id == f"pane-{pane}" for node in focused.ancestors_with_self)
-
-    next_site = 0
-
-    def action_log_to_code(self) -> None:
-        """From the requests in the stub log to the code that sent them: the line that sends the key,
-        the request, where the key is made; g again goes to the next one."""
-        if self.analysis is None:
-            return
-        order = {"key-sent": 0, "request": 1, "key-made": 2}
-        sites = sorted(self.analysis.sites, key=lambda site: (order[site.kind], site.path, site.line))
-        if not sites:
-            self.app.notify("No line in the diff sends a request or a key (is the client's code in the diff?)",
-                            markup=False)
-            return
-        site = sites[self.next_site % len(sites)]
-        self.next_site += 1
-        self.show_pane("diff")
-        pane = self.query_one(DiffPane)
-        if self.layout_name == "tabs":
-            self.query_one("#diff-view").focus()
-        if not pane.view.go_to_line(site.path, site.line):
-            self.app.notify(safe_line(f"{site.path}:{site.line} is not in the diff shown (d shows the whole "
-                                      "submission)", 200), markup=False)
-            return
-        label = {"key-sent": "sends the key", "request": "sends the request", "key-made": "makes the key"}[site.kind]
-        self.app.notify(safe_line(f"{site.path}:{site.line} {label} · g again: the next site ({len(sites)})", 200),
-                        markup=False, timeout=3)
 
     def action_back(self) -> None:
         log = self.query_one(StubLog)

@@ -28,6 +28,7 @@ from textual.strip import Strip
 
 from review.core import diff
 from review.core.text import clip, safe_text
+from review.tui import palette
 
 GUTTER = 15  # "old_ new_ TG│"
 COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
@@ -307,6 +308,7 @@ class DiffView(ScrollView, can_focus=True):
             segments.append(Segment(" no newline at end of file", line_style + self._style("diff-view--info")))
         else:
             segments += self._code_segments(index, row, line_style)
+        segments = [Segment(s.text, self._readable(s.style)) if s.style else s for s in segments]
         return Strip(segments).extend_cell_length(full, line_style)
 
     def _coverage_segment(self, row: Row, line: diff.DiffLine, gutter_style: RichStyle) -> Segment:
@@ -327,6 +329,15 @@ class DiffView(ScrollView, can_focus=True):
             return [Segment(_shown(row.line.text if row.line else ""), line_style)]
         return [Segment(text, line_style + self._token_style(style) if style else line_style)
                 for text, style in self._highlighted(row_index, language)]
+
+    def _readable(self, style: RichStyle) -> RichStyle:
+        """A token or tag coloured like its line's background gets black or white instead (ANSI
+        themes, 16-colour terminals); memoised, since a screen has few distinct pairs."""
+        key = ("readable", style)
+        cached = self._styles.get(key)
+        if cached is None:
+            cached = self._styles[key] = palette.readable(style, palette.color_system(self.app))
+        return cached
 
     def _highlighted(self, row_index: int, language: str) -> list[tuple[str, str | None]]:
         """Tokens for a row; a block of neighbouring rows is lexed in one call (one per line is slow)."""

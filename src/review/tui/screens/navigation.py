@@ -1,0 +1,103 @@
+"""Going from what was observed to where it came from, on the submission screen: a hint's source
+(note lines, a scenario's log lines, a commit, a diff line), the code that sent the stub log's
+requests, and what changed since this reviewer's last review."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.widgets import DataTable, Static
+
+from review.core import evidence as evidence_module
+from review.core.text import safe_line
+from review.harness import runner
+from review.tui.widgets.diff_pane import DiffPane
+from review.tui.widgets.note_view import NoteView
+from review.tui.widgets.stub_log import StubLog
+
+if TYPE_CHECKING:
+    from review.tui.screens.submission import SubmissionScreen
+
+SITE_ORDER = {"key-sent": 0, "request": 1, "key-made": 2}
+SITE_WORDS = {"key-sent": "sends the key", "request": "sends the request", "key-made": "makes the key"}
+
+
+def show_diff_line(screen: SubmissionScreen, path: str, line: int, focus: bool) -> bool:
+    """The diff pane on screen, scrolled to HEAD's `line` of `path` (False, said, when not shown)."""
+    if focus:
+        screen.action_pane("diff")
+    else:
+        screen.show_pane("diff")
+    if screen.query_one(DiffPane).view.go_to_line(path, line):
+        return True
+    screen.app.notify(safe_line(f"{path}:{line} is not in the diff shown (d shows the whole submission)", 200),
+                      markup=False)
+    return False
+
+
+def go_to_source(screen: SubmissionScreen, source: evidence_module.Source, signal: str) -> None:
+    """A hint's source, by its type. With room on screen the source appears beside the rubric and
+    focus stays, so g cycles on; in tabs (80×24) the source's pane takes the screen, and 4 comes back."""
+    tabs = screen.layout_name == "tabs"
+    go = screen.action_pane if tabs else screen.show_pane
+    if isinstance(source, (evidence_module.NoteLines, evidence_module.Attribution)):
+        go("note")
+        if isinstance(source, evidence_module.NoteLines) and source.lines:
+            screen.query_one(NoteView).scroll_to_line(source.lines[0])
+    elif isinstance(source, evidence_module.LogLines):
+        log = screen.query_one(StubLog)
+        go("log")
+        if source.scenario and not log.scroll_to_scenario(source.scenario, screen.suite):
+            screen.app.notify("No run of that scenario in the log yet: r runs the suite.", markup=False)
+    elif isinstance(source, evidence_module.CommitRef):
+        go("commits")
+        table = screen.query_one("#commits-table", DataTable)
+        for index, key in enumerate(table.rows):
+            if source.sha and key.value == source.sha:
+                table.move_cursor(row=index)
+                break
+    elif isinstance(source, evidence_module.DiffLine):
+        show_diff_line(screen, source.path, source.line, focus=tabs)
+    back = " · 4 goes back to the rubric" if tabs else " · g again: the next hint"
+    screen.app.notify(safe_line(f"{signal}: {source.label}{back}", 200), markup=False, timeout=3)
+
+
+def log_to_code(screen: SubmissionScreen) -> None:
+    """From the requests in the stub log to the code that sent them: the line that sends the key,
+    the request, where the key is made; g again goes to the next one."""
+    if screen.analysis is None:
+        return
+    sites = sorted(screen.analysis.sites, key=lambda site: (SITE_ORDER[site.kind], site.path, site.line))
+    if not sites:
+        screen.app.notify("No line in the diff sends a request or a key (is the client's code in the diff?)",
+                          markup=False)
+        return
+    site = sites[screen.next_site % len(sites)]
+    screen.next_site += 1
+    if show_diff_line(screen, site.path, site.line, focus=screen.layout_name == "tabs"):
+        screen.app.notify(safe_line(f"{site.path}:{site.line} {SITE_WORDS[site.kind]} · g again: the next site "
+                                    f"({len(sites)})", 200), markup=False, timeout=3)
+
+
+def start_re_review(screen: SubmissionScreen, suites: dict[str, runner.SuiteResult]) -> None:
+    """HEAD moved since my review: open on what changed since, and say which verdicts changed."""
+    before = screen.reviewed_before
+    analysis = screen.analysis
+    if before is None or analysis is None or before.commit not in {c.sha for c in analysis.commits}:
+        return
+    pane = screen.query_one(DiffPane)
+    pane.reviewed = before.commit
+    pane.action_since_review()
+    old, new = suites.get(before.commit), suites.get(analysis.head)
+    if old is None or new is None:
+        text = (f"runs: {before.harness or 'none recorded'} when you reviewed; at HEAD "
+                f"{new.summary if new else 'not run yet (5, r runs it)'}")
+    else:
+        was = {s.name: s.verdict for s in old.scenarios}
+        changed = [f"{s.name} {was.get(s.name, '?')} → {s.verdict}" for s in new.scenarios
+                   if was.get(s.name) != s.verdict]
+        text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")
+    status = str(screen.form.query_one("#rubric-status", Static).render())
+    screen.form.set_status(safe_line(f"{status}\n{text}".strip(), 800))
+    screen.app.notify(safe_line(f"Re-review: the diff shows what changed since your review at {before.commit[:7]} "
+                                f"(d: the whole submission). {text}", 400), markup=False, timeout=8)
