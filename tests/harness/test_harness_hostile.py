@@ -322,3 +322,13 @@ def test_run_folders_of_a_dead_console_are_removed_at_the_next_start(tmp_path):
     runner._swept.clear()
     runner.runs_root()
     assert sorted(p.name for p in root.iterdir()) == [f"run-{os.getpid()}-live"]
+
+
+def test_log_lines_show_a_key_whole_and_say_how_much_of_a_hostile_one_was_cut():
+    from review.harness.runner import short_key
+
+    uuid = "f5e32a5c-7d0e-4c1b-9a55-0b7f3c2e9d11"
+    assert short_key(uuid) == uuid
+    assert short_key(None) == "(no key)"
+    shown = short_key("k" * 500 + "\x1b[2J")
+    assert shown.endswith("…(+424chars)") and "\x1b" not in shown and " " not in shown

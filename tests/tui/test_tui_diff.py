@@ -33,8 +33,13 @@ async def test_hunk_navigation_and_ai_only(sample_cohort):
         ai_paths = {view.diff.files[view.rows[i].file].path for i in view.hunk_rows}
         assert ai_paths == {"checkout.mjs"}
         assert current(view)[1].tools == ["OpenAI Codex"]
+        await pilot.pause()
+        source = str(screen.query_one("#diff-source").render())  # the line below the diff follows the hunk
+        assert source.startswith("checkout.mjs") and "AI (OpenAI Codex)" in source
         await pilot.press("a")
         assert len(view.hunk_rows) == 3
+        await pilot.pause()
+        assert str(screen.query_one("#diff-source").render()).startswith("NOTE.md")
 
 
 async def test_commit_stepping_and_draft_against_head(sample_cohort):
@@ -141,3 +146,19 @@ async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with
         await pilot.press("ctrl+r")  # the remapped key runs the suite
         await pilot.pause()
         assert app.screen.query_one("StubLog").running
+
+
+async def test_z_zooms_the_focused_pane_to_the_whole_screen_and_back(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(200, 50)) as pilot:  # wider: four panes side by side
+        screen = await open_submission(app, pilot, "chen-wei")
+        shown = [name for name in ("diff", "note", "log", "rubric") if screen.query_one(f"#pane-{name}").display]
+        assert len(shown) == 4
+        await pilot.press("5", "z")  # the stub log alone
+        await pilot.pause()
+        assert [n for n in ("diff", "note", "log", "rubric", "commits") if screen.query_one(f"#pane-{n}").display] \
+            == ["log"]
+        assert screen.query_one("#pane-log").region.width >= 195
+        await pilot.press("z")
+        await pilot.pause()
+        assert all(screen.query_one(f"#pane-{name}").display for name in shown)

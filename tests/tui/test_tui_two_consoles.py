@@ -47,6 +47,7 @@ async def test_a_save_in_one_console_shows_in_the_other_within_two_seconds(sampl
         await bob_pilot.press("f3", "4", "F", "ctrl+s")
         await settle(bob, bob_pilot)
         await wait_until([ana_pilot, bob_pilot], lambda: "bob (final)" in str(others.render()), timeout=SEEN_WITHIN)
+        assert any("bob saved their review of chen-wei: final" in n.message for n in ana._notifications)
 
 
 async def test_the_same_pair_in_two_consoles_gets_the_other_save_into_a_clean_form(sample_cohort):

@@ -34,8 +34,14 @@ STREAM_CAP = 64 * 1024
 ENTRY = "checkout.mjs"
 
 
+KEY_SHOWN = 80  # a key is shown whole (the log pane scrolls sideways); a hostile one is cut, and says so
+
+
 def short_key(key: str | None) -> str:
-    return "(no key)" if key is None else safe_line(key if len(key) <= 12 else key[:8] + "…", 40)
+    if key is None:
+        return "(no key)"
+    shown = safe_line(key, KEY_SHOWN + 1).replace(" ", "\u2423")  # one token: the colour follows the key
+    return shown if len(key) <= KEY_SHOWN else f"{shown[:KEY_SHOWN]}…(+{len(key) - KEY_SHOWN}chars)"
 
 
 def _describe_request(record: dict) -> str:

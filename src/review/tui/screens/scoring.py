@@ -322,6 +322,12 @@ class ScoringScreen(Screen[Closed]):
         scores = files.get(self.path.name)
         if self.analysis is None or scores is None or self.saving:
             return  # our own save in flight: Saved brings the file's new state
+        before = {(r.who, r.commit): r.revision for r in (self.scores.reviews if self.scores else [])}
+        for review in scores.reviews:
+            if sorted(review.reviewers) != sorted(self.reviewers) and \
+                    before.get((review.who, review.commit)) != review.revision:
+                self.app.notify(safe_line(f"{review.who} saved their review of {self.path.name}: {review.state}"
+                                          " (under the rubric, Other reviews)", 200), markup=False, timeout=5)
         self.scores = scores
         self.update_others(scores)
         mine = scores.find((tuple(sorted(self.reviewers)), self.analysis.head))

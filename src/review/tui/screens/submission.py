@@ -70,6 +70,7 @@ class SubmissionScreen(ScoringScreen):
         Binding("3,f4", "pane('commits')", "Commits", id="submission.pane-commits"),
         Binding("4,f5", "pane('rubric')", "Rubric", id="submission.pane-rubric"),
         Binding("5,f6", "pane('log')", "Stub log", id="submission.pane-log"),
+        Binding("z", "zoom", "Zoom pane", id="submission.zoom"),
         Binding("ctrl+s", "save", "Save", id="submission.save"),
         Binding("ctrl+n", "save_and_next", "Save & next", id="submission.save-next"),
         Binding("R", "reload_theirs", "Reload theirs", show=False, id="submission.reload-theirs"),
@@ -137,8 +138,15 @@ class SubmissionScreen(ScoringScreen):
     def on_resize(self, event: Resize) -> None:
         self.arrange_panes()
 
+    zoomed = False  # z: the active pane alone, on the whole screen
+
+    def action_zoom(self) -> None:
+        self.zoomed = not self.zoomed
+        self.arrange_panes()
+        self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False, timeout=2)
+
     def arrange_panes(self) -> None:
-        self.layout_name = arrangement(self.size.width, self.size.height)
+        self.layout_name = "tabs" if self.zoomed else arrangement(self.size.width, self.size.height)
         workspace = self.query_one("#workspace")
         for name in ("tabs", "wide", "wider"):
             workspace.set_class(self.layout_name == name, f"-{name}")
@@ -150,7 +158,7 @@ class SubmissionScreen(ScoringScreen):
         if "note" in shown:
             self.mark_note_opened()  # "read" means it was on screen, in its own column or as the main pane
         tabs = self.query_one("#pane-tabs", Tabs)
-        tabs.display = self.layout_name == "tabs"
+        tabs.display = self.layout_name == "tabs" and not self.zoomed
         if tabs.active != f"tab-{self.active_pane}":
             tabs.active = f"tab-{self.active_pane}"
 

@@ -209,6 +209,9 @@ class DiffView(ScrollView, can_focus=True):
 
     def show(self, the_diff: diff.Diff) -> None:
         self.diff = the_diff
+        self._rebuild_from_top()
+
+    def _rebuild_from_top(self) -> None:
         self._rebuild()
         self.scroll_to(0, 0, animate=False)
         self.set_reactive(DiffView.current_hunk, 0 if self.hunk_rows else -1)
@@ -226,9 +229,7 @@ class DiffView(ScrollView, can_focus=True):
         self.refresh()
 
     def watch_ai_only(self) -> None:
-        self._rebuild()
-        self.scroll_to(0, 0, animate=False)
-        self.current_hunk = 0 if self.hunk_rows else -1
+        self._rebuild_from_top()  # the hunk line below the diff follows, even when the index stays 0
 
     def watch_current_hunk(self, old: int, new: int) -> None:
         self._cache.clear()
