@@ -283,3 +283,30 @@ async def test_every_change_is_on_disk_a_moment_later_so_a_killed_console_loses_
         values = screen.query_one(RubricForm).values()
         assert values["tiers"] == entry["tiers"] and values["comments"] == entry["comments"]
         assert values["flags"] == entry["flags"]
+
+
+async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_and_the_export(sample_cohort, capsys):
+    from helpers import seed_ben_suite
+    from review.cli import main
+
+    seed_ben_suite()  # the stub log opens with ben-larsen's cached run at HEAD
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("1", "n", "m")  # the second hunk of the whole diff: checkout.mjs
+        await settle(app, pilot)
+        await pilot.press(*"key made inside the loop", "enter")
+        await pilot.press("5")
+        await settle(app, pilot)
+        await pilot.press("m", *"503 retried with a new key", "enter")
+        await settle(app, pilot)
+        form = screen.query_one(RubricForm)
+        anchored = form.values()["anchored"]
+        assert [a["text"] for a in anchored] == ["key made inside the loop", "503 retried with a new key"]
+        assert anchored[0]["at"].startswith("checkout.mjs:") and anchored[1]["at"].startswith("stub log")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    entry = saved(sample_cohort, "ben-larsen")[0]
+    assert entry["anchored"] == anchored
+    assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
+    assert "checkout.mjs:" in capsys.readouterr().out.split("\r\n")[1]

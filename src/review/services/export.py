@@ -8,7 +8,7 @@ import csv
 import io
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from review import gitsafe
@@ -37,6 +37,7 @@ class ExportRow:
     key_scope: str | None  # from that suite's gateway records
     disclosure: str | None  # the submission's disclosure state at HEAD
     problem: str | None = None  # why this submission's scores or history could not be read
+    anchored: list[dict[str, str]] = field(default_factory=list)  # comments on a diff hunk or a log line
 
 
 def agreement(reviews: list[store.Review], signal_ids: list[str]) -> float | None:
@@ -83,7 +84,7 @@ def collect(cohort_dir: Path, read_rows: bool = True) -> Export:
             rows.append(ExportRow(path.name, review.who, review.state, review.commit, review.commit != head,
                                   review.rubric_version, review.tiers, review.comments, review.flags, review.comment,
                                   agreed, verdicts, scope, row.disclosure if row else None,
-                                  row.problem if row else None))
+                                  row.problem if row else None, review.anchored))
     return Export(rubric, rows, agreement_module.cohort_agreement(finals, signal_ids),
                   agreement_module.leans(finals, signal_ids))
 
@@ -109,11 +110,11 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True) -> str:
                            "signals": ids, "rows": [row.__dict__ for row in rows],
                            "agreement": [a.to_json() for a in data.signals], "leans": data.leans}, indent=2)
     header = ["submission", "reviewers", "state", "commit", "stale", "rubric_version", *ids,
-              *(f"comment:{i}" for i in ids), "comment", "flags", "agreement", "key_scope", "disclosure",
+              *(f"comment:{i}" for i in ids), "comment", "anchored comments", "flags", "agreement", "key_scope", "disclosure",
               *(f"scenario:{n}" for n in names), "problem"]
     table = [[row.submission, row.reviewers, row.state, row.commit, "yes" if row.stale else "no",
               row.rubric_version, *(row.tiers.get(i, "") for i in ids), *(row.comments.get(i, "") for i in ids),
-              row.comment, " ".join(row.flags), _number(row.agreement), row.key_scope or "", row.disclosure or "",
+              row.comment, " | ".join(f"{a['at']}: {a['text']}" for a in row.anchored), " ".join(row.flags), _number(row.agreement), row.key_scope or "", row.disclosure or "",
               *(row.scenarios.get(n, "") for n in names), row.problem or ""] for row in rows]
     agreement_header = ["signal", "submissions compared", "same tier", "kappa (2 reviewers)", "alpha (ordinal)"]
     agreement_table = [[a.signal, str(a.items), str(a.same), _number(a.kappa), _number(a.alpha)]

@@ -64,6 +64,8 @@ class Review:
     comments: dict[str, str] = field(default_factory=dict)  # signal id -> comment
     comment: str = ""  # overall
     flags: list[str] = field(default_factory=list)
+    # Comments anchored to a place: [{"at": "checkout.mjs:12-19", "text": …}] (a diff hunk, a scenario's log)
+    anchored: list[dict[str, str]] = field(default_factory=list)
     note_opened: str | None = None  # when the note was opened for this commit (the note gate)
     harness: str | None = None  # the harness summary at this commit, as the reviewer saw it
     ai_share: float | None = None
@@ -94,6 +96,8 @@ class Review:
         data["tiers"] = dict(self.tiers)
         if self.comments:
             data["comments"] = {k: v for k, v in self.comments.items() if v}
+        if self.anchored:
+            data["anchored"] = [{"at": a["at"], "text": a["text"]} for a in self.anchored]
         return data
 
     @classmethod
@@ -106,10 +110,16 @@ class Review:
             tiers={str(k): str(v) for k, v in (data.get("tiers") or {}).items()},
             comments={str(k): str(v) for k, v in (data.get("comments") or {}).items()},
             comment=str(data.get("comment", "")), flags=[str(f) for f in data.get("flags", [])],
+            anchored=_anchored(data.get("anchored")),
             note_opened=data.get("note_opened"), harness=data.get("harness"), ai_share=data.get("ai_share"),
             created=str(data.get("created", "")), updated=str(data.get("updated", "")),
             revision=int(data.get("revision", 0) or 0),
         )
+
+
+def _anchored(value: object) -> list[dict[str, str]]:
+    items = value if isinstance(value, list) else []
+    return [{"at": str(a.get("at", "")), "text": str(a.get("text", ""))} for a in items if isinstance(a, dict)]
 
 
 @dataclass

@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Static
 
 from review.core import evidence as evidence_module
 from review.core.text import safe_line
-from review.harness import runner
+from review.harness import runner, scenarios
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.stub_log import StubLog
@@ -101,3 +101,30 @@ def start_re_review(screen: SubmissionScreen, suites: dict[str, runner.SuiteResu
     screen.form.set_status(safe_line(f"{status}\n{text}".strip(), 800))
     screen.app.notify(safe_line(f"Re-review: the diff shows what changed since your review at {before.commit[:7]} "
                                 f"(d: the whole submission). {text}", 400), markup=False, timeout=8)
+
+
+def diff_anchor(screen: SubmissionScreen) -> str | None:
+    """The current hunk, by its lines at the range's target: `checkout.mjs:12-19`, with the commit
+    when the diff shows something else than HEAD."""
+    pane = screen.query_one(DiffPane)
+    file_diff, hunk = pane.view.current()
+    if file_diff is None or hunk is None or pane.shown is None or screen.analysis is None:
+        return None
+    end = hunk.new_start + max(hunk.new_len, 1) - 1
+    where = f"{file_diff.path}:{hunk.new_start}" + (f"-{end}" if end != hunk.new_start else "")
+    target = pane.shown.target
+    return where if target == screen.analysis.head else f"{where} @ {target[:7]}"
+
+
+def log_anchor(screen: SubmissionScreen) -> str | None:
+    """The scenario whose lines are at the top of the stub log, and that line: `stub log first-503: …`."""
+    log = screen.query_one(StubLog)
+    if not log.raw_lines:
+        return None
+    top = max(0, min(len(log.raw_lines) - 1, log.lines.scroll_offset.y - log.unlogged))
+    names = [s.name for s in scenarios.SCENARIOS]
+    for line in reversed(log.raw_lines[:top + 1]):
+        found = next((name for name in names if f"] {name}: " in line), None)
+        if found:
+            return safe_line(f"stub log {found}: {log.raw_lines[top].strip()}", 160)
+    return safe_line(f"stub log: {log.raw_lines[top].strip()}", 160)

@@ -223,7 +223,8 @@ class ScoringScreen(Screen[Closed]):
         review = store.Review(
             reviewers=list(self.reviewers), commit=self.analysis.head, state=values["state"],
             rubric_version=self.rubric.version, tiers=values["tiers"], comments=values["comments"],
-            comment=values["comment"], flags=values["flags"], note_opened=self.note_opened,
+            comment=values["comment"], flags=values["flags"], anchored=values["anchored"],
+            note_opened=self.note_opened,
             harness=self.suite.summary if self.suite else None, ai_share=self.analysis.diff.ai_share,
         )
         base = self.loaded_review.revision if self.loaded_review else None

@@ -24,6 +24,7 @@ from review.services import analysis as analysis_module
 from review.services import cohort, failures, store
 from review.services.session import Session
 from review.tui.screens import navigation
+from review.tui.screens.anchor import AnchorCommentScreen
 from review.tui.screens.scoring import ScoringScreen
 from review.tui.signals import subscribe_to_scores
 from review.tui.widgets.commits_table import CommitsTable, suite_cell, tests_cell
@@ -76,6 +77,7 @@ class SubmissionScreen(ScoringScreen):
         Binding("R", "reload_theirs", "Reload theirs", show=False, id="submission.reload-theirs"),
         # Only while the stub log has focus (elsewhere g is the focused pane's own key).
         Binding("g", "log_to_code", "Go to the code", id="submission.log-to-code"),
+        Binding("m", "anchor_comment", "Comment here", id="submission.comment-here"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="submission.focus-next"),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="submission.focus-previous"),
     ]
@@ -399,9 +401,25 @@ class SubmissionScreen(ScoringScreen):
     def action_log_to_code(self) -> None:
         navigation.log_to_code(self)
 
+    def action_anchor_comment(self) -> None:
+        """m: a comment on the hunk the diff shows, or on the scenario at the top of the stub log."""
+        at = navigation.log_anchor(self) if self.focus_in("log") else navigation.diff_anchor(self)
+        if at is None:
+            self.app.notify("Nothing here to comment on yet.", markup=False)
+            return
+
+        def keep(text: str | None) -> None:
+            if text:
+                self.form.add_anchored(at, text)
+                self.app.notify(safe_line(f"comment kept on {at} (listed in the rubric)", 200), markup=False)
+
+        self.app.push_screen(AnchorCommentScreen(at), keep)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "log_to_code":
             return self.focus_in("log")
+        if action == "anchor_comment":
+            return self.focus_in("log") or self.focus_in("diff")
         return True
 
     def focus_in(self, pane: str) -> bool:

@@ -149,6 +149,7 @@ class RubricForm(VerticalScroll):
     RubricForm .flag-hints { color: $text-muted; padding-left: 4; }
     RubricForm #overall { height: 5; margin-bottom: 1; }
     RubricForm #others { color: $text-muted; margin-bottom: 1; }
+    RubricForm #anchored { padding-left: 2; margin-bottom: 1; }
     """
 
     @dataclass
@@ -162,6 +163,7 @@ class RubricForm(VerticalScroll):
         super().__init__(id=id)
         self.rubric = rubric
         self.state = "draft"
+        self.anchored: list[dict[str, str]] = []  # comments anchored to a diff hunk or a scenario's log
 
     def compose(self) -> ComposeResult:
         yield Static(id="rubric-header")
@@ -172,6 +174,8 @@ class RubricForm(VerticalScroll):
         for flag in self.rubric.flags:
             yield Checkbox(Content(flag.label), id=f"flag-{flag.id}")
             yield Static(classes="flag-hints", id=f"flag-hints-{flag.id}")
+        yield Static(Content("Line comments (m in the diff or the stub log adds one)"), classes="signal-title")
+        yield Static(id="anchored")
         yield Static(Content("Overall comment"), classes="signal-title")
         yield TextArea(id="overall", soft_wrap=True, show_line_numbers=False)
         yield Static(id="others")
@@ -190,7 +194,18 @@ class RubricForm(VerticalScroll):
         for flag in self.rubric.flags:
             self.query_one(f"#flag-{flag.id}", Checkbox).value = bool(review and flag.id in review.flags)
         self.query_one("#overall", TextArea).text = review.comment if review else ""
+        self.anchored = [dict(a) for a in review.anchored] if review else []
+        self.show_anchored()
         self.mark_clean()
+
+    def add_anchored(self, at: str, text: str) -> None:
+        self.anchored.append({"at": at, "text": text})
+        self.show_anchored()
+        self.post_message(self.Edited(self))
+
+    def show_anchored(self) -> None:
+        lines = [f"{a['at']}: {a['text']}" for a in self.anchored] or ["none yet"]
+        self.query_one("#anchored", Static).update(Content("\n".join(safe_line(line, 300) for line in lines)))
 
     def mark_clean(self, values: dict | None = None) -> None:
         """`values`: what was saved (the form may have changed since the save began)."""
@@ -207,6 +222,7 @@ class RubricForm(VerticalScroll):
             "comments": {row.signal.id: row.comment_box.value for row in self.rows() if row.comment_box.value},
             "flags": [flag.id for flag in self.rubric.flags if self.query_one(f"#flag-{flag.id}", Checkbox).value],
             "comment": self.query_one("#overall", TextArea).text,
+            "anchored": [dict(a) for a in self.anchored],
             "state": self.state,
         }
 
