@@ -32,8 +32,24 @@ def test_the_sanitiser_leaves_nothing_invisible_and_is_stable(raw):
 @given(NOTE_LIKE)
 def test_any_note_parses(note):
     result = attribution.parse_note(note)
+    lines = max(1, len(note.splitlines()) + 1)
     for entry in result.entries:
-        assert entry.kind in ("range", "file", "commit", "none", "prose")
+        assert entry.kind in ("range", "file", "commit", "tests", "none", "prose")
+        assert 1 <= entry.line_no <= lines  # every entry keeps the line it came from
+    assert attribution.parse_note(note) == result  # stable: the same note, the same disclosure
+
+
+@settings(max_examples=100, deadline=None)
+@given(NOTE_LIKE)
+def test_no_disclosure_line_is_dropped_silently(note):
+    """Under a disclosure heading, every paragraph or list item that names a tool is an entry:
+    mapped, or kept as prose (which the merge lists as unmapped)."""
+    result = attribution.parse_note("## AI disclosure\n\n" + note.replace("#", "").replace("`", "")
+                                    .replace("=", "").replace("-", " ").replace("|", " "))
+    for paragraph in note.replace("#", "").replace("`", "").split("\n\n"):
+        tool = attribution.tool_in_text(paragraph)
+        if tool and len(paragraph) < 1000 and paragraph.strip():
+            assert result.entries, paragraph
 
 
 @settings(max_examples=200, deadline=None)

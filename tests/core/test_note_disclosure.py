@@ -77,13 +77,22 @@ def test_section_overrides_unmapped_and_conflicts():
     assert tools[3] is None and tools[1] == tools[10] == "GitHub Copilot"  # line 3: the later, more specific "me"
     assert tools[11] == tools[12] == "GitHub Copilot"  # 8-14 clipped to the 12 lines that exist
     reasons = {u.text: u.reason for u in result.unmapped}
-    assert reasons["- checkout.mjs:8-14 — Copilot"] == "lines 13–14 do not exist (checkout.mjs has 12 lines)"
-    assert reasons["- missing.mjs:1-2 — Copilot"] == "missing.mjs is not in the submission at HEAD"
-    assert reasons["- commit abcdef1: Copilot"] == "no commit of this submission has that id"
-    assert "names no file" in reasons["- the retry loop shape — Copilot"]
-    # The note gives lines to Copilot that the commit metadata gives to a person: surfaced, not hidden.
-    assert any(c.path == "checkout.mjs" and (c.start, c.end) == (1, 2) and "says a person" in c.message
-               for c in result.conflicts)
+    assert reasons["checkout.mjs:8-14 — Copilot"] == "lines 13–14 do not exist (checkout.mjs has 12 lines)"
+    assert reasons["missing.mjs:1-2 — Copilot"] == "missing.mjs is not in the submission at HEAD"
+    assert reasons["commit abcdef1: Copilot"] == "no commit of this submission has that id"
+    assert "names no file" in reasons["the retry loop shape — Copilot"]
+    # The commit carries no trailer: it claims nothing, so the note's lines are no conflict.
+    assert result.conflicts == []
+
+
+def test_a_note_and_a_trailer_naming_different_tools_for_the_same_lines_conflict():
+    note = parse_note("## AI use\n- checkout.mjs:1-2 — Claude Code\n")
+    ai = "c" * 40
+    blame = {"checkout.mjs": [(ai, 1), (ai, 2)]}
+    result = attribute([commit(ai, "Cursor")], {ai: "Finn"}, note, {"checkout.mjs": 2}, blame, [], ai)
+    [conflict] = result.conflicts
+    assert (conflict.path, conflict.start, conflict.end) == ("checkout.mjs", 1, 2)
+    assert "says Claude Code" in conflict.message and "says Cursor" in conflict.message
 
 
 def test_trailers_naming_an_assistant_while_the_note_says_none():
@@ -155,3 +164,51 @@ def test_line_records_beat_commit_metadata_and_map_through_blame():
                        records, head=new)
     assert result.claim("x.mjs", 1) == Claim("an agent (git-ai)", f"git-ai note on {old[:7]}", 3)
     assert result.claim("x.mjs", 2).tool == "Aider"
+
+
+@pytest.mark.parametrize("note, kind, path, tool", [
+    ("# Note\n\n**AI use:** Claude Code wrote checkout.mjs.\n", "file", "checkout.mjs", "Claude Code"),
+    ("AI disclosure\n=============\n\ncheckout.mjs:3-9 — Cursor\n", "range", "checkout.mjs", "Cursor"),
+    ("## AI use\n\n| File | Lines | Tool |\n|---|---|---|\n| checkout.mjs | 2-8 | Copilot |\n",
+     "range", "checkout.mjs", "GitHub Copilot"),
+    ("# Note\n\nI used ChatGPT for all of checkout.mjs.\n", "file", "checkout.mjs", "ChatGPT"),
+    ("## Assistance\nClaude wrote lines 12–30 of checkout.mjs.\n", "range", "checkout.mjs", "Claude Code"),
+    ("## AI\nCursor wrote the tests.\n", "tests", None, "Cursor"),
+    ("## Assistant\nCodex wrote the first draft (commit \"Add payment\nclient with retries\").\n",
+     "commit", None, "OpenAI Codex"),
+])
+def test_disclosure_forms_candidates_write(note, kind, path, tool):
+    entries = [e for e in parse_note(note).entries if e.kind != "prose"]
+    assert [(e.kind, e.path, e.tool) for e in entries] == [(kind, path, tool)]
+
+
+def test_sections_are_what_commonmark_says():
+    note = parse_note("## Why the model's draft was wrong\nIt made a new key.\n\n```\n# AI disclosure\n```\n"
+                      "## AI disclosure\n- checkout.mjs:1-2 — Claude\n")
+    assert note.heading == "AI disclosure" and [e.path for e in note.entries] == ["checkout.mjs"]
+    commit_named = parse_note("## AI\nCodex wrote it (commit \"Add payment client with retries\").\n").entries[0]
+    assert commit_named.subject == "Add payment client with retries"
+    ranged = parse_note("## AI\nClaude wrote lines 12–30 of checkout.mjs.\n").entries[0]
+    assert (ranged.start, ranged.end) == (12, 30)
+
+
+def test_a_commit_named_by_its_subject_maps_its_surviving_lines():
+    note = parse_note("## Assistant\nCodex wrote the first draft (commit \"Add payment client\").\n")
+    draft, mine = "d" * 40, "e" * 40
+    blame = {"checkout.mjs": [(draft, 1), (mine, 1), (draft, 2)]}
+    result = attribute([commit(draft), commit(mine)], {draft: "Chen", mine: "Chen"}, note, {"checkout.mjs": 3},
+                       blame, [], mine, {draft: "Add payment client with retries", mine: "Persist the key"})
+    assert [result.claim("checkout.mjs", n).tool for n in (1, 2, 3)] == ["OpenAI Codex", None, "OpenAI Codex"]
+    assert result.unmapped == [] and result.conflicts == []
+
+
+def test_one_name_per_tool_and_test_agents_are_not_assistants():
+    from review.core.attribution.tools import canonical_tool
+
+    assert {canonical_tool(n) for n in ("claude-code", "Claude Code", "claude", "CLAUDE_CODE")} == {"Claude Code"}
+    assert {canonical_tool(n) for n in ("Devin", "devin")} == {"Devin"}
+    assert canonical_tool("firebender") == "Firebender" and canonical_tool("droid") == "Factory Droid"
+    assert canonical_tool("NewTool 9") == "NewTool 9"  # unknown: as written, never dropped
+    assert canonical_tool("mock_ai") is None
+    note = GIT_AI.replace('"tool": "cursor"', '"tool": "mock_ai"')
+    assert {r.tool for r in parse_git_ai_note("a" * 40, note) if r.path == "src/main.rs"} == {None}

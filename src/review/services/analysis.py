@@ -167,7 +167,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
 
     authors = {c.sha: c.author_name for c in commits}
     result = attribution.attribute(signals, authors, disclosure, head_lines, blame, _line_records(repo, commits),
-                                   repo.head)
+                                   repo.head, {c.sha: c.subject for c in commits})
     mark(the_diff, result)
     analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame,
                         changed=repo.changed_paths(), cut=cut)

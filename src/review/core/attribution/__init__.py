@@ -9,7 +9,6 @@ from review.core.attribution.note import (
     HUMAN,
     NoteDisclosure,
     NoteEntry,
-    disclosure_section,
     parse_note,
     parse_note_line,
 )
@@ -20,6 +19,6 @@ from review.core.attribution.trailers import CommitAttribution, Rejected, Signal
 __all__ = [
     "AGENTS", "HUMAN", "Agent", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict", "LineRecord",
     "NoteDisclosure", "NoteEntry", "Rejected", "Signal", "Span", "Unmapped", "assistants", "attribute",
-    "commit_signals", "disclosure_section", "match_identity", "parse_agent_trace", "parse_agent_value",
+    "commit_signals", "match_identity", "parse_agent_trace", "parse_agent_value",
     "parse_git_ai_note", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",
 ]

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from review.core import jsondata
 from review.core.attribution.records import LineRecord, parse_ranges
-
-_GIT_AI_TOOLS = {"cursor": "Cursor", "claude": "Claude Code", "windsurf": "Windsurf", "copilot": "GitHub Copilot",
-                 "gemini": "Gemini", "codex": "OpenAI Codex", "amp": "Amp", "droid": "Factory Droid",
-                 "opencode": "OpenCode", "pi": "Pi"}
+from review.core.attribution.tools import canonical_tool
 
 
 def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
@@ -22,7 +19,7 @@ def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
             return None
         record = sessions.get(key.split("::")[0]) if key.startswith("s_") else prompts.get(key)
         name = jsondata.text(jsondata.obj(jsondata.obj(record).get("agent_id")).get("tool"))
-        return _GIT_AI_TOOLS.get(name.lower(), name or "an agent (git-ai)")
+        return canonical_tool(name) if name else "an agent (git-ai)"  # a test agent (mock_ai): no assistant
 
     records: list[LineRecord] = []
     path: str | None = None

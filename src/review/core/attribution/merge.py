@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 from review.core.attribution.note import NoteDisclosure
@@ -16,7 +17,7 @@ Blame = dict[str, list[tuple[str, int]]]  # path -> per HEAD line (1-based index
 class Claim:
     tool: str | None
     source: str
-    layer: int  # 1 commit metadata, 2 the note, 3 line-level records: the higher is more specific
+    layer: int  # 0 a person's commit (no claim), 1 commit metadata, 2 the note, 3 line-level records
 
 
 @dataclass
@@ -97,13 +98,20 @@ def _label(tool: str | None) -> str:
     return tool or "a person"
 
 
+TEST_FILE = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s$")
+
+
 def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: NoteDisclosure,
               head_lines: dict[str, int], blame: Blame, records: list[LineRecord],
-              head: str) -> Attribution:
+              head: str, subjects: dict[str, str] | None = None) -> Attribution:
     """Merge every source into one claim per HEAD line.
 
     `authors`: commit id -> its author (for "a person" claims); `head_lines`: path -> line count at
-    HEAD; `blame`: for each path, which commit (and which of its lines) each HEAD line comes from.
+    HEAD; `blame`: for each path, which commit (and which of its lines) each HEAD line comes from;
+    `subjects`: commit id -> subject, for a note that names a commit by its subject.
+
+    A commit without an assistant in its metadata claims nothing: its lines default to a person
+    (layer 0), which no other source conflicts with.
     """
     by_commit = {c.commit: c for c in commits}
     claims: dict[str, dict[int, list[Claim]]] = {}
@@ -119,7 +127,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                 signal = attribution.signals[0]
                 add(path, index, Claim(signal.tool, f"commit {sha[:7]}: {signal.source}", 1))
             elif sha in authors:
-                add(path, index, Claim(None, f"commit {sha[:7]} by {authors[sha]}", 1))
+                add(path, index, Claim(None, f"commit {sha[:7]} by {authors[sha]}", 0))
 
     # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame.
     for record in records:
@@ -142,10 +150,24 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             continue
         if entry.kind == "none":
             continue
+        if entry.kind == "tests":
+            tests = [path for path in head_lines if TEST_FILE.search(path)]
+            if not tests:
+                unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), "names the tests, but HEAD has no test file"))
+            for path in tests:
+                for line in range(1, head_lines[path] + 1):
+                    note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
+            continue
         if entry.kind == "commit":
-            matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
+            if entry.subject:
+                named = entry.subject.lower()
+                matches = [sha for sha, subject in (subjects or {}).items()
+                           if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))]
+            else:
+                matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
             if len(matches) != 1:
-                why = "no commit of this submission has that id" if not matches else "that id is ambiguous"
+                what = "subject" if entry.subject else "id"
+                why = f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
                 unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), why))
                 continue
             hit = False
@@ -188,16 +210,15 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         for line, line_claims in by_line.items():
             best = max(line_claims, key=lambda c: c.layer)
             winners.setdefault(path, {})[line] = best
-            ai_votes = {c.layer: c.tool is not None for c in line_claims}
-            if len(set(ai_votes.values())) > 1:
-                said = next((c for c in line_claims if c.layer == 2), None)
-                other = next((c for c in line_claims if c.layer != 2 and (c.tool is None) != (said.tool is None)),
-                             None) if said else None
-                if said and other:
-                    message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
-                else:
-                    ordered = sorted(line_claims, key=lambda c: -c.layer)
-                    message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
+            claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
+            said = next((c for c in claiming if c.layer == 2), None)
+            other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
+            if said and other:
+                message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
+                disagreements.setdefault((path, message), []).append(line)
+            elif said is None and len({c.tool for c in claiming}) > 1:
+                ordered = sorted(claiming, key=lambda c: -c.layer)
+                message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
                 disagreements.setdefault((path, message), []).append(line)
     conflicts = [Conflict(path, start, end, message)
                  for (path, message), lines in sorted(disagreements.items())

@@ -54,6 +54,8 @@ _TOOL_WORDS: tuple[tuple[str, str], ...] = (
     (r"opencode", "OpenCode"),
     (r"qwen", "Qwen Code"),
     (r"jules", "Jules"),
+    (r"firebender", "Firebender"),
+    (r"factory\s*droid|factory-droid", "Factory Droid"),
     (r"amazon\s*q|kiro", "Amazon Q Developer"),
     (r"tabnine", "Tabnine"),
     (r"claude\s*code|claude", "Claude Code"),
@@ -102,6 +104,31 @@ def _model_from_name(agent: Agent, name: str) -> str | None:
     if match and "model" in match.groupdict() and match["model"]:
         return match["model"].strip()
     return None
+
+
+# One name per tool, whatever the source calls it (git-ai's agent ids, trailers, notes).
+ALIASES = {
+    "claude": "Claude Code", "claude code": "Claude Code", "claude-code": "Claude Code", "claude_code": "Claude Code",
+    "copilot": "GitHub Copilot", "github copilot": "GitHub Copilot", "copilot chat": "GitHub Copilot",
+    "copilot-agent": "GitHub Copilot", "github-copilot": "GitHub Copilot",
+    "cursor": "Cursor", "cursor agent": "Cursor", "cursor-agent": "Cursor",
+    "codex": "OpenAI Codex", "openai codex": "OpenAI Codex", "codex cli": "OpenAI Codex", "codex-cli": "OpenAI Codex",
+    "devin": "Devin", "firebender": "Firebender", "droid": "Factory Droid", "factory droid": "Factory Droid",
+    "factory-droid": "Factory Droid", "gemini": "Gemini", "gemini cli": "Gemini CLI", "gemini-cli": "Gemini CLI",
+    "aider": "Aider", "windsurf": "Windsurf", "amp": "Amp", "opencode": "OpenCode", "continue": "Continue",
+    "junie": "Junie", "qwen": "Qwen Code", "qwen code": "Qwen Code", "pi": "Pi",
+}
+# Test doubles that tools use in their own test suites: not assistants (git-ai's `mock_ai`).
+TEST_AGENTS = {"mock_ai", "mock-ai", "mock", "test_agent", "test-agent", "fake_ai", "fake-ai"}
+
+
+def canonical_tool(name: str) -> str | None:
+    """The one name for a tool as a source spells it; unknown tools as written (never dropped);
+    None for a test agent, which is not an assistant."""
+    key = " ".join(name.strip().lower().split())
+    if key in TEST_AGENTS:
+        return None
+    return ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or name.strip()
 
 
 def tool_in_text(value: str) -> str | None:
