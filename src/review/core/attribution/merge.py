@@ -209,6 +209,9 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     for path, by_line in claims.items():
         for line, line_claims in by_line.items():
             best = max(line_claims, key=lambda c: c.layer)
+            agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
+            if agreeing:  # two sources saying the same: both shown
+                best = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
             winners.setdefault(path, {})[line] = best
             claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
             said = next((c for c in claiming if c.layer == 2), None)
