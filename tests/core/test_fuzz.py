@@ -76,3 +76,13 @@ def test_json_of_any_shape_is_read_through_accessors(value):
     parsed = jsondata.loads(json.dumps(value))
     assert jsondata.obj(parsed) == (parsed if isinstance(parsed, dict) else {})
     assert jsondata.loads("[" * 100_000) is None  # nesting that would exhaust the parser
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_TEXT)
+def test_quoted_paths_unquote_without_error(raw):
+    from review.core.diff import unquote_path
+
+    assert isinstance(unquote_path(raw), str)
+    plain = raw.replace("\\", "/")
+    assert unquote_path(plain) == plain.encode("utf-8", "surrogatepass").decode("utf-8", "replace")

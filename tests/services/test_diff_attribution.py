@@ -152,3 +152,17 @@ def test_the_share_counts_code_not_the_note_lockfiles_vendored_or_generated_file
     assert reasons["checkout.mjs"] is None
     assert reasons["NOTE.md"].startswith("prose") and reasons["package-lock.json"] == "lockfile"
     assert reasons["vendor/lib.js"].startswith("vendored") and "linguist-generated" in reasons["gen/api.js"]
+
+
+def test_a_non_ascii_file_name_is_marked_in_the_diff(tmp_path):
+    """git quotes `café.mjs` as "caf\\303\\251.mjs" in a patch; the note names it as written."""
+    repo = make_repo(tmp_path / "s", {"README.md": "task\n"}, "starter")
+    (repo / "café.mjs").write_text("export const a = 1;\nexport const b = 2;\nexport const c = 3;\n")
+    (repo / "NOTE.md").write_text("# Note\n\n## AI use\n- café.mjs:1-2 — Claude Code\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "Add café", cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    assert "café.mjs" in [f.path for f in result.diff.files]
+    lines = added(result, "café.mjs")
+    assert [lines[n].tool for n in (1, 2, 3)] == ["Claude Code", "Claude Code", None]
+    assert result.attribution.unmapped == []
