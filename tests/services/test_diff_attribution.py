@@ -166,3 +166,16 @@ def test_a_non_ascii_file_name_is_marked_in_the_diff(tmp_path):
     lines = added(result, "café.mjs")
     assert [lines[n].tool for n in (1, 2, 3)] == ["Claude Code", "Claude Code", None]
     assert result.attribution.unmapped == []
+
+
+def test_a_history_longer_than_is_read_keeps_the_true_base_and_says_what_was_cut(tmp_path, monkeypatch):
+    repo = make_repo(tmp_path / "s", {"checkout.mjs": "starter\n"}, "starter")
+    starter = git("rev-parse", "HEAD", cwd=repo).strip()
+    for n in range(5):
+        (repo / "checkout.mjs").write_text(f"starter\nline {n}\n")
+        git("commit", "-qam", f"change {n}", cwd=repo)
+    monkeypatch.setattr(gitsafe, "MAX_COMMITS", 3)
+    result = analysis.analyse(gitsafe.open_submission(repo), base=starter)
+    assert len(result.commits) == 3
+    assert result.base == starter and result.base_problem is None  # not "not an ancestor"
+    assert any("the history has 6 commits; the latest 3 were read" in what for what in result.cut)

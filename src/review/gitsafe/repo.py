@@ -141,6 +141,9 @@ def _end_process(proc: subprocess.Popen[bytes]) -> None:
             stream.close()
 
 
+MAX_COMMITS = 100_000  # read whole histories; past this, the analysis says how many were left out
+
+
 @dataclass
 class SafeRepo:
     """A clean bare clone of a submission, with read-only operations on it."""
@@ -176,7 +179,7 @@ class SafeRepo:
         out = self.git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev.lower()}^{{commit}}")
         return out.decode().strip()
 
-    def commits(self, rev: str = "HEAD", limit: int = 5000) -> list[Commit]:
+    def commits(self, rev: str = "HEAD", limit: int = MAX_COMMITS) -> list[Commit]:
         """Commits reachable from `rev`, oldest first."""
         rev = self.check_rev(rev)
         fmt = FIELD_SEP.join(["%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%B"]) + RECORD_SEP
@@ -257,6 +260,18 @@ class SafeRepo:
         out = self.git("diff", "--numstat", "--no-ext-diff", "--no-textconv", "--end-of-options",
                        self.check_rev(base), self.check_rev(target), "--")
         return sum(int(part.split(b"\t", 1)[0]) for part in out.splitlines() if part[:1].isdigit())
+
+    def count_commits(self, rev: str = "HEAD") -> int:
+        rev = self.check_rev(rev)
+        return int(self.git("rev-list", "--count", "--end-of-options", rev, "--").decode().strip() or 0)
+
+    def is_ancestor(self, ancestor: str, rev: str = "HEAD") -> bool:
+        """Whether commit id `ancestor` is reachable from `rev` (both validated: no option can hide)."""
+        ancestor, rev = self.check_rev(ancestor), self.check_rev(rev)
+        try:
+            return self.git("merge-base", ancestor, rev).decode().strip() == self.resolve(ancestor)
+        except GitSafeError:
+            return False  # unrelated histories: no merge base
 
     def root_commit(self) -> str:
         out = self.git("rev-list", "--max-parents=0", "--end-of-options", self.head, "--").decode().split()

@@ -109,8 +109,11 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     return records
 
 
-def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None) -> tuple[str, str | None]:
-    root = commits[0].sha if commits else repo.root_commit()
+def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None,
+                truncated: bool = False) -> tuple[str, str | None]:
+    """The starter commit the diff starts from. With a history longer than was read, the root and the
+    ancestry come from git, never from the commits that happened to be read."""
+    root = repo.root_commit() if truncated or not commits else commits[0].sha
     if len(commits) == 1 and not wanted:
         return gitsafe.EMPTY_TREE, "one commit only (no starter commit to compare with): every file shows as added"
     if not wanted:
@@ -119,16 +122,22 @@ def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: s
         sha = repo.resolve(wanted)
     except gitsafe.GitSafeError:
         return root, f"the cohort's base {wanted[:12]} is not in this submission; showing the diff from its root commit"
-    if sha not in {c.sha for c in commits}:
+    if sha not in {c.sha for c in commits} and not (truncated and repo.is_ancestor(sha)):
         return root, f"the cohort's base {wanted[:12]} is not an ancestor of HEAD; showing the diff from its root commit"
     return sha, None
 
 
 def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
             commits: list[gitsafe.Commit] | None = None) -> Analysis:
-    commits = repo.commits() if commits is None else commits
+    commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
+    cut: list[str] = []
+    truncated = len(commits) >= gitsafe.MAX_COMMITS
+    if truncated:
+        total = repo.count_commits()
+        cut.append(f"the history has {total} commits; the latest {len(commits)} were read for attribution "
+                   f"({total - len(commits)} older ones were not)")
     signals = commit_signals(commits)
-    base_sha, base_problem = choose_base(repo, commits, base)
+    base_sha, base_problem = choose_base(repo, commits, base, truncated)
     the_diff = diff.parse(repo.diff(base_sha, "HEAD"), base_sha, repo.head)
     note = read_note(repo)
     disclosure = attribution.parse_note(note.text)
@@ -142,7 +151,6 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
     wanted += [e.path for e in disclosure.entries if e.path and e.path in head_files and e.path not in wanted]
     blame: attribution.Blame = {}
     head_lines: dict[str, int] = {}
-    cut: list[str] = []
     if the_diff.truncated:
         cut.append(f"the diff is cut at {diff.MAX_PATCH_BYTES >> 20} MB: later files are not shown or counted")
     too_big = [p for p in wanted if (head_files[p].size or 0) > BLAME_MAX_BYTES]

@@ -111,7 +111,7 @@ def _load_row(path: Path, analyse: Analyse) -> Row:
         if path.is_symlink():
             raise gitsafe.GitSafeError("a symbolic link; not followed")
         repo = gitsafe.open_submission(path)
-        commits = repo.commits()
+        commits = repo.commits(limit=gitsafe.MAX_COMMITS)
     except gitsafe.GitSafeError as error:
         row.problem = str(error)
         row.state = "unreadable"

@@ -143,4 +143,6 @@ def detail(row: cohort.Row) -> str:
         parts.append(f"disclosure: {row.disclosure} — {triage.DISCLOSURE_MEANS.get(row.disclosure, '')}")
     if row.problem:
         parts.append(f"problem: {row.problem}")
+    for what in (row.attribution or {}).get("cut") or []:
+        parts.append(f"⚠ {what}")  # what was not read or counted: said, never silent
     return "\n".join(parts)
