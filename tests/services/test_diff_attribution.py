@@ -179,3 +179,23 @@ def test_a_history_longer_than_is_read_keeps_the_true_base_and_says_what_was_cut
     assert len(result.commits) == 3
     assert result.base == starter and result.base_problem is None  # not "not an ancestor"
     assert any("the history has 6 commits; the latest 3 were read" in what for what in result.cut)
+
+
+def test_a_disclosure_written_in_the_readme_instead_of_the_note_is_read(tmp_path):
+    repo = make_repo(tmp_path / "s", {"README.md": "# Task\nYou may use an AI assistant like Claude.\n",
+                                      "checkout.mjs": "// starter\n"}, "starter")
+    (repo / "checkout.mjs").write_text("// starter\nexport async function chargeWithRetry() {}\n")
+    (repo / "NOTE.md").write_text("# Note\n\nI verified the happy path.\n")
+    (repo / "README.md").write_text("# Task\nYou may use an AI assistant like Claude.\n\n"
+                                    "## AI use\nCursor wrote lines 2-2 of checkout.mjs.\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "Solution", cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    assert result.attribution.tools == ["Cursor"]
+    assert added(result, "checkout.mjs")[2].tool == "Cursor"
+    assert added(result, "checkout.mjs")[2].source.startswith("README.md line 5")
+    # The starter's own README words are no disclosure: untouched, it is not read.
+    plain = make_repo(tmp_path / "p", {"README.md": "# Task\nClaude wrote checkout.mjs.\n", "a.mjs": "1\n"}, "starter")
+    (plain / "a.mjs").write_text("2\n")
+    git("commit", "-qam", "Change", cwd=plain)
+    assert analysis.analyse(gitsafe.open_submission(plain)).attribution.tools == []

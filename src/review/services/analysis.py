@@ -13,6 +13,7 @@ from review import gitsafe
 from review.core import attribution, diff, evidence, share
 from review.core.attribution import Blame
 
+README_NAMES = ("README.md", "readme.md", "Readme.md")
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
 NOTE_LIMIT = 256 * 1024
 AGENT_TRACE = ".agent-trace/traces.jsonl"
@@ -127,6 +128,27 @@ def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: s
     return sha, None
 
 
+def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attribution.NoteDisclosure | None:
+    """A candidate who wrote the disclosure in README.md instead of the note: its section about AI
+    use, or a labelled paragraph, when the candidate changed README.md (the starter's own words about
+    assistants are not a disclosure)."""
+    for name in README_NAMES:
+        changed = the_diff.file(name)
+        if changed is None or not changed.added:
+            continue
+        data = repo.show("HEAD", name, limit=NOTE_LIMIT)
+        if not data or b"\0" in data:
+            return None
+        found = attribution.parse_note(data.decode("utf-8", "replace"), anywhere=False)
+        if not found.entries:
+            return None
+        for entry in found.entries:
+            entry.file = name
+        found.heading = f"{found.heading} (in {name})"
+        return found
+    return None
+
+
 def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
             commits: list[gitsafe.Commit] | None = None) -> Analysis:
     commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
@@ -141,6 +163,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
     the_diff = diff.parse(repo.diff(base_sha, "HEAD"), base_sha, repo.head)
     note = read_note(repo)
     disclosure = attribution.parse_note(note.text)
+    if not disclosure.entries and disclosure.heading is None:
+        disclosure = readme_disclosure(repo, the_diff) or disclosure
 
     head_files = {f.path: f for f in repo.files("HEAD")}
     attributes = repo.show("HEAD", ".gitattributes", limit=256 * 1024) if ".gitattributes" in head_files else None

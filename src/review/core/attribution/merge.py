@@ -6,7 +6,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from review.core.attribution.note import NoteDisclosure
+from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord
 from review.core.attribution.trailers import CommitAttribution
 
@@ -143,17 +143,17 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     unmapped: list[Unmapped] = []
     note_claims: dict[str, dict[int, Claim]] = {}
     for entry in note.entries:
-        source = f"note line {entry.line_no}"
+        source = f"{entry.file or 'note'} line {entry.line_no}"
         if entry.kind == "prose":
             reason = "names no file, lines or commit: shown as written, not mapped to code"
-            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), reason))
+            unmapped.append(Unmapped(entry.line_no, _written(entry), reason))
             continue
         if entry.kind == "none":
             continue
         if entry.kind == "tests":
             tests = [path for path in head_lines if TEST_FILE.search(path)]
             if not tests:
-                unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), "names the tests, but HEAD has no test file"))
+                unmapped.append(Unmapped(entry.line_no, _written(entry), "names the tests, but HEAD has no test file"))
             for path in tests:
                 for line in range(1, head_lines[path] + 1):
                     note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
@@ -168,7 +168,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             if len(matches) != 1:
                 what = "subject" if entry.subject else "id"
                 why = f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
-                unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), why))
+                unmapped.append(Unmapped(entry.line_no, _written(entry), why))
                 continue
             hit = False
             for path, origins in blame.items():
@@ -177,25 +177,25 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                         note_claims.setdefault(path, {})[index] = Claim(entry.tool, source, 2)
                         hit = True
             if not hit:
-                unmapped.append(Unmapped(entry.line_no, entry.raw.strip(),
+                unmapped.append(Unmapped(entry.line_no, _written(entry),
                                          f"no line of commit {matches[0][:7]} survives at HEAD"))
             continue
         path = entry.path or ""
         count = head_lines.get(path)
         if count is None:
-            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), f"{path} is not in the submission at HEAD"))
+            unmapped.append(Unmapped(entry.line_no, _written(entry), f"{path} is not in the submission at HEAD"))
             continue
         start, end = (1, count) if entry.kind == "file" else (entry.start or 1, entry.end or entry.start or 1)
         if start > count:
-            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(),
+            unmapped.append(Unmapped(entry.line_no, _written(entry),
                                      f"names lines {start}–{end} but {path} has {count} lines"))
             continue
         if end > count:
-            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(),
+            unmapped.append(Unmapped(entry.line_no, _written(entry),
                                      f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"))
             end = count
         if not entry.who:
-            unmapped.append(Unmapped(entry.line_no, entry.raw.strip(), "names lines but not who wrote them"))
+            unmapped.append(Unmapped(entry.line_no, _written(entry), "names lines but not who wrote them"))
             continue
         for line in range(start, end + 1):
             note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
@@ -246,6 +246,10 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                     run_start = line + 1
     tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool)})
     return Attribution(tools, winners, spans, conflicts, unmapped, commits, note)
+
+
+def _written(entry: NoteEntry) -> str:
+    return f"{entry.file} line {entry.line_no}: {entry.raw.strip()}" if entry.file else entry.raw.strip()
 
 
 def _runs(numbers: list[int]) -> list[tuple[int, int]]:

@@ -57,6 +57,7 @@ class NoteEntry:
     end: int | None = None
     commit: str | None = None
     subject: str | None = None  # a commit named by its subject ("commit \"Add retries\"")
+    file: str = ""  # where the entry was written when not in the note (README.md)
     who: str = ""
     tool: str | None = None  # None: a person (or, for prose and none lines, no mapping)
 
@@ -259,9 +260,9 @@ def _entries_of(block: Block) -> list[NoteEntry]:
     return entries
 
 
-def parse_note(note: str) -> NoteDisclosure:
+def parse_note(note: str, anywhere: bool = True) -> NoteDisclosure:
     """The disclosure: a section about AI use (its blocks, to the next heading of its level or
-    higher), else labelled paragraphs, else every sentence that names an assistant."""
+    higher), else labelled paragraphs, else (with `anywhere`) every sentence that names an assistant."""
     found = blocks(note)
     result = NoteDisclosure()
     for index, block in enumerate(found):
@@ -278,6 +279,8 @@ def parse_note(note: str) -> NoteDisclosure:
         result.heading = _LABEL.match(plain(labelled[0].text))["label"]  # type: ignore[index]
         for block in labelled:
             result.entries += _entries_of(block)
+        return result
+    if not anywhere:
         return result
     for block in found:  # no section, no label: the sentences that name an assistant, wherever they are
         if block.kind in ("paragraph", "item", "row"):
