@@ -199,3 +199,25 @@ def test_a_disclosure_written_in_the_readme_instead_of_the_note_is_read(tmp_path
     (plain / "a.mjs").write_text("2\n")
     git("commit", "-qam", "Change", cwd=plain)
     assert analysis.analyse(gitsafe.open_submission(plain)).attribution.tools == []
+
+
+def test_git_ai_remote_notes_and_the_legacy_authorship_refs_are_read(tmp_path):
+    repo = make_repo(tmp_path / "s", {"checkout.mjs": "a\n"}, "starter")
+    (repo / "checkout.mjs").write_text("a\nb\nc\nd\n")
+    git("commit", "-qam", "first", cwd=repo)
+    first = git("rev-parse", "HEAD", cwd=repo).strip()
+    (repo / "lib.mjs").write_text("x\ny\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "second", cwd=repo)
+    second = git("rev-parse", "HEAD", cwd=repo).strip()
+    note = ('checkout.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 2\n---\n{"schema_version": "authorship/3.0.0", '
+            '"prompts": {}, "sessions": {"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "firebender", "id": "x"}}}}\n')
+    git("notes", "--ref=ai-remote/origin", "add", "-m", note, first, cwd=repo)  # refs/notes/ai-remote/origin
+    legacy = '{"files":{"lib.mjs":{"file":"lib.mjs","authors":[{"author":"devin","lines":[[1,2]]}]}},' \
+             '"schema_version":"authorship/0.0.1"}'
+    blob = git("hash-object", "-w", "--stdin", cwd=repo, input_text=legacy).strip()
+    git("update-ref", f"refs/ai/authorship/{second}", blob, cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    assert [added(result, "checkout.mjs")[n].tool for n in (2, 3)] == ["Firebender", None]
+    assert [added(result, "lib.mjs")[n].tool for n in (1, 2)] == ["Devin", "Devin"]
+    assert result.attribution.tools == ["Devin", "Firebender"]

@@ -25,10 +25,11 @@ def _safe_dirs(source: Path) -> tuple[str, ...]:
 
 
 def fetch_notes(clone_dir: Path, source: Path) -> None:
-    """git notes (git-ai's refs/notes/ai) do not travel with a clone: fetch them explicitly."""
+    """git notes (git-ai's refs/notes/ai and refs/notes/ai-remote/*) and git-ai's legacy
+    refs/ai/authorship/* do not travel with a clone: fetch them explicitly."""
     try:
         _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--no-tags", "--", str(find_git_dir(source)),
-              "+refs/notes/*:refs/notes/*"], env=git_env(_safe_dirs(source)))
+              "+refs/notes/*:refs/notes/*", "+refs/ai/*:refs/ai/*"], env=git_env(_safe_dirs(source)))
     except GitSafeError:
         pass  # no notes is the common case
 

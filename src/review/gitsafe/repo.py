@@ -294,6 +294,14 @@ class SafeRepo:
         return {parts[1]: parts[0] for parts in (line.split() for line in out.splitlines())
                 if len(parts) == 2 and SHA_RE.match(parts[0]) and SHA_RE.match(parts[1])}
 
+    def refs_under(self, prefix: str) -> dict[str, str]:
+        """Ref name -> the object it names, for every ref under `prefix` (one git call)."""
+        if not _REF_NAME_RE.match(prefix.rstrip("/")):
+            raise GitSafeError("bad ref prefix")
+        out = self.git("for-each-ref", "--format=%(objectname) %(refname)", "--", prefix).decode("utf-8", "replace")
+        return {parts[1]: parts[0] for parts in (line.split(" ", 1) for line in out.splitlines())
+                if len(parts) == 2 and SHA_RE.match(parts[0])}
+
     def notes(self, ref: str, sha: str, limit: int = 4 << 20) -> bytes | None:
         """The note on one commit; many notes: `notes_list` then `objects.read` by blob id."""
         blob = self.notes_list(ref).get(self.check_rev(sha))

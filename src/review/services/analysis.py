@@ -97,13 +97,23 @@ def commit_signals(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttr
 
 
 def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list[attribution.LineRecord]:
+    """git-ai's notes (refs/notes/ai, then each refs/notes/ai-remote/*; one note per commit, the first
+    found), its legacy refs/ai/authorship/<commit> for commits with no note, and an Agent Trace file;
+    every object read through the one batch reader."""
     records: list[attribution.LineRecord] = []
-    annotated = repo.notes_list("refs/notes/ai")
+    annotated: dict[str, str] = {}
+    for ref in ["refs/notes/ai", *sorted(repo.refs_under("refs/notes/ai-remote/"))]:
+        for noted, note_blob in repo.notes_list(ref).items():
+            annotated.setdefault(noted, note_blob)
+    legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in repo.refs_under("refs/ai/authorship/").items()}
     for commit in commits:
         blob = annotated.get(commit.sha)
+        parse = attribution.parse_git_ai_note
+        if blob is None and commit.sha in legacy:
+            blob, parse = legacy[commit.sha], attribution.parse_legacy_authorship
         found = repo.objects.read(blob, 4 << 20) if blob else None
         if found:
-            records += attribution.parse_git_ai_note(commit.sha, found[1].decode("utf-8", "replace"))
+            records += parse(commit.sha, found[1].decode("utf-8", "replace"))
     trace = repo.show("HEAD", AGENT_TRACE, limit=4 << 20)
     if trace:
         records += attribution.parse_agent_trace(trace.decode("utf-8", "replace"))

@@ -3,7 +3,7 @@ identities), the candidate's note, git-ai notes and Agent Trace, merged into one
 Pure: no I/O. One module per source; ``merge`` puts them together and finds the conflicts."""
 
 from review.core.attribution.agent_trace import parse_agent_trace
-from review.core.attribution.git_ai import parse_git_ai_note
+from review.core.attribution.git_ai import parse_git_ai_note, parse_legacy_authorship
 from review.core.attribution.merge import Attribution, Blame, Claim, Conflict, Span, Unmapped, attribute
 from review.core.attribution.note import (
     HUMAN,
@@ -20,5 +20,5 @@ __all__ = [
     "AGENTS", "HUMAN", "Agent", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict", "LineRecord",
     "NoteDisclosure", "NoteEntry", "Rejected", "Signal", "Span", "Unmapped", "assistants", "attribute",
     "commit_signals", "match_identity", "parse_agent_trace", "parse_agent_value",
-    "parse_git_ai_note", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",
+    "parse_git_ai_note", "parse_legacy_authorship", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",
 ]

@@ -35,3 +35,26 @@ def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
                 records.append(LineRecord(path, commit, parse_ranges(parts[1]), tool_for(parts[0]),
                                           f"git-ai note on {commit[:7]}"))
     return records
+
+
+def parse_legacy_authorship(commit: str, text: str) -> list[LineRecord]:
+    """git-ai's legacy store, `refs/ai/authorship/<commit>`: JSON `authorship/0.0.1` ({"files": {path:
+    {"authors": [{"author": "Claude", "lines": [22, [30, 35]]}]}}}), or a v3 log kept there."""
+    if not text.lstrip().startswith("{"):
+        return parse_git_ai_note(commit, text)
+    records: list[LineRecord] = []
+    files = jsondata.obj(jsondata.obj(jsondata.loads(text)).get("files"))
+    for path, entry in files.items():
+        for author in jsondata.arr(jsondata.obj(entry).get("authors")):
+            author = jsondata.obj(author)
+            name = jsondata.text(author.get("author"))
+            ranges = []
+            for item in jsondata.arr(author.get("lines")):
+                if isinstance(item, int) and not isinstance(item, bool):
+                    ranges.append((item, item))
+                elif isinstance(item, list) and len(item) == 2 and all(isinstance(v, int) for v in item):
+                    ranges.append((min(item), max(item)))
+            if ranges and name:
+                records.append(LineRecord(str(path), commit, ranges, canonical_tool(name),
+                                          f"git-ai legacy authorship on {commit[:7]}"))
+    return records
