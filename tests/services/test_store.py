@@ -174,3 +174,26 @@ def test_a_broken_score_file_is_not_overwritten(tmp_path):
     with pytest.raises(store.StoreError, match="not overwritten"):
         store.save(sub, review("ana"))
     assert (tmp_path / "b.review.toml").read_text() == "reviews = [ broken"
+
+
+@pytest.mark.parametrize("entry, words", [
+    ('tiers = "strong"', "tiers must be a table of signal = tier, not str 'strong'"),
+    ("commit = 5", "commit must be a commit id in quotes, not int '5'"),
+    ("[reviews.tiers]\nevidence = 3", "tier of evidence must be one of weak, acceptable, strong, no-decision, not '3'"),
+    ('state = "done"', "state must be draft or final, not 'done'"),
+])
+def test_a_score_file_with_wrong_types_says_what_is_wrong_and_nothing_crashes(tmp_path, capsys, entry, words):
+    from helpers import make_repo
+    from review.cli import main
+
+    cohort_dir = tmp_path / "c"
+    make_repo(cohort_dir / "sub", {"checkout.mjs": "x\n"})
+    (cohort_dir / "sub.review.toml").write_text(f'schema = 1\n[[reviews]]\nreviewers = ["a"]\n{entry}\n')
+    scores = store.read_scores(cohort_dir / "sub")
+    assert words in (scores.problem or "") and scores.reviews == []
+    assert main(["triage", str(cohort_dir), "--json"]) == 0  # the row says it; no traceback
+    assert words in capsys.readouterr().out
+    assert main(["export", str(cohort_dir), "--format", "csv"]) == 0
+    assert "unreadable" in capsys.readouterr().out
+    with pytest.raises(store.StoreError):  # and a save never overwrites what it could not read
+        store.save(cohort_dir / "sub", store.Review(["b"], "a" * 40))

@@ -142,6 +142,32 @@ def score_path(submission: Path) -> Path:
     return submission.parent / f"{submission.name}{SUFFIX}"
 
 
+TIER_VALUES = ("weak", "acceptable", "strong", "no-decision")
+_SHAPES: dict[str, tuple[type, str]] = {
+    "reviewers": (list, "a list of names"), "commit": (str, "a commit id in quotes"),
+    "state": (str, '"draft" or "final"'), "tiers": (dict, "a table of signal = tier"),
+    "comments": (dict, "a table of signal = comment"), "comment": (str, "text"), "flags": (list, "a list of flag ids"),
+    "anchored": (list, "a list of {at, text} tables"), "revision": (int, "a number"),
+}
+
+
+def shape_problems(entry: dict) -> list[str]:
+    """What in one review entry has the wrong type, in words (a hand-edited or planted file is said
+    to be wrong, never silently converted)."""
+    problems = []
+    for name, (kind, what) in _SHAPES.items():
+        value = entry.get(name)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            problems.append(f"{name} must be {what}, not {type(value).__name__} {str(value)[:40]!r}")
+    tiers = entry.get("tiers")
+    for signal, tier in (tiers if isinstance(tiers, dict) else {}).items():
+        if tier not in TIER_VALUES:
+            problems.append(f"tier of {signal} must be one of {', '.join(TIER_VALUES)}, not {str(tier)[:40]!r}")
+    if entry.get("state") not in (None, "draft", "final"):
+        problems.append(f"state must be draft or final, not {str(entry.get('state'))[:40]!r}")
+    return problems
+
+
 def _parse(path: Path) -> ScoreFile:
     result = ScoreFile(path)
     try:
@@ -167,6 +193,9 @@ def _parse(path: Path) -> ScoreFile:
         try:
             if not isinstance(entry, dict):
                 raise TypeError("not a table")
+            wrong = shape_problems(entry)
+            if wrong:
+                raise ValueError("; ".join(wrong))
             result.reviews.append(Review.from_toml(entry))
         except (TypeError, ValueError, AttributeError, KeyError) as error:
             result.problem = f"{path.name}: review {number} cannot be read ({error})"
