@@ -155,7 +155,7 @@ def test_exports_carry_no_escapes_and_no_live_formulas(tmp_path):
     cohort_dir = tmp_path / "c"
     candidate(cohort_dir, "=cmd|' -C calc'!A0")
     review = store.Review(["@SUM(1+1)"], "a" * 40, state="final", comment="\x1b]52;c;cHduZWQ=\x07 [x](http://evil)",
-                          tiers={"found-defect": "-1+1"})
+                          comments={"found-defect": "-1+1"})
     store.save(cohort_dir / "=cmd|' -C calc'!A0", review)
     csv_text = export.render(cohort_dir, "csv")
     assert "\x1b" not in csv_text and "\x07" not in csv_text

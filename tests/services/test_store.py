@@ -77,7 +77,7 @@ def _hammer(folder: str, who: str, count: int) -> None:
     sub = Path(folder)
     revision = None
     for i in range(count):
-        saved = s.save(sub, s.Review([who], "c" * 40, tiers={"evidence": str(i)}), base_revision=revision)
+        saved = s.save(sub, s.Review([who], "c" * 40, comments={"evidence": str(i)}), base_revision=revision)
         revision = saved.revision
 
 
@@ -92,7 +92,7 @@ def test_two_processes_saving_500_times_each_lose_nothing(tmp_path):
         worker.join(120)
         assert worker.exitcode == 0
     scores = store.read_scores(sub)
-    assert {r.who: (r.revision, r.tiers["evidence"]) for r in scores.reviews} == {"ana": (500, "499"),
+    assert {r.who: (r.revision, r.comments["evidence"]) for r in scores.reviews} == {"ana": (500, "499"),
                                                                                   "bob": (500, "499")}
 
 
@@ -197,3 +197,25 @@ def test_a_score_file_with_wrong_types_says_what_is_wrong_and_nothing_crashes(tm
     assert "unreadable" in capsys.readouterr().out
     with pytest.raises(store.StoreError):  # and a save never overwrites what it could not read
         store.save(cohort_dir / "sub", store.Review(["b"], "a" * 40))
+
+
+def test_fields_this_version_does_not_know_survive_a_save_and_a_newer_schema_is_not_overwritten(tmp_path):
+    import tomllib
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    path = tmp_path / "sub.review.toml"
+    path.write_text('schema = 1\nsubmission = "sub"\ncohort_note = "kept"\n[[reviews]]\nreviewers = ["a"]\n'
+                    'commit = "' + "a" * 40 + '"\nrevision = 1\nconfidence = 0.8\n[[reviews]]\nreviewers = ["b"]\n'
+                    'commit = "' + "a" * 40 + '"\nrevision = 1\nmood = "good"\n')
+    store.save(sub, store.Review(["a"], "a" * 40, tiers={"evidence": "weak"}), base_revision=1)
+    data = tomllib.loads(path.read_text())
+    assert data["cohort_note"] == "kept"
+    by_who = {r["reviewers"][0]: r for r in data["reviews"]}
+    assert by_who["a"]["confidence"] == 0.8 and by_who["a"]["tiers"] == {"evidence": "weak"}
+    assert by_who["b"]["mood"] == "good"
+    path.write_text(path.read_text().replace("schema = 1", "schema = 2"))
+    before = path.read_text()
+    with pytest.raises(store.StoreError, match="newer version of review"):
+        store.save(sub, store.Review(["a"], "a" * 40), base_revision=2)
+    assert path.read_text() == before

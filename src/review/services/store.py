@@ -72,6 +72,7 @@ class Review:
     created: str = ""
     updated: str = ""
     revision: int = 0
+    extra: dict = field(default_factory=dict)  # fields this version does not know: kept as they were
 
     @property
     def key(self) -> tuple[tuple[str, ...], str]:
@@ -98,6 +99,8 @@ class Review:
             data["comments"] = {k: v for k, v in self.comments.items() if v}
         if self.anchored:
             data["anchored"] = [{"at": a["at"], "text": a["text"]} for a in self.anchored]
+        for name, value in self.extra.items():
+            data.setdefault(name, value)  # a newer console's fields survive an older one's save
         return data
 
     @classmethod
@@ -114,6 +117,7 @@ class Review:
             note_opened=data.get("note_opened"), harness=data.get("harness"), ai_share=data.get("ai_share"),
             created=str(data.get("created", "")), updated=str(data.get("updated", "")),
             revision=int(data.get("revision", 0) or 0),
+            extra={k: v for k, v in data.items() if k not in REVIEW_FIELDS},
         )
 
 
@@ -122,10 +126,16 @@ def _anchored(value: object) -> list[dict[str, str]]:
     return [{"at": str(a.get("at", "")), "text": str(a.get("text", ""))} for a in items if isinstance(a, dict)]
 
 
+REVIEW_FIELDS = {"reviewers", "commit", "state", "rubric_version", "tiers", "comments", "comment", "flags",
+                 "anchored", "note_opened", "harness", "ai_share", "created", "updated", "revision"}
+
+
 @dataclass
 class ScoreFile:
     path: Path
     reviews: list[Review] = field(default_factory=list)
+    schema: int = 1
+    extra: dict = field(default_factory=dict)  # top-level fields this version does not know
     problem: str | None = None  # unreadable file: said, never silently treated as empty
 
     def find(self, key: tuple[tuple[str, ...], str]) -> Review | None:
@@ -185,6 +195,12 @@ def _parse(path: Path) -> ScoreFile:
     except tomllib.TOMLDecodeError as error:
         result.problem = f"{path.name} is not valid TOML: {error}"
         return result
+    schema = data.get("schema", 1)
+    if not isinstance(schema, int) or isinstance(schema, bool):
+        result.problem = f"{path.name}: schema must be a number, not {str(schema)[:40]!r}"
+        return result
+    result.schema = schema
+    result.extra = {k: v for k, v in data.items() if k not in ("schema", "submission", "reviews")}
     reviews = data.get("reviews", [])
     if not isinstance(reviews, list):
         result.problem = f"{path.name}: reviews must be a list of tables"
@@ -297,10 +313,16 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
     A different revision on disk raises SaveConflict unless `force`.
     """
     path = score_path(submission)
+    wrong = shape_problems(review.to_toml())
+    if wrong:  # never write what the next read would refuse
+        raise StoreError(f"not saved: {'; '.join(wrong)}")
     with locked(path):
         current = _parse(path)
         if current.problem:
             raise StoreError(f"{current.problem}; it was not overwritten, and your review is still in the form")
+        if current.schema > SCHEMA:
+            raise StoreError(f"{path.name} was written by a newer version of review (schema {current.schema}, this one "
+                             f"writes {SCHEMA}); it was not overwritten: upgrade review. Your review is still in the form")
         on_disk = current.find(review.key)
         disk_revision = on_disk.revision if on_disk else None
         if not force and disk_revision != base_revision:
@@ -312,10 +334,12 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
         saved.revision = (disk_revision or 0) + 1
         saved.created = on_disk.created if on_disk else (review.created or stamp)
         saved.updated = stamp
+        if on_disk is not None:
+            saved.extra = {**on_disk.extra, **review.extra}
         reviews = [saved if r.key == saved.key else r for r in current.reviews]
         if on_disk is None:
             reviews.append(saved)
-        document = {"schema": SCHEMA, "submission": submission.name,
+        document = {**current.extra, "schema": SCHEMA, "submission": submission.name,
                     "reviews": [r.to_toml() for r in reviews]}
         _remove_stale_temps(path)  # under the lock no save is writing: any temp file is a crashed one's
         _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
