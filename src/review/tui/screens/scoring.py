@@ -149,7 +149,7 @@ class ScoringScreen(Screen[Closed]):
     def update_rubric_header(self) -> None:
         if self.analysis is None:
             return
-        gate = f"note opened {self.note_opened}" if self.note_opened else \
+        gate = "note read ✓ (it was on screen)" if self.note_opened else \
             "note NOT on screen yet (2 shows it; final needs it)"
         self.form.set_header(safe_line(
             f"{self.rubric.version} · {self.path.name} @ {self.analysis.head[:7]} · reviewing as "
