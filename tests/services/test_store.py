@@ -219,3 +219,64 @@ def test_fields_this_version_does_not_know_survive_a_save_and_a_newer_schema_is_
     with pytest.raises(store.StoreError, match="newer version of review"):
         store.save(sub, store.Review(["a"], "a" * 40), base_revision=2)
     assert path.read_text() == before
+
+
+def test_sixty_writers_on_one_file_are_all_served_and_lose_nothing(tmp_path):
+    """The lock is the kernel's blocking flock: no writer polls, none starves past the timeout."""
+    import threading
+
+    sub = tmp_path / "shared"
+    sub.mkdir()
+    refused: list[str] = []
+
+    def writer(who: str) -> None:
+        revision = None
+        for i in range(5):
+            try:
+                revision = store.save(sub, store.Review([who], "c" * 40, comments={"evidence": str(i)}),
+                                      base_revision=revision).revision
+            except store.StoreError as error:
+                refused.append(str(error))
+
+    threads = [threading.Thread(target=writer, args=(f"r{n}",)) for n in range(60)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert refused == []
+    scores = store.read_scores(sub)
+    assert len(scores.reviews) == 60 and {r.revision for r in scores.reviews} == {5}
+
+
+def test_the_lock_file_is_group_writable_whatever_the_umask(tmp_path):
+    import stat as stat_module
+
+    sub = tmp_path / "pair"
+    sub.mkdir()
+    old = os.umask(0o022)
+    try:
+        store.save(sub, store.Review(["ana"], "c" * 40))
+    finally:
+        os.umask(old)
+    lock = tmp_path / "pair.review.toml.lock"
+    assert stat_module.S_IMODE(lock.stat().st_mode) == 0o664
+    assert stat_module.S_IMODE((tmp_path / "pair.review.toml").stat().st_mode) == 0o664
+
+
+def test_a_held_lock_reports_progress_then_refuses_with_the_reason(tmp_path, monkeypatch):
+    import fcntl
+
+    sub = tmp_path / "busy"
+    sub.mkdir()
+    store.save(sub, store.Review(["ana"], "c" * 40))
+    holder = os.open(tmp_path / "busy.review.toml.lock", os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # another console, mid-save
+    waits: list[float] = []
+    try:
+        with pytest.raises(store.StoreError, match="locked by another save"):
+            with store.locked(store.score_path(sub), timeout=2.5, on_wait=waits.append):
+                pass
+    finally:
+        os.close(holder)
+    assert len(waits) >= 2  # one progress call a second
+    store.save(sub, store.Review(["ana"], "c" * 40), base_revision=1)  # released: saves again

@@ -20,9 +20,10 @@ import fcntl
 import os
 import stat
 import tempfile
+import threading
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,7 +36,7 @@ from review import files
 SCHEMA = 1
 SUFFIX = ".review.toml"
 MAX_SCORE_FILE = 4 << 20  # thousands of reviews; a larger file is not ours
-LOCK_TIMEOUT = 10.0
+LOCK_TIMEOUT = 30.0  # a save waits this long for others (each takes milliseconds)
 FILE_MODE = 0o664
 
 
@@ -270,43 +271,88 @@ def reviewer_states(scores: ScoreFile, head: str | None) -> dict[str, str]:
 
 
 @contextmanager
-def locked(path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
-    """An exclusive lock on the sidecar `<path>.lock` (never replaced, so the lock means something)."""
+def locked(path: Path, timeout: float = LOCK_TIMEOUT, on_wait: Callable[[float], None] | None = None
+           ) -> Iterator[None]:
+    """An exclusive lock on the sidecar `<path>.lock` (never replaced, so the lock means something).
+
+    The wait is the kernel's blocking flock, not a polling loop: writers are served as the lock
+    frees, none starves. `on_wait(seconds)` is called once a second while waiting (a progress
+    message); past `timeout` the save is refused with the reason."""
     lock_path = path.with_name(path.name + ".lock")
+    fd = _open_lock(path, lock_path)
+    acquired, abandoned = threading.Event(), threading.Event()
+    failure: list[OSError] = []
+
+    def wait() -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as error:
+            failure.append(error)
+        acquired.set()
+        if abandoned.is_set():
+            os.close(fd)  # given up on: the lock (if taken) is released at once
+
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        threading.Thread(target=wait, name="score-lock", daemon=True).start()
+        started = time.monotonic()
+        while not acquired.wait(1.0):
+            waited = time.monotonic() - started
+            if waited > timeout:
+                abandoned.set()
+                raise StoreError(f"{path.name} is locked by another save for over {timeout:g} s "
+                                 "(your review is still in the form)") from None
+            if on_wait:
+                on_wait(waited)
+        if failure:
             os.close(fd)
-            raise StoreError(f"{lock_path.name} is not a regular file; not locking through it")
-    except PermissionError:
-        raise StoreError(f"cannot write in {path.parent}: permission denied (the folder is read-only for you); "
-                         "your review is still in the form") from None
-    except OSError as error:
-        if error.errno == 40:  # ELOOP: a symbolic link in the lock's place
-            raise StoreError(f"{lock_path.name} is a symbolic link; not followed (your review is still in the form)") \
-                from None
-        raise StoreError(f"cannot write in {path.parent}: {error.strerror} (cannot create {lock_path.name}); "
-                         "your review is still in the form") from None
+            raise StoreError(f"{lock_path.name} cannot be locked: {failure[0].strerror}") from None
     try:
-        deadline = time.monotonic() + timeout
-        delay = 0.005
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as error:
-                if error.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
-                if time.monotonic() > deadline:
-                    raise StoreError(f"{path.name} is locked by another save for over {timeout:g} s") from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.1)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
 
 
-def save(submission: Path, review: Review, base_revision: int | None = None, force: bool = False) -> Review:
+def _open_lock(path: Path, lock_path: Path) -> int:
+    """The lock file, opened without following links; created readable and writable by the group
+    (a pair shares a setgid folder: the second reviewer must be able to lock it too)."""
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
+    except PermissionError:
+        raise StoreError(_permission_problem(path, lock_path)) from None
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a symbolic link in the lock's place
+            raise StoreError(f"{lock_path.name} is a symbolic link; not followed (your review is still in the form)") \
+                from None
+        raise StoreError(f"cannot write in {path.parent}: {error.strerror} (cannot create {lock_path.name}); "
+                         "your review is still in the form") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise StoreError(f"{lock_path.name} is not a regular file; not locking through it")
+    if info.st_uid == os.geteuid() and stat.S_IMODE(info.st_mode) != FILE_MODE:
+        try:
+            os.fchmod(fd, FILE_MODE)  # the umask took the group's write bit: give it back
+        except OSError:
+            pass
+    return fd
+
+
+def _permission_problem(path: Path, lock_path: Path) -> str:
+    """Why the lock cannot be opened, named: the folder, or a lock file another reviewer made."""
+    try:
+        info = os.stat(lock_path, follow_symlinks=False)
+    except OSError:
+        return (f"cannot write in {path.parent}: permission denied (the folder is read-only for you); "
+                "your review is still in the form")
+    return (f"{lock_path.name} belongs to user {info.st_uid} with mode {stat.S_IMODE(info.st_mode):04o}, which you "
+            f"cannot write: ask its owner to run `chmod g+w {lock_path}` (pair review needs a shared group and a "
+            "setgid folder; see the README); your review is still in the form")
+
+
+def save(submission: Path, review: Review, base_revision: int | None = None, force: bool = False,
+         on_wait: Callable[[float], None] | None = None) -> Review:
     """Save one review entry, merged into whatever is on disk now. Returns the entry as saved.
 
     `base_revision`: the entry's revision when the reviewer loaded it (None: it did not exist).
@@ -316,7 +362,7 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
     wrong = shape_problems(review.to_toml())
     if wrong:  # never write what the next read would refuse
         raise StoreError(f"not saved: {'; '.join(wrong)}")
-    with locked(path):
+    with locked(path, on_wait=on_wait):
         current = _parse(path)
         if current.problem:
             raise StoreError(f"{current.problem}; it was not overwritten, and your review is still in the form")

@@ -242,7 +242,7 @@ class ScoringScreen(Screen[Closed]):
     @work(thread=True, exclusive=True, group="save", name="save-review")
     def write_review(self, review: store.Review, base: int | None, force: bool, intent: Intent) -> None:
         try:
-            saved = store.save(self.path, review, base_revision=base, force=force)
+            saved = store.save(self.path, review, base_revision=base, force=force, on_wait=self.waiting_for_lock)
         except store.SaveConflict as conflict:
             self.post_message(self.SaveFailed(str(conflict), conflict.theirs))
             return
@@ -250,6 +250,11 @@ class ScoringScreen(Screen[Closed]):
             self.post_message(self.SaveFailed(str(error), None))
             return
         self.post_message(self.Saved(saved, intent, store.read_scores(self.path)))
+
+    def waiting_for_lock(self, seconds: float) -> None:
+        """Called from the save worker while another console holds the score file's lock."""
+        self.app.call_from_thread(self.form.set_status, safe_line(
+            f"waiting for another save of {store.score_path(self.path).name} ({seconds:.0f} s)…", 200))
 
     @dataclass
     class Saved(Message):
