@@ -221,3 +221,48 @@ def test_git_ai_remote_notes_and_the_legacy_authorship_refs_are_read(tmp_path):
     assert [added(result, "checkout.mjs")[n].tool for n in (2, 3)] == ["Firebender", None]
     assert [added(result, "lib.mjs")[n].tool for n in (1, 2)] == ["Devin", "Devin"]
     assert result.attribution.tools == ["Devin", "Firebender"]
+
+
+def test_a_git_ai_style_history_gives_the_true_share_each_tool_once_and_no_noise(tmp_path):
+    """A small synthetic history in the shape of git-ai's own repository: trailers of several tools,
+    git-ai notes (one of them by its test agent), a lockfile, and many files no assistant touched."""
+    repo = make_repo(tmp_path / "s", {"README.md": "project\n"}, "starter")
+
+    def commit(files: dict[str, str], message: str, author: tuple[str, str] = ("Pat", "pat@example.com")) -> str:
+        for name, text in files.items():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            (repo / name).write_text(text)
+        git("add", "-A", cwd=repo)
+        git("commit", "-q", "-F", "-", cwd=repo, input_text=message,
+            env={"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]})
+        return git("rev-parse", "HEAD", cwd=repo).strip()
+
+    def lines(tag: str, count: int) -> str:
+        return "".join(f"export const {tag}{n} = {n};\n" for n in range(count))
+
+    commit({"src/a.mjs": lines("a", 10)}, "Add a\n\nCo-authored-by: Claude <noreply@anthropic.com>\n")
+    commit({"src/b.mjs": lines("b", 10)}, "Add b by hand\n")
+    noted = commit({"src/c.mjs": lines("c", 10)}, "Add c\n")
+    session = '{"agent_id": {"tool": "%s", "id": "x"}}'
+    git("notes", "--ref=ai", "add", "-m", 'src/c.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 1-6\n---\n'
+        '{"schema_version": "authorship/3.0.0", "prompts": {}, "sessions": {"s_aaaaaaaaaaaaaa": %s}}\n'
+        % (session % "cursor"), noted, cwd=repo)
+    commit({"src/d.mjs": lines("d", 10)}, "Add d\n", ("devin-ai-integration[bot]",
+                                                      "158243242+devin-ai-integration[bot]@users.noreply.github.com"))
+    tested = commit({"tests/e.test.mjs": lines("e", 5)}, "Add e\n")
+    git("notes", "--ref=ai", "add", "-m", 'tests/e.test.mjs\n  s_cccccccccccccc::t_dddddddddddddd 1-5\n---\n'
+        '{"schema_version": "authorship/3.0.0", "prompts": {}, "sessions": {"s_cccccccccccccc": %s}}\n'
+        % (session % "mock_ai"), tested, cwd=repo)
+    commit({"package-lock.json": "{\n" + "".join(f'  "k{n}": {n},\n' for n in range(500)) + "}\n",
+            **{f"lib/h{n}.mjs": lines(f"h{n}_", 10) for n in range(20)}}, "Human work and a lockfile\n")
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    truth_ai, truth_code = 10 + 6 + 10, 10 + 10 + 10 + 10 + 5 + 200
+    assert abs(result.diff.ai_share - truth_ai / truth_code) < 0.10
+    assert (result.diff.code_ai_added, result.diff.code_added) == (truth_ai, truth_code)  # exact, in fact
+    assert result.attribution.tools == ["Claude Code", "Cursor", "Devin"]  # each once; mock_ai is no assistant
+    # No line-level noise: no source disagrees on any line (the one submission-wide finding is that
+    # there is no note at all, while commits name assistants).
+    assert [c for c in result.attribution.conflicts if c.path] == [] and result.cut == []
+    assert [c.message for c in result.attribution.conflicts] == [
+        "the note has no disclosure section, but commit metadata names Claude Code, Devin"]
+    assert len(result.blame) == 4  # only the files an assistant could have written were traced

@@ -17,7 +17,7 @@ README_NAMES = ("README.md", "readme.md", "Readme.md")
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
 NOTE_LIMIT = 256 * 1024
 AGENT_TRACE = ".agent-trace/traces.jsonl"
-MAX_BLAMED_FILES = 200
+MAX_BLAMED_FILES = 1000  # files an assistant could have written; past this, the cut says so
 BLAME_MAX_BYTES = 4 << 20  # blame's output is ~50 bytes per line of the file: bounded memory
 
 
@@ -159,6 +159,21 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
     return None
 
 
+def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict[str, list[str]],
+                     records: list[attribution.LineRecord], disclosure: attribution.NoteDisclosure,
+                     the_diff: diff.Diff) -> set[str] | None:
+    """The paths any source could give to an assistant: changed by a commit whose metadata names one,
+    named by a line record or the note. None: every path (a note naming commits or the tests, or a
+    rename, can reach any file). Blame, one git process per file, runs only on these."""
+    if any(e.kind in ("commit", "tests") for e in disclosure.entries) or \
+            any(f.status == "renamed" for f in the_diff.files):
+        return None
+    paths = {path for c in signals if c.signals for path in changed.get(c.commit, [])}
+    paths |= {r.path for r in records}
+    paths |= {e.path for e in disclosure.entries if e.path}
+    return paths
+
+
 def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
             commits: list[gitsafe.Commit] | None = None) -> Analysis:
     commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
@@ -181,7 +196,12 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
     patterns = share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")
     for file_diff in the_diff.files:
         file_diff.excluded = share.exclusion(file_diff.path, file_diff.binary, patterns)
+    changed = repo.changed_paths()
+    records = _line_records(repo, commits)
     wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
+    claimed = could_be_claimed(signals, changed, records, disclosure, the_diff)
+    if claimed is not None:  # a file no source could give to an assistant needs no blame: its lines are a person's
+        wanted = [path for path in wanted if path in claimed]
     wanted += [e.path for e in disclosure.entries if e.path and e.path in head_files and e.path not in wanted]
     blame: attribution.Blame = {}
     head_lines: dict[str, int] = {}
@@ -208,11 +228,11 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
             head_lines[entry.path] = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
 
     authors = {c.sha: c.author_name for c in commits}
-    result = attribution.attribute(signals, authors, disclosure, head_lines, blame, _line_records(repo, commits),
+    result = attribution.attribute(signals, authors, disclosure, head_lines, blame, records,
                                    repo.head, {c.sha: c.subject for c in commits})
     mark(the_diff, result)
     analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame,
-                        changed=repo.changed_paths(), cut=cut)
+                        changed=changed, cut=cut)
     draft = next((s.commit for s in signals[1:] if s.signals), None)
     if draft:
         parent = next(c.parents[0] for c in commits if c.sha == draft) if commits else None
