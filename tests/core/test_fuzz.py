@@ -86,3 +86,15 @@ def test_quoted_paths_unquote_without_error(raw):
     assert isinstance(unquote_path(raw), str)
     plain = raw.replace("\\", "/")
     assert unquote_path(plain) == plain.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_TEXT)
+def test_locating_a_function_never_fails_and_stays_inside_the_file(text_):
+    from review.core.attribution import locate_function
+
+    found = locate_function("run", text_)
+    if found is not None:
+        start, end = found
+        assert 1 <= start <= end <= text_.count("\n") + 1
+

@@ -266,3 +266,18 @@ def test_a_git_ai_style_history_gives_the_true_share_each_tool_once_and_no_noise
     assert [c.message for c in result.attribution.conflicts] == [
         "the note has no disclosure section, but commit metadata names Claude Code, Devin"]
     assert len(result.blame) == 4  # only the files an assistant could have written were traced
+
+
+def test_a_function_named_in_the_note_maps_to_its_lines_in_the_diff(tmp_path):
+    repo = make_repo(tmp_path / "s", {"README.md": "task\n"}, "starter")
+    (repo / "checkout.mjs").write_text("import { x } from './x.mjs';\n\nconst backoff = (n) => {\n  return 2 ** n;\n};\n\n"
+                                       "export async function chargeWithRetry(amount) {\n  return backoff(amount);\n}\n")
+    (repo / "NOTE.md").write_text("# Note\n\n## AI use\nCopilot wrote `backoff()`. Claude wrote `retryLater()`.\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "Solution", cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    lines = added(result, "checkout.mjs")
+    assert [n for n, line in sorted(lines.items()) if line.tool] == [3, 4, 5]
+    assert lines[3].tool == "GitHub Copilot"
+    [missing] = result.attribution.unmapped
+    assert "names retryLater, which no code file in the diff defines" == missing.reason

@@ -159,6 +159,27 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
     return None
 
 
+def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclosure, the_diff: diff.Diff) -> None:
+    """A disclosure naming a function ("Copilot wrote `backoff()`") becomes the lines of its
+    definition in the first code file of the diff that defines it; not found, it stays unmapped."""
+    wanted = [e for e in disclosure.entries if e.kind == "function" and e.symbol]
+    if not wanted:
+        return
+    texts: dict[str, str] = {}
+    for file_diff in the_diff.files:
+        if file_diff.binary or file_diff.status == "deleted" or not evidence.CODE_FILE.search(file_diff.path):
+            continue
+        data = repo.show("HEAD", file_diff.path, limit=BLAME_MAX_BYTES)
+        if data is not None:
+            texts[file_diff.path] = data.decode("utf-8", "replace")
+    for entry in wanted:
+        for path, text in texts.items():
+            found = attribution.locate_function(entry.symbol or "", text)
+            if found:
+                entry.kind, entry.path, (entry.start, entry.end) = "range", path, found
+                break
+
+
 def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict[str, list[str]],
                      records: list[attribution.LineRecord], disclosure: attribution.NoteDisclosure,
                      the_diff: diff.Diff) -> set[str] | None:
@@ -191,6 +212,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
     if not disclosure.entries and disclosure.heading is None:
         disclosure = readme_disclosure(repo, the_diff) or disclosure
 
+    locate_functions(repo, disclosure, the_diff)
     head_files = {f.path: f for f in repo.files("HEAD")}
     attributes = repo.show("HEAD", ".gitattributes", limit=256 * 1024) if ".gitattributes" in head_files else None
     patterns = share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")

@@ -9,6 +9,7 @@ from review.core.attribution.note import (
     HUMAN,
     NoteDisclosure,
     NoteEntry,
+    locate_function,
     parse_note,
     parse_note_line,
 )
@@ -20,5 +21,5 @@ __all__ = [
     "AGENTS", "HUMAN", "Agent", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict", "LineRecord",
     "NoteDisclosure", "NoteEntry", "Rejected", "Signal", "Span", "Unmapped", "assistants", "attribute",
     "commit_signals", "match_identity", "parse_agent_trace", "parse_agent_value",
-    "parse_git_ai_note", "parse_legacy_authorship", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",
+    "parse_git_ai_note", "parse_legacy_authorship", "locate_function", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",
 ]

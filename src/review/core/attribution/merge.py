@@ -150,6 +150,10 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             continue
         if entry.kind == "none":
             continue
+        if entry.kind == "function":
+            unmapped.append(Unmapped(entry.line_no, _written(entry),
+                                     f"names {entry.symbol}, which no code file in the diff defines"))
+            continue
         if entry.kind == "tests":
             tests = [path for path in head_lines if TEST_FILE.search(path)]
             if not tests:

@@ -51,13 +51,14 @@ _NONE = re.compile(
 class NoteEntry:
     line_no: int  # 1-based line in the note
     raw: str
-    kind: str  # range | file | commit | tests | none | prose
+    kind: str  # range | file | commit | tests | function | none | prose
     path: str | None = None
     start: int | None = None
     end: int | None = None
     commit: str | None = None
     subject: str | None = None  # a commit named by its subject ("commit \"Add retries\"")
     file: str = ""  # where the entry was written when not in the note (README.md)
+    symbol: str | None = None  # a function the entry names ("function" entries, until located)
     who: str = ""
     tool: str | None = None  # None: a person (or, for prose and none lines, no mapping)
 
@@ -126,6 +127,7 @@ _LINES_OF = re.compile(r"\blines?\s+(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+
 _WHOLE_OF = re.compile(r"\b(?:all|the whole|the entire|entirely|whole|every line)\b(?:\s+of)?", re.I)
 _WROTE = re.compile(r"\b(?:wrote|written|generated|produced|drafted|created|implemented|authored)\b", re.I)
 _SUBJECT = re.compile(r"\bcommit\s+[\"“'](?P<subject>[^\"”']{3,200})[\"”']", re.I)
+_SYMBOL = re.compile(r"`(?P<quoted>[A-Za-z_$][\w$]{2,80})(?:\(\))?`|\b(?P<called>[A-Za-z_$][\w$]{2,80})\(\)")
 _TESTS = re.compile(r"\b(?:the|my|all(?: of)? the)\s+tests?\b", re.I)
 
 
@@ -158,6 +160,10 @@ def sentence_entries(line_no: int, raw: str, text: str) -> list[NoteEntry]:
             found.append(NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool))
         elif _TESTS.search(sentence) and tool and _WROTE.search(sentence):
             found.append(NoteEntry(line_no, raw, "tests", who=who, tool=tool))
+        elif (symbol := _SYMBOL.search(sentence)) and not path:
+            # "Copilot wrote `backoff()`": the function's lines, found in the diff by the analysis.
+            found.append(NoteEntry(line_no, raw, "function", symbol=symbol["quoted"] or symbol["called"],
+                                   who=who, tool=tool))
     return found
 
 
@@ -286,3 +292,32 @@ def parse_note(note: str, anywhere: bool = True) -> NoteDisclosure:
         if block.kind in ("paragraph", "item", "row"):
             result.entries += [e for e in _entries_of(block) if e.kind != "prose" or tool_in_text(e.raw)]
     return result
+
+
+# --------------------------------------------------------------------------- functions
+
+_DEFINITION = "(?:function\\s*\\*?\\s*{0}\\b|(?:const|let|var)\\s+{0}\\s*=|^\\s*(?:async\\s+)?{0}\\s*\\([^)\\n]{{0,500}}\\)\\s*\\{{)"
+
+
+def locate_function(symbol: str, text: str) -> tuple[int, int] | None:
+    """The lines (1-based, inclusive) of `symbol`'s definition in a JavaScript file: from its line
+    to the brace that closes its body (strings and comments are not parsed: a heuristic, said as
+    such by the source label). Linear in the file's size."""
+    pattern = re.compile(_DEFINITION.format(re.escape(symbol)), re.M)
+    match = pattern.search(text)
+    if match is None:
+        return None
+    start_line = text.count("\n", 0, match.start()) + 1
+    opening = text.find("{", match.end() - 1)
+    if opening < 0:
+        return start_line, start_line
+    depth = 0
+    for index in range(opening, len(text)):
+        char = text[index]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return start_line, text.count("\n", 0, index) + 1
+    return start_line, text.count("\n") + 1
