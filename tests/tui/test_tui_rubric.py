@@ -35,10 +35,11 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         assert isinstance(app.focused, SignalRow) and app.focused.signal.id == "blast-radius"
         await pilot.press("c", *"names timeouts", "enter")
         await pilot.press("F", "ctrl+s")  # final, but the note was never opened
-        await settle(app, pilot)
+        # The save may queue behind an autosave already under way: wait for its answer.
+        await wait_until(pilot, lambda: "saved draft" in str(screen.query_one("#rubric-status").render())
+                         and "open the note first" in str(screen.query_one("#rubric-status").render()), timeout=20)
         entry = saved(sample_cohort, "chen-wei")[0]
         assert entry["state"] == "draft" and "note_opened" not in entry
-        assert "open the note first" in str(screen.query_one("#rubric-status").render())
         await pilot.press("a")  # the focused signal's tier
         assert screen.query_one(RubricForm).values()["tiers"]["blast-radius"] == "acceptable"
         await pilot.press("2")  # a digit always goes to a pane: the note, and it is on screen now
