@@ -93,6 +93,8 @@ def test_a_note_and_a_trailer_naming_different_tools_for_the_same_lines_conflict
     [conflict] = result.conflicts
     assert (conflict.path, conflict.start, conflict.end) == ("checkout.mjs", 1, 2)
     assert "says Claude Code" in conflict.message and "says Cursor" in conflict.message
+    assert [tool for _, tool in conflict.sides] == ["Claude Code", "Cursor"]  # both sources, both tools, as fields
+    assert conflict.to_json()["sides"][0] == {"source": "note line 2", "tool": "Claude Code"}
 
 
 def test_trailers_naming_an_assistant_while_the_note_says_none():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord
@@ -48,9 +48,12 @@ class Conflict:
     start: int | None
     end: int | None
     message: str
+    # The two (or more) sources that disagree, each with the author it names (None: a person).
+    sides: list[tuple[str, str | None]] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"path": self.path, "start": self.start, "end": self.end, "message": self.message}
+        return {"path": self.path, "start": self.start, "end": self.end, "message": self.message,
+                "sides": [{"source": source, "tool": tool} for source, tool in self.sides]}
 
 
 @dataclass
@@ -210,6 +213,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     # Winners and conflicts.
     winners: dict[str, dict[int, Claim]] = {}
     disagreements: dict[tuple[str, str], list[int]] = {}
+    sides: dict[str, list[tuple[str, str | None]]] = {}  # message -> the sources and what each says
     for path, by_line in claims.items():
         for line, line_claims in by_line.items():
             best = max(line_claims, key=lambda c: c.layer)
@@ -223,20 +227,24 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             if said and other:
                 message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
                 disagreements.setdefault((path, message), []).append(line)
+                sides[message] = [(said.source, said.tool), (other.source, other.tool)]
             elif said is None and len({c.tool for c in claiming}) > 1:
                 ordered = sorted(claiming, key=lambda c: -c.layer)
                 message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
                 disagreements.setdefault((path, message), []).append(line)
-    conflicts = [Conflict(path, start, end, message)
+                sides[message] = [(c.source, c.tool) for c in ordered]
+    conflicts = [Conflict(path, start, end, message, sides.get(message, []))
                  for (path, message), lines in sorted(disagreements.items())
                  for start, end in _runs(sorted(lines))]
     commit_tools = sorted({s.tool for c in commits for s in c.signals})
     if note.declares_none and commit_tools:
         conflicts.insert(0, Conflict(None, None, None,
-                                     f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}"))
+                                     f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
+                                     [("note", None), *(("commit metadata", tool) for tool in commit_tools)]))
     if note.heading is None and commit_tools:
         conflicts.insert(0, Conflict(None, None, None,
-                                     f"the note has no disclosure section, but commit metadata names {', '.join(commit_tools)}"))
+                                     f"the note has no disclosure section, but commit metadata names {', '.join(commit_tools)}",
+                                     [("note (no disclosure)", None), *(("commit metadata", tool) for tool in commit_tools)]))
 
     spans = []
     for path in sorted(winners):
