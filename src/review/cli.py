@@ -253,7 +253,11 @@ def cmd_harness(args: argparse.Namespace) -> int:
 
     if args.timeline:
         return _timeline(repo, info, listener, args.json)
-    suite = asyncio.run(runner.run_suite(repo, commit, args.scenario, listener, info))
+    try:
+        suite = asyncio.run(runner.run_suite(repo, commit, args.scenario, listener, info))
+    except sandbox.SandboxError as error:  # a full disk, a cache that cannot be written: said, exit 2
+        print(f"review: not run: {error}", file=sys.stderr)
+        return 2
     if args.json:
         json.dump(suite.to_json(), sys.stdout, indent=2)
         print()

@@ -332,3 +332,34 @@ def test_log_lines_show_a_key_whole_and_say_how_much_of_a_hostile_one_was_cut():
     assert short_key(None) == "(no key)"
     shown = short_key("k" * 500 + "\x1b[2J")
     assert shown.endswith("…(+424chars)") and "\x1b" not in shown and " " not in shown
+
+
+def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path):
+    """A write limit (as a full disk gives: EFBIG here, ENOSPC there) in a real process: the export
+    raises the harness's own error with the reason, which every caller shows as "not run: …"."""
+    import sys
+    import textwrap
+
+    from helpers import make_repo
+
+    repo_dir = make_repo(tmp_path / "sub", {"checkout.mjs": "// " + "x" * 5000 + "\n"})
+    script = textwrap.dedent(f"""
+        import resource, signal, sys
+        from pathlib import Path
+        from review import gitsafe
+        from review.harness import sandbox
+        from review.harness.export import export_code
+        repo = gitsafe.open_submission(Path({str(repo_dir)!r}))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+        dest = Path({str(tmp_path / "dest")!r}); dest.mkdir()
+        try:
+            export_code(repo, repo.head, dest)
+        except sandbox.SandboxError as error:
+            print("SAID:", error)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                            env={**os.environ})
+    assert result.returncode == 0, result.stderr
+    assert "SAID: cannot write the candidate's code for the run (checkout.mjs): File too large" in result.stdout
+    assert "Traceback" not in result.stderr

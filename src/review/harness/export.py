@@ -6,11 +6,16 @@ import os
 from pathlib import Path, PurePosixPath
 
 from review import gitsafe
+from review.harness.sandbox import SandboxError
 
 CODE_SUFFIXES = (".mjs", ".js", ".cjs", ".json")
 SKIPPED_NAMES = frozenset({"package.json", "package-lock.json"})  # "type"/"imports" would change how code resolves
 MAX_FILE = 1 << 20
 MAX_TOTAL = 8 << 20
+
+
+class ExportError(SandboxError):
+    """The run folder cannot take the code (a full disk): the run does not happen, and says why."""
 
 
 def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
@@ -40,8 +45,15 @@ def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         except (FileExistsError, NotADirectoryError, IsADirectoryError):
             continue  # a tree naming one path twice (or a file where a folder is): the first one stands
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        except OSError as error:
+            raise ExportError(f"cannot write the candidate's code for the run ({entry.path}): {error.strerror}") \
+                from None
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+        except OSError as error:  # ENOSPC, EDQUOT: the machine's problem, said as such
+            raise ExportError(f"cannot write the candidate's code for the run ({entry.path}): {error.strerror}") \
+                from None
         written[entry.path] = data
         total += entry.size
     return written

@@ -80,13 +80,16 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
 
     emit("scenario-start", {"gateway_does": scenario.gateway_does},
          f"start — gateway: {scenario.gateway_does}; expect: {scenario.correct_client}")
-    run_dir = Path(tempfile.mkdtemp(prefix=run_prefix("run"), dir=runs_root()))
-    work, socket_dir = run_dir / "work", run_dir / "gw"
-    work.mkdir()
-    socket_dir.mkdir(mode=0o700)
-    coverage_dir = run_dir / "cov" if coverage else None
-    if coverage_dir is not None:
-        coverage_dir.mkdir()
+    try:  # a full disk or a read-only cache is the machine's problem, said as such: never a traceback
+        run_dir = Path(tempfile.mkdtemp(prefix=run_prefix("run"), dir=runs_root()))
+        work, socket_dir = run_dir / "work", run_dir / "gw"
+        work.mkdir()
+        socket_dir.mkdir(mode=0o700)
+        coverage_dir = run_dir / "cov" if coverage else None
+        if coverage_dir is not None:
+            coverage_dir.mkdir()
+    except OSError as error:
+        raise sandbox.SandboxError(f"cannot prepare the run folder in {runs_root()}: {error.strerror}") from None
     line_counts = None
     def on_gateway(kind: str, data: dict) -> None:
         if kind == "response":
