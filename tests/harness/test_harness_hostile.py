@@ -363,3 +363,28 @@ def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path
     assert result.returncode == 0, result.stderr
     assert "SAID: cannot write the candidate's code for the run (checkout.mjs): File too large" in result.stdout
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("code, words", [
+    # 300 MiB of Buffers (filled, so resident), then waiting: past the memory cap.
+    ("const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));\n"
+     "export async function chargeWithRetry() { await new Promise((r) => setTimeout(r, 60000)); return kept; }\n",
+     "MiB of memory in use (the limit is 100 MiB)"),
+    # 8 MiB files, one after another, into the only folder it may write: past the disk cap.
+    ('import { writeFileSync } from "node:fs";\n'
+     "export async function chargeWithRetry() {\n"
+     "  for (let i = 0; i < 12; i++) { writeFileSync(`blob${i}.bin`, Buffer.alloc(8 * 1024 * 1024, 1));\n"
+     "    await new Promise((r) => setTimeout(r, 50)); }\n"
+     "  await new Promise((r) => setTimeout(r, 60000));\n}\n",
+     "written to disk (the limit is 30 MiB)"),
+])
+async def test_memory_and_disk_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code, words):
+    """The runner measures the run's processes (resident memory, their count) and its folder, and
+    kills the run past a cap: the verdict says which, from the runner's own measurement."""
+    from review.harness import process
+
+    monkeypatch.setattr(runner, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20))
+    result, lines = await run(tmp_path, code)
+    assert result.verdict == "resource-limit", (result.verdict, result.reasons)
+    assert any(words in reason for reason in result.reasons)
+    assert any("[runner]" in line and words in line for line in lines)

@@ -8,6 +8,7 @@ import os
 import re
 import signal
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -44,6 +45,70 @@ def live_processes() -> Iterator[tuple[int, list[str]]]:
 def session_members(sid: int) -> list[int]:
     found = [pid for pid, fields in live_processes() if fields[3] == str(sid)]
     return found
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process under `pid` (through bwrap's own new sessions and PID namespace: the host
+    sees them all, parent by parent)."""
+    children: dict[int, list[int]] = {}
+    for child, fields in live_processes():
+        children.setdefault(int(fields[1]), []).append(child)
+    found, queue = [], [pid]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def folder_bytes(folder: Path, cap: int) -> int:
+    """Bytes in `folder`, counted until past `cap` (the walk stops there: a million files cost no more)."""
+    total = 0
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+            except OSError:
+                continue
+            if total > cap:
+                return total
+    return total
+
+
+@dataclass(frozen=True)
+class Limits:
+    memory: int = 1 << 30  # resident bytes of every process of the run together
+    processes: int = 64
+    disk: int = 100 << 20  # bytes written into the run's folder
+
+
+async def watch_resources(pid: int, work: Path, limits: Limits, every: float = 0.2) -> str:
+    """Returns (ends) when the run under `pid` passes a limit, saying which and by how much: what the
+    runner itself measured, never what the candidate's process reports."""
+    while True:
+        await asyncio.sleep(every)
+        under = [pid, *descendants(pid)]
+        if len(under) > limits.processes:
+            return f"{len(under)} processes at once (the limit is {limits.processes})"
+        rss = resident_bytes(under)
+        if rss > limits.memory:
+            return f"{rss >> 20} MiB of memory in use (the limit is {limits.memory >> 20} MiB)"
+        used = await asyncio.to_thread(folder_bytes, work, limits.disk)
+        if used > limits.disk:
+            return f"over {limits.disk >> 20} MiB written to disk (the limit is {limits.disk >> 20} MiB)"
 
 
 # Node's own notice, exactly (the program could print look-alikes: those are shown).

@@ -20,7 +20,7 @@ from review import gitsafe
 from review.core import jsondata
 from review.core.text import clip, safe_line
 from review.harness import coverage as coverage_module
-from review.harness import sandbox, scenarios
+from review.harness import process, sandbox, scenarios
 from review.harness.cache import cached_suite, store_cached
 from review.harness.export import export_code
 from review.harness.gateway import Gateway
@@ -31,6 +31,7 @@ __all__ = ["HarnessEvent", "Listener", "ScenarioResult", "SuiteResult", "cached_
            "stream_suite"]
 
 STREAM_CAP = 64 * 1024
+LIMITS = process.Limits()  # per run: memory, processes, disk; past one, the verdict is resource-limit
 ENTRY = "checkout.mjs"
 
 
@@ -210,7 +211,8 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
     readers = [asyncio.create_task(_read_stream(proc.stdout, "stdout", process_no, emit, None)),
                asyncio.create_task(_read_stream(proc.stderr, "stderr", process_no, emit, stderr_tail))]
     exit_task = asyncio.create_task(proc.wait())
-    waits = {exit_task}
+    watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, LIMITS))
+    waits = {exit_task, watchdog}
     kill_task = None
     if scenario.plan.first == "kill-after-charge" and process_no == 1:
         kill_task = asyncio.create_task(gateway.kill_requested.wait())
@@ -220,7 +222,7 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
     except asyncio.CancelledError:
         # A cancelled run (the console quits, the reviewer presses escape): kill, reap, then give up.
         kill_group(proc.pid)
-        for task in (*readers, kill_task):
+        for task in (*readers, kill_task, watchdog):
             if task is not None:
                 task.cancel()
         try:
@@ -233,11 +235,15 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
         if transport is not None:
             transport.close()
         raise
-    # Whatever ended the wait (the end, the limit, the restart), the whole group dies here.
+    # Whatever ended the wait (the end, the limit, the restart, a resource cap), the whole group dies here.
     kill_group(proc.pid)
     if kill_task is not None:
         kill_task.cancel()
-    if exit_task in done:
+    watchdog.cancel()
+    if watchdog in done and not watchdog.cancelled() and watchdog.exception() is None:
+        ending = f"resource:{watchdog.result()}"
+        emit("info", {"process": process_no}, f"[runner] process {process_no} killed: {watchdog.result()}")
+    elif exit_task in done:
         ending = f"exited:{proc.returncode}"
     elif kill_task is not None and kill_task in done:
         ending = "killed-for-restart"
@@ -311,6 +317,11 @@ def _collect_outcomes(facts: scenarios.Facts, scenario: scenarios.Scenario, proc
     if ending == "limit":
         for call in range(1, calls + 1):
             add(call, "hung", f"never settled; killed at the {scenario.limit_s:g} s limit")
+        return
+    if ending.startswith("resource:"):
+        facts.resource_limit = ending.removeprefix("resource:")
+        for call in range(1, calls + 1):
+            add(call, "crashed", f"killed by the runner: {facts.resource_limit}")
         return
     code = int(ending.split(":")[1])
     if code == 0:

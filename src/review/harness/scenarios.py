@@ -15,7 +15,7 @@ RETRY_BUDGET = 4  # one call + 3 retries, as the task allows
 MIN_BACKOFF_MS = 20.0
 
 VERDICTS = ("ok", "double-charge", "dropped-payment", "no-retry", "no-backoff", "retry-storm", "retried-decline",
-            "hung", "lost-order", "crashed", "missing-entrypoint", "wrong-endpoint", "no-request")
+            "hung", "lost-order", "crashed", "missing-entrypoint", "wrong-endpoint", "no-request", "resource-limit")
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ class Facts:
     crash: str | None = None  # import error, or the process died on its own
     notes: list[str] = field(default_factory=list)
     other_requests: int = 0  # requests to anything but /charge (a wrong path, a flood past the cap)
+    resource_limit: str | None = None  # what the runner measured past a cap (memory, processes, disk)
 
 
 def gaps_ms(requests: list[RequestRecord]) -> list[float]:
@@ -88,6 +89,8 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
     reqs = facts.requests
     if facts.entry_missing:
         return "missing-entrypoint", [facts.entry_missing]
+    if facts.resource_limit:
+        return "resource-limit", [f"killed by the runner: {facts.resource_limit}"]
     if facts.crash and not any(o.kind in ("resolved", "rejected") for o in facts.outcomes):
         return "crashed", [facts.crash]
     if not reqs and not any(o.kind in ("hung", "killed", "crashed") for o in facts.outcomes):

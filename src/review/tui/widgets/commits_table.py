@@ -25,7 +25,8 @@ class CommitsTable(DataTable):
 
 
 # The worst first, so a narrow cell still names what matters.
-SEVERITY = ("double-charge", "dropped-payment", "lost-order", "wrong-endpoint", "no-request", "crashed", "missing-entrypoint", "hung", "retry-storm",
+SEVERITY = ("double-charge", "dropped-payment", "lost-order", "wrong-endpoint", "no-request", "crashed",
+            "resource-limit", "missing-entrypoint", "hung", "retry-storm",
             "no-retry", "retried-decline", "no-backoff")
 
 
