@@ -159,3 +159,20 @@ test("probe", () => {
     assert "write-usr=refused" in line and "remount=refused" in line and "read-host=refused" in line
     assert "tmp-64mb=refused" in line
     assert not (tmp_path / "pwned").exists() and not __import__("os").path.exists("/usr/pwned")
+
+
+@needs_bwrap
+async def test_a_test_suite_past_the_memory_cap_is_stopped_and_says_why(tmp_path, monkeypatch):
+    from review.harness import process
+
+    monkeypatch.setattr(runner, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20))
+    hog = """import { test } from "node:test";
+test("hogs", async () => {
+  const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));
+  await new Promise((r) => setTimeout(r, 60000));
+});
+"""
+    repo = submission(tmp_path / "hog", {"checkout.mjs": "", "test/hog.test.mjs": hog})
+    run = await candidate_tests.run_tests(repo, repo.head, use_cache=False)
+    assert run.state == "limit" and run.colour == "red"
+    assert "MiB of memory in use (the limit is 100 MiB)" in run.reason

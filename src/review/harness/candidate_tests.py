@@ -76,7 +76,7 @@ class TestRun:
     __test__ = False  # not a pytest class
 
     commit: str
-    state: str  # red | green | none | hung | unavailable
+    state: str  # red | green | none | hung | limit (past a resource cap) | unavailable
     command: str = ""
     exit_code: int | None = None
     summary: str = ""
@@ -88,7 +88,7 @@ class TestRun:
     @property
     def colour(self) -> str:
         """For the evidence and the timeline: a hung test run failed as surely as a red one."""
-        return {"green": "green", "red": "red", "hung": "red"}.get(self.state, "none")
+        return {"green": "green", "red": "red", "hung": "red", "limit": "red"}.get(self.state, "none")
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -127,13 +127,16 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
                                                     start_new_session=True)
         lines: list[str] = []
         reader = asyncio.create_task(_read(proc.stdout, lines))
+        # The same caps as a scenario run (memory, processes, disk), measured by the runner.
+        watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, runner.LIMITS))
+        ended = asyncio.create_task(proc.wait())
         try:
-            await asyncio.wait_for(proc.wait(), timeout=timeout_s)
-            hung = False
-        except TimeoutError:
-            hung = True
+            done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
         finally:
             process.kill_group(proc.pid)  # the tests' own servers and children too
+            watchdog.cancel()
+        limit = watchdog.result() if watchdog in done and ended not in done else None
+        hung = not done
         await proc.wait()
         try:
             await asyncio.wait_for(reader, timeout=2)
@@ -142,9 +145,10 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
     wall = round((time.monotonic() - started) * 1000, 1)
-    code = None if hung else proc.returncode
-    state = "hung" if hung else ("green" if code == 0 else "red")
-    reason = f"killed after {timeout_s:g} s" if hung else f"exit code {code}"
+    code = None if hung or limit else proc.returncode
+    state = "hung" if hung else "limit" if limit else ("green" if code == 0 else "red")
+    reason = f"killed after {timeout_s:g} s" if hung else f"killed by the runner: {limit}" if limit else \
+        f"exit code {code}"
     counts = tap_counts(lines)
     result = TestRun(commit, state, safe_line(shown, 300), code, summarise(counts), lines[-KEPT_LINES:], wall, reason,
                      counts)

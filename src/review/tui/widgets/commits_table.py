@@ -45,9 +45,10 @@ def suite_cell(app: App, suite: runner.SuiteResult | None) -> Text:
 def tests_cell(app: App, tests: candidate_tests.TestRun | None) -> Text:
     if tests is None:
         return Text("—", style=Style(dim=True))
-    role = {"green": "ok", "red": "bad", "hung": "bad"}.get(tests.state)
+    role = {"green": "ok", "red": "bad", "hung": "bad", "limit": "bad"}.get(tests.state)
     style = palette.style(app, role, bold=True) if role else Style(dim=True)
-    word = {"green": "● green", "red": "● RED", "hung": "● hung", "none": "no tests"}.get(tests.state, tests.state)
+    word = {"green": "● green", "red": "● RED", "hung": "● hung", "limit": "● over a cap",
+            "none": "no tests"}.get(tests.state, tests.state)
     counts = tests.counts
     if "tests" in counts and "pass" in counts:
         word += f" {counts['pass']}/{counts['tests']} pass"
