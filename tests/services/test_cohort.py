@@ -89,3 +89,33 @@ def test_hostile_names_are_sanitised_in_text_output(tmp_path, capsys):
     assert main(["triage", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "␛]0;PWNED" in out
+
+
+def test_a_warm_triage_reads_no_history_and_a_new_commit_or_note_is_read_again(sample_cohort):
+    """Rows are kept per (submission, HEAD, base, notes refs, code): a second console's triage analyses
+    nothing; a new commit, or a git-ai note added, makes that row (and only it) be read again."""
+    from review.services.session import Session
+
+    def rows(session):
+        return {row.name: row for row in session.rows(cohort.list_submissions(sample_cohort))}
+
+    cold = Session(sample_cohort)
+    first = rows(cold)
+    assert sum(cold.analyses_made.values()) == 8
+    warm = Session(sample_cohort)
+    second = rows(warm)
+    assert sum(warm.analyses_made.values()) == 0  # no clone, no git process: the rows came from the cache
+    assert {n: r.to_json() for n, r in second.items()} == {n: r.to_json() for n, r in first.items()}
+
+    ben = sample_cohort / "ben-larsen"
+    git("checkout", "-q", "main", cwd=ben)
+    (ben / "later.mjs").write_text("export const later = 1;\n")
+    git("add", "-A", cwd=ben)
+    git("commit", "-qm", "Later", cwd=ben)
+    ada = sample_cohort / "ada-okafor"
+    head = git("rev-parse", "HEAD", cwd=ada).strip()
+    git("notes", "--ref=ai", "add", "-m", "checkout.mjs\n  h_aaaaaaaaaaaaaa 1\n---\n{}\n", head, cwd=ada)
+    again = Session(sample_cohort)
+    third = rows(again)
+    assert {name for name, _ in again.analyses_made} == {"ben-larsen", "ada-okafor"}
+    assert third["ben-larsen"].commits == first["ben-larsen"].commits + 1

@@ -166,3 +166,42 @@ def check_repository(git_dir: Path) -> None:
                 if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
                     where = Path(root, entry).relative_to(git_dir)
                     raise GitSafeError(f"refused: {where} is {files.kind_of(mode)} (git would hang on it)")
+
+
+MAX_FINGERPRINT_REFS = 20_000
+
+
+def refs_fingerprint(git_dir: Path, prefixes: tuple[str, ...] = ("refs/notes", "refs/ai")) -> str | None:
+    """A digest of the refs under `prefixes` (loose ref files, read without following links) and of
+    packed-refs' size and time: what git-ai's notes are, read from files, no git process. None when it
+    cannot be told (too many refs, an odd file): the caller then computes afresh."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        info = os.lstat(git_dir / "packed-refs")
+        digest.update(f"packed {info.st_size} {info.st_mtime_ns}\n".encode())
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    count = 0
+    for prefix in prefixes:
+        top = git_dir / prefix
+        if os.path.islink(top):
+            return None
+        for root, dirs, names in os.walk(top):  # os.walk does not follow links to folders
+            dirs.sort()
+            for name in sorted(names):
+                count += 1
+                if count > MAX_FINGERPRINT_REFS:
+                    return None
+                path = Path(root) / name
+                try:
+                    data, cut = files.read_regular(path, 256)
+                except (OSError, files.NotRegular):
+                    return None
+                if cut:
+                    return None
+                digest.update(f"{path.relative_to(git_dir)} ".encode() + data.strip() + b"\n")
+    return digest.hexdigest()

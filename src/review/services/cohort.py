@@ -14,7 +14,7 @@ from review import gitsafe
 from review.core import agreement, attribution
 from review.core import triage as marks
 from review.harness import runner, sandbox
-from review.services import analysis, failures, store
+from review.services import analysis, failures, row_cache, store
 
 
 class CohortError(Exception):
@@ -107,6 +107,32 @@ def _load_row(path: Path, analyse: Analyse) -> Row:
     scores = store.read_scores(path)
     row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
     row.states = store.reviewer_states(scores, None)
+    warm = row_cache.key(path, cohort_base(path.parent)) if not path.is_symlink() else None
+    cached = row_cache.get(warm) if warm else None
+    if cached is not None:  # the same commits as last time: only what can change without one is read
+        row_cache.fill(row, cached)
+        _finish(row, scores)
+        return row
+    _compute_row(row, path, analyse, scores)
+    if warm and row.problem is None and row.head:
+        row_cache.put(warm, row)
+    return row
+
+
+def _finish(row: Row, scores: store.ScoreFile) -> None:
+    """Scores and the harness cache: read every time (they change without a commit)."""
+    row.state = store.review_state(scores, row.head)
+    row.states = store.reviewer_states(scores, row.head)
+    row.agreement = head_agreement(scores, row.head)
+    cached = runner.cached_suite(row.head) if row.head else None
+    if cached:
+        apply_suite(row, cached)
+    if scores.problem:
+        row.problem = scores.problem
+    row.complete = True
+
+
+def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile) -> None:
     try:
         if path.is_symlink():
             raise gitsafe.GitSafeError("a symbolic link; not followed")
@@ -116,7 +142,7 @@ def _load_row(path: Path, analyse: Analyse) -> Row:
         row.problem = str(error)
         row.state = "unreadable"
         row.complete = True
-        return row
+        return
     row.head = repo.head
     row.commits = len(commits)
     row.last_commit = commits[-1].author_date if commits else None
@@ -132,16 +158,7 @@ def _load_row(path: Path, analyse: Analyse) -> Row:
         found = understood.attribution
         row.disclosure = marks.disclosure_state(found.tools, len(found.conflicts), len(found.unmapped),
                                                  found.note.declares_none)
-    row.state = store.review_state(scores, repo.head)
-    row.states = store.reviewer_states(scores, repo.head)
-    row.agreement = head_agreement(scores, repo.head)
-    cached = runner.cached_suite(repo.head)
-    if cached:
-        apply_suite(row, cached)
-    if scores.problem:
-        row.problem = scores.problem
-    row.complete = True
-    return row
+    _finish(row, scores)
 
 
 def head_agreement(scores: store.ScoreFile, head: str | None) -> list[int] | None:

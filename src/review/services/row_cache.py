@@ -1,0 +1,83 @@
+"""Triage rows kept on disk between sessions, per (submission, HEAD, base, notes refs, code): a warm
+row costs reading a few files of the submission's .git — no clone, no git process.
+
+What depends only on the commits (history counts, assistants, attribution, the share) is kept;
+what can change without a commit (scores, the harness cache) is read again every time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+import secrets
+from pathlib import Path
+
+import review
+from review import gitsafe, paths
+from review.gitsafe.head import check_repository
+
+CACHED_FIELDS = ("head", "commits", "last_commit", "assistants", "ai_share", "attribution", "disclosure")
+
+
+@functools.cache
+def code_version() -> str:
+    """A digest of the code that computes a row: a change to it is a new key, never a stale row."""
+    digest = hashlib.sha256(review.__version__.encode())
+    root = Path(review.__file__).parent
+    for folder in ("core", "gitsafe"):
+        for path in sorted((root / folder).rglob("*.py")):
+            digest.update(path.read_bytes())
+    for name in ("services/analysis.py", "services/cohort.py", "services/row_cache.py"):
+        digest.update((root / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def key(path: Path, base: str | None) -> str | None:
+    """The row's key from the submission's own files; None when it cannot be told (then: compute)."""
+    try:
+        head = gitsafe.read_head(path)
+        check_repository(head.git_dir)  # the same refusals as a clone (alternates, links…): a warm row is no way round them
+    except gitsafe.GitSafeError:
+        return None
+    if head.sha is None:
+        return None
+    notes = gitsafe.refs_fingerprint(head.git_dir)
+    if notes is None:
+        return None
+    raw = json.dumps([str(path.resolve()), head.sha, base, notes, code_version()])
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _file(row_key: str) -> Path:
+    folder = paths.cache_dir() / "rows"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder / f"{row_key}.json"
+
+
+def get(row_key: str) -> dict | None:
+    try:
+        data = json.loads(_file(row_key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and set(CACHED_FIELDS) <= set(data) else None
+
+
+def put(row_key: str, row: object) -> None:
+    data = {name: getattr(row, name) for name in CACHED_FIELDS}
+    target = _file(row_key)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a cache that cannot be written is only slower
+
+
+def fill(row: object, data: dict) -> None:
+    names = {f.name for f in dataclasses.fields(row)}  # type: ignore[arg-type]
+    for name in CACHED_FIELDS:
+        if name in names:
+            setattr(row, name, data[name])
