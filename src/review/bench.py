@@ -36,7 +36,7 @@ async def _time_console(cohort: Path) -> tuple[float, float, int]:
     from review.tui.screens.cohort import CohortScreen
 
     start = time.perf_counter()
-    app = ReviewApp(cohort)
+    app = ReviewApp(cohort, run_harness=False)  # triage alone: suites would compete for the cores
     painted = complete = None
     async with app.run_test(size=(120, 40)):
         while complete is None:

@@ -190,9 +190,14 @@ class CohortScreen(Screen[None]):
     # ----------------------------------------------------------------- table contents
 
     def update_row(self, row: cohort.Row) -> None:
-        if row.name in self.table.rows:
-            for column, cell in zip(COLUMNS, cells(self.app, row, self.me)):
-                self.table.update_cell(row.name, column.key, cell, update_width=True)
+        """Grow a column when a cell needs it, never re-measure it: DataTable measures the whole column
+        when a cell gets narrower, which made filling 300 rows quadratic (rebuild() re-fits them all)."""
+        table = self.table
+        if row.name not in table.rows:
+            return
+        for column, cell in zip(COLUMNS, cells(self.app, row, self.me)):
+            wider = cell.cell_len > table.columns[ColumnKey(column.key)].content_width
+            table.update_cell(row.name, column.key, cell, update_width=wider)
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
