@@ -175,11 +175,17 @@ def run_until_stopped(make, should_stop: Callable[[], bool], poll_s: float = 0.1
 
     async def main():
         task = asyncio.create_task(make())
+        stopped = False
         while not task.done():
             if should_stop():
+                # Again on every poll until it ends: Python 3.11's wait_for can swallow a cancellation
+                # that lands as its inner future completes, and the run would go on to its end.
+                stopped = True
                 task.cancel()
-                break
             await asyncio.wait({task}, timeout=poll_s)
+        if stopped and not task.cancelled():
+            task.exception()  # retrieved: no "exception was never retrieved" warning
+            raise asyncio.CancelledError  # asked to stop: a run that ended anyway is still a cancelled one
         return await task
 
     return asyncio.run(main())
