@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from review.core import triage
+
 
 @dataclass
 class HarnessEvent:
@@ -56,6 +58,16 @@ class SuiteResult:
     def log_lines(self) -> list[str]:
         """Every scenario's log lines, in order: an earlier run's raw output, shown again."""
         return [line for result in self.scenarios for line in result.log]
+
+    @property
+    def verdicts(self) -> dict[str, str]:
+        """Scenario name -> verdict."""
+        return {s.name: s.verdict for s in self.scenarios}
+
+    @property
+    def key_scope(self) -> str:
+        """The key's scope as the gateway's records of this suite show it (core.triage.KEY_SCOPES)."""
+        return triage.key_scope({s.name: s.records for s in self.scenarios})
 
     @property
     def summary(self) -> str:

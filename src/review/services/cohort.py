@@ -171,8 +171,8 @@ def head_agreement(scores: store.ScoreFile, head: str | None) -> list[int] | Non
 def apply_suite(row: Row, suite: runner.SuiteResult) -> None:
     """A suite's verdicts into the row: the summary, one verdict per scenario, the key's scope."""
     row.harness = suite.summary
-    row.scenarios = {s.name: s.verdict for s in suite.scenarios}
-    row.key_scope = marks.key_scope({s.name: s.records for s in suite.scenarios})
+    row.scenarios = suite.verdicts
+    row.key_scope = suite.key_scope
 
 
 def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analyse_once) -> Iterator[Row]:

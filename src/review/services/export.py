@@ -14,7 +14,6 @@ from pathlib import Path
 from review import gitsafe
 from review.core import agreement as agreement_module
 from review.core import rubric as rubric_module
-from review.core import triage
 from review.core.text import safe_line
 from review.harness import runner, scenarios
 from review.services import cohort, store
@@ -79,11 +78,10 @@ def collect(cohort_dir: Path, read_rows: bool = True) -> Export:
             finals.append(at_head)
         for review in scores.reviews:
             suite = runner.cached_suite(review.commit) if review.commit else None
-            verdicts = {s.name: s.verdict for s in suite.scenarios} if suite else {}
-            scope = triage.key_scope({s.name: s.records for s in suite.scenarios}) if suite else None
             rows.append(ExportRow(path.name, review.who, review.state, review.commit, review.commit != head,
                                   review.rubric_version, review.tiers, review.comments, review.flags, review.comment,
-                                  agreed, verdicts, scope, row.disclosure if row else None,
+                                  agreed, suite.verdicts if suite else {}, suite.key_scope if suite else None,
+                                  row.disclosure if row else None,
                                   row.problem if row else None, review.anchored))
     return Export(rubric, rows, agreement_module.cohort_agreement(finals, signal_ids),
                   agreement_module.leans(finals, signal_ids))

@@ -93,7 +93,7 @@ def start_re_review(screen: SubmissionScreen, suites: dict[str, runner.SuiteResu
         text = (f"runs: {before.harness or 'none recorded'} when you reviewed; at HEAD "
                 f"{new.summary if new else 'not run yet (5, r runs it)'}")
     else:
-        was = {s.name: s.verdict for s in old.scenarios}
+        was = old.verdicts
         changed = [f"{s.name} {was.get(s.name, '?')} → {s.verdict}" for s in new.scenarios
                    if was.get(s.name) != s.verdict]
         text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")

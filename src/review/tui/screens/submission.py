@@ -214,7 +214,7 @@ class SubmissionScreen(ScoringScreen):
         log.head = log.target = self.target_for(analysis.head)
         log.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
         if self.suite:
-            log.last_verdicts = {s.name: s.verdict for s in self.suite.scenarios}
+            log.last_verdicts = self.suite.verdicts
             log.show_earlier(self.suite)  # the pane opens with the run triage (or an earlier session) made
         log.update_status()
         self.load_review(message.scores or store.ScoreFile(store.score_path(self.path)))
