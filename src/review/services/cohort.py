@@ -105,8 +105,7 @@ def load_row(path: Path, analyse: Analyse = _analyse_once) -> Row:
 def _load_row(path: Path, analyse: Analyse) -> Row:
     row = placeholder(path)
     scores = store.read_scores(path)
-    row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
-    row.states = store.reviewer_states(scores, None)
+    apply_scores(row, scores)
     warm = row_cache.key(path, cohort_base(path.parent)) if not path.is_symlink() else None
     cached = row_cache.get(warm) if warm else None
     if cached is not None:  # the same commits as last time: only what can change without one is read
@@ -119,11 +118,19 @@ def _load_row(path: Path, analyse: Analyse) -> Row:
     return row
 
 
-def _finish(row: Row, scores: store.ScoreFile) -> None:
-    """Scores and the harness cache: read every time (they change without a commit)."""
-    row.state = store.review_state(scores, row.head)
+def apply_scores(row: Row, scores: store.ScoreFile) -> None:
+    """The score file's view of a row: who reviewed it, each reviewer's state, the cohort state and
+    the agreement at HEAD (the state stays as it is until HEAD is known)."""
+    row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
     row.states = store.reviewer_states(scores, row.head)
     row.agreement = head_agreement(scores, row.head)
+    if row.head:
+        row.state = store.review_state(scores, row.head)
+
+
+def _finish(row: Row, scores: store.ScoreFile) -> None:
+    """Scores and the harness cache: read every time (they change without a commit)."""
+    apply_scores(row, scores)
     cached = runner.cached_suite(row.head) if row.head else None
     if cached:
         apply_suite(row, cached)

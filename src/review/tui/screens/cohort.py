@@ -327,10 +327,7 @@ class CohortScreen(Screen[None]):
 
     def refresh_row(self, row: cohort.Row, scores: store.ScoreFile) -> None:
         before = dict(row.states)
-        row.state = store.review_state(scores, row.head) if row.head else row.state
-        row.states = store.reviewer_states(scores, row.head)
-        row.agreement = cohort.head_agreement(scores, row.head)
-        row.reviewers = sorted({name for review in scores.reviews for name in review.reviewers})
+        cohort.apply_scores(row, scores)
         self.update_row(row)
         self.update_title()
         for who, state in row.states.items():
