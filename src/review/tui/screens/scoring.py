@@ -5,7 +5,6 @@ resolved by the reviewer, other reviewers' entries beside. The submission screen
 from __future__ import annotations
 
 import getpass
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +58,7 @@ class ScoringScreen(Screen[Closed]):
         self.scores: store.ScoreFile | None = None  # the score file as last read or written here
         self.autosave_timer: Timer | None = None
         self.queued_save: tuple[str | None, bool] | None = None  # (then, autosave) asked for during a save
-        self.leave_after_save: Callable[[], None] | None = None
+        self.leave_after_save: str | None = None  # where to go once the save under way lands
         self.reviewed_before: store.Review | None = None  # my entry at an older commit: a re-review
         try:
             self.rubric = rubric_module.from_settings(cohort.cohort_settings(path.parent))
@@ -70,26 +69,27 @@ class ScoringScreen(Screen[Closed]):
     def close(self, open_next: bool = False) -> None:
         self.dismiss(Closed(open_next, self.scores, self.suite))
 
+    def finish(self, then: str) -> None:
+        """Where the reviewer asked to go: "next" (the next unscored), "back" (triage), "quit"."""
+        if then == "quit":
+            self.app.exit()
+        else:
+            self.close(open_next=then == "next")
+
     def leave(self, then: str) -> None:
         """Back to triage or quit; with unsaved rubric changes, ask first (autosave may not have run)."""
-        def go() -> None:
-            if then == "quit":
-                self.app.exit()
-            else:
-                self.close()
-
         if not self.form.dirty or self.analysis is None:
             if self.saving:
-                self.leave_after_save = go  # everything is in the save under way: leave when it lands
+                self.leave_after_save = then  # everything is in the save under way: leave when it lands
             else:
-                go()
+                self.finish(then)
             return
 
         def answered(answer: str | None) -> None:
             if answer == leave_module.SAVE:
                 self.save(then=then)
             elif answer == leave_module.DISCARD:
-                go()
+                self.finish(then)
 
         self.app.push_screen(leave_module.LeaveScreen("quit" if then == "quit" else "leave this submission"),
                              answered)
@@ -206,8 +206,9 @@ class ScoringScreen(Screen[Closed]):
             return
         if self.saving:  # one save at a time (each builds on the revision the last one wrote)
             queued = self.queued_save
-            if queued is None or not autosave:
-                self.queued_save = (then or (queued[0] if queued else None), autosave and (queued is None or queued[1]))
+            if autosave and queued is not None:
+                return  # a save is already queued: it will carry these values too
+            self.queued_save = (then or (queued[0] if queued else None), autosave)
             return
         values = self.form.values()
         notes = []
@@ -273,9 +274,9 @@ class ScoringScreen(Screen[Closed]):
         if queued is not None and not (queued[1] and not self.form.dirty):
             self.save(then=queued[0], autosave=queued[1])
             return
-        leave, self.leave_after_save = self.leave_after_save, None
-        if leave is not None:
-            leave()
+        then, self.leave_after_save = self.leave_after_save, None
+        if then is not None:
+            self.finish(then)
 
     @on(Saved)
     def saved(self, message: Saved) -> None:
@@ -290,21 +291,17 @@ class ScoringScreen(Screen[Closed]):
         self.scores = message.scores
         self.update_others(message.scores)
         what = f"{message.review.state} (revision {message.review.revision}) to {store.score_path(self.path).name}"
+        why = " — " + "; ".join(intent.notes) if intent.notes else ""
         if intent.autosave:
-            why = " — " + "; ".join(intent.notes) if intent.notes else ""
             self.form.set_status(safe_line(f"autosaved {what} at {message.review.updated[11:19]} UTC{why}", 400))
             self.update_rubric_header()
             return
-        text = f"saved {what}" + (" — " + "; ".join(intent.notes) if intent.notes else "")
+        text = f"saved {what}{why}"
         self.form.set_status(safe_line(text, 500))
         self.update_rubric_header()
         self.app.notify(safe_line(text, 300), severity="warning" if intent.notes else "information", markup=False)
-        if intent.then == "next":
-            self.close(open_next=True)
-        elif intent.then == "back":
-            self.close()
-        elif intent.then == "quit":
-            self.app.exit()
+        if intent.then:
+            self.finish(intent.then)
 
     @on(SaveFailed)
     def save_failed(self, message: SaveFailed) -> None:
