@@ -280,17 +280,22 @@ def locked(path: Path, timeout: float = LOCK_TIMEOUT, on_wait: Callable[[float],
     message); past `timeout` the save is refused with the reason."""
     lock_path = path.with_name(path.name + ".lock")
     fd = _open_lock(path, lock_path)
-    acquired, abandoned = threading.Event(), threading.Event()
+    acquired = threading.Event()
     failure: list[OSError] = []
+    # Whoever comes second closes the descriptor — the waiting thread once it has the lock, or this
+    # side once it gives up — decided under one mutex, so it is closed exactly once and never leaks.
+    decided = threading.Lock()
+    given_up = False
 
     def wait() -> None:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
         except OSError as error:
             failure.append(error)
-        acquired.set()
-        if abandoned.is_set():
-            os.close(fd)  # given up on: the lock (if taken) is released at once
+        with decided:
+            acquired.set()
+            if given_up:
+                os.close(fd)  # given up on: the lock (if taken) is released at once
 
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -300,9 +305,12 @@ def locked(path: Path, timeout: float = LOCK_TIMEOUT, on_wait: Callable[[float],
         while not acquired.wait(1.0):
             waited = time.monotonic() - started
             if waited > timeout:
-                abandoned.set()
-                raise StoreError(f"{path.name} is locked by another save for over {timeout:g} s "
-                                 "(your review is still in the form)") from None
+                with decided:
+                    given_up = not acquired.is_set()
+                if given_up:
+                    raise StoreError(f"{path.name} is locked by another save for over {timeout:g} s "
+                                     "(your review is still in the form)") from None
+                break  # it was taken just now: go on with it
             if on_wait:
                 on_wait(waited)
         if failure:
