@@ -21,9 +21,14 @@ def _cache_file(commit: str, kind: str) -> Path:
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
+    """`data` as JSON at `path`, whole or not at all; a failed write (a full disk) leaves no temp file."""
     tmp = path.with_suffix(f".{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    tmp.write_text(json.dumps(data))
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def store_cached(suite: SuiteResult) -> None:

@@ -41,14 +41,11 @@ def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
         data = found[1]
         target = dest.joinpath(*parts)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        except (FileExistsError, NotADirectoryError, IsADirectoryError):
-            continue  # a tree naming one path twice (or a file where a folder is): the first one stands
-        except OSError as error:
-            raise ExportError(f"cannot write the candidate's code for the run ({entry.path}): {error.strerror}") \
-                from None
-        try:
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            except (FileExistsError, NotADirectoryError, IsADirectoryError):
+                continue  # a tree naming one path twice (or a file where a folder is): the first one stands
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
         except OSError as error:  # ENOSPC, EDQUOT: the machine's problem, said as such

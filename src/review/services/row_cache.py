@@ -7,17 +7,15 @@ what can change without a commit (scores, the harness cache) is read again every
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import json
-import os
-import secrets
 from pathlib import Path
 
 import review
 from review import gitsafe, paths
 from review.gitsafe.head import check_repository
+from review.harness import cache
 
 CACHED_FIELDS = ("head", "commits", "last_commit", "assistants", "ai_share", "attribution", "disclosure")
 
@@ -66,18 +64,13 @@ def get(row_key: str) -> dict | None:
 
 
 def put(row_key: str, row: object) -> None:
-    data = {name: getattr(row, name) for name in CACHED_FIELDS}
-    target = _file(row_key)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, target)
+        cache.write_json_atomic(_file(row_key), {name: getattr(row, name) for name in CACHED_FIELDS})
     except OSError:
-        tmp.unlink(missing_ok=True)  # a cache that cannot be written is only slower
+        pass  # a cache that cannot be written is only slower
 
 
 def fill(row: object, data: dict) -> None:
-    names = {f.name for f in dataclasses.fields(row)}  # type: ignore[arg-type]
+    """`get` made sure every cached field is there."""
     for name in CACHED_FIELDS:
-        if name in names:
-            setattr(row, name, data[name])
+        setattr(row, name, data[name])

@@ -20,7 +20,6 @@ from review.core.attribution.tools import tool_in_text
 HUMAN = None  # a span's tool when a person wrote it
 
 MAX_NOTE_LINE = 2000  # longer: shown as written and listed as prose, never fed to the patterns
-_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 # A heading *about* AI use — not one that merely mentions a model ("Why the model's draft was wrong").
 _DISCLOSURE_TITLE = re.compile(
     r"disclos|\bai\b|\ba\.i\.|assistan|\bllms?\b|copilot|provenance|authorship|who wrote|"
