@@ -124,3 +124,21 @@ def seed_ben_suite() -> None:
     assert data["commit"] == BEN_HEAD
     # Cached per sandbox kind: filed under this machine's, shown as recorded (a bubblewrap run).
     cache.write_json_atomic(cache._cache_file(BEN_HEAD, sandbox.detect().kind), data)
+
+
+
+def seal_file(path: Path) -> Path:
+    """Seal every entry of a hand-written score file with this console's key, as a save would (a
+    file left unsealed is what a candidate could plant)."""
+    import tomllib
+
+    import tomli_w
+
+    from review.services import seal
+
+    secret = seal.key(create=True)
+    assert secret is not None
+    data = tomllib.loads(path.read_text())
+    data["reviews"] = [{**entry, "seal": seal.sign(entry, secret)} for entry in data.get("reviews", [])]
+    path.write_text(tomli_w.dumps(data))
+    return path

@@ -81,6 +81,12 @@ def hostile(tmp_path) -> Path:
     os.mkfifo(root / "honest.review.toml")
     candidate(root, "locked")
     (root / "locked.review.toml.lock").symlink_to(root / "other" / "NOTE.md")
+    # A score file the candidate planted: "final", by a colleague, at their own HEAD — unsealed.
+    planted = candidate(root, "planted")
+    planted_head = git("rev-parse", "HEAD", cwd=planted).strip()
+    (root / "planted.review.toml").write_text(
+        f'schema = 1\n[[reviews]]\nreviewers = ["lead"]\nstate = "final"\ncommit = "{planted_head}"\n'
+        '[reviews.tiers]\nfound-defect = "strong"\n')
     # Folders that are not repositories at all.
     (root / "not-a-repo").mkdir()
     (root / "empty").mkdir()
@@ -105,7 +111,7 @@ def test_every_hostile_row_opens_with_its_reason_and_nothing_crosses_over(hostil
     rows = {row["name"]: row for row in document["submissions"]}
     assert set(rows) >= {"honest", "other", "alternates", "linked-refs", "linked-objects", "commondir", "fifo-ref",
                          "fifo-head", "config-include", "ref-is-a-folder", "bad-json", "huge-trailer", "range-bomb",
-                         "invisible", "locked", "not-a-repo", "empty"}
+                         "invisible", "locked", "not-a-repo", "empty", "planted"}
     unreadable = {name: row["problem"] for name, row in rows.items() if row["state"] == "unreadable"}
     assert "alternates" in unreadable["alternates"]
     assert "symbolic link" in unreadable["linked-refs"]
@@ -121,6 +127,8 @@ def test_every_hostile_row_opens_with_its_reason_and_nothing_crosses_over(hostil
     for name in ("bad-json", "huge-trailer", "range-bomb", "invisible", "locked"):
         assert rows[name]["state"] != "unreadable" and rows[name]["complete"], (name, rows[name]["problem"])
     assert "FIFO" in (rows["honest"]["problem"] or "")  # its score file: said, not read
+    assert rows["planted"]["state"] == "new" and rows["planted"]["reviewers"] == []  # not "scored by lead"
+    assert "not counted" in rows["planted"]["problem"] and "not sealed" in rows["planted"]["problem"]
     assert rows["range-bomb"]["attribution"]["unmapped"]  # lines past the end: listed, not built
     assert rss_kib < 300 * 1024
 

@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from helpers import git, make_repo
+from helpers import git, make_repo, seal_file
 from review.cli import main
 from review.services import cohort
 
@@ -50,6 +50,8 @@ def test_review_state_from_score_files(sample_cohort):
         'schema = 1\n[[reviews]]\nreviewers = ["ben"]\nstate = "final"\ncommit = "' + "0" * 40 + '"\n')
     (sample_cohort / "chen-wei.review.toml").write_text(
         f'schema = 1\n[[reviews]]\nreviewers = ["ana", "ben"]\nstate = "draft"\ncommit = "{head}"\n')
+    for name in ("ben-larsen", "ada-okafor", "chen-wei"):
+        seal_file(sample_cohort / f"{name}.review.toml")
     (sample_cohort / "dev-patel.review.toml").write_text("this is [not toml")
     rows = {r.name: r for r in cohort.triage(sample_cohort)}
     assert rows["ben-larsen"].state == "scored" and rows["ben-larsen"].reviewers == ["ana"]

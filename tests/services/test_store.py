@@ -13,6 +13,7 @@ import tomllib
 
 import pytest
 
+from helpers import seal_file
 from review.services import store
 
 
@@ -208,6 +209,7 @@ def test_fields_this_version_does_not_know_survive_a_save_and_a_newer_schema_is_
     path.write_text('schema = 1\nsubmission = "sub"\ncohort_note = "kept"\n[[reviews]]\nreviewers = ["a"]\n'
                     'commit = "' + "a" * 40 + '"\nrevision = 1\nconfidence = 0.8\n[[reviews]]\nreviewers = ["b"]\n'
                     'commit = "' + "a" * 40 + '"\nrevision = 1\nmood = "good"\n')
+    seal_file(path)
     store.save(sub, store.Review(["a"], "a" * 40, tiers={"evidence": "weak"}), base_revision=1)
     data = tomllib.loads(path.read_text())
     assert data["cohort_note"] == "kept"
@@ -280,3 +282,64 @@ def test_a_held_lock_reports_progress_then_refuses_with_the_reason(tmp_path, mon
         os.close(holder)
     assert len(waits) >= 2  # one progress call a second
     store.save(sub, store.Review(["ana"], "c" * 40), base_revision=1)  # released: saves again
+
+
+def _final_at(commit: str, tier: str = "strong") -> str:
+    return (f'schema = 1\n[[reviews]]\nreviewers = ["lead"]\nstate = "final"\ncommit = "{commit}"\n'
+            f'[reviews.tiers]\nfound-defect = "{tier}"\n')
+
+
+def test_a_planted_score_file_is_kept_but_not_counted_and_a_save_keeps_it(tmp_path, capsys):
+    from helpers import make_repo
+    from review.cli import main
+
+    sub = make_repo(tmp_path / "sub", {"checkout.mjs": "x\n"})
+    path = tmp_path / "sub.review.toml"
+    path.write_text(_final_at("a" * 40))  # what a candidate could unpack beside their folder
+    scores = store.read_scores(sub)
+    assert scores.reviews == [] and store.review_state(scores, "a" * 40) == "new"
+    assert "not sealed" in scores.unsealed_notice and "lead" in scores.unsealed_notice
+    store.save(sub, store.Review(["ana"], "a" * 40, state="final", tiers={"found-defect": "weak"}))
+    data = tomllib.loads(path.read_text())
+    assert {tuple(r["reviewers"]) for r in data["reviews"]} == {("lead",), ("ana",)}  # nothing lost
+    again = store.read_scores(sub)
+    assert [r.who for r in again.reviews] == ["ana"] and store.review_state(again, "a" * 40) == "scored"
+    assert len(again.unsealed) == 1
+    assert main(["export", str(tmp_path), "--format", "csv"]) == 0  # shown in the export, marked, not counted
+    lines = capsys.readouterr().out.splitlines()
+    assert any("lead" in line and "unsealed" in line and "not sealed" in line for line in lines)
+    assert any(line.startswith("sub,ana,final") for line in lines)
+
+
+def test_a_sealed_entry_edited_by_hand_or_moved_to_another_commit_is_not_trusted(tmp_path):
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    path = tmp_path / "sub.review.toml"
+    store.save(sub, store.Review(["ana"], "b" * 40, state="final", tiers={"found-defect": "weak"}))
+    assert [r.who for r in store.read_scores(sub).reviews] == ["ana"]
+    sealed = path.read_text()
+    path.write_text(sealed.replace('"weak"', '"strong"'))
+    assert "does not match its contents" in store.read_scores(sub).unsealed_notice
+    path.write_text(sealed.replace("b" * 40, "c" * 40))  # "scored at my HEAD", copied from an old review
+    scores = store.read_scores(sub)
+    assert scores.reviews == [] and store.review_state(scores, "c" * 40) == "new"
+
+
+def test_a_pair_on_two_accounts_shares_a_key_and_a_stranger_key_is_named(tmp_path, monkeypatch):
+    from review.services import seal
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    store.save(sub, store.Review(["ana"], "a" * 40, state="final"))  # ana's own key, made on first save
+    key_file = seal.key_path()
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "bob-data"))  # bob: another account, another key
+    seal.key(create=True)
+    assert "sealed with another key" in store.read_scores(sub).unsealed_notice
+    monkeypatch.setenv(seal.KEY_ENV, str(key_file))  # the pair's shared key (README: pair review)
+    assert [r.who for r in store.read_scores(sub).reviews] == ["ana"]
+    key_file.write_text("not a key\n")
+    scores = store.read_scores(sub)
+    assert scores.reviews == [] and "is not a key" in scores.unsealed_notice
+    with pytest.raises(store.StoreError, match="is not a key"):
+        store.save(sub, store.Review(["bob"], "a" * 40))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BEN_HEAD, open_submission, seed_ben_suite, settle
+from helpers import BEN_HEAD, open_submission, seal_file, seed_ben_suite, settle
 from review.tui.app import ReviewApp
 from review.tui.widgets.stub_log import StubLog
 
@@ -113,6 +113,7 @@ class TestRubricPane:
         (sample_cohort / "ben-larsen.review.toml").write_text(
             'schema = 1\nsubmission = "ben-larsen"\n\n' + entry.format(who="ana", head=BEN_HEAD, tiers=tiers_ana)
             + entry.format(who="bob", head=BEN_HEAD, tiers=tiers_bob))
+        seal_file(sample_cohort / "ben-larsen.review.toml")
 
         async def rubric_open(pilot):
             await open_ben(pilot)

@@ -3,6 +3,7 @@
 
 from textual.widgets import DataTable, Input
 
+from helpers import seal_file
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen
@@ -86,6 +87,7 @@ async def test_next_unscored_skips_scored(sample_cohort):
         head = cohort.load_row(sample_cohort / name).head
         (sample_cohort / f"{name}.review.toml").write_text(
             f'schema = 1\n[[reviews]]\nreviewers = ["{who}"]\nstate = "final"\ncommit = "{head}"\n')
+        seal_file(sample_cohort / f"{name}.review.toml")
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)

@@ -134,8 +134,8 @@ def _finish(row: Row, scores: store.ScoreFile) -> None:
     cached = runner.cached_suite(row.head) if row.head else None
     if cached:
         apply_suite(row, cached)
-    if scores.problem:
-        row.problem = scores.problem
+    if scores.problem or scores.unsealed_notice:
+        row.problem = scores.problem or scores.unsealed_notice
     row.complete = True
 
 

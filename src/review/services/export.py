@@ -72,6 +72,11 @@ def collect(cohort_dir: Path, read_rows: bool = True) -> Export:
             rows.append(ExportRow(path.name, "", "unreadable", "", False, "", {}, {}, [], "", None, {}, None,
                                   row.disclosure if row else None, scores.problem))
             continue
+        for entry, why in scores.unsealed:  # shown, not counted: a planted entry is no review
+            who = entry.get("reviewers")
+            rows.append(ExportRow(path.name, " + ".join(map(str, who)) if isinstance(who, list) else "", "unsealed",
+                                  str(entry.get("commit", "")), False, "", {}, {}, [], "", None, {}, None,
+                                  row.disclosure if row else None, f"not counted: {why}"))
         agreed = agreement(scores.reviews, signal_ids)
         at_head = {r.who: r.tiers for r in scores.reviews if r.state == "final" and r.commit == head}
         if len(at_head) >= 2:

@@ -15,16 +15,10 @@ mid-save, so saving follows ``shared/reference/security-and-gateway.md`` §4:
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import os
-import stat
 import tempfile
-import threading
-import time
 import tomllib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,16 +26,12 @@ from pathlib import Path
 import tomli_w
 
 from review import files
+from review.services import seal
+from review.services.score_lock import FILE_MODE, StoreError, locked
 
 SCHEMA = 1
 SUFFIX = ".review.toml"
 MAX_SCORE_FILE = 4 << 20  # thousands of reviews; a larger file is not ours
-LOCK_TIMEOUT = 30.0  # a save waits this long for others (each takes milliseconds)
-FILE_MODE = 0o664
-
-
-class StoreError(Exception):
-    """Saving failed; the message says why, and the review is still in the reviewer's hands."""
 
 
 class SaveConflict(StoreError):
@@ -73,6 +63,7 @@ class Review:
     created: str = ""
     updated: str = ""
     revision: int = 0
+    seal: str = ""  # see services/seal.py: what makes a planted entry tell from a saved one
     extra: dict = field(default_factory=dict)  # fields this version does not know: kept as they were
 
     @property
@@ -101,7 +92,9 @@ class Review:
         if self.anchored:
             data["anchored"] = [{"at": a["at"], "text": a["text"]} for a in self.anchored]
         for name, value in self.extra.items():
-            data.setdefault(name, value)  # a newer console's fields survive an older one's save
+            data.setdefault(name, value)
+        if self.seal:
+            data["seal"] = self.seal  # a newer console's fields survive an older one's save
         return data
 
     @classmethod
@@ -117,7 +110,7 @@ class Review:
             anchored=_anchored(data.get("anchored")),
             note_opened=data.get("note_opened"), harness=data.get("harness"), ai_share=data.get("ai_share"),
             created=str(data.get("created", "")), updated=str(data.get("updated", "")),
-            revision=int(data.get("revision", 0) or 0),
+            revision=int(data.get("revision", 0) or 0), seal=str(data.get("seal", "")),
             extra={k: v for k, v in data.items() if k not in REVIEW_FIELDS},
         )
 
@@ -128,7 +121,7 @@ def _anchored(value: object) -> list[dict[str, str]]:
 
 
 REVIEW_FIELDS = {"reviewers", "commit", "state", "rubric_version", "tiers", "comments", "comment", "flags",
-                 "anchored", "note_opened", "harness", "ai_share", "created", "updated", "revision"}
+                 "anchored", "note_opened", "harness", "ai_share", "created", "updated", "revision", "seal"}
 
 
 @dataclass
@@ -138,6 +131,20 @@ class ScoreFile:
     schema: int = 1
     extra: dict = field(default_factory=dict)  # top-level fields this version does not know
     problem: str | None = None  # unreadable file: said, never silently treated as empty
+    # Entries whose seal does not verify (planted, edited, or another key's): kept on disk as they
+    # were, never counted; each with the reason it is not trusted.
+    unsealed: list[tuple[dict, str]] = field(default_factory=list)
+
+    @property
+    def unsealed_notice(self) -> str | None:
+        if not self.unsealed:
+            return None
+        first, why = self.unsealed[0]
+        who = first.get("reviewers")
+        who_text = " + ".join(str(name) for name in who) if isinstance(who, list) else "?"
+        more = f" and {len(self.unsealed) - 1} more" if len(self.unsealed) > 1 else ""
+        return (f"{self.path.name}: entry by {who_text[:60]!r}{more} not counted — {why} "
+                "(planted by someone without the reviewers' key, or sealed on another machine: see the README)")
 
     def find(self, key: tuple[tuple[str, ...], str]) -> Review | None:
         return next((r for r in self.reviews if r.key == key), None)
@@ -206,6 +213,11 @@ def _parse(path: Path) -> ScoreFile:
     if not isinstance(reviews, list):
         result.problem = f"{path.name}: reviews must be a list of tables"
         return result
+    try:
+        secret = seal.key()
+        key_problem = None
+    except seal.SealError as error:
+        secret, key_problem = None, str(error)
     for number, entry in enumerate(reviews, start=1):
         try:
             if not isinstance(entry, dict):
@@ -213,6 +225,10 @@ def _parse(path: Path) -> ScoreFile:
             wrong = shape_problems(entry)
             if wrong:
                 raise ValueError("; ".join(wrong))
+            untrusted = key_problem or seal.check(entry, secret)
+            if untrusted:
+                result.unsealed.append((entry, untrusted))
+                continue
             result.reviews.append(Review.from_toml(entry))
         except (TypeError, ValueError, AttributeError, KeyError) as error:
             result.problem = f"{path.name}: review {number} cannot be read ({error})"
@@ -270,95 +286,6 @@ def reviewer_states(scores: ScoreFile, head: str | None) -> dict[str, str]:
     return states
 
 
-@contextmanager
-def locked(path: Path, timeout: float = LOCK_TIMEOUT, on_wait: Callable[[float], None] | None = None
-           ) -> Iterator[None]:
-    """An exclusive lock on the sidecar `<path>.lock` (never replaced, so the lock means something).
-
-    The wait is the kernel's blocking flock, not a polling loop: writers are served as the lock
-    frees, none starves. `on_wait(seconds)` is called once a second while waiting (a progress
-    message); past `timeout` the save is refused with the reason."""
-    lock_path = path.with_name(path.name + ".lock")
-    fd = _open_lock(path, lock_path)
-    acquired = threading.Event()
-    failure: list[OSError] = []
-    # Whoever comes second closes the descriptor — the waiting thread once it has the lock, or this
-    # side once it gives up — decided under one mutex, so it is closed exactly once and never leaks.
-    decided = threading.Lock()
-    given_up = False
-
-    def wait() -> None:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError as error:
-            failure.append(error)
-        with decided:
-            acquired.set()
-            if given_up:
-                os.close(fd)  # given up on: the lock (if taken) is released at once
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        threading.Thread(target=wait, name="score-lock", daemon=True).start()
-        started = time.monotonic()
-        while not acquired.wait(1.0):
-            waited = time.monotonic() - started
-            if waited > timeout:
-                with decided:
-                    given_up = not acquired.is_set()
-                if given_up:
-                    raise StoreError(f"{path.name} is locked by another save for over {timeout:g} s "
-                                     "(your review is still in the form)") from None
-                break  # it was taken just now: go on with it
-            if on_wait:
-                on_wait(waited)
-        if failure:
-            os.close(fd)
-            raise StoreError(f"{lock_path.name} cannot be locked: {failure[0].strerror}") from None
-    try:
-        yield
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock
-
-
-def _open_lock(path: Path, lock_path: Path) -> int:
-    """The lock file, opened without following links; created readable and writable by the group
-    (a pair shares a setgid folder: the second reviewer must be able to lock it too)."""
-    try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
-    except PermissionError:
-        raise StoreError(_permission_problem(path, lock_path)) from None
-    except OSError as error:
-        if error.errno == errno.ELOOP:  # a symbolic link in the lock's place
-            raise StoreError(f"{lock_path.name} is a symbolic link; not followed (your review is still in the form)") \
-                from None
-        raise StoreError(f"cannot write in {path.parent}: {error.strerror} (cannot create {lock_path.name}); "
-                         "your review is still in the form") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise StoreError(f"{lock_path.name} is not a regular file; not locking through it")
-    if info.st_uid == os.geteuid() and stat.S_IMODE(info.st_mode) != FILE_MODE:
-        try:
-            os.fchmod(fd, FILE_MODE)  # the umask took the group's write bit: give it back
-        except OSError:
-            pass
-    return fd
-
-
-def _permission_problem(path: Path, lock_path: Path) -> str:
-    """Why the lock cannot be opened, named: the folder, or a lock file another reviewer made."""
-    try:
-        info = os.stat(lock_path, follow_symlinks=False)
-    except OSError:
-        return (f"cannot write in {path.parent}: permission denied (the folder is read-only for you); "
-                "your review is still in the form")
-    return (f"{lock_path.name} belongs to user {info.st_uid} with mode {stat.S_IMODE(info.st_mode):04o}, which you "
-            f"cannot write: ask its owner to run `chmod g+w {lock_path}` (pair review needs a shared group and a "
-            "setgid folder; see the README); your review is still in the form")
-
-
 def save(submission: Path, review: Review, base_revision: int | None = None, force: bool = False,
          on_wait: Callable[[float], None] | None = None) -> Review:
     """Save one review entry, merged into whatever is on disk now. Returns the entry as saved.
@@ -370,6 +297,11 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
     wrong = shape_problems(review.to_toml())
     if wrong:  # never write what the next read would refuse
         raise StoreError(f"not saved: {'; '.join(wrong)}")
+    try:
+        secret = seal.key(create=True)
+    except seal.SealError as error:
+        raise StoreError(f"{error}; your review is still in the form") from None
+    assert secret is not None
     with locked(path, on_wait=on_wait):
         current = _parse(path)
         if current.problem:
@@ -390,11 +322,13 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
         saved.updated = stamp
         if on_disk is not None:
             saved.extra = {**on_disk.extra, **review.extra}
+        saved.seal = ""
+        saved.seal = seal.sign(saved.to_toml(), secret)
         reviews = [saved if r.key == saved.key else r for r in current.reviews]
         if on_disk is None:
             reviews.append(saved)
         document = {**current.extra, "schema": SCHEMA, "submission": submission.name,
-                    "reviews": [r.to_toml() for r in reviews]}
+                    "reviews": [r.to_toml() for r in reviews] + [entry for entry, _why in current.unsealed]}
         _remove_stale_temps(path)  # under the lock no save is writing: any temp file is a crashed one's
         _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
     return saved

@@ -116,8 +116,9 @@ class ScoringScreen(Screen[Closed]):
         status = []
         if self.rubric_problem:
             status.append(f"⚠ {self.rubric_problem}; using the article's rubric")
-        if scores.problem:
-            status.append(f"⚠ {scores.problem}")
+        for problem in (scores.problem, scores.unsealed_notice):
+            if problem:
+                status.append(f"⚠ {problem}")
         if mine is None:
             older = scores.latest_for(self.reviewers)
             if older is not None:
