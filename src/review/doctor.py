@@ -101,6 +101,14 @@ def check_prlimit() -> Check:
     return Check("prlimit", "ok", found)
 
 
+def check_setpriv() -> Check:
+    found = shutil.which("setpriv")
+    if not found:
+        return Check("setpriv", "degraded", "not found: a console killed with SIGKILL leaves a run without bubblewrap "
+                     "behind until its limits end it", "apt-get install util-linux")
+    return Check("setpriv", "ok", f"{found} (runs die with the console, even on SIGKILL)")
+
+
 def check_tmux() -> Check:
     found = shutil.which("tmux") and _version_of(["tmux", "-V"])
     if not found:
@@ -154,7 +162,7 @@ def check_folders() -> list[Check]:
 
 
 def run_checks() -> list[Check]:
-    return [check_python(), check_git(), check_node(), check_sandbox(), check_prlimit(), check_tmux(),
+    return [check_python(), check_git(), check_node(), check_sandbox(), check_prlimit(), check_setpriv(), check_tmux(),
             check_terminal(), *check_folders()]
 
 

@@ -122,29 +122,44 @@ def test_headless_triage_never_loads_textual(sample_cohort_master):
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP", "SIGINT"])
-def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, tmp_path):
-    """Killed mid-run (an SSH drop is SIGHUP): one line, 128+N, and the candidate's processes die with it."""
+@pytest.mark.parametrize(("signame", "mode"), [("SIGTERM", "default"), ("SIGHUP", "default"), ("SIGINT", "default"),
+                                              ("SIGKILL", "default"), ("SIGKILL", "reduced")])
+def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, mode, tmp_path):
+    """Killed mid-run (an SSH drop is SIGHUP): one line, 128+N, and the candidate's processes die with it —
+    with SIGKILL too (nothing of the console runs then: the parent-death signal does it)."""
     import signal
     import time
 
     from helpers import leftover_processes
 
-    proc = subprocess.Popen([sys.executable, "-m", "review", "harness", str(sample_cohort_master / "ada-okafor"),
-                             "--scenario", "timeout", "--log"], stderr=subprocess.PIPE, text=True)
+    from helpers import make_repo
+
+    # A candidate that hangs in silence: nothing it writes would end it on a closed pipe.
+    silent = make_repo(tmp_path / "silent", {"checkout.mjs": "export async function chargeWithRetry() {\n"
+                                             "  setInterval(() => {}, 1000);\n  await new Promise(() => {});\n}\n"})
+    proc = subprocess.Popen([sys.executable, "-m", "review", "harness", str(silent),
+                             "--scenario", "happy", "--log"], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "REVIEW_SANDBOX": "reduced", "REVIEW_UNSAFE_NO_SANDBOX": "1"}
+                            if mode == "reduced" else None)
     deadline = time.monotonic() + 30
     started = ""
-    while "process 1 started" not in started and time.monotonic() < deadline:
+    while "call-start" not in started and time.monotonic() < deadline:  # its last word: silent from here
         started += proc.stderr.readline()
     proc.send_signal(getattr(signal, signame))
     rest = proc.stderr.read()
     code = proc.wait(timeout=30)
-    assert code == 128 + getattr(signal, signame)
-    assert f"review: stopped by {signame}" in rest and "Traceback" not in rest
+    if signame == "SIGKILL":
+        assert code == -signal.SIGKILL
+    else:
+        assert code == 128 + getattr(signal, signame)
+        assert f"review: stopped by {signame}" in rest and "Traceback" not in rest
     deadline = time.monotonic() + 5
     while leftover_processes("driver.mjs") and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert leftover_processes("driver.mjs") == []
+    left = leftover_processes("driver.mjs")
+    for line in left:  # a failure must not leave the hung candidate behind for the next tests
+        os.kill(int(line.split(":")[0]), signal.SIGKILL)
+    assert left == []
 
 
 def test_bad_reviewer_names_and_keymaps_stop_the_console_before_it_starts(sample_cohort_master, capsys):

@@ -59,6 +59,7 @@ class SandboxInfo:
     prlimit: str | None
     bwrap_version: str | None = None  # e.g. "0.8.0"
     problem: str | None = None  # why bubblewrap is not used (kind "reduced" or "none")
+    setpriv: str | None = None  # util-linux's setpriv: the parent-death signal (see _parent_death)
 
     @property
     def node_version_text(self) -> str:
@@ -117,7 +118,7 @@ def detect(force_reduced: bool = False) -> SandboxInfo:
         bwrap = None
     kind = "bwrap" if bwrap else ("reduced" if opted_in else "none")
     return SandboxInfo(kind, os.path.realpath(node), version, bwrap, shutil.which("prlimit"),
-                       bwrap_version(bwrap) if bwrap else None, None if bwrap else problem)
+                       bwrap_version(bwrap) if bwrap else None, None if bwrap else problem, shutil.which("setpriv"))
 
 
 UNSAFE_ENV = "REVIEW_UNSAFE_NO_SANDBOX"
@@ -170,6 +171,13 @@ def _limits(info: SandboxInfo, cpu_seconds: int) -> list[str]:
             f"--as={ADDRESS_SPACE}", "--"]
 
 
+def _parent_death(info: SandboxInfo) -> list[str]:
+    """The run dies with the console, even one killed with SIGKILL (an OOM kill, `kill -9`): bwrap's
+    --die-with-parent ties the candidate's process to bwrap, this ties bwrap (or, without it, node)
+    to the thread that started it, which waits for it for the whole run."""
+    return [info.setpriv, "--pdeathsig", "KILL", "--"] if info.setpriv else []
+
+
 def _bwrap(info: SandboxInfo, work: Path, binds: list[str]) -> list[str]:
     """bwrap up to its `--`: every namespace unshared, /usr read-only, the run's folder at /sub."""
     assert info.bwrap is not None
@@ -210,9 +218,9 @@ def node_command(info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: i
         if coverage_dir is not None:
             binds += ["--bind", str(coverage_dir), INSIDE_COVERAGE]
             flags = []
-        return [*_bwrap(info, work, binds), *limits, _node_inside(info), f"--max-old-space-size={HEAP_MB}",
-                *flags, INSIDE_DRIVER]
-    return [*limits, info.node, f"--max-old-space-size={HEAP_MB}",
+        return [*_parent_death(info), *_bwrap(info, work, binds), *limits, _node_inside(info),
+                f"--max-old-space-size={HEAP_MB}", *flags, INSIDE_DRIVER]
+    return [*_parent_death(info), *limits, info.node, f"--max-old-space-size={HEAP_MB}",
             *permission_flags(info, str(work), str(DRIVER)), str(DRIVER)]
 
 
@@ -230,7 +238,7 @@ def tests_command(info: SandboxInfo, work: Path, etc_dir: Path, argv: list[str],
     binds = ["--ro-bind", str(etc_dir / "hosts"), "/etc/hosts",
              "--ro-bind", str(etc_dir / "nsswitch.conf"), "/etc/nsswitch.conf"]
     inside = [_node_inside(info) if word == "node" else word for word in argv]
-    return [*_bwrap(info, work, binds), *_limits(info, cpu_seconds), *inside]
+    return [*_parent_death(info), *_bwrap(info, work, binds), *_limits(info, cpu_seconds), *inside]
 
 
 def paths_for(info: SandboxInfo, work: Path, socket_dir: Path) -> tuple[str, str]:
