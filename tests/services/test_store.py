@@ -343,3 +343,16 @@ def test_a_pair_on_two_accounts_shares_a_key_and_a_stranger_key_is_named(tmp_pat
     assert scores.reviews == [] and "is not a key" in scores.unsealed_notice
     with pytest.raises(store.StoreError, match="is not a key"):
         store.save(sub, store.Review(["bob"], "a" * 40))
+
+
+def test_bench_store_reports_no_refused_and_no_lost_saves(tmp_path, capsys, monkeypatch):
+    from review.cli import main
+    from review.services import seal
+
+    monkeypatch.setenv(seal.KEY_ENV, "")  # restored after: the benchmark sets its own key
+    assert main(["bench", "store", "--writers", "6", "--saves", "5", "--into", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "acknowledged saves       30" in out
+    assert "refused saves             0" in out and "lost saves                0" in out
+    entries = store.read_scores(tmp_path / "shared").reviews
+    assert sorted(r.revision for r in entries) == [5] * 6  # each writer's fifth save is what is on disk
