@@ -121,3 +121,13 @@ def test_a_warm_triage_reads_no_history_and_a_new_commit_or_note_is_read_again(s
     third = rows(again)
     assert {name for name, _ in again.analyses_made} == {"ben-larsen", "ada-okafor"}
     assert third["ben-larsen"].commits == first["ben-larsen"].commits + 1
+
+
+def test_the_boundary_holds_when_the_cache_cannot_keep_the_traceback(tmp_path, monkeypatch):
+    from review.services import failures
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("REVIEW_CACHE_DIR", str(blocker / "cache"))  # cannot be made, even by root
+    reason = failures.record("triage row x", PermissionError(13, "Permission denied"))
+    assert reason == "unreadable: PermissionError: [Errno 13] Permission denied"

@@ -21,9 +21,10 @@ def log_file():
 
 
 def record(where: str, error: BaseException) -> str:
-    """Keep the traceback; return the reason to show, in one line."""
-    target = log_file()
+    """Keep the traceback; return the reason to show, in one line. Never raises: a cache that
+    cannot be written (full, read-only) costs the log, not the boundary."""
     try:
+        target = log_file()
         if target.exists() and target.stat().st_size > LOG_LIMIT:
             os.replace(target, target.with_suffix(".log.1"))
         with open(target, "a", encoding="utf-8") as handle:
