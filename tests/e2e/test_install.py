@@ -130,9 +130,7 @@ def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_ma
     import signal
     import time
 
-    from helpers import leftover_processes
-
-    from helpers import make_repo
+    from helpers import leftover_processes, make_repo
 
     # A candidate that hangs in silence: nothing it writes would end it on a closed pipe.
     silent = make_repo(tmp_path / "silent", {"checkout.mjs": "export async function chargeWithRetry() {\n"
