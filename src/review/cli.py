@@ -191,9 +191,10 @@ def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
         return 2
     from review.tui.app import ReviewApp
 
-    ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
-              run_harness=not args.no_harness, blind=args.blind).run()
-    return 0
+    app = ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
+                    run_harness=not args.no_harness, blind=args.blind)
+    app.run()
+    return app.return_code or 0  # Textual sets 1 after an exception it printed: never "ok" after a crash
 
 
 def cmd_open(args: argparse.Namespace) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -90,3 +91,20 @@ def test_cohort_agreement_and_leans():
     assert (result.items, result.same) == (3, 1) and result.kappa is not None and result.alpha is not None
     leans = agreement.leans(scored, ["key-scope"])
     assert leans["ana"] < 0 < leans["bob"]  # ana is the stricter one
+
+
+@pytest.mark.parametrize(("first", "words"), [
+    ({"verdict": "ok", "requests": 2, "distinct_keys": 1}, "one key for all attempts"),
+    ({"verdict": "double-charge", "requests": 2, "distinct_keys": 2}, "a new key per attempt"),
+    ({"verdict": "no-request", "requests": 0, "distinct_keys": 0}, "no request reached the gateway (no-request)"),
+    ({"verdict": "no-entry", "requests": 0, "distinct_keys": 0}, "no request reached the gateway (no-entry)"),
+    ({"verdict": "wrong-endpoint", "requests": 4, "distinct_keys": 1}, "no request reached POST /charge"),
+    ({"verdict": "no-retry", "requests": 1, "distinct_keys": 1}, "one request, no retry"),
+    ({"verdict": "ok", "requests": 4, "distinct_keys": 2}, "2 keys over 4 attempts"),
+])
+def test_the_first_503_key_hint_reads_what_the_gateway_counted_not_the_verdict(first, words):
+    from review.core import evidence
+
+    hints = evidence.gather(evidence.Inputs("", [], {}, {"first-503": first}, [], None))
+    said = [hint.text for hint in hints["key-scope"] if hint.text.startswith("first-503")]
+    assert len(said) == 1 and words in said[0]

@@ -170,3 +170,18 @@ def test_bad_reviewer_names_and_keymaps_stop_the_console_before_it_starts(sample
     assert main([str(sample_cohort_master)]) == 2
     err = capsys.readouterr().err
     assert "unknown binding id 'triage.no-such-key'" in err and "'app.quit': keys must be a string" in err
+
+
+def test_the_console_exits_non_zero_after_a_crash(sample_cohort_master, tmp_path):
+    """A crash Textual caught and printed must not end in exit status 0 (scripts and tmux hooks read it)."""
+    if shutil.which("script") is None:
+        pytest.skip("needs util-linux's script for a terminal")
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys\nfrom review.cli import main\nfrom review.tui.screens import cohort\n"
+                     "def boom(self, *args):\n    raise RuntimeError('boom in the console')\n"
+                     "cohort.CohortScreen.on_mount = boom\n"
+                     "code = main([sys.argv[1], '--no-harness'])\nopen(sys.argv[2], 'w').write(str(code))\n")
+    status = tmp_path / "status"
+    subprocess.run(["script", "-qec", f"{sys.executable} {crash} {sample_cohort_master} {status}", "/dev/null"],
+                   capture_output=True, timeout=60)
+    assert status.read_text() == "1"

@@ -185,9 +185,9 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     else:
         first = verdicts.get("first-503")
         if first:
-            keys = "one key for all attempts" if first.get("verdict") != "double-charge" else "a new key per attempt"
             hints["key-scope"].append(Hint(f"first-503: {first.get('requests')} requests, "
-                                           f"{first.get('distinct_keys')} distinct key(s): {keys}", LogLines("first-503")))
+                                           f"{first.get('distinct_keys')} distinct key(s): {_key_reading(first)}",
+                                           LogLines("first-503")))
         for name, good, bad in (("lost-response", "a retry after a lost response reused the key",
                                  "lost response: {v}"),
                                 ("restart", "the key survived a process restart (persisted)",
@@ -251,3 +251,20 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     for conflict in inputs.conflicts:
         hints["undisclosed-ai"].append(Hint(conflict, Attribution()))
     return hints
+
+
+def _key_reading(result: dict) -> str:
+    """What the first-503 run's keys say, read from what the gateway counted (never from the verdict
+    alone: a client that sent nothing, or to the wrong place, has no key scope to speak of)."""
+    requests, keys = result.get("requests") or 0, result.get("distinct_keys") or 0
+    if not requests:
+        return f"no request reached the gateway ({result.get('verdict')}): nothing to say of keys"
+    if result.get("verdict") == "wrong-endpoint":
+        return "no request reached POST /charge: nothing to say of keys"
+    if requests == 1:
+        return "one request, no retry after the 503"
+    if keys == 1:
+        return "one key for all attempts"
+    if keys == requests:
+        return "a new key per attempt"
+    return f"{keys} keys over {requests} attempts"
