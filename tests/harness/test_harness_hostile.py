@@ -388,3 +388,42 @@ async def test_memory_and_disk_past_the_caps_get_a_verdict_of_their_own(tmp_path
     assert result.verdict == "resource-limit", (result.verdict, result.reasons)
     assert any(words in reason for reason in result.reasons)
     assert any("[runner]" in line and words in line for line in lines)
+
+
+TWO_QUICK = scenarios.Scenario("two-orders", "two calls, both 200", "2 charges", scenarios.FaultPlan(),
+                               calls=(1999, 1999), limit_s=3.0)
+SECOND_CALL_HANGS = """
+let calls = 0;
+export async function chargeWithRetry(amount) {
+  calls += 1;
+  if (calls === 2) { setInterval(() => {}, 1000); return new Promise(() => {}); }
+  const res = await fetch("http://localhost:8099/charge", {method: "POST", headers: {"Idempotency-Key": "k" + calls,
+    "content-type": "application/json"}, body: JSON.stringify({amount})});
+  return res.json();
+}
+"""
+
+
+async def test_when_the_second_of_two_calls_hangs_the_hung_one_is_named_and_the_first_is_a_claim(tmp_path):
+    result, lines = await run(tmp_path, SECOND_CALL_HANGS, TWO_QUICK)
+    kinds = {o["call"]: o["kind"] for o in result.outcomes}
+    assert kinds == {1: "claimed-resolved", 2: "hung"}
+    assert result.verdict == "hung" and "call 2 never settled" in result.reasons[-1]
+    assert any("a claim" in line for line in lines)
+
+
+async def test_a_hung_process_cannot_claim_its_way_out(tmp_path):
+    """The driver's own lines forged for both calls, then a hang: still hung, the last call named."""
+    code = """
+export async function chargeWithRetry(amount) {
+  for (const call of [1, 2]) {
+    process.stderr.write('[review-driver] {"kind":"call-start","call":' + call + '}\\n');
+    process.stderr.write('[review-driver] {"kind":"resolved","call":' + call + ',"value":"ok"}\\n');
+  }
+  setInterval(() => {}, 1000);
+  return new Promise(() => {});
+}
+"""
+    result, _ = await run(tmp_path, code, TWO_QUICK)
+    assert result.verdict == "hung"
+    assert [o["kind"] for o in result.outcomes] == ["claimed-resolved", "hung"]

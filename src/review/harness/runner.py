@@ -315,8 +315,16 @@ def _collect_outcomes(facts: scenarios.Facts, scenario: scenarios.Scenario, proc
             add(call, "killed", "killed (SIGKILL) as its first request arrived: the restart")
         return
     if ending == "limit":
+        # The process hung, so no exit code says which call did. The driver runs calls one after
+        # another: a call it says settled *and* after which it started the next is shown as that
+        # claim (never as resolved: the verdict stays hung); the last call started is the hung one.
+        started = {int(c["call"]) for c in claims if c.get("kind") == "call-start" and isinstance(c.get("call"), int)}
         for call in range(1, calls + 1):
-            add(call, "hung", f"never settled; killed at the {scenario.limit_s:g} s limit")
+            if call in said and call + 1 in started and call < calls:
+                add(call, f"claimed-{said[call]['kind']}", f"the process's own output says it {said[call]['kind']}"
+                    f"{': ' + detail(call) if detail(call) else ''} (a claim: only its exit code would show it)")
+            else:
+                add(call, "hung", f"call {call} never settled; killed at the {scenario.limit_s:g} s limit")
         return
     if ending.startswith("resource:"):
         facts.resource_limit = ending.removeprefix("resource:")

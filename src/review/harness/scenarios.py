@@ -55,6 +55,7 @@ class CallOutcome:
     process: int
     call: int
     kind: str  # resolved | rejected | hung | crashed | killed (the restart's deliberate kill)
+    #            | claimed-resolved | claimed-rejected (a hung process's own word on an earlier call)
     detail: str = ""
 
     def to_json(self) -> dict:
@@ -129,7 +130,7 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
                                                  "but no charge exists for it"]
     hung = [o for o in finals if o.kind == "hung"]
     if hung:
-        how = hung[0].detail if hung[0].detail.startswith("the call") else \
+        how = hung[0].detail if hung[0].detail.startswith(("the call", "call ")) else \
             f"call {hung[0].call} never settled; killed at the {scenario.limit_s:g} s limit"
         return "hung", reasons + [how]
     crashed = [o for o in finals if o.kind == "crashed"]
