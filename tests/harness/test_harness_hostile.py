@@ -377,13 +377,19 @@ def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path
      "    await new Promise((r) => setTimeout(r, 50)); }\n"
      "  await new Promise((r) => setTimeout(r, 60000));\n}\n",
      "written to disk (the limit is 30 MiB)"),
+    # An endless flood on stdout (64 KiB are shown, the rest drained): past the output cap.
+    ('const line = "x".repeat(8191) + "\\n";\n'
+     "export async function chargeWithRetry() {\n"
+     "  for (;;) { if (!process.stdout.write(line)) await new Promise((r) => process.stdout.once('drain', r)); }\n}\n",
+     "written to stdout and stderr (the limit is 4 MiB)"),
 ])
-async def test_memory_and_disk_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code, words):
+async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code, words):
     """The runner measures the run's processes (resident memory, their count) and its folder, and
     kills the run past a cap: the verdict says which, from the runner's own measurement."""
     from review.harness import process
 
-    monkeypatch.setattr(runner, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20))
+    monkeypatch.setattr(runner, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20,
+                                                         output=4 << 20))
     result, lines = await run(tmp_path, code)
     assert result.verdict == "resource-limit", (result.verdict, result.reasons)
     assert any(words in reason for reason in result.reasons)

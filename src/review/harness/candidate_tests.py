@@ -126,9 +126,10 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
                                                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
                                                     start_new_session=True)
         lines: list[str] = []
-        reader = asyncio.create_task(_read(proc.stdout, lines))
-        # The same caps as a scenario run (memory, processes, disk), measured by the runner.
-        watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, runner.LIMITS))
+        written = [0]
+        reader = asyncio.create_task(_read(proc.stdout, lines, written))
+        # The same caps as a scenario run (memory, processes, disk, output), measured by the runner.
+        watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, runner.LIMITS, output=written))
         ended = asyncio.create_task(proc.wait())
         try:
             done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
@@ -156,8 +157,8 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
     return result
 
 
-async def _read(stream: asyncio.StreamReader | None, lines: list[str]) -> None:
-    async for text in process.capped_lines(stream, OUTPUT_CAP, notice_once=True):
+async def _read(stream: asyncio.StreamReader | None, lines: list[str], written: list[int]) -> None:
+    async for text in process.capped_lines(stream, OUTPUT_CAP, notice_once=True, counted=written):
         lines.append(f"… output cut at {OUTPUT_CAP} bytes" if text is None else safe_line(text, 400))
 
 

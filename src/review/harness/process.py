@@ -93,13 +93,19 @@ class Limits:
     memory: int = 1 << 30  # resident bytes of every process of the run together
     processes: int = 64
     disk: int = 100 << 20  # bytes written into the run's folder
+    output: int = 16 << 20  # bytes written to stdout and stderr together (64 KiB are shown, the rest drained)
 
 
-async def watch_resources(pid: int, work: Path, limits: Limits, every: float = 0.2) -> str:
+async def watch_resources(pid: int, work: Path, limits: Limits, every: float = 0.2,
+                          output: list[int] | None = None) -> str:
     """Returns (ends) when the run under `pid` passes a limit, saying which and by how much: what the
-    runner itself measured, never what the candidate's process reports."""
+    runner itself measured, never what the candidate's process reports. `output`: the byte count
+    capped_lines keeps of the run's stdout and stderr."""
     while True:
         await asyncio.sleep(every)
+        if output is not None and output[0] > limits.output:
+            return (f"over {output[0] >> 20} MiB written to stdout and stderr (the limit is "
+                    f"{limits.output >> 20} MiB)")
         under = [pid, *descendants(pid)]
         if len(under) > limits.processes:
             return f"{len(under)} processes at once (the limit is {limits.processes})"
@@ -119,12 +125,14 @@ NODE_NOTICE = re.compile(r"^\(node:\d+\) ExperimentalWarning: Permission is an e
 LINE_CAP = 2000  # characters of one line shown; the rest is counted, not kept
 
 
-async def capped_lines(stream: asyncio.StreamReader | None, cap: int, notice_once: bool = False):
+async def capped_lines(stream: asyncio.StreamReader | None, cap: int, notice_once: bool = False,
+                       counted: list[int] | None = None):
     """A child's output as decoded lines, up to `cap` bytes in all, then None once where it was cut.
     Read in chunks, so a line of any length (no newline for megabytes) neither fails the read nor
     fills memory: a line past LINE_CAP characters is cut, saying by how much. With `notice_once`
     (stderr), Node's own one-time notice about its permission model is left out the first time only:
-    a second copy is the program's own output and is shown."""
+    a second copy is the program's own output and is shown. `counted[0]` grows by every byte read,
+    shown or drained (the runner's output limit reads it)."""
     seen = 0
     pending = b""
     cut = False
@@ -132,6 +140,8 @@ async def capped_lines(stream: asyncio.StreamReader | None, cap: int, notice_onc
     notices_left = 2 if notice_once else 0  # the notice and its "(Use `node --trace-warnings" line
     while stream is not None:
         chunk = await stream.read(1 << 16)
+        if counted is not None:
+            counted[0] += len(chunk)
         if not chunk:
             if pending and not cut and not in_long_line:
                 yield _line(pending)

@@ -208,10 +208,11 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
     emit("process-start", {"process": process_no, "sandbox": info.kind},
          f"process {process_no} started ({info.kind} sandbox, node {info.node_version_text})")
     stderr_tail: list[str] = []
-    readers = [asyncio.create_task(_read_stream(proc.stdout, "stdout", process_no, emit, None)),
-               asyncio.create_task(_read_stream(proc.stderr, "stderr", process_no, emit, stderr_tail))]
+    written = [0]  # stdout and stderr bytes, for the output limit
+    readers = [asyncio.create_task(_read_stream(proc.stdout, "stdout", process_no, emit, None, written)),
+               asyncio.create_task(_read_stream(proc.stderr, "stderr", process_no, emit, stderr_tail, written))]
     exit_task = asyncio.create_task(proc.wait())
-    watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, LIMITS))
+    watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, LIMITS, output=written))
     waits = {exit_task, watchdog}
     kill_task = None
     if scenario.plan.first == "kill-after-charge" and process_no == 1:
@@ -263,9 +264,9 @@ async def _run_process(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, 
 
 
 async def _read_stream(stream: asyncio.StreamReader | None, name: str, process_no: int, emit,
-                       tail: list[str] | None) -> None:
+                       tail: list[str] | None, written: list[int] | None = None) -> None:
     """Client output is shown (sanitised, capped, marked as the client's) but never believed."""
-    async for text in capped_lines(stream, STREAM_CAP, notice_once=name == "stderr"):
+    async for text in capped_lines(stream, STREAM_CAP, notice_once=name == "stderr", counted=written):
         if text is None:
             emit(name, {"process": process_no}, f"client {name} (p{process_no}): … output cut at {STREAM_CAP} bytes")
             continue
