@@ -12,13 +12,13 @@ import signal
 import sys
 from pathlib import Path
 
-from review import __version__, demo, gitsafe
+from review import __version__, cli_tools, demo, gitsafe
 from review.core.text import safe_line
 from review.harness.scenarios import SCENARIOS
 from review.services import cohort
 from review.tui import DEFAULT_THEME
 
-SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness", "export", "doctor")
+SUBCOMMANDS = ("open", "demo", "triage", "bench", "harness", "export", "doctor", "lint-prompt", "import", "calibrate")
 
 
 UNSAFE_HELP = ("run candidate code without bubblewrap, with Node's permission flags alone (no network or "
@@ -41,7 +41,8 @@ def _common_ui(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="review", description="Grade take-home submissions in the terminal.")
     parser.add_argument("--version", action="version", version=f"review {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="{COHORT,demo,triage,harness,export,bench,doctor}")
+    sub = parser.add_subparsers(dest="command",
+                                metavar="{COHORT,demo,triage,harness,export,bench,doctor,lint-prompt,import,calibrate}")
 
     open_p = sub.add_parser("open", help="open the console on a cohort folder (the default: `review COHORT`)")
     open_p.add_argument("cohort", type=Path)
@@ -85,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_p.add_argument("--writers", type=int, default=60, help="for `bench store`")
     bench_p.add_argument("--saves", type=int, default=20, help="for `bench store`: saves per writer")
     bench_p.add_argument("--into", type=Path, default=None)
+    cli_tools.add_parsers(sub)
     return parser
 
 
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     received: list[int] = []
     previous = _stop_on_signals(received) if headless else {}
     try:
-        return COMMANDS[args.command](args)
+        return {**COMMANDS, **cli_tools.COMMANDS}[args.command](args)
     except (cohort.CohortError, demo.SampleError) as error:
         print(f"review: {error}", file=sys.stderr)
         return 2

@@ -349,8 +349,7 @@ def _collect_outcomes(facts: scenarios.Facts, scenario: scenarios.Scenario, proc
         for call in range(1, calls + 1):
             add(call, "hung", "the call never settled (its promise was left pending with nothing to wait for)")
     else:
-        started = any(c.get("kind") == "call-start" for c in claims)
-        if not started:
+        if not any(c.get("kind") == "call-start" for c in claims):
             facts.crash = f"the process exited (code {code}) before calling chargeWithRetry" + (f": {tail}" if tail else "")
         for call in range(1, calls + 1):
             add(call, "crashed", f"exit code {code}" + (f": {tail}" if tail else ""))
