@@ -16,6 +16,7 @@ import hmac
 import json
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 from review import files, paths
@@ -55,17 +56,28 @@ def key(create: bool = False) -> bytes | None:
     found = _read_key(path)
     if found is not None or not create:
         return found
+    # Written whole into a temp file, then published with link(), which never replaces: a console
+    # reading at the same moment sees no key or the whole key, never a half-written one.
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except FileExistsError:  # another console made it first: use theirs
-        return _read_key(path)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".seal-", suffix=".tmp")
     except OSError as error:
         raise SealError(f"the seal key {path} cannot be created: {error.strerror or error}") from None
-    with os.fdopen(fd, "w") as handle:
-        handle.write(secrets.token_hex(KEY_BYTES) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with os.fdopen(fd, "w") as handle:  # mkstemp makes it 0600
+            handle.write(secrets.token_hex(KEY_BYTES) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.link(tmp, path)
+    except FileExistsError:
+        pass  # another console made it first: use theirs
+    except OSError as error:
+        raise SealError(f"the seal key {path} cannot be created: {error.strerror or error}") from None
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
     return _read_key(path)
 
 
