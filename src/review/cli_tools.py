@@ -19,6 +19,12 @@ def add_parsers(sub) -> None:
     lint_p.add_argument("file", type=Path)
     lint_p.add_argument("--json", action="store_true", help="one JSON document")
 
+    import_p = sub.add_parser("import", help="a cohort from bundles, zip/tar archives, folders or clone URLs")
+    import_p.add_argument("dest", type=Path, help="the cohort folder (made if missing)")
+    import_p.add_argument("sources", nargs="+", help="a folder, a git bundle, a .zip/.tar(.gz) archive, or a "
+                                                    "file:// or https:// URL; one candidate each")
+    import_p.add_argument("--json", action="store_true", help="one JSON document")
+
 
 def cmd_lint_prompt(args: argparse.Namespace) -> int:
     """Exit 0 when the text is clean, 1 with warnings, 2 when it cannot be read."""
@@ -51,4 +57,27 @@ def cmd_lint_prompt(args: argparse.Namespace) -> int:
     return 1 if warnings else 0
 
 
-COMMANDS = {"lint-prompt": cmd_lint_prompt}
+def cmd_import(args: argparse.Namespace) -> int:
+    """Exit 0 when every source was imported, 1 when one or more failed (each listed with its reason)."""
+    from review.services import importer
+
+    if args.dest.exists() and not args.dest.is_dir():
+        print(f"review: {args.dest} is not a folder", file=sys.stderr)
+        return 2
+    results = importer.import_sources(args.dest, list(args.sources))
+    if args.json:
+        print(json.dumps({"cohort": str(args.dest), "imports": [r.to_json() for r in results]}, indent=2))
+    else:
+        for result in results:
+            if result.problem:
+                print(f"FAILED  {safe_line(result.source, 200)} ({result.kind}): {safe_line(result.problem, 400)}")
+            else:
+                print(f"ok      {result.name:<24} ← {safe_line(result.source, 200)} ({result.kind}, "
+                      f"HEAD {(result.head or '')[:12]})")
+        failed = sum(1 for r in results if r.problem)
+        print(f"{len(results) - failed} imported into {args.dest}, {failed} failed; "
+              f"manifest: {args.dest / importer.MANIFEST}")
+    return 1 if any(r.problem for r in results) else 0
+
+
+COMMANDS = {"lint-prompt": cmd_lint_prompt, "import": cmd_import}
