@@ -211,9 +211,9 @@ def unpack(archive: Path, into: Path, kind: str) -> None:
             if member.isdir():
                 _make_dirs(into, relative)
             elif member.isreg():
-                reader = tarred.extractfile(member)
-                assert reader is not None
-                _write_member(into, relative, reader, budget)
+                member_reader = tarred.extractfile(member)
+                assert member_reader is not None
+                _write_member(into, relative, member_reader, budget)
             else:
                 raise ArchiveRefused(f"member {member.name[:120]!r}: a device, FIFO or other special file")
 
