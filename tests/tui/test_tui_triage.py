@@ -204,3 +204,17 @@ async def test_opening_a_triaged_submission_reuses_its_analysis(sample_cohort, m
             head = app.screen.analysis.head
             await pilot.press("escape")
         assert made[("chen-wei", head)] == 1 and sum(made.values()) == 8
+
+
+def test_sorting_by_agree_puts_the_most_disagreement_first(tmp_path):
+    from review.services import cohort
+    from review.tui.widgets.triage_cells import COLUMN_INDEX, COLUMNS
+
+    rows = []
+    for name, agreement in (("all-ten", [10, 10]), ("two-of-five", [2, 5]), ("unscored", None), ("four-of-five", [4, 5])):
+        row = cohort.placeholder(tmp_path / name)
+        row.agreement = agreement
+        rows.append(row)
+    column = COLUMNS[COLUMN_INDEX["agreement"]]
+    ordered = [row.name for row in sorted(rows, key=lambda row: column.sort_key(row, "ana"))]
+    assert ordered == ["two-of-five", "four-of-five", "all-ten", "unscored"]  # "10/10" as text would come first

@@ -21,10 +21,11 @@ PENDING, MISSING = "…", "—"
 class Column:
     key: str
     label: str
-    value: Callable[[cohort.Row, str], object]  # (row, me) -> the value it sorts by; None sorts last
+    value: Callable[[cohort.Row, str], object]  # (row, me) -> the value shown (and sorted by); None sorts last
+    order: Callable[[cohort.Row, str], object] | None = None  # sorted by this instead, when given
 
     def sort_key(self, row: cohort.Row, me: str):
-        value = self.value(row, me)
+        value = (self.order or self.value)(row, me)
         if isinstance(value, list):
             value = ", ".join(map(str, value))
         return (value is None, value if value is not None else 0)
@@ -60,7 +61,9 @@ COLUMNS = (
     Column("disclosure", "Disclosure", lambda row, me: row.disclosure),
     Column("ai_share", "AI", lambda row, me: row.ai_share),
     Column("others", "Others", others),
-    Column("agreement", "Agree", lambda row, me: agreement_text(row)),
+    # Sorted by the share of signals agreed on, least first: the submissions the reviewers disagree on.
+    Column("agreement", "Agree", lambda row, me: agreement_text(row),
+           lambda row, me: row.agreement[0] / row.agreement[1] if row.agreement and row.agreement[1] else None),
     Column("assistants", "Assistants", lambda row, me: row.assistants or None),
     Column("commits", "Commits", lambda row, me: row.commits),
     Column("last_commit", "Last commit", lambda row, me: row.last_commit),
