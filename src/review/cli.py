@@ -36,6 +36,8 @@ def _common_ui(parser: argparse.ArgumentParser) -> None:
                         help="hide other reviewers' scores until yours is final")
     parser.add_argument("--no-harness", action="store_true",
                         help="do not run the harness in the background for the triage column")
+    parser.add_argument("--anonymous", action="store_true",
+                        help="candidate-blind: names, e-mails and folder names shown as candidate-N (A twice lifts it)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     export_p = sub.add_parser("export", help="every review of a cohort, with per-signal tiers and agreement")
     export_p.add_argument("cohort", type=Path)
     export_p.add_argument("--format", choices=["csv", "json", "md"], default="csv")
+    export_p.add_argument("--anonymous", action="store_true",
+                          help="candidate-blind: submissions as candidate-N, names masked in comments")
 
     doctor_p = sub.add_parser("doctor", help="what this machine gives the console: versions, sandbox, folders")
     doctor_p.add_argument("--json", action="store_true", help="one JSON document")
@@ -194,7 +198,7 @@ def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
     from review.tui.app import ReviewApp
 
     app = ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
-                    run_harness=not args.no_harness, blind=args.blind)
+                    run_harness=not args.no_harness, blind=args.blind, anonymous=args.anonymous)
     app.run()
     return app.return_code or 0  # Textual sets 1 after an exception it printed: never "ok" after a crash
 
@@ -315,7 +319,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from review.services import export
 
     try:
-        sys.stdout.write(export.render(args.cohort, args.format))
+        sys.stdout.write(export.render(args.cohort, args.format, anonymous=args.anonymous))
     except (rubric.RubricError, cohort.CohortError) as error:
         print(f"review: {error}", file=sys.stderr)
         return 2

@@ -117,3 +117,22 @@ def test_hints_carry_typed_sources_the_console_navigates_by():
     assert hints["evidence"][-1].source == evidence.NoteLines((1,))
     assert hints["found-defect"][0].source == evidence.CommitRef("b" * 40)
     assert evidence.DiffLine("checkout.mjs", 4).label == "checkout.mjs:4"
+
+
+def test_a_blind_export_names_candidates_by_alias_even_in_comments(sample_cohort, capsys):
+    import re
+
+    from review.cli import main
+    from review.services import cohort, store
+
+    head = cohort.load_row(sample_cohort / "ada-okafor").head
+    store.save(sample_cohort / "ada-okafor", store.Review(["ana"], head, state="draft", comment="Ada Okafor named the restart gap",
+                                                          tiers={"explanation": "strong"},
+                                                          comments={"evidence": "okafor ran the stub twice"}))
+    assert main(["export", str(sample_cohort), "--anonymous", "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert not re.search(r"okafor|ada-", out, re.IGNORECASE)
+    assert "candidate-1,ana,draft" in out and "candidate-1 named the restart gap" in out
+    assert "candidate-1 ran the stub twice" in out
+    assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
+    assert "ada-okafor,ana,draft" in capsys.readouterr().out  # only when asked

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 # C0 controls except TAB and LF, DEL, and the C1 range (0x9B is a one-byte CSI, 0x9D an OSC).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -48,8 +49,23 @@ def _show_codepoint(match: re.Match[str]) -> str:
     return f"<U+{ord(match.group()):04X}>"
 
 
+# Candidate-blind review (core.anonymity.Masker.mask): set for the whole session by the console,
+# so every text it shows passes through the same mask; None shows names.
+_mask: Callable[[str], str] | None = None
+
+
+def set_mask(mask: Callable[[str], str] | None) -> None:
+    global _mask
+    _mask = mask
+
+
+def masking() -> bool:
+    return _mask is not None
+
+
 def safe_text(text: str) -> str:
-    """Return `text` with every control made visible and every invisible trick flagged.
+    """Return `text` with every control made visible and every invisible trick flagged (and, in a
+    candidate-blind session, every identity of a candidate shown as its alias).
 
     Tabs and newlines are kept: they are layout, not commands.
     """
@@ -57,7 +73,8 @@ def safe_text(text: str) -> str:
     text = _INVISIBLE.sub(_show_codepoint, text)
     if not text.isascii():
         text = "".join(f"<U+{ord(c):04X}>" if unicodedata.category(c) in _UNSURE_WIDTH else c for c in text)
-    return text
+    mask = _mask
+    return mask(text) if mask is not None else text
 
 
 def safe_line(text: str, limit: int = 500) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from review import gitsafe
 from review.core import agreement as agreement_module
+from review.core import anonymity
 from review.core import rubric as rubric_module
 from review.core.text import safe_line
 from review.harness import runner, scenarios
@@ -56,7 +57,7 @@ class Export:
     leans: dict[str, float]  # reviewer -> mean tier difference from the others (below 0: stricter)
 
 
-def collect(cohort_dir: Path, read_rows: bool = True) -> Export:
+def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -> Export:
     """`read_rows`: also read each submission (its disclosure state); off, only score files and the
     harness cache are read."""
     settings = cohort.cohort_settings(cohort_dir)
@@ -88,8 +89,32 @@ def collect(cohort_dir: Path, read_rows: bool = True) -> Export:
                                   agreed, suite.verdicts if suite else {}, suite.key_scope if suite else None,
                                   row.disclosure if row else None,
                                   row.problem if row else None, review.anchored))
+    if anonymous:
+        _blind(cohort_dir, rows)
     return Export(rubric, rows, agreement_module.cohort_agreement(finals, signal_ids),
                   agreement_module.leans(finals, signal_ids))
+
+
+def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
+    """Candidate-blind export: the submission as candidate-N (numbered as the console numbers it), and
+    every name, e-mail and folder name of any candidate masked in the comments and problems too."""
+    masker = anonymity.Masker()
+    aliases = {}
+    for number, path in enumerate(cohort.list_submissions(cohort_dir), start=1):
+        aliases[path.name] = anonymity.alias_for(number)
+        try:
+            commits = gitsafe.open_submission(path).commits(limit=gitsafe.MAX_COMMITS)
+        except gitsafe.GitSafeError:
+            commits = []
+        people = [person for c in commits for person in ((c.author_name, c.author_email),
+                                                         (c.committer_name, c.committer_email))]
+        masker.add(aliases[path.name], anonymity.identity_parts(path.name, people))
+    for row in rows:
+        row.submission = aliases.get(row.submission, masker.mask(row.submission))
+        row.comments = {signal: masker.mask(text) for signal, text in row.comments.items()}
+        row.comment = masker.mask(row.comment)
+        row.anchored = [{"at": masker.mask(a["at"]), "text": masker.mask(a["text"])} for a in row.anchored]
+        row.problem = masker.mask(row.problem) if row.problem else row.problem
 
 
 def _head(path: Path) -> str | None:
@@ -103,8 +128,8 @@ def _number(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
-def render(cohort_dir: Path, fmt: str, read_rows: bool = True) -> str:
-    data = collect(cohort_dir, read_rows)
+def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool = False) -> str:
+    data = collect(cohort_dir, read_rows, anonymous)
     rows = data.rows
     ids = [s.id for s in data.rubric.signals]
     names = [s.name for s in scenarios.SCENARIOS]

@@ -13,7 +13,8 @@ from textual.screen import ModalScreen
 from textual.signal import Signal
 
 from review import paths
-from review.services import store
+from review.core import anonymity, text
+from review.services import cohort, store
 from review.services.session import Session
 from review.tui import keymap, themes
 from review.tui.screens.cohort import CohortScreen
@@ -44,8 +45,12 @@ class ReviewApp(App[None]):
         files: dict[str, store.ScoreFile]
 
     def __init__(self, cohort_dir: Path, theme: str = themes.DEFAULT_THEME, reviewers: tuple[str, ...] = (),
-                 theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False) -> None:
+                 theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False,
+                 anonymous: bool = False) -> None:
         super().__init__()
+        # Candidate-blind: every candidate's names shown as candidate-N until the reviewer lifts it.
+        self.masker = anonymity.Masker() if anonymous else None
+        self.aliases: dict[str, str] = {}  # submission folder name -> its alias
         self.run_harness = run_harness
         self.blind = blind
         self.cohort_dir = cohort_dir
@@ -76,8 +81,35 @@ class ReviewApp(App[None]):
         for failure in self.theme_load.failures:
             self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
         self.apply_keymap()
+        if self.masker is not None:
+            self.start_masking(self.masker)
         self.push_screen(CohortScreen(self.cohort_dir, self.session, self.reviewers, self.blind, self.run_harness))
         self.set_interval(self.WATCH_SECONDS, self.watch_scores)
+
+    def start_masking(self, masker: anonymity.Masker) -> None:
+        try:
+            folders = cohort.list_submissions(self.cohort_dir)
+        except cohort.CohortError:
+            folders = []  # the triage screen says why
+        for number, folder in enumerate(folders, start=1):
+            self.aliases[folder.name] = anonymity.alias_for(number)
+            masker.add(self.aliases[folder.name], anonymity.identity_parts(folder.name))
+        text.set_mask(masker.mask)  # before the first screen: nothing is ever drawn unmasked
+
+    def register_people(self, submission: Path, people: list[tuple[str, str]]) -> None:
+        """A submission's commit authors and committers, masked from now on (called from the loading
+        worker, before anything of the submission is drawn)."""
+        alias = self.aliases.get(submission.name)
+        if self.masker is not None and alias is not None:
+            self.masker.add(alias, anonymity.identity_parts(submission.name, people))
+
+    def reveal_names(self) -> None:
+        self.masker = None
+        text.set_mask(None)
+
+    def on_unmount(self) -> None:
+        if self.masker is not None:
+            text.set_mask(None)  # the mask belongs to this session only
 
     # Two reviewers, two consoles, one cohort: poll the score files (inotify does not see saves
     # made on another machine over NFS, and a stat per file per second is cheap).

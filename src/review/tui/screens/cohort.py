@@ -18,7 +18,7 @@ from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
 from review.core import triage
-from review.core.text import safe_line
+from review.core.text import masking, safe_line
 from review.harness import process
 from review.services import cohort, store
 from review.services.session import Session
@@ -46,6 +46,7 @@ class CohortScreen(Screen[None]):
         Binding("s", "sort_next", "Sort column", id="triage.sort"),
         Binding("S", "sort_reverse", "Reverse sort", id="triage.sort-reverse"),
         Binding("R", "refresh", "Reload", id="triage.reload"),
+        Binding("A", "reveal", "Show names", id="triage.reveal"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="triage.clear-filter"),
         Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
         Binding("k", "cursor_up", "Up", show=False, id="triage.up"),
@@ -248,6 +249,8 @@ class CohortScreen(Screen[None]):
             parts.append(f"filter {self.filter_text!r}: {shown} shown")
             if problems:
                 parts.append(f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})")
+        if masking():
+            parts.append("candidate-blind (A twice shows names)")
         parts += [f"sorted by {COLUMNS[self.sort_index].label}", str(self.cohort_dir)]
         self.query_one("#triage-title", Static).update(Content(safe_line(" · ".join(parts), 400)))
 
@@ -384,6 +387,29 @@ class CohortScreen(Screen[None]):
 
     def action_refresh(self) -> None:
         self.reload()
+
+    REVEAL_WINDOW = 3.0  # seconds within which the second A lifts candidate-blind review
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reveal":
+            return masking()  # the key exists only in a candidate-blind session
+        return True
+
+    def action_reveal(self) -> None:
+        """Lift candidate-blind review for the rest of this session: asked twice, never by accident."""
+        now = time.monotonic()
+        if now - getattr(self, "reveal_asked", -1e9) > self.REVEAL_WINDOW:
+            self.reveal_asked = now
+            self.app.notify("Press A again to show the candidates' names for the rest of this session.",
+                            markup=False, timeout=self.REVEAL_WINDOW)
+            return
+        reveal = getattr(self.app, "reveal_names", None)
+        if reveal is not None:
+            reveal()
+        self.refresh_bindings()
+        self.rebuild()
+        self.app.notify("Names shown from now on (a submission already open shows them once reopened).",
+                        markup=False)
 
     def action_cursor_down(self) -> None:
         self.table.action_cursor_down()

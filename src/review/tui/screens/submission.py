@@ -189,6 +189,10 @@ class SubmissionScreen(ScoringScreen):
     def load(self) -> None:
         try:
             result = self.session.open(self.path)  # triage's analysis when it made one at this HEAD
+            register = getattr(self.app, "register_people", None)
+            if register is not None:  # candidate-blind: its authors are masked before anything is drawn
+                register(self.path, [person for c in result.commits for person in
+                                     ((c.author_name, c.author_email), (c.committer_name, c.committer_email))])
             suites, tests = self.session.earlier_runs(result.commits)
             scores = self.session.scores(self.path)
         except (gitsafe.GitSafeError, cohort.CohortError) as error:

@@ -446,4 +446,4 @@ class StubLog(Vertical):
             lines += ["", f"before/after: {data.before.label} → {data.after.label}"]
             lines += [f"  {c.scenario:14} {c.before or '—':16} {c.after or '—':16} {c.text}" for c in data.changes]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        self.app.notify(f"log written to {path}", markup=False)
+        self.app.notify(safe_line(f"log written to {path}"), markup=False)

@@ -114,7 +114,7 @@ def cells(app: App, row: cohort.Row, me: str) -> list[Text]:
 def filter_fields(row: cohort.Row, me: str) -> dict[str, list[str]]:
     """What each filter field matches; a plain word matches the candidate's name only."""
     return {
-        "name": [row.name],
+        "name": [safe_line(row.name)],  # the alias in a candidate-blind session: a real name finds nothing
         "state": [my_state(row, me), row.state],
         "tool": list(row.assistants),
         "scope": [row.key_scope or ""],

@@ -1,0 +1,86 @@
+"""Candidate-blind review: every name, e-mail and folder name of a candidate shown as `candidate-N`.
+
+A Masker holds the identities seen so far — each submission's folder name, its commit authors'
+and committers' names and e-mails, and their parts ("Ada Okafor" → "Ada", "Okafor"; the local part
+of an address) — each mapped to that submission's alias. The sanitiser (core.text) applies it to
+everything it shows, so the triage table, the note, the diff, the commits and the notifications
+are masked the same way. Assistants' names are never identities: AI tool names stay visible.
+Matching is case-insensitive on whole words, one compiled alternation of literals: linear time.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+
+from review.core.attribution.tools import tool_in_text
+
+MIN_PART = 3  # shorter parts ("Al", "Li") would mask half of every text
+# Parts of folder names and addresses that are everyday words in this task's code and notes.
+COMMON_WORDS = frozenset("""
+admin api app bot charge checkout code data dev fetch gateway git github gitlab http https json key main
+mail node noreply null order payment repo retry root take-home takehome task test true false user users web
+candidate submission review reviewer users example
+""".split())
+
+
+def alias_for(number: int) -> str:
+    return f"candidate-{number}"
+
+
+def identity_parts(folder: str | None = None, people: Iterable[tuple[str, str]] = ()) -> set[str]:
+    """Every string that identifies a candidate: a folder name and (name, e-mail) pairs, with parts."""
+    found: set[str] = set()
+
+    def add(text: str, split: str) -> None:
+        text = text.strip()
+        if len(text) < MIN_PART or tool_in_text(text) or text.lower().endswith("[bot]"):
+            return
+        found.add(text)
+        parts = [part for part in re.split(split, text) if part]
+        if len(parts) > 1:
+            found.add(" ".join(parts))
+        for part in parts:
+            if len(part) >= MIN_PART and part.lower() not in COMMON_WORDS and not tool_in_text(part):
+                found.add(part)
+
+    if folder:
+        add(folder, r"[-_. ]+")
+    for name, email in people:
+        if name:
+            add(name, r"[\s.,]+")
+        if email and "@" in email:
+            local = email.split("@", 1)[0]
+            if not tool_in_text(local) and "noreply" not in email.lower():
+                found.add(email.strip())
+                add(local, r"[._+-]+")
+    return {text for text in found if text.lower() not in COMMON_WORDS}
+
+
+class Masker:
+    """Identity → alias, applied to any text. Safe to extend from worker threads while the UI reads."""
+
+    def __init__(self) -> None:
+        self._aliases: dict[str, str] = {}  # lower-cased identity -> alias
+        self._pattern: re.Pattern[str] | None = None
+        self._lock = threading.Lock()
+
+    def add(self, alias: str, identities: Iterable[str]) -> None:
+        with self._lock:
+            before = len(self._aliases)
+            for identity in identities:
+                self._aliases.setdefault(identity.lower(), alias)  # the first submission seen keeps a name
+            if len(self._aliases) != before:
+                words = sorted(self._aliases, key=len, reverse=True)  # the full name before its parts
+                self._pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)",
+                                           re.IGNORECASE)
+
+    def mask(self, text: str) -> str:
+        pattern = self._pattern
+        if pattern is None or not text:
+            return text
+        return pattern.sub(lambda match: self._aliases.get(match.group().lower(), "candidate-?"), text)
+
+    def __len__(self) -> int:
+        return len(self._aliases)

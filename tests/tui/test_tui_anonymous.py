@@ -1,0 +1,67 @@
+"""Candidate-blind review in the real console: no candidate's name on any screen until lifted."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import open_submission, settle
+from review.core import text
+from review.tui.app import ReviewApp
+from review.tui.screens.cohort import CohortScreen
+
+# Every way the sample cohort names its candidates: folder names, authors, e-mail addresses.
+NAMES = re.compile(r"okafor|larsen|chen.wei|patel|santos|mueller|romano|hal.kim|example\.org", re.IGNORECASE)
+
+
+def screen_text(app) -> str:
+    return app.export_screenshot().replace("&#160;", " ")
+
+
+async def test_a_blind_session_shows_aliases_everywhere_keeps_assistants_and_lifts_on_A_twice(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",), anonymous=True)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, CohortScreen)
+        shown = [str(screen.table.get_cell(key, "name")) for key in screen.table.rows]
+        assert shown == [f"candidate-{n}" for n in range(1, 9)]
+        triage = screen_text(app)
+        assert not NAMES.search(triage) and "candidate-blind" in triage
+        assert "Claude Code" in triage  # assistants stay visible
+        await pilot.press("slash", *"okafor", "enter")
+        await pilot.pause()
+        assert screen.table.row_count == 0  # a real name finds nothing
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        await pilot.press("slash", *"candidate-1", "enter")
+        await pilot.pause()
+        assert screen.table.row_count >= 1
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        submission = await open_submission(app, pilot, "ada-okafor")
+        for pane in ("1", "2", "3"):
+            await pilot.press(pane)
+            await settle(app, pilot)
+            seen = screen_text(app)
+            assert not NAMES.search(seen), (pane, NAMES.search(seen))
+        assert "candidate-1" in seen  # the commits pane: the author, masked
+        assert "Claude" in seen
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is screen and submission is not screen
+
+        await pilot.press("A")
+        assert str(screen.table.get_cell("ada-okafor", "name")) == "candidate-1"  # asked, not yet done
+        await pilot.press("A")
+        await pilot.pause()
+        assert str(screen.table.get_cell("ada-okafor", "name")) == "ada-okafor"
+        assert "candidate-blind" not in screen_text(app)
+    assert not text.masking()  # the mask ends with the session
+
+
+async def test_an_ordinary_session_has_no_reveal_key_and_shows_names(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert str(app.screen.table.get_cell("ada-okafor", "name")) == "ada-okafor"
+        assert app.screen.check_action("reveal", ()) is False
