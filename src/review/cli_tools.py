@@ -25,6 +25,12 @@ def add_parsers(sub) -> None:
                                                     "file:// or https:// URL; one candidate each")
     import_p.add_argument("--json", action="store_true", help="one JSON document")
 
+    calibrate_p = sub.add_parser("calibrate", help="slip known-answer submissions into a cohort; --report: drift")
+    calibrate_p.add_argument("cohort", type=Path)
+    calibrate_p.add_argument("--count", type=int, default=2, help="how many to add (default 2)")
+    calibrate_p.add_argument("--report", action="store_true",
+                             help="add nothing: print each reviewer's drift per signal on the ones scored")
+
 
 def cmd_lint_prompt(args: argparse.Namespace) -> int:
     """Exit 0 when the text is clean, 1 with warnings, 2 when it cannot be read."""
@@ -80,4 +86,33 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 1 if any(r.problem for r in results) else 0
 
 
-COMMANDS = {"lint-prompt": cmd_lint_prompt, "import": cmd_import}
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from review.services import calibration
+
+    try:
+        if args.report:
+            drift = calibration.drift(args.cohort)
+            if not drift:
+                print(f"no final review of a calibration submission in {args.cohort} yet")
+                return 0
+            print(f"{'reviewer':<16} {'signal':<14} {'items':>5} {'vs reference':>13} {'vs pair':>8}")
+            for d in drift:
+                print(f"{safe_line(d.reviewer, 16):<16} {d.signal:<14} {d.items:>5} {_signed(d.vs_reference):>13} "
+                      f"{_signed(d.vs_pair):>8}")
+            print("below 0: stricter than the reference (or than the others); weak=0, acceptable=1, strong=2")
+            return 0
+        planted = calibration.plant(args.cohort, args.count)
+    except calibration.CalibrationError as error:
+        print(f"review: {error}", file=sys.stderr)
+        return 2
+    print(f"{len(planted)} known-answer submission(s) added to {args.cohort}, unmarked among the others; which "
+          f"they are is kept in {calibration.ledger_path()} (never in the cohort). After scoring: "
+          f"review calibrate {args.cohort} --report, or review export.")
+    return 0
+
+
+def _signed(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.2f}"
+
+
+COMMANDS = {"lint-prompt": cmd_lint_prompt, "import": cmd_import, "calibrate": cmd_calibrate}

@@ -17,6 +17,7 @@ from review.core import anonymity
 from review.core import rubric as rubric_module
 from review.core.text import safe_line
 from review.harness import runner, scenarios
+from review.services import calibration as calibration_module
 from review.services import cohort, store
 
 
@@ -55,6 +56,7 @@ class Export:
     rows: list[ExportRow]
     signals: list[agreement_module.SignalAgreement]  # per-signal agreement over the cohort (final reviews)
     leans: dict[str, float]  # reviewer -> mean tier difference from the others (below 0: stricter)
+    calibration: list[calibration_module.Drift] = field(default_factory=list)  # known-answer submissions
 
 
 def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -> Export:
@@ -65,7 +67,10 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
     signal_ids = [s.id for s in rubric.signals]
     rows = []
     finals: list[dict[str, dict[str, str]]] = []
+    planted = calibration_module.planted_in(cohort_dir)
     for path in cohort.list_submissions(cohort_dir):
+        if path.name in planted:
+            continue  # a known-answer submission is no candidate: its reviews are the drift table's
         scores = store.read_scores(path)
         row = cohort.load_row(path) if read_rows else None
         head = row.head if row else _head(path)
@@ -92,7 +97,7 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
     if anonymous:
         _blind(cohort_dir, rows)
     return Export(rubric, rows, agreement_module.cohort_agreement(finals, signal_ids),
-                  agreement_module.leans(finals, signal_ids))
+                  agreement_module.leans(finals, signal_ids), calibration_module.drift(cohort_dir) if planted else [])
 
 
 def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
@@ -128,6 +133,10 @@ def _number(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
+def _signed(value: float | None) -> str:
+    return "" if value is None else f"{value:+.2f}"
+
+
 def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool = False) -> str:
     data = collect(cohort_dir, read_rows, anonymous)
     rows = data.rows
@@ -136,7 +145,8 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
     if fmt == "json":
         return json.dumps({"cohort": str(cohort_dir.resolve()), "rubric_version": data.rubric.version,
                            "signals": ids, "rows": [row.__dict__ for row in rows],
-                           "agreement": [a.to_json() for a in data.signals], "leans": data.leans}, indent=2)
+                           "agreement": [a.to_json() for a in data.signals], "leans": data.leans,
+                           "calibration": [d.__dict__ for d in data.calibration]}, indent=2)
     header = ["submission", "reviewers", "state", "commit", "stale", "rubric_version", *ids,
               *(f"comment:{i}" for i in ids), "comment", "anchored comments", "flags", "agreement", "key_scope", "disclosure",
               *(f"scenario:{n}" for n in names), "problem"]
@@ -148,6 +158,9 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
     agreement_table = [[a.signal, str(a.items), str(a.same), _number(a.kappa), _number(a.alpha)]
                        for a in data.signals]
     agreement_table += [[f"lean of {who}", "", "", "", f"{lean:+.2f}"] for who, lean in sorted(data.leans.items())]
+    drift_header = ["calibration drift: reviewer", "signal", "known-answer submissions", "vs reference", "vs pair"]
+    drift_table = [[d.reviewer, d.signal, str(d.items), _signed(d.vs_reference), _signed(d.vs_pair)]
+                   for d in data.calibration]
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
@@ -156,9 +169,15 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
         writer.writerow([])  # the cohort's agreement, below the reviews
         writer.writerow(agreement_header)
         writer.writerows([[csv_cell(c) for c in row] for row in agreement_table])
+        if drift_table:
+            writer.writerow([])
+            writer.writerow(drift_header)
+            writer.writerows([[csv_cell(c) for c in row] for row in drift_table])
         return out.getvalue()
+    drift = ("\n## Calibration drift (known-answer submissions; below 0: stricter)\n\n" +
+             _markdown(drift_header, drift_table)) if drift_table else ""
     return _markdown(header, table) + "\n## Agreement (final reviews at HEAD)\n\n" + \
-        _markdown(agreement_header, agreement_table)
+        _markdown(agreement_header, agreement_table) + drift
 
 
 def _markdown(header: list[str], table: list[list[str]]) -> str:
