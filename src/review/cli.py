@@ -79,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     export_p.add_argument("--format", choices=["csv", "json", "md"], default="csv")
     export_p.add_argument("--anonymous", action="store_true",
                           help="candidate-blind: submissions as candidate-N, names masked in comments")
+    export_p.add_argument("--reveal", action="store_true",
+                          help="names shown although cohort.toml says anonymous = true")
 
     doctor_p = sub.add_parser("doctor", help="what this machine gives the console: versions, sandbox, folders")
     doctor_p.add_argument("--json", action="store_true", help="one JSON document")
@@ -198,7 +200,8 @@ def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
     from review.tui.app import ReviewApp
 
     app = ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
-                    run_harness=not args.no_harness, blind=args.blind, anonymous=args.anonymous)
+                    run_harness=not args.no_harness, blind=args.blind,
+                    anonymous=args.anonymous or cohort.cohort_blind(cohort_dir))
     app.run()
     return app.return_code or 0  # Textual sets 1 after an exception it printed: never "ok" after a crash
 
@@ -319,7 +322,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from review.services import export
 
     try:
-        sys.stdout.write(export.render(args.cohort, args.format, anonymous=args.anonymous))
+        blind = args.anonymous or (cohort.cohort_blind(args.cohort) and not args.reveal)
+        sys.stdout.write(export.render(args.cohort, args.format, anonymous=blind))
     except (rubric.RubricError, cohort.CohortError) as error:
         print(f"review: {error}", file=sys.stderr)
         return 2

@@ -136,3 +136,16 @@ def test_a_blind_export_names_candidates_by_alias_even_in_comments(sample_cohort
     assert "candidate-1 ran the stub twice" in out
     assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
     assert "ada-okafor,ana,draft" in capsys.readouterr().out  # only when asked
+
+
+def test_a_cohort_marked_anonymous_exports_blind_until_revealed(sample_cohort, capsys):
+    from review.cli import main
+    from review.services import store
+
+    store.save(sample_cohort / "ada-okafor", store.Review(["ana"], "a" * 40, comment="Okafor was careful"))
+    (sample_cohort / "cohort.toml").write_text("anonymous = true\n")
+    assert main(["export", str(sample_cohort), "--format", "md"]) == 0
+    blind = capsys.readouterr().out
+    assert "okafor" not in blind.lower() and "candidate-1 was careful" in blind
+    assert main(["export", str(sample_cohort), "--format", "csv", "--reveal"]) == 0
+    assert "ada-okafor" in capsys.readouterr().out

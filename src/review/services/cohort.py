@@ -72,6 +72,12 @@ def cohort_settings(cohort: Path) -> dict:
         raise CohortError(f"{path} cannot be read: {error}") from None
 
 
+def cohort_blind(cohort: Path) -> bool:
+    """`anonymous = true` in cohort.toml: every console and export of this cohort is candidate-blind
+    unless the reviewer lifts it (`A` twice in the console, `--reveal` on export)."""
+    return cohort_settings(cohort).get("anonymous") is True
+
+
 def cohort_base(cohort: Path) -> str | None:
     base = cohort_settings(cohort).get("base")
     return str(base) if base else None
