@@ -1,0 +1,131 @@
+"""A synthetic large submission, and what the console costs on it (``review bench repo``).
+
+The generator writes, with one ``git fast-import`` stream, a repository of `commits` commits that
+add `lines` lines in all across 250 files, every tenth commit with a ``Co-authored-by`` trailer, and
+a git-ai note (refs/notes/ai, authorship/3.0.0) on every commit naming the lines it added — a
+real-repository shape (thousands of commits, notes, a 100k-line diff) anyone can rebuild.
+
+Measured beside baselines made of plain git on the same repository, in the same run:
+triage cold (a new cache) against one ``git log -p`` plus one ``git cat-file --batch`` read of every
+note; triage warm against reading the log; peak memory of each; the goals from issue #19.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from review import gitsafe
+
+FILES = 250
+SESSION = "s_8f3a"
+NOTE_META = json.dumps({"schema_version": "authorship/3.0.0", "sessions": {SESSION: {"agent_id": {
+    "tool": "claude", "id": "bench", "model": "claude-opus-4-5"}}}})
+
+
+def _data(text: str) -> bytes:
+    raw = text.encode("utf-8")
+    return b"data %d\n" % len(raw) + raw + b"\n"
+
+
+def fast_import_stream(commits: int, lines: int) -> bytes:
+    """The whole repository as one fast-import stream (files grow by appends; notes name the appends)."""
+    per_commit = max(1, lines // commits)
+    files: dict[str, list[str]] = {}
+    out = [b"reset refs/heads/main\n"]
+    when = 1_767_225_600  # 2026-01-01, one commit a minute
+    notes = []
+    for number in range(1, commits + 1):
+        path = f"src/module_{number % FILES:03d}.mjs"
+        body = files.setdefault(path, [])
+        start = len(body) + 1
+        body += [f"export const value_{number}_{i} = {number * 1000 + i}; // commit {number}" for i in range(per_commit)]
+        trailer = "\n\nCo-authored-by: Claude <noreply@anthropic.com>" if number % 10 == 0 else ""
+        out.append(b"blob\nmark :%d\n" % (2 * number) + _data("\n".join(body) + "\n"))
+        out.append(b"commit refs/heads/main\nmark :%d\n" % (2 * number + 1))
+        out.append(b"author Bench Candidate <bench@example.com> %d +0000\n" % (when + 60 * number))
+        out.append(b"committer Bench Candidate <bench@example.com> %d +0000\n" % (when + 60 * number))
+        out.append(_data(f"Add {per_commit} lines to {path} (commit {number}){trailer}"))
+        out.append(f"M 100644 :{2 * number} {path}\n".encode())
+        notes.append((2 * number + 1, f"{path}\n  {SESSION} {start}-{start + per_commit - 1}\n---\n{NOTE_META}\n"))
+    out.append(b"commit refs/notes/ai\nauthor git-ai <git-ai@example.com> %d +0000\n" % when)
+    out.append(b"committer git-ai <git-ai@example.com> %d +0000\n" % when)
+    out.append(_data("Notes added by 'git notes add'"))
+    for mark, note in notes:
+        out.append(b"N inline :%d\n" % mark + _data(note))
+    return b"".join(out)
+
+
+def make_large_repo(folder: Path, commits: int = 5000, lines: int = 100_000) -> str:
+    """Build the repository at `folder` (a trusted one: this program writes it); returns HEAD."""
+    git_dir = folder / ".git"
+    if not (git_dir / "HEAD").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        gitsafe.run_trusted(["init", "-q", "--template=", "--initial-branch=main", str(folder)])
+        gitsafe.run_trusted(["--git-dir", str(git_dir), "fast-import", "--quiet"],
+                            input_bytes=fast_import_stream(commits, lines))
+    return gitsafe.run_trusted(["--git-dir", str(git_dir), "rev-parse", "HEAD"]).decode().strip()
+
+
+def _timed(args: list[str], input_bytes: bytes | None = None) -> tuple[float, bytes]:
+    start = time.perf_counter()
+    out = gitsafe.run_trusted(args, input_bytes=input_bytes)
+    return time.perf_counter() - start, out
+
+
+def _triage_in_child(cohort: Path, cache: Path) -> tuple[float, int]:
+    """`review triage --json` in its own process, as a reviewer runs it: (seconds, peak RSS KiB)."""
+    code = ("import contextlib, io, resource, sys, time\nfrom review.cli import main\nt = time.perf_counter()\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    rc = main(['triage', sys.argv[1], '--json'])\n"
+            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, rc)\n")
+    result = subprocess.run([sys.executable, "-c", code, str(cohort)], capture_output=True, text=True, check=True,
+                            env={**os.environ, "REVIEW_CACHE_DIR": str(cache)})
+    seconds, rss, _rc = result.stdout.split()
+    return float(seconds), int(rss)
+
+
+def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool) -> int:
+    folder = into or Path(tempfile.mkdtemp(prefix="review-bench-repo-"))
+    cohort = folder / "cohort"
+    start = time.perf_counter()
+    head = make_large_repo(cohort / "large", commits, lines)
+    built = time.perf_counter() - start
+    git_dir = str(cohort / "large" / ".git")
+    log_s, _ = _timed(["--git-dir", git_dir, "log", "--format=%H%x00%P%x00%an%x00%ae%x00%aI%x00%B", head])
+    log_p_s, _ = _timed(["--git-dir", git_dir, "log", "-p", "--format=%H", head])
+    list_s, listed = _timed(["--git-dir", git_dir, "notes", "--ref=ai", "list"])
+    blobs = b"".join(line.split()[0] + b"\n" for line in listed.splitlines() if line.strip())
+    batch_s, _ = _timed(["--git-dir", git_dir, "cat-file", "--batch"], blobs)
+    cache = folder / "cache"
+    cold_s, cold_rss = _triage_in_child(cohort, cache)
+    warm_s, warm_rss = _triage_in_child(cohort, cache)
+    figures = {
+        "repository": {"commits": commits, "diff_lines": lines, "notes": commits, "built_s": round(built, 2)},
+        "baselines_s": {"git_log": round(log_s, 3), "git_log_p": round(log_p_s, 3),
+                        "notes_list_and_batch_read": round(list_s + batch_s, 3)},
+        "triage_cold": {"seconds": round(cold_s, 3), "ratio": round(cold_s / (log_p_s + list_s + batch_s), 2),
+                        "goal": 2.0, "against": "git log -p + one batch read of every note",
+                        "peak_rss_mb": round(cold_rss / 1024, 1), "rss_goal_mb": 300},
+        "triage_warm": {"seconds": round(warm_s, 3), "ratio": round(warm_s / log_s, 2), "goal": 2.0,
+                        "against": "git log", "peak_rss_mb": round(warm_rss / 1024, 1), "rss_goal_mb": 300},
+    }
+    if as_json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    print(f"synthetic repository: {commits} commits, {lines} added lines in {FILES} files, a git-ai note on every "
+          f"commit ({folder}; built in {built:.1f} s)")
+    print(f"  git log (every commit's message)              {log_s * 1000:8.0f} ms")
+    print(f"  git log -p                                    {log_p_s * 1000:8.0f} ms")
+    print(f"  every note: notes list + one cat-file --batch {(list_s + batch_s) * 1000:8.0f} ms")
+    for name in ("triage_cold", "triage_warm"):
+        figure = figures[name]
+        met = "met" if figure["ratio"] <= figure["goal"] and figure["peak_rss_mb"] <= figure["rss_goal_mb"] else "MISSED"
+        print(f"  {name.replace('_', ' '):<14} {figure['seconds'] * 1000:8.0f} ms  ratio {figure['ratio']:6.2f} "
+              f"(goal ≤ {figure['goal']:g}× {figure['against']})  peak RSS {figure['peak_rss_mb']:.0f} MB "
+              f"(goal ≤ {figure['rss_goal_mb']})  {met}")
+    return 0
