@@ -104,7 +104,7 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool) -
     cache = folder / "cache"
     cold_s, cold_rss = _triage_in_child(cohort, cache)
     warm_s, warm_rss = _triage_in_child(cohort, cache)
-    figures = {
+    figures: dict[str, dict] = {
         "repository": {"commits": commits, "diff_lines": lines, "notes": commits, "built_s": round(built, 2)},
         "baselines_s": {"git_log": round(log_s, 3), "git_log_p": round(log_p_s, 3),
                         "notes_list_and_batch_read": round(list_s + batch_s, 3)},

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from review import paths
@@ -143,6 +144,38 @@ def run_capped(args: list[str], env: dict[str, str], max_bytes: int, timeout_s: 
         message = err.decode("utf-8", "replace").strip().splitlines()
         raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
     return b"".join(chunks)
+
+
+def stream_lines(args: list[str], env: dict[str, str], timeout_s: float = GIT_TIMEOUT_S) -> Iterator[bytes]:
+    """git's output line by line as it comes (a history's patches: never all in memory at once), with
+    the same time limit over the whole run; stopping early (or failing) kills git's process group."""
+    proc = subprocess.Popen(["git", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    deadline = time.monotonic() + timeout_s
+    pending = b""
+    finished = False
+    try:
+        while True:
+            if not select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                raise GitSafeError(f"git {args[2] if args[0] == '--git-dir' else args[0]} took longer than "
+                                   f"{timeout_s:g} s and was stopped")
+            chunk = os.read(proc.stdout.fileno(), 1 << 20)
+            if not chunk:
+                break
+            *lines, pending = (pending + chunk).split(b"\n")
+            yield from lines
+        if pending:
+            yield pending
+        err = proc.stderr.read(64 * 1024)
+        proc.wait()
+        if proc.returncode != 0:
+            message = err.decode("utf-8", "replace").strip().splitlines()
+            raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
+        finished = True
+    finally:
+        if not finished:
+            _kill_group(proc)
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

@@ -11,6 +11,7 @@ import subprocess
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from review.gitsafe.env import (
     _run,
     git_env,
     run_capped,
+    stream_lines,
 )
 
 
@@ -254,6 +256,14 @@ class SafeRepo:
                 sha, orig, _final = line.split(b" ", 3)[:3]
                 origins.append((sha.decode(), int(orig)))
         return origins
+
+    def history_patches(self, rev: str = "HEAD") -> Iterator[bytes]:
+        """Every commit's patch, oldest first, as lines: a ``\\0commit <id>`` line, then its -U0 hunks
+        (renames detected, no textconv or external diff). One git process for the whole history."""
+        rev = self.check_rev(rev)
+        return stream_lines(["--git-dir", str(self.path), "log", "--reverse", "--first-parent", "-p", "-U0", "-M",
+                             "--no-color", "--no-ext-diff", "--no-textconv", "--format=%x00commit %H",
+                             "--end-of-options", rev, "--"], self._env)
 
     def added_lines(self, base: str, target: str) -> int:
         """Lines added base..target, from --numstat (binary files count 0): no patch to parse."""

@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass, field
 
 from review import gitsafe
-from review.core import attribution, diff, evidence, share
+from review.core import attribution, diff, evidence, line_origins, share
 from review.core.attribution import Blame
 
 README_NAMES = ("README.md", "readme.md", "Readme.md")
@@ -118,6 +118,18 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     if trace:
         records += attribution.parse_agent_trace(trace.decode("utf-8", "replace"))
     return records
+
+
+def _replay_history(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit],
+                    truncated: bool) -> line_origins.Replay | None:
+    """Every line's origin from one `git log -p` stream, when the history is linear and read whole;
+    None leaves it to blame per file (merges, a cut history, a replay past its memory bound)."""
+    if truncated or any(len(c.parents) > 1 for c in commits):
+        return None
+    try:
+        return line_origins.replay(repo.history_patches("HEAD"))
+    except (gitsafe.GitSafeError, line_origins.TooLarge):
+        return None
 
 
 def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None,
@@ -237,7 +249,12 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
     if len(wanted) > MAX_BLAMED_FILES:
         cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits (the first "
                    f"{MAX_BLAMED_FILES} were): their lines count as unattributed")
+    replayed = _replay_history(repo, commits, truncated) if wanted else None
     for path in wanted[:MAX_BLAMED_FILES]:
+        if replayed is not None and path in replayed.files:
+            blame[path] = replayed.files[path]
+            head_lines[path] = len(blame[path])
+            continue
         try:
             blame[path] = repo.blame("HEAD", path)
         except gitsafe.GitSafeError as error:

@@ -132,15 +132,28 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             elif sha in authors:
                 add(path, index, Claim(None, f"commit {sha[:7]} by {authors[sha]}", 0))
 
-    # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame.
+    # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame. A
+    # record about commit C looks only at the HEAD lines that came from C (5,000 noted commits on a
+    # file of 400 lines: 5,000 short lists, not 2 million comparisons).
+    from_commit: dict[str, dict[str, list[tuple[int, int]]]] = {}
     for record in records:
         origins = blame.get(record.path, [])
         wanted = Ranges(record.ranges)  # intervals, not a set of lines: "1-20000000" costs nothing
-        for index, (sha, orig) in enumerate(origins, start=1):
-            at_commit = record.commit in (None, head) and index in wanted
-            through_blame = record.commit not in (None, head) and sha.startswith(record.commit or "-") and orig in wanted
-            if at_commit or through_blame:
-                add(record.path, index, Claim(record.tool, record.source, 3))
+        if record.commit in (None, head):
+            for start, end in zip(wanted.starts, wanted.ends):
+                for index in range(max(1, start), min(end, len(origins)) + 1):
+                    add(record.path, index, Claim(record.tool, record.source, 3))
+            continue
+        if record.path not in from_commit:
+            grouped: dict[str, list[tuple[int, int]]] = {}
+            for index, (sha, orig) in enumerate(origins, start=1):
+                grouped.setdefault(sha, []).append((index, orig))
+            from_commit[record.path] = grouped
+        for sha, introduced in from_commit[record.path].items():
+            if sha.startswith(record.commit or "-"):  # a legacy note may name its commit by a short id
+                for index, orig in introduced:
+                    if orig in wanted:
+                        add(record.path, index, Claim(record.tool, record.source, 3))
 
     # Layer 2: the note, in order, so a later, more specific line overrides an earlier one.
     unmapped: list[Unmapped] = []
