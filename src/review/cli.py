@@ -228,9 +228,11 @@ def cmd_triage(args: argparse.Namespace) -> int:
 
         asyncio.run(cohort.fill_harness(rows))
     if args.json:
-        json.dump({"cohort": str(args.cohort.resolve()), "submissions": [r.to_json() for r in rows]},
-                  sys.stdout, indent=2)
-        print()
+        # One submission per line, each written by the C encoder (an indented dump is pure Python,
+        # and was most of a warm triage's time on a large submission).
+        rows_text = ",\n".join(f"    {json.dumps(r.to_json())}" for r in rows)
+        sys.stdout.write(f'{{\n  "cohort": {json.dumps(str(args.cohort.resolve()))},\n  "submissions": [\n'
+                         f"{rows_text}\n  ]\n}}\n")
         return 0
     from review.core import triage as marks
 
