@@ -121,9 +121,10 @@ def read_head(folder: Path) -> HeadInfo:
     return HeadInfo(git_dir, None, branch)  # unborn branch: an empty repository
 
 
-def check_repository(git_dir: Path) -> None:
+def check_repository(git_dir: Path, deep: bool = True) -> None:
     """Refuse, with the reason, a repository whose objects or refs could come from elsewhere or whose
-    files could hang git. Run before every clone."""
+    files could hang git. Run before every clone. `deep=False` leaves out the walk over every object
+    file (the warm triage row, which runs no git: the walk was 75% of its cost)."""
     for name in ("objects/info/alternates", "objects/info/http-alternates", "commondir", "gitdir"):
         if os.path.lexists(git_dir / name):
             raise GitSafeError(f"refused: the repository has {name}, which would read objects or refs from "
@@ -151,6 +152,8 @@ def check_repository(git_dir: Path) -> None:
     if _INCLUDE.search(config):
         raise GitSafeError("refused: the repository's config includes other files ([include]/[includeIf]), "
                            "which git would read while copying it")
+    if not deep:
+        return
     seen = 0
     for top in ("objects", "refs"):
         for root, dirs, names in os.walk(git_dir / top, followlinks=False):

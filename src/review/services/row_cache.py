@@ -37,7 +37,9 @@ def key(path: Path, base: str | None) -> str | None:
     """The row's key from the submission's own files; None when it cannot be told (then: compute)."""
     try:
         head = gitsafe.read_head(path)
-        check_repository(head.git_dir)  # the same refusals as a clone (alternates, links…): a warm row is no way round them
+        # The clone's refusals (alternates, linked or special git internals, config includes), but not
+        # the walk over every object: a warm row was made from a clone that passed it, and runs no git.
+        check_repository(head.git_dir, deep=False)
     except gitsafe.GitSafeError:
         return None
     if head.sha is None:

@@ -57,6 +57,7 @@ class CohortScreen(Screen[None]):
         """A batch of finished rows: every table update re-renders the visible cells, so batch them."""
 
         rows: list[cohort.Row]
+        last_batch: bool = False  # Loaded follows at once, and rebuilds the whole table anyway
 
     @dataclass
     class Loaded(Message):
@@ -129,7 +130,7 @@ class CohortScreen(Screen[None]):
                 self.post_message(self.RowsLoaded(batch))
                 batch, last = [], time.monotonic()
         if batch:
-            self.post_message(self.RowsLoaded(batch))
+            self.post_message(self.RowsLoaded(batch, last_batch=True))
         self.post_message(self.Loaded(count))
 
     @on(RowsLoaded)
@@ -140,9 +141,10 @@ class CohortScreen(Screen[None]):
             self.rows[row.name] = row
             if not self.matches(row) or row.name not in shown:
                 needs_rebuild = True
-        if needs_rebuild:
-            self.rebuild()
-            return
+        if needs_rebuild or message.last_batch:
+            if not message.last_batch:
+                self.rebuild()
+            return  # the last batch: all_loaded rebuilds once (a warm cohort arrives in one batch)
         for row in message.rows:
             self.update_row(row)
         self.update_title()
