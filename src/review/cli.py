@@ -340,7 +340,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "harness":
         return bench.harness_benchmark(args.into)
     if args.what == "diff":
-        return bench.diff_benchmark(args.lines, args.into)
+        from review import bench_diff
+
+        return bench_diff.diff_benchmark(args.lines, args.into)
     if args.what == "startup":
         return bench.startup_benchmark(args.into)
     if args.what == "repo":

@@ -89,12 +89,19 @@ class CodeSite:
     text: str
 
 
+# One pass of one pattern over every line; the three above run only on the few lines it finds.
+ANY_SITE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern in SITE_PATTERNS.values()), re.I)
+
+
 def code_sites(lines: list[tuple[str, int, str]]) -> list[CodeSite]:
     """Code lines at HEAD (path, line, text), as the diff shows them → the sites, in file order,
     test files left out (they call the client; they do not send its requests)."""
     found = []
+    wanted: dict[str, bool] = {}  # per path, not per line: a 130k-line file is one path
     for path, number, text in lines:
-        if not CODE_FILE.search(path) or TEST_PATH.search(path) or len(text) > MAX_SITE_LINE:
+        if path not in wanted:
+            wanted[path] = bool(CODE_FILE.search(path)) and not TEST_PATH.search(path)
+        if not wanted[path] or len(text) > MAX_SITE_LINE or not ANY_SITE.search(text):
             continue
         code = text.strip()
         if code.startswith(("//", "*", "/*")):

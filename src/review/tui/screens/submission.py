@@ -193,6 +193,7 @@ class SubmissionScreen(ScoringScreen):
             if register is not None:  # candidate-blind: its authors are masked before anything is drawn
                 register(self.path, [person for c in result.commits for person in
                                      ((c.author_name, c.author_email), (c.committer_name, c.committer_email))])
+            result.sites  # noqa: B018 — computed here, in the worker: a 130k-line diff took a second on the UI thread
             suites, tests = self.session.earlier_runs(result.commits)
             scores = self.session.scores(self.path)
         except (gitsafe.GitSafeError, cohort.CohortError) as error:

@@ -29,6 +29,7 @@ from textual.strip import Strip
 from review.core import diff
 from review.core.text import clip, safe_text
 from review.tui import palette
+from review.tui.widgets.diff_rows import DiffRows, Row
 
 GUTTER = 15  # "old_ new_ TG│"
 COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
@@ -82,50 +83,6 @@ def tool_tag(tool: str) -> str:
     if len(words) >= 2:
         return (words[0][0] + words[1][0]).upper()
     return (tool[:2] or "AI").title()
-
-
-@dataclass(frozen=True)
-class Row:
-    kind: str  # file | hunk | line | info
-    file: int
-    hunk: int = -1
-    line: diff.DiffLine | None = None
-    text: str = ""
-
-
-def build_rows(the_diff: diff.Diff, ai_only: bool = False) -> list[Row]:
-    rows: list[Row] = []
-    for file_index, file_diff in enumerate(the_diff.files):
-        hunks = [(i, h) for i, h in enumerate(file_diff.hunks) if not ai_only or h.ai_added]
-        if ai_only and not hunks:
-            continue
-        rows.append(Row("file", file_index, text=file_header(file_diff)))
-        if file_diff.binary:
-            rows.append(Row("info", file_index, text="binary file: contents not shown"))
-        if file_diff.old_mode and file_diff.new_mode and file_diff.old_mode != file_diff.new_mode:
-            rows.append(Row("info", file_index, text=f"mode {file_diff.old_mode} → {file_diff.new_mode}"))
-        if not file_diff.hunks and not file_diff.binary:
-            rows.append(Row("info", file_index, text="no content change"))
-        for hunk_index, hunk in hunks:
-            tools = hunk.tools
-            label = hunk.header + (f"   AI: {', '.join(tools)} ({hunk.ai_added} of {hunk.added} added lines)"
-                                   if tools else "")
-            rows.append(Row("hunk", file_index, hunk_index, text=label))
-            for line in hunk.lines:
-                rows.append(Row("line", file_index, hunk_index, line))
-    if the_diff.truncated:
-        rows.append(Row("info", -1, text=f"the diff was cut at {diff.MAX_PATCH_BYTES >> 20} MiB"))
-    if not rows:
-        rows.append(Row("info", -1, text="no AI-attributed hunks in this range" if ai_only else "no changes in this range"))
-    return rows
-
-
-def file_header(file_diff: diff.FileDiff) -> str:
-    name = f"{file_diff.old_path} → {file_diff.path}" if file_diff.old_path else file_diff.path
-    counts = f"+{file_diff.added} −{file_diff.removed}"
-    if file_diff.ai_added:
-        counts += f" · AI {file_diff.ai_added}: {', '.join(file_diff.tools)}"
-    return f"{name}  ({file_diff.status}{', binary' if file_diff.binary else ''}, {counts})"
 
 
 class DiffView(ScrollView, can_focus=True):
@@ -183,7 +140,7 @@ class DiffView(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.diff: diff.Diff = diff.Diff("", "")
-        self.rows: list[Row] = build_rows(self.diff)
+        self.rows = DiffRows(self.diff)
         self.hunk_rows: list[int] = []
         self.file_rows: list[int] = []
         self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
@@ -218,11 +175,10 @@ class DiffView(ScrollView, can_focus=True):
         self.post_message(self.HunkChanged(self, *self.current()))  # even when the index stays the same
 
     def _rebuild(self) -> None:
-        self.rows = build_rows(self.diff, self.ai_only)
-        self.hunk_rows = [i for i, row in enumerate(self.rows) if row.kind == "hunk"]
-        self.file_rows = [i for i, row in enumerate(self.rows) if row.kind == "file"]
-        widest = max((len(row.line.text) if row.line else len(row.text)) for row in self.rows)
-        self._width = self.gutter_width + min(widest, MAX_SHOWN) + 2
+        self.rows = DiffRows(self.diff, self.ai_only)  # made as they are read: nothing waits for 130k rows
+        self.hunk_rows = self.rows.hunk_rows
+        self.file_rows = self.rows.file_rows
+        self._width = self.gutter_width + min(self.rows.widest, MAX_SHOWN) + 2
         self.virtual_size = Size(self._width, len(self.rows))
         self._cache.clear()
         self._highlight.clear()
