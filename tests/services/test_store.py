@@ -356,3 +356,17 @@ def test_bench_store_reports_no_refused_and_no_lost_saves(tmp_path, capsys, monk
     assert "refused saves             0" in out and "lost saves                0" in out
     entries = store.read_scores(tmp_path / "shared").reviews
     assert sorted(r.revision for r in entries) == [5] * 6  # each writer's fifth save is what is on disk
+
+
+def test_my_own_unsealed_entry_is_offered_to_check_and_a_save_seals_it_in_its_place(tmp_path):
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (tmp_path / "sub.review.toml").write_text(
+        'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "draft"\ncommit = "' + "a" * 40 + '"\n'
+        '[reviews.tiers]\nevidence = "strong"\n')  # written before seals existed
+    scores = store.read_scores(sub)
+    offered = scores.unsealed_for(["ana"])
+    assert offered is not None and offered.tiers == {"evidence": "strong"} and scores.unsealed_for(["bob"]) is None
+    store.save(sub, store.Review(["ana"], "a" * 40, tiers=offered.tiers))
+    again = store.read_scores(sub)
+    assert [r.tiers for r in again.reviews] == [{"evidence": "strong"}] and again.unsealed == []

@@ -311,3 +311,23 @@ async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_a
     assert entry["anchored"] == anchored
     assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
     assert "checkout.mjs:" in capsys.readouterr().out.split("\r\n")[1]
+
+
+async def test_my_entry_saved_before_seals_is_filled_in_to_check_and_the_save_seals_it(sample_cohort):
+    from helpers import BEN_HEAD
+
+    (sample_cohort / "ben-larsen.review.toml").write_text(
+        f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{BEN_HEAD}"\n'
+        '[reviews.tiers]\nkey-scope = "acceptable"\n')
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        assert str(app.screen.table.get_cell("ben-larsen", "mine")) == "new"  # not counted as it stands
+        screen = await open_submission(app, pilot, "ben-larsen")
+        form = screen.query_one(RubricForm)
+        assert form.values()["tiers"].get("key-scope") == "acceptable" and form.values()["state"] == "draft"
+        assert "UNSEALED" in str(screen.query_one("#rubric-status").render())
+        await pilot.press("4", "ctrl+s")
+        await wait_until(pilot, lambda: store.read_scores(sample_cohort / "ben-larsen").reviews, timeout=20)
+        scores = store.read_scores(sample_cohort / "ben-larsen")
+        assert [r.tiers.get("key-scope") for r in scores.reviews] == ["acceptable"] and scores.unsealed == []

@@ -149,6 +149,12 @@ class ScoreFile:
     def find(self, key: tuple[tuple[str, ...], str]) -> Review | None:
         return next((r for r in self.reviews if r.key == key), None)
 
+    def unsealed_for(self, reviewers: list[str]) -> Review | None:
+        """The last unsealed entry in these reviewers' name (to show them, never to count)."""
+        mine = [entry for entry, _why in self.unsealed if isinstance(entry.get("reviewers"), list)
+                and sorted(map(str, entry["reviewers"])) == sorted(reviewers)]
+        return Review.from_toml(mine[-1]) if mine else None
+
     def latest_for(self, reviewers: list[str]) -> Review | None:
         """This reviewer's (or pair's) most recently updated entry, at any commit."""
         mine = [(r.updated, index, r) for index, r in enumerate(self.reviews)
@@ -328,7 +334,9 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
         if on_disk is None:
             reviews.append(saved)
         document = {**current.extra, "schema": SCHEMA, "submission": submission.name,
-                    "reviews": [r.to_toml() for r in reviews] + [entry for entry, _why in current.unsealed]}
+                    "reviews": [r.to_toml() for r in reviews] + [
+                        entry for entry, _why in current.unsealed  # kept as they were, unless this save replaces one
+                        if Review.from_toml(entry).key != saved.key]}
         _remove_stale_temps(path)  # under the lock no save is writing: any temp file is a crashed one's
         _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
     return saved

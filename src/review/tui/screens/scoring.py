@@ -124,6 +124,11 @@ class ScoringScreen(Screen[Closed]):
             if older is not None:
                 status.append(self.stale_text(older))
                 self.reviewed_before = older
+            elif (unsealed := scores.unsealed_for(self.reviewers)) is not None:
+                older = unsealed  # shown to check, never trusted as it stands: saving seals what is in the form
+                status.append(f"UNSEALED: the file holds an entry in your name for {unsealed.commit[:7]} that this "
+                              "console did not seal (saved by an older version, or planted). Its values are filled "
+                              "in as a draft for you to check; saving seals yours in its place.")
             self.form.fill(older)
             if older is not None:
                 self.form.state = "draft"  # a stale final is re-confirmed at HEAD, never carried over as final
