@@ -137,7 +137,7 @@ async def _open_triaged(cohort_dir: Path) -> float:
         start = time.perf_counter()
         await pilot.press("enter")
         while True:
-            views = list(app.screen.query(DiffView)) if not isinstance(app.screen, CohortScreen) else []
+            views: list[DiffView] = list(app.screen.query(DiffView)) if not isinstance(app.screen, CohortScreen) else []
             if views and len(views[0].rows) > 2 and views[0].size.height:
                 [views[0].render_line(y) for y in range(views[0].size.height)]
                 return time.perf_counter() - start
