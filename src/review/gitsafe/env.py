@@ -11,7 +11,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 from review import paths
@@ -113,47 +113,13 @@ def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None
     return out
 
 
-def run_capped(args: list[str], env: dict[str, str], max_bytes: int, timeout_s: float = GIT_TIMEOUT_S) -> bytes:
-    """git whose output may be huge (a diff with a 200 MB blob): read as it comes, at most
-    `max_bytes` + 1 kept (so the caller can tell it was cut), git stopped once past it."""
-    proc = subprocess.Popen(["git", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
-    assert proc.stdout is not None and proc.stderr is not None
-    chunks: list[bytes] = []
-    size = 0
-    deadline = time.monotonic() + timeout_s
-    try:
-        while size <= max_bytes:
-            if not select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
-                raise GitSafeError(f"git {args[2] if args[0] == '--git-dir' else args[0]} took longer than "
-                                   f"{timeout_s:g} s and was stopped")
-            chunk = os.read(proc.stdout.fileno(), 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except BaseException:
-        _kill_group(proc)
-        raise
-    if size > max_bytes:
-        _kill_group(proc)
-        return b"".join(chunks)[:max_bytes + 1]
-    err = proc.stderr.read()
-    proc.wait()
-    if proc.returncode != 0:
-        message = err.decode("utf-8", "replace").strip().splitlines()
-        raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
-    return b"".join(chunks)
-
-
-def stream_lines(args: list[str], env: dict[str, str], timeout_s: float = GIT_TIMEOUT_S) -> Iterator[bytes]:
-    """git's output line by line as it comes (a history's patches: never all in memory at once), with
-    the same time limit over the whole run; stopping early (or failing) kills git's process group."""
+def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Generator[bytes, None, None]:
+    """git's standard output as it comes, with a time limit over the whole run; a non-zero exit is
+    a GitSafeError with git's last word. Left early (closed) or failing, git's process group is killed."""
     proc = subprocess.Popen(["git", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, start_new_session=True)
     assert proc.stdout is not None and proc.stderr is not None
     deadline = time.monotonic() + timeout_s
-    pending = b""
     finished = False
     try:
         while True:
@@ -163,10 +129,7 @@ def stream_lines(args: list[str], env: dict[str, str], timeout_s: float = GIT_TI
             chunk = os.read(proc.stdout.fileno(), 1 << 20)
             if not chunk:
                 break
-            *lines, pending = (pending + chunk).split(b"\n")
-            yield from lines
-        if pending:
-            yield pending
+            yield chunk
         err = proc.stderr.read(64 * 1024)
         proc.wait()
         if proc.returncode != 0:
@@ -176,6 +139,37 @@ def stream_lines(args: list[str], env: dict[str, str], timeout_s: float = GIT_TI
     finally:
         if not finished:
             _kill_group(proc)
+
+
+def run_capped(args: list[str], env: dict[str, str], max_bytes: int, timeout_s: float = GIT_TIMEOUT_S) -> bytes:
+    """git whose output may be huge (a diff with a 200 MB blob): read as it comes, at most
+    `max_bytes` + 1 kept (so the caller can tell it was cut), git stopped once past it."""
+    chunks: list[bytes] = []
+    size = 0
+    stream = _output_chunks(args, env, timeout_s)
+    try:
+        for chunk in stream:
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > max_bytes:
+                return b"".join(chunks)[:max_bytes + 1]
+    finally:
+        stream.close()  # past the cap: git is stopped here
+    return b"".join(chunks)
+
+
+def stream_lines(args: list[str], env: dict[str, str], timeout_s: float = GIT_TIMEOUT_S) -> Iterator[bytes]:
+    """git's output line by line as it comes (a history's patches: never all in memory at once)."""
+    pending = b""
+    stream = _output_chunks(args, env, timeout_s)
+    try:
+        for chunk in stream:
+            *lines, pending = (pending + chunk).split(b"\n")
+            yield from lines
+    finally:
+        stream.close()
+    if pending:
+        yield pending
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
