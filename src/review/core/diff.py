@@ -33,18 +33,37 @@ class Hunk:
     new_start: int
     new_len: int
     lines: list[DiffLine] = field(default_factory=list)
+    # (added, AI-attributed added, tools), counted once: a 130k-line hunk was counted on every
+    # header, label and status line. Whoever puts tools on lines calls retally().
+    _tally: tuple[int, int, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
+
+    def counts(self) -> tuple[int, int, tuple[str, ...]]:
+        if self._tally is None:
+            added = ai = 0
+            tools: set[str] = set()
+            for line in self.lines:
+                if line.kind == "+":
+                    added += 1
+                    if line.tool:
+                        ai += 1
+                        tools.add(line.tool)
+            self._tally = (added, ai, tuple(sorted(tools)))
+        return self._tally
+
+    def retally(self) -> None:
+        self._tally = None
 
     @property
     def tools(self) -> list[str]:
-        return sorted({line.tool for line in self.lines if line.tool and line.kind == "+"})
+        return list(self.counts()[2])
 
     @property
     def added(self) -> int:
-        return sum(line.kind == "+" for line in self.lines)
+        return self.counts()[0]
 
     @property
     def ai_added(self) -> int:
-        return sum(line.kind == "+" and line.tool is not None for line in self.lines)
+        return self.counts()[1]
 
 
 @dataclass

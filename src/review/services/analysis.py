@@ -291,6 +291,7 @@ def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
                     claim = result.claim(file_diff.path, line.new_no)
                     if claim and claim.tool:
                         line.tool, line.source = claim.tool, claim.source
+            hunk.retally()
 
 
 def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
@@ -309,4 +310,5 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
                 for line in hunk.lines:
                     if line.kind == "+":
                         line.tool, line.source = signal.tool, f"commit {target[:7]}: {signal.source}"
+                hunk.retally()
     return the_diff

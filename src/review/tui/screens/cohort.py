@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
@@ -29,6 +30,7 @@ from review.tui.widgets.triage_cells import COLUMNS, LEGEND, cells, detail, filt
 
 MINE_TO_SCORE = ("new", "draft", "stale")  # `n` and the title count this reviewer's own state
 BATCH_SECONDS = 0.5
+PREFETCH_AFTER = 0.3  # seconds the cursor rests on a row before its submission is read ahead
 
 
 class TriageTable(DataTable):
@@ -85,6 +87,7 @@ class CohortScreen(Screen[None]):
         self.rows: dict[str, cohort.Row] = {}
         self.sort_index = 0
         self.sort_reverse = False
+        self.prefetch_timer: Timer | None = None
         self.filter_text = ""
 
     def compose(self) -> ComposeResult:
@@ -153,6 +156,7 @@ class CohortScreen(Screen[None]):
     @on(Loaded)
     def all_loaded(self, message: Loaded) -> None:
         self.rebuild()  # apply the sort now that every value is known
+        self.highlighted()  # the row under the cursor is complete now: read it ahead
         if self.run_harness:
             waiting = [row for row in self.rows.values() if cohort.needs_suite(row)]
             for row in waiting:
@@ -279,6 +283,24 @@ class CohortScreen(Screen[None]):
     @on(DataTable.RowHighlighted, "#triage-table")
     def highlighted(self) -> None:
         self.update_detail()
+        if self.prefetch_timer is not None:
+            self.prefetch_timer.stop()
+        self.prefetch_timer = self.set_timer(PREFETCH_AFTER, self.prefetch_highlighted)
+
+    def prefetch_highlighted(self) -> None:
+        """The cursor rests on a row: read that submission now, so Enter finds it read (a warm triage
+        row came from the row cache and has no analysis yet)."""
+        name = self.current_name()
+        row = self.rows.get(name) if name else None
+        if row is not None and row.complete and row.head is not None:
+            self.prefetch(Path(row.path))
+
+    @work(thread=True, exclusive=True, group="prefetch", name="prefetch")
+    def prefetch(self, path: Path) -> None:
+        try:
+            self.session.open(path).sites  # noqa: B018 — the code sites too, as the submission screen needs them
+        except Exception:  # a read ahead only: opening the submission reads it again and says what failed
+            pass
 
     @on(DataTable.RowSelected, "#triage-table")
     def selected(self) -> None:
