@@ -86,10 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     doctor_p.add_argument("--json", action="store_true", help="one JSON document")
 
     bench_p = sub.add_parser("bench", help="benchmarks that print figures and ratios")
-    bench_p.add_argument("what", choices=["triage", "harness", "diff", "startup", "store", "repo"])
+    bench_p.add_argument("what", choices=["triage", "harness", "diff", "startup", "store", "repo", "goals"])
     bench_p.add_argument("--lines", type=int, default=100_000, help="for `bench diff` and `bench repo`")
     bench_p.add_argument("--commits", type=int, default=5000, help="for `bench repo`: the synthetic repository's")
-    bench_p.add_argument("--json", action="store_true", help="for `bench repo`: the figures as JSON")
+    bench_p.add_argument("--json", action="store_true", help="for `bench repo` and `bench goals`: JSON")
     bench_p.add_argument("--submissions", type=int, default=300)
     bench_p.add_argument("--writers", type=int, default=60, help="for `bench store`")
     bench_p.add_argument("--saves", type=int, default=20, help="for `bench store`: saves per writer")
@@ -345,6 +345,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench_diff.diff_benchmark(args.lines, args.into)
     if args.what == "startup":
         return bench.startup_benchmark(args.into)
+    if args.what == "goals":
+        from review import bench_goals
+
+        return bench_goals.run(args.json)
     if args.what == "repo":
         from review import bench_repo
 
