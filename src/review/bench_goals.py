@@ -20,13 +20,28 @@ class Goal:
         return self.ratio <= self.goal
 
 
+STEPS = ("bench.triage_benchmark(300, None, goals)",
+         "bench_repo.repo_benchmark(5000, 100_000, None, False, goals)",
+         "bench_diff.diff_benchmark(130_000, None, goals)")
+MARK = "REVIEW-BENCH-GOALS "
+
+
 def run(as_json: bool) -> int:
-    from review import bench, bench_diff, bench_repo
+    """Each benchmark in a process of its own: one's leftovers (a heap of 300 analyses) would cost
+    the next one garbage-collection pauses that are not its own."""
+    import subprocess
+    import sys
 
     goals: list[Goal] = []
-    bench.triage_benchmark(300, None, goals)
-    bench_repo.repo_benchmark(5000, 100_000, None, False, goals)
-    bench_diff.diff_benchmark(130_000, None, goals)
+    for step in STEPS:
+        code = ("import json, sys\nfrom review import bench, bench_diff, bench_repo\ngoals = []\n"
+                f"{step}\nprint({MARK!r} + json.dumps([g.__dict__ for g in goals]))\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            if line.startswith(MARK):
+                goals += [Goal(**entry) for entry in json.loads(line[len(MARK):])]
+            elif not as_json:
+                print(line)
     if as_json:
         print(json.dumps([{**goal.__dict__, "met": goal.met} for goal in goals], indent=2))
         return 0

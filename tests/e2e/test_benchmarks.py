@@ -1,0 +1,21 @@
+"""The benchmarks' own machinery (never their timings: these machines are noisy)."""
+
+from __future__ import annotations
+
+import json
+
+from review.bench_repo import make_large_repo
+from review.cli import main
+from review.services import cohort
+
+
+def test_the_synthetic_repository_is_what_it_says_and_bench_repo_reports_its_goals(tmp_path, capsys):
+    head = make_large_repo(tmp_path / "cohort" / "large", commits=60, lines=600)
+    row = cohort.load_row(tmp_path / "cohort" / "large")
+    assert row.head == head and row.commits == 60 and row.problem is None
+    assert row.assistants == ["Claude Code"] and row.ai_share == 1.0  # every line named by a git-ai note
+    assert main(["bench", "repo", "--commits", "60", "--lines", "600", "--into", str(tmp_path), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["repository"]["commits"] == 60
+    for name in ("triage_cold", "triage_warm"):
+        assert figures[name]["goal"] == 2.0 and figures[name]["ratio"] > 0 and figures[name]["peak_rss_mb"] > 0
