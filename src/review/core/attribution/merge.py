@@ -123,14 +123,23 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         claims.setdefault(path, {}).setdefault(line, []).append(claim)
 
     # Layer 1: commit metadata, through blame: the lines a commit introduced that survive in HEAD.
-    for path, origins in blame.items():
-        for index, (sha, _orig) in enumerate(origins, start=1):
+    per_commit: dict[str, Claim | None] = {}  # one claim per commit, shared by all of its lines
+
+    def commit_claim(sha: str) -> Claim | None:
+        if sha not in per_commit:
             attribution = by_commit.get(sha)
             if attribution and attribution.signals:
                 signal = attribution.signals[0]
-                add(path, index, Claim(signal.tool, f"commit {sha[:7]}: {signal.source}", 1))
-            elif sha in authors:
-                add(path, index, Claim(None, f"commit {sha[:7]} by {authors[sha]}", 0))
+                per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {signal.source}", 1)
+            else:
+                per_commit[sha] = Claim(None, f"commit {sha[:7]} by {authors[sha]}", 0) if sha in authors else None
+        return per_commit[sha]
+
+    for path, origins in blame.items():
+        for index, (sha, _orig) in enumerate(origins, start=1):
+            claim = commit_claim(sha)
+            if claim is not None:
+                add(path, index, claim)
 
     # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame. A
     # record about commit C looks only at the HEAD lines that came from C (5,000 noted commits on a
@@ -228,13 +237,17 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     disagreements: dict[tuple[str, str], list[int]] = {}
     sides: dict[str, list[tuple[str, str | None]]] = {}  # message -> the sources and what each says
     for path, by_line in claims.items():
+        path_winners = winners.setdefault(path, {})
         for line, line_claims in by_line.items():
+            claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
+            if len(claiming) <= 1:  # most lines: one source, nothing to agree or disagree with
+                path_winners[line] = claiming[0] if claiming else line_claims[0]
+                continue
             best = max(line_claims, key=lambda c: c.layer)
             agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
             if agreeing:  # two sources saying the same: both shown
                 best = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
-            winners.setdefault(path, {})[line] = best
-            claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
+            path_winners[line] = best
             said = next((c for c in claiming if c.layer == 2), None)
             other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
             if said and other:
