@@ -3,6 +3,7 @@ tool in free text, and the shapes of Assisted-by/Generated-by values. Pure."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -85,12 +86,17 @@ def match_identity(name: str, email: str) -> tuple[Agent, str | None] | None:
             return agent, _model_from_name(agent, name)
     name_s = name.strip()
     for agent in AGENTS:
-        if agent.names and re.fullmatch(agent.names, name_s, re.I):
+        if agent.names and _name_pattern(agent.names).fullmatch(name_s):
             if email_l and not _email_could_be_bot(email_l):
                 # "Claude <claude@example.com>": a name alone is weak next to a personal address.
                 return None
             return agent, _model_from_name(agent, name)
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _name_pattern(names: str) -> re.Pattern[str]:
+    return re.compile(names, re.I)  # compiled once: re's own cache lookup was most of each call
 
 
 def _email_could_be_bot(email: str) -> bool:
