@@ -45,6 +45,16 @@ def world():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def _setgid_cohort(world: Path) -> tuple[Path, Path]:
+    """The README's shared cohort: root's, the pair's group, setgid and group-writable; one submission."""
+    cohort = world / "cohort"
+    sub = cohort / "ada"
+    sub.mkdir(parents=True)
+    os.chown(cohort, 0, GROUP)
+    cohort.chmod(0o2775)
+    return cohort, sub
+
+
 SAVE = ("import sys\nfrom pathlib import Path\nfrom review.services import store\n"
         "try:\n    store.save(Path(sys.argv[1]) if len(sys.argv) > 1 else Path({sub!r}), "
         "store.Review([{who!r}], 'c' * 40, tiers={{'evidence': 'weak'}}))\n    print('SAVED')\n"
@@ -55,11 +65,7 @@ def test_the_second_reviewer_saves_in_a_setgid_cohort_with_a_shared_seal_key(wor
     """The README's pair-review set-up: a shared group, a setgid group-writable cohort, one seal key
     the group can read. Ana saves first under umask 022 (her lock file would be 0644 without care);
     Bob's save then works, and each counts the other's entry."""
-    cohort = world / "cohort"
-    sub = cohort / "ada"
-    sub.mkdir(parents=True)
-    os.chown(cohort, 0, GROUP)
-    cohort.chmod(0o2775)
+    cohort, sub = _setgid_cohort(world)
     key = world / "seal.key"
     key.write_text("ab" * 32 + "\n")
     os.chown(key, 0, GROUP)
@@ -77,11 +83,7 @@ def test_the_second_reviewer_saves_in_a_setgid_cohort_with_a_shared_seal_key(wor
 
 
 def test_a_lock_file_the_other_reviewer_cannot_write_is_named_with_its_fix(world):
-    cohort = world / "cohort"
-    sub = cohort / "ada"
-    sub.mkdir(parents=True)
-    os.chown(cohort, 0, GROUP)
-    cohort.chmod(0o2775)
+    cohort, sub = _setgid_cohort(world)
     lock = cohort / "ada.review.toml.lock"
     lock.write_text("")
     os.chown(lock, ANA, GROUP)
