@@ -147,3 +147,11 @@ def test_bad_sources_are_listed_failures_and_the_good_ones_still_land(tmp_path, 
     assert results["alice"].problem is None
     assert sorted(p.name for p in (tmp_path / "cohort").iterdir()) == ["alice", importer.MANIFEST]
     assert os.listdir(tmp_path / "cohort" / "alice")  # the one good source is whole
+
+
+def test_a_member_twice_or_an_oversized_archive_is_refused(tmp_path, monkeypatch):
+    twice = _tar(tmp_path / "twice.tar.gz", [(_info("repo/a.txt", size=1), b"1"), (_info("repo/a.txt", size=1), b"2")])
+    assert "appears twice" in importer.import_sources(tmp_path / "cohort", [str(twice)])[0].problem
+    monkeypatch.setattr(importer, "MAX_UNPACKED", 100)
+    big = _tar(tmp_path / "big.tar.gz", [(_info("repo/r.bin", size=4000), os.urandom(4000))])
+    assert "the archive itself is over" in importer.import_sources(tmp_path / "cohort2", [str(big)])[0].problem

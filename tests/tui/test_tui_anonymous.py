@@ -39,7 +39,7 @@ async def test_a_blind_session_shows_aliases_everywhere_keeps_assistants_and_lif
         await pilot.press("escape", "escape")
         await pilot.pause()
         submission = await open_submission(app, pilot, "ada-okafor")
-        for pane in ("1", "2", "3"):
+        for pane in ("1", "2", "4", "5", "3"):  # the commits pane last: its authors are checked below
             await pilot.press(pane)
             await settle(app, pilot)
             seen = screen_text(app)

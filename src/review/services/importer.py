@@ -164,7 +164,11 @@ class _Budget:
 def _write_member(root: Path, relative: Path, reader, budget: _Budget) -> None:
     target = root / relative
     _make_dirs(root, relative.parent)
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except FileExistsError:
+        raise ArchiveRefused(f"member {str(relative)[:120]!r} appears twice (a later copy would replace what "
+                             "was checked)") from None
     with os.fdopen(fd, "wb") as out:
         while chunk := reader.read(1 << 16):
             budget.add(len(chunk))
@@ -183,6 +187,8 @@ def _make_dirs(root: Path, relative: Path) -> None:
 
 
 def unpack(archive: Path, into: Path, kind: str) -> None:
+    if archive.stat().st_size > MAX_UNPACKED:  # bounds what the zip reader holds of its directory, too
+        raise ArchiveRefused(f"the archive itself is over {MAX_UNPACKED >> 20} MiB: refused (not one repository)")
     budget = _Budget()
     if kind == "zip":
         with zipfile.ZipFile(archive) as zipped:

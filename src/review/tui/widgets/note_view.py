@@ -72,7 +72,8 @@ class NoteView(VerticalScroll, can_focus=True):
 
     def load(self, analysis: analysis_module.Analysis) -> None:
         self.analysis = analysis
-        self.query_one("#note-summary", Static).update(Content(disclosure_summary(analysis)))
+        # The heading and tool names are the candidate's words: sanitised (and masked in a blind session).
+        self.query_one("#note-summary", Static).update(Content(safe_text(disclosure_summary(analysis))))
         self.render_note()
 
     def text_width(self) -> int:
