@@ -12,6 +12,7 @@ import textwrap
 import tomllib
 
 import pytest
+import tomli_w
 
 from helpers import seal_file
 from review.services import store
@@ -370,3 +371,20 @@ def test_my_own_unsealed_entry_is_offered_to_check_and_a_save_seals_it_in_its_pl
     store.save(sub, store.Review(["ana"], "a" * 40, tiers=offered.tiers))
     again = store.read_scores(sub)
     assert [r.tiers for r in again.reviews] == [{"evidence": "strong"}] and again.unsealed == []
+
+
+def test_another_reviewers_entry_is_written_back_exactly_as_it_was_so_its_seal_holds(tmp_path):
+    """A newer console's entry (an anchored comment with a field this version does not know) survives
+    an older console's save byte for byte, sealed."""
+    from review.services import seal
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    entry = {"reviewers": ["bob"], "commit": "a" * 40, "state": "final", "revision": 1,
+             "anchored": [{"at": "checkout.mjs:3-9", "text": "hoisted", "colour": "amber"}]}
+    entry["seal"] = seal.sign(entry, seal.key(create=True))
+    (tmp_path / "sub.review.toml").write_text(tomli_w.dumps({"schema": 1, "reviews": [entry]}))
+    store.save(sub, store.Review(["ana"], "a" * 40, tiers={"evidence": "weak"}))
+    kept = {tuple(r["reviewers"]): r for r in tomllib.loads((tmp_path / "sub.review.toml").read_text())["reviews"]}
+    assert kept[("bob",)] == entry
+    assert sorted(r.who for r in store.read_scores(sub).reviews) == ["ana", "bob"]  # both seals hold

@@ -65,6 +65,9 @@ class Review:
     revision: int = 0
     seal: str = ""  # see services/seal.py: what makes a planted entry tell from a saved one
     extra: dict = field(default_factory=dict)  # fields this version does not know: kept as they were
+    # The entry exactly as read: another reviewer's entry is written back as it was, never re-made
+    # (a re-made one could differ in a detail a newer version wrote, and its seal would break).
+    raw: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def key(self) -> tuple[tuple[str, ...], str]:
@@ -111,7 +114,7 @@ class Review:
             note_opened=data.get("note_opened"), harness=data.get("harness"), ai_share=data.get("ai_share"),
             created=str(data.get("created", "")), updated=str(data.get("updated", "")),
             revision=int(data.get("revision", 0) or 0), seal=str(data.get("seal", "")),
-            extra={k: v for k, v in data.items() if k not in REVIEW_FIELDS},
+            extra={k: v for k, v in data.items() if k not in REVIEW_FIELDS}, raw=data,
         )
 
 
@@ -328,13 +331,13 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
         saved.updated = stamp
         if on_disk is not None:
             saved.extra = {**on_disk.extra, **review.extra}
-        saved.seal = ""
+        saved.seal, saved.raw = "", None
         saved.seal = seal.sign(saved.to_toml(), secret)
         reviews = [saved if r.key == saved.key else r for r in current.reviews]
         if on_disk is None:
             reviews.append(saved)
         document = {**current.extra, "schema": SCHEMA, "submission": submission.name,
-                    "reviews": [r.to_toml() for r in reviews] + [
+                    "reviews": [r.raw if r.raw is not None else r.to_toml() for r in reviews] + [
                         entry for entry, _why in current.unsealed  # kept as they were, unless this save replaces one
                         if Review.from_toml(entry).key != saved.key]}
         _remove_stale_temps(path)  # under the lock no save is writing: any temp file is a crashed one's
