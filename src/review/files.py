@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 
@@ -71,3 +72,20 @@ def read_text(path: Path, limit: int) -> str:
     if cut:
         raise TooLarge(f"{path.name} is larger than {limit} bytes")
     return data.decode("utf-8", "replace")
+
+
+def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """`data` at `path`, whole or not at all: written into a temp file in the same folder with `mode`,
+    then renamed over it. A failed write (a full disk) leaves no temp file behind."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, mode)  # mkstemp makes 0600 whatever the caller wants
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import secrets
 from pathlib import Path
 
-from review import gitsafe
+from review import files, gitsafe
 from review.harness import sandbox
 from review.harness.results import ScenarioResult, SuiteResult
 
@@ -22,13 +20,7 @@ def _cache_file(commit: str, kind: str) -> Path:
 
 def write_json_atomic(path: Path, data: dict) -> None:
     """`data` as JSON at `path`, whole or not at all; a failed write (a full disk) leaves no temp file."""
-    tmp = path.with_suffix(f".{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
+    files.write_atomic(path, json.dumps(data).encode("utf-8"))
 
 
 def store_cached(suite: SuiteResult) -> None:

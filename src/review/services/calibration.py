@@ -14,16 +14,15 @@ import os
 import random
 import re
 import shutil
-import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import tomli_w
 
-from review import demo, paths
+from review import demo, files, gitsafe, paths
 from review.core.agreement import ORDER
-from review.services import cohort, store
+from review.services import store
 
 # The article's rubric applied to the archetypes (sample_submissions/README.md says what each did).
 REFERENCE: dict[str, dict[str, str]] = {
@@ -80,10 +79,7 @@ def _read_ledger() -> list[Planted]:
 def _write_ledger(entries: list[Planted]) -> None:
     path = ledger_path()
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".calibration.", suffix=".tmp")  # 0600: the answers
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(tomli_w.dumps({"planted": [e.__dict__ for e in entries]}).encode("utf-8"))
-    os.replace(tmp, path)
+    files.write_atomic(path, tomli_w.dumps({"planted": [e.__dict__ for e in entries]}).encode("utf-8"))  # 0600
 
 
 def planted_in(cohort_dir: Path) -> dict[str, str]:
@@ -160,7 +156,10 @@ def drift(cohort_dir: Path) -> list[Drift]:
     to_pair: dict[tuple[str, str], list[float]] = {}
     for name, archetype in sorted(planted_in(cohort_dir).items()):
         reference = REFERENCE.get(archetype, {})
-        head = cohort.load_row(cohort_dir / name).head
+        try:
+            head = gitsafe.read_head(cohort_dir / name).sha  # a few files, not a triage row (a clone when cold)
+        except gitsafe.GitSafeError:
+            continue
         finals = [r for r in store.read_scores(cohort_dir / name).reviews if r.state == "final" and r.commit == head]
         for review in finals:
             for signal, tier in review.tiers.items():

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import tomli_w
 
-from review import gitsafe
+from review import files, gitsafe
 from review.gitsafe import importing
 from review.services import failures
 from review.services.store import now
@@ -263,8 +263,5 @@ def _write_manifest(dest: Path, results: list[Imported]) -> None:
     for result in results:
         entry = {key: value for key, value in result.to_json().items() if value is not None}
         entries.append({**entry, "at": stamp})
-    fd, tmp = tempfile.mkstemp(dir=dest, prefix=f".{MANIFEST}.", suffix=".tmp")
-    os.fchmod(fd, 0o664)  # the pair's other reviewer reads it too
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(tomli_w.dumps({"schema": 1, "imports": entries}).encode("utf-8"))
-    os.replace(tmp, path)
+    # 0664: the pair's other reviewer reads it too
+    files.write_atomic(path, tomli_w.dumps({"schema": 1, "imports": entries}).encode("utf-8"), 0o664)
