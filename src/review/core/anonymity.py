@@ -29,6 +29,12 @@ def alias_for(number: int) -> str:
     return f"candidate-{number}"
 
 
+def commit_people(commits: Iterable) -> list[tuple[str, str]]:
+    """(name, e-mail) of every author and committer of these commits (anything with those fields)."""
+    return [person for c in commits
+            for person in ((c.author_name, c.author_email), (c.committer_name, c.committer_email))]
+
+
 def identity_parts(folder: str | None = None, people: Iterable[tuple[str, str]] = ()) -> set[str]:
     """Every string that identifies a candidate: a folder name and (name, e-mail) pairs, with parts."""
     found: set[str] = set()
@@ -84,3 +90,14 @@ class Masker:
 
     def __len__(self) -> int:
         return len(self._aliases)
+
+
+def cohort_masker(folder_names: Iterable[str]) -> tuple[Masker, dict[str, str]]:
+    """A masker over a cohort's folder names, numbered in their order (the console and the export
+    number candidates the same way), and folder name -> alias."""
+    masker = Masker()
+    aliases: dict[str, str] = {}
+    for number, name in enumerate(folder_names, start=1):
+        aliases[name] = alias_for(number)
+        masker.add(aliases[name], identity_parts(name))
+    return masker, aliases

@@ -103,17 +103,14 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
 def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
     """Candidate-blind export: the submission as candidate-N (numbered as the console numbers it), and
     every name, e-mail and folder name of any candidate masked in the comments and problems too."""
-    masker = anonymity.Masker()
-    aliases = {}
-    for number, path in enumerate(cohort.list_submissions(cohort_dir), start=1):
-        aliases[path.name] = anonymity.alias_for(number)
+    submissions = cohort.list_submissions(cohort_dir)
+    masker, aliases = anonymity.cohort_masker(path.name for path in submissions)
+    for path in submissions:
         try:
             commits = gitsafe.open_submission(path).commits(limit=gitsafe.MAX_COMMITS)
         except gitsafe.GitSafeError:
-            commits = []
-        people = [person for c in commits for person in ((c.author_name, c.author_email),
-                                                         (c.committer_name, c.committer_email))]
-        masker.add(aliases[path.name], anonymity.identity_parts(path.name, people))
+            continue
+        masker.add(aliases[path.name], anonymity.identity_parts(path.name, anonymity.commit_people(commits)))
     for row in rows:
         row.submission = aliases.get(row.submission, masker.mask(row.submission))
         row.comments = {signal: masker.mask(text) for signal, text in row.comments.items()}

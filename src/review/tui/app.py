@@ -49,7 +49,8 @@ class ReviewApp(App[None]):
                  anonymous: bool = False) -> None:
         super().__init__()
         # Candidate-blind: every candidate's names shown as candidate-N until the reviewer lifts it.
-        self.masker = anonymity.Masker() if anonymous else None
+        self.anonymous = anonymous
+        self.masker: anonymity.Masker | None = None
         self.aliases: dict[str, str] = {}  # submission folder name -> its alias
         self.run_harness = run_harness
         self.blind = blind
@@ -81,27 +82,25 @@ class ReviewApp(App[None]):
         for failure in self.theme_load.failures:
             self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
         self.apply_keymap()
-        if self.masker is not None:
-            self.start_masking(self.masker)
+        if self.anonymous:
+            self.start_masking()
         self.push_screen(CohortScreen(self.cohort_dir, self.session, self.reviewers, self.blind, self.run_harness))
         self.set_interval(self.WATCH_SECONDS, self.watch_scores)
 
-    def start_masking(self, masker: anonymity.Masker) -> None:
+    def start_masking(self) -> None:
         try:
             folders = cohort.list_submissions(self.cohort_dir)
         except cohort.CohortError:
             folders = []  # the triage screen says why
-        for number, folder in enumerate(folders, start=1):
-            self.aliases[folder.name] = anonymity.alias_for(number)
-            masker.add(self.aliases[folder.name], anonymity.identity_parts(folder.name))
-        text.set_mask(masker.mask)  # before the first screen: nothing is ever drawn unmasked
+        self.masker, self.aliases = anonymity.cohort_masker(folder.name for folder in folders)
+        text.set_mask(self.masker.mask)  # before the first screen: nothing is ever drawn unmasked
 
-    def register_people(self, submission: Path, people: list[tuple[str, str]]) -> None:
+    def register_people(self, submission: Path, commits: list) -> None:
         """A submission's commit authors and committers, masked from now on (called from the loading
         worker, before anything of the submission is drawn)."""
         alias = self.aliases.get(submission.name)
         if self.masker is not None and alias is not None:
-            self.masker.add(alias, anonymity.identity_parts(submission.name, people))
+            self.masker.add(alias, anonymity.identity_parts(submission.name, anonymity.commit_people(commits)))
 
     def reveal_names(self) -> None:
         self.masker = None

@@ -191,8 +191,7 @@ class SubmissionScreen(ScoringScreen):
             result = self.session.open(self.path)  # triage's analysis when it made one at this HEAD
             register = getattr(self.app, "register_people", None)
             if register is not None:  # candidate-blind: its authors are masked before anything is drawn
-                register(self.path, [person for c in result.commits for person in
-                                     ((c.author_name, c.author_email), (c.committer_name, c.committer_email))])
+                register(self.path, result.commits)
             result.sites  # noqa: B018 — computed here, in the worker: a 130k-line diff took a second on the UI thread
             suites, tests = self.session.earlier_runs(result.commits)
             scores = self.session.scores(self.path)
