@@ -19,7 +19,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
 
     from review import gitsafe
     from review.services import analysis
-    from review.tui.widgets.diff_rows import build_rows
+    from review.tui.widgets.diff_rows import DiffRows
     from review.tui.widgets.diff_view import DiffView
 
     scratch = Path(into) if into else Path(tempfile.mkdtemp(prefix="review-bench-"))
@@ -38,11 +38,11 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
     result = analysis.analyse(repo)
     analysed = time.perf_counter() - start
     start = time.perf_counter()
-    rows = build_rows(result.diff)
+    rows = DiffRows(result.diff)
     built = time.perf_counter() - start
     # Memory in a second pass: tracemalloc slows everything it watches several times over.
     tracemalloc.start()
-    kept = (analysis.analyse(repo), build_rows(result.diff))
+    kept = (analysis.analyse(repo), DiffRows(result.diff))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     del kept

@@ -85,7 +85,8 @@ class Replay:
         if not self._in_section:
             return
         old_path = self._old_path or self._rename_from
-        new_path = self._new_path if self._new is not None or self._new_path else self._rename_to
+        # With hunks, "+++" names the new side (None: deleted); without, a rename names it.
+        new_path = self._new_path if self._new is not None else (self._new_path or self._rename_to)
         if self._binary:
             for path in (old_path, new_path, self._header_path):
                 if path:

@@ -110,28 +110,28 @@ def load_row(path: Path, analyse: Analyse = _analyse_once) -> Row:
         return row
 
 
-def warm_row(path: Path) -> Row | None:
-    """The row from the row cache when the submission's commits are the ones seen last time (only
-    what changes without a commit is read again); None when it must be computed."""
+def warm_row(path: Path) -> tuple[Row | None, str | None]:
+    """(the row from the row cache when the submission's commits are the ones seen last time — only
+    what changes without a commit is read again — or None when it must be computed; the row's cache
+    key, None when it cannot be told)."""
     warm = row_cache.key(path, cohort_base(path.parent)) if not path.is_symlink() else None
     cached = row_cache.get(warm) if warm else None
     if cached is None:
-        return None
+        return None, warm
     row = placeholder(path)
     scores = store.read_scores(path)
     row_cache.fill(row, cached)
     _finish(row, scores)
-    return row
+    return row, warm
 
 
 def _load_row(path: Path, analyse: Analyse) -> Row:
-    found = warm_row(path)
+    found, warm = warm_row(path)
     if found is not None:
         return found
     row = placeholder(path)
     scores = store.read_scores(path)
     apply_scores(row, scores)
-    warm = row_cache.key(path, cohort_base(path.parent)) if not path.is_symlink() else None
     _compute_row(row, path, analyse, scores)
     if warm and row.problem is None and row.head:
         row_cache.put(warm, row)
@@ -209,7 +209,7 @@ def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analy
     cold = []
     for path in paths:
         try:
-            row = warm_row(path)
+            row, _key = warm_row(path)
         except Exception:  # the boundary is load_row's: the cold path meets the same failure there
             row = None
         if row is None:

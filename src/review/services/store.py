@@ -95,9 +95,9 @@ class Review:
         if self.anchored:
             data["anchored"] = [{"at": a["at"], "text": a["text"]} for a in self.anchored]
         for name, value in self.extra.items():
-            data.setdefault(name, value)
+            data.setdefault(name, value)  # a newer console's fields survive an older one's save
         if self.seal:
-            data["seal"] = self.seal  # a newer console's fields survive an older one's save
+            data["seal"] = self.seal
         return data
 
     @classmethod

@@ -88,6 +88,7 @@ class CohortScreen(Screen[None]):
         self.sort_index = 0
         self.sort_reverse = False
         self.prefetch_timer: Timer | None = None
+        self.reveal_asked = float("-inf")  # when A was first pressed (A twice lifts candidate-blind review)
         self.filter_text = ""
 
     def compose(self) -> ComposeResult:
@@ -144,10 +145,11 @@ class CohortScreen(Screen[None]):
             self.rows[row.name] = row
             if not self.matches(row) or row.name not in shown:
                 needs_rebuild = True
-        if needs_rebuild or message.last_batch:
-            if not message.last_batch:
-                self.rebuild()
-            return  # the last batch: all_loaded rebuilds once (a warm cohort arrives in one batch)
+        if message.last_batch:
+            return  # all_loaded rebuilds once, right after (a warm cohort arrives in one batch)
+        if needs_rebuild:
+            self.rebuild()
+            return
         for row in message.rows:
             self.update_row(row)
         self.update_title()
@@ -422,7 +424,7 @@ class CohortScreen(Screen[None]):
     def action_reveal(self) -> None:
         """Lift candidate-blind review for the rest of this session: asked twice, never by accident."""
         now = time.monotonic()
-        if now - getattr(self, "reveal_asked", -1e9) > self.REVEAL_WINDOW:
+        if now - self.reveal_asked > self.REVEAL_WINDOW:
             self.reveal_asked = now
             self.app.notify("Press A again to show the candidates' names for the rest of this session.",
                             markup=False, timeout=self.REVEAL_WINDOW)

@@ -11,7 +11,7 @@ from typing import overload
 
 from review.core import diff
 
-WIDEST_ENOUGH = 2000  # the view shows this many characters of a line at most: no need to look further
+MAX_SHOWN = 2000  # characters of one line shown; the rest is said, not drawn (no need to measure further)
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class DiffRows(Sequence[Row]):
         self._starts.append(self._length)
         self._segments.append((kind, file, hunk, text, lines))
         self._length += 1 + (len(lines.lines) if lines is not None else 0)
-        if self.widest < WIDEST_ENOUGH:
+        if self.widest < MAX_SHOWN:
             longest = max((len(line.text) for line in lines.lines), default=0) if lines is not None else 0
             self.widest = max(self.widest, len(text), longest)
 
@@ -103,7 +103,3 @@ class DiffRows(Sequence[Row]):
             yield Row(kind, file, hunk, text=text)
             for line in hunk_lines.lines if hunk_lines is not None else ():
                 yield Row("line", file, hunk, line)
-
-
-def build_rows(the_diff: diff.Diff, ai_only: bool = False) -> DiffRows:
-    return DiffRows(the_diff, ai_only)

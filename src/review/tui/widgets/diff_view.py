@@ -29,11 +29,10 @@ from textual.strip import Strip
 from review.core import diff
 from review.core.text import clip, safe_text
 from review.tui import palette
-from review.tui.widgets.diff_rows import DiffRows, Row
+from review.tui.widgets.diff_rows import MAX_SHOWN, DiffRows, Row
 
 GUTTER = 15  # "old_ new_ TG│"
 COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
-MAX_SHOWN = 2000  # characters of one line shown; the rest is said, not drawn
 HIGHLIGHT_BLOCK = 64
 LANGUAGES = {".mjs": "javascript", ".js": "javascript", ".cjs": "javascript", ".ts": "typescript",
              ".json": "json", ".md": "markdown", ".py": "python", ".sh": "bash", ".toml": "toml"}
