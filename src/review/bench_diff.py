@@ -4,6 +4,7 @@ beside ``git diff`` into a pipe; and opening a submission triage already read.""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import tempfile
@@ -91,12 +92,13 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
     opened = asyncio.run(_open_triaged(folder.parent))
     rested = asyncio.run(_open_triaged(folder.parent, rest=2.0))  # warm now: the row cache, no analysis
     print(f"diff of {lines} added lines ({len(body) / 1e6:.1f} MB), all AI-attributed through a Codex trailer")
-    print(f"  git diff into a pipe (baseline)    {pipe * 1000:8.0f} ms   (tig is not measured: it paints only its "
-          "first screen)" if shutil.which("tig") is None else f"  git diff into a pipe (baseline)    {pipe * 1000:8.0f} ms")
-    print(f"  Enter on a triaged row → the diff's first screen painted {opened * 1000:8.0f} ms   (goal ≤ 300 ms; "
-          f"ratio to the pipe {opened / pipe:.2f}, goal ≤ 2 × tig)")
-    print(f"  the same, warm triage, Enter after 2 s on the row     {rested * 1000:8.0f} ms   (read ahead while the "
-          "cursor rests)")
+    print(f"  git diff into a pipe (baseline)    {pipe * 1000:8.0f} ms   (what tig reads its diff from"
+          f"{'; tig is not installed here' if shutil.which('tig') is None else ''})")
+    print(f"  Enter on a triaged row, 2 s after triage (read ahead): first frame with the diff "
+          f"{rested[0] * 1000:6.0f} ms  (goal ≤ 300 ms; ratio to the pipe {rested[0] / pipe:.2f}, goal ≤ 2 × tig); "
+          f"screen settled {rested[1] * 1000:.0f} ms")
+    print(f"  the same, Enter the instant triage ends (still reading it)  {opened[0] * 1000:6.0f} ms  "
+          f"settled {opened[1] * 1000:.0f} ms")
     print(f"  clone (cold cache)                 {cloned * 1000:8.0f} ms")
     print(f"  git diff + parse + blame + marks   {analysed * 1000:8.0f} ms   ({analysed * 1e6 / lines:.1f} µs per line)")
     print(f"  display rows built                 {built * 1000:8.0f} ms   ({len(rows)} rows)")
@@ -108,8 +110,10 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
     if goals is not None:
         from review.bench_goals import Goal
 
-        goals += [Goal(f"{lines}-line diff: Enter on its triaged row (read ahead) → first screen",
-                       f"{rested * 1000:.0f} ms", "300 ms", rested / 0.3, 1.0),
+        goals += [Goal(f"{lines}-line diff: Enter on its triaged row (read ahead) → first frame",
+                       f"{rested[0] * 1000:.0f} ms", "300 ms", rested[0] / 0.3, 1.0),
+                  Goal(f"{lines}-line diff: that first frame against git diff into a pipe",
+                       f"{rested[0] * 1000:.0f} ms", f"git diff | {pipe * 1000:.0f} ms", rested[0] / pipe, 2.0),
                   Goal(f"{lines}-line diff: one page of new rows", f"{per_page * 1000:.1f} ms", "16 ms (a frame)",
                        per_page / 0.016, 1.0),
                   Goal(f"{lines}-line diff: peak memory while analysing", f"{peak / 1e6:.0f} MB", "300 MB",
@@ -133,26 +137,48 @@ def _git_diff_to_pipe(folder: Path) -> float:
     return statistics.median(spent)
 
 
-async def _open_triaged(cohort_dir: Path, rest: float = 0.0) -> float:
+async def _open_triaged(cohort_dir: Path, rest: float = 0.0, size: tuple[int, int] = (120, 40)) -> tuple[float, float]:
     """The console on the cohort; once triage has read the submission (and the cursor has rested on
-    its row `rest` seconds, as a reviewer reads the row), Enter until the diff pane's first screen is
-    painted."""
+    its row `rest` seconds, as a reviewer reads the row), Enter until (1) the first frame handed to the
+    terminal that holds the diff's rows, and (2) the screen has settled (every pane filled, every
+    message handled: what Pilot waits for)."""
     from review.tui.app import ReviewApp
     from review.tui.screens.cohort import CohortScreen
     from review.tui.widgets.diff_view import DiffView
 
+    gc.collect()  # an earlier console's garbage in this benchmark process is not this one's to collect
     app = ReviewApp(cohort_dir, run_harness=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    painted: list[float] = []
+    drawn = False
+    render_line = DiffView.render_line
+    display = app._display
+
+    # Instrumentation, not behaviour: the frame counts once DiffView has drawn diff rows into it, and
+    # the time is taken where Textual hands the frame to the driver (a terminal would get it there).
+    def render_line_seen(view: DiffView, y: int):
+        nonlocal drawn
+        drawn = drawn or len(view.rows) > 2
+        return render_line(view, y)
+
+    def display_seen(screen, renderable) -> None:
+        if drawn and renderable is not None and not painted:
+            painted.append(time.perf_counter())
+        display(screen, renderable)
+
+    async with app.run_test(size=size) as pilot:
         while not (isinstance(app.screen, CohortScreen) and app.screen.rows
                    and all(row.complete for row in app.screen.rows.values())
                    and not any(w.is_running for w in app.workers if w.group == "triage")):
             await asyncio.sleep(0.01)
         await asyncio.sleep(rest)
-        start = time.perf_counter()
-        await pilot.press("enter")
-        while True:
-            views: list[DiffView] = list(app.screen.query(DiffView)) if not isinstance(app.screen, CohortScreen) else []
-            if views and len(views[0].rows) > 2 and views[0].size.height:
-                [views[0].render_line(y) for y in range(views[0].size.height)]
-                return time.perf_counter() - start
-            await asyncio.sleep(0.002)
+        DiffView.render_line = render_line_seen  # type: ignore[method-assign]
+        app._display = display_seen  # type: ignore[method-assign]
+        try:
+            start = time.perf_counter()
+            await pilot.press("enter")  # returns once the screen has settled
+            settled = time.perf_counter() - start
+            while not painted:
+                await asyncio.sleep(0.002)
+        finally:
+            DiffView.render_line = render_line  # type: ignore[method-assign]
+        return painted[0] - start, settled

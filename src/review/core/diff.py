@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import unidiff
 
@@ -25,6 +26,14 @@ class DiffLine:
     source: str = ""  # where that attribution came from
 
 
+class Tally(NamedTuple):
+    added: int
+    removed: int
+    ai_added: int  # added lines attributed to an assistant
+    tools: tuple[str, ...]
+    widest: int  # the longest line, in characters
+
+
 @dataclass
 class Hunk:
     header: str  # "@@ -a,b +c,d @@ section"
@@ -33,37 +42,50 @@ class Hunk:
     new_start: int
     new_len: int
     lines: list[DiffLine] = field(default_factory=list)
-    # (added, AI-attributed added, tools), counted once: a 130k-line hunk was counted on every
-    # header, label and status line. Whoever puts tools on lines calls retally().
-    _tally: tuple[int, int, tuple[str, ...]] | None = field(default=None, repr=False, compare=False)
+    # Counted once: a 130k-line hunk was counted on every header, label and status line (and on the
+    # UI thread). Whoever puts tools on lines calls retally(), in the thread that did it.
+    _tally: Tally | None = field(default=None, repr=False, compare=False)
 
-    def counts(self) -> tuple[int, int, tuple[str, ...]]:
+    def counts(self) -> Tally:
         if self._tally is None:
-            added = ai = 0
+            added = removed = ai = widest = 0
             tools: set[str] = set()
             for line in self.lines:
+                widest = max(widest, len(line.text))
                 if line.kind == "+":
                     added += 1
                     if line.tool:
                         ai += 1
                         tools.add(line.tool)
-            self._tally = (added, ai, tuple(sorted(tools)))
+                elif line.kind == "-":
+                    removed += 1
+            self._tally = Tally(added, removed, ai, tuple(sorted(tools)), widest)
         return self._tally
 
-    def retally(self) -> None:
+    def retally(self) -> Tally:
         self._tally = None
+        return self.counts()
 
     @property
     def tools(self) -> list[str]:
-        return list(self.counts()[2])
+        return list(self.counts().tools)
 
     @property
     def added(self) -> int:
-        return self.counts()[0]
+        return self.counts().added
+
+    @property
+    def removed(self) -> int:
+        return self.counts().removed
 
     @property
     def ai_added(self) -> int:
-        return self.counts()[1]
+        return self.counts().ai_added
+
+    @property
+    def widest(self) -> int:
+        """The longest line's length in characters (the view's horizontal extent)."""
+        return self.counts().widest
 
 
 @dataclass
@@ -83,7 +105,7 @@ class FileDiff:
 
     @property
     def removed(self) -> int:
-        return sum(line.kind == "-" for h in self.hunks for line in h.lines)
+        return sum(h.removed for h in self.hunks)
 
     @property
     def ai_added(self) -> int:
@@ -207,6 +229,7 @@ def parse(patch: bytes, base: str = "", target: str = "") -> Diff:
             for line in hunk:
                 kind = line.line_type if line.line_type in ("+", "-", " ", "\\") else " "
                 model.lines.append(DiffLine(kind, line.value.rstrip("\n"), line.source_line_no, line.target_line_no))
+            model.counts()  # here, in the parsing thread, not when the view first asks
             file_diff.hunks.append(model)
         result.files.append(file_diff)
     return result

@@ -23,6 +23,7 @@ Key = tuple[str, str, str | None]  # (submission folder, HEAD, base asked for)
 
 class Session:
     MAX_ANALYSES = 32  # a few screens' worth; a cohort of hundreds is re-read on demand, not held
+    OPENED_KEPT = 4  # the rows last read ahead or opened: what Enter is likely to open next
 
     def __init__(self, cohort_dir: Path, max_analyses: int = MAX_ANALYSES) -> None:
         self.cohort_dir = cohort_dir
@@ -30,6 +31,7 @@ class Session:
         self._analyses: OrderedDict[Key, analysis_module.Analysis] = OrderedDict()
         self._busy: dict[Key, threading.Lock] = {}
         self._lock = threading.Lock()
+        self._opened: dict[str, analysis_module.Analysis] = {}  # folder as asked -> its last analysis
         self.analyses_made: Counter[tuple[str, str]] = Counter()  # (name, HEAD) -> times analysed: tests, bench
 
     # ----------------------------------------------------------------- reading submissions
@@ -63,7 +65,20 @@ class Session:
 
     def open(self, path: Path) -> analysis_module.Analysis:
         """A submission folder → its analysis at its current HEAD (re-cloned if HEAD moved)."""
-        return self.analyse(gitsafe.open_submission(path))
+        result = self.analyse(gitsafe.open_submission(path))
+        with self._lock:
+            self._opened.pop(str(path), None)
+            self._opened[str(path)] = result  # newest last
+            if len(self._opened) > self.OPENED_KEPT:
+                self._opened.pop(next(iter(self._opened)))
+        return result
+
+    def last_opened(self, path: Path, head: str | None) -> analysis_module.Analysis | None:
+        """The analysis `open(path)` last returned, if it was at `head`: no I/O, so the UI thread may
+        ask (a screen paints it at once, while a worker checks that HEAD has not moved since)."""
+        with self._lock:
+            found = self._opened.get(str(path))
+        return found if found is not None and head is not None and found.head == head else None
 
     def row(self, path: Path) -> cohort.Row:
         return cohort.load_row(path, analyse=self.analyse)

@@ -300,7 +300,13 @@ class CohortScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="prefetch", name="prefetch")
     def prefetch(self, path: Path) -> None:
         try:
-            self.session.open(path).sites  # noqa: B018 — the code sites too, as the submission screen needs them
+            # Imported here, in the worker: start-up stays lean, and Enter does not pay 60 ms of imports.
+            import review.tui.screens.submission  # noqa: F401
+            from review.tui.widgets.diff_view import load_lexers
+
+            analysis = self.session.open(path)
+            analysis.sites  # noqa: B018 — the code sites too, as the submission screen needs them
+            load_lexers(analysis.diff)
         except Exception:  # a read ahead only: opening the submission reads it again and says what failed
             pass
 

@@ -29,6 +29,7 @@ from review.tui.screens.scoring import ScoringScreen
 from review.tui.signals import subscribe_to_scores
 from review.tui.widgets.commits_table import CommitsTable, suite_cell, tests_cell
 from review.tui.widgets.diff_pane import DiffPane
+from review.tui.widgets.diff_view import load_lexers
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
@@ -97,26 +98,46 @@ class SubmissionScreen(ScoringScreen):
         self.session = session
         self.row = row
         self.test_runs: dict[str, str] = {}  # commit -> red | green | none: the candidate's own tests
+        self.diff_for: analysis_module.Analysis | None = None  # what the diff pane shows already
 
     def compose(self) -> ComposeResult:
+        # Panes are composed already arranged for the terminal's size: arranging them after the mount
+        # restyled every pane a second time, a third of the time to the first frame.
+        self.layout_name = arrangement(*self.app.size)
+        shown = shown_panes(self.layout_name, self.active_pane, self.main_pane)
         yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
                      id="submission-title")
-        yield Tabs(*(Tab(f"{PANE_KEYS[name]} {PANE_TITLES[name]}", id=f"tab-{name}")
-                     for name in sorted(PANE_KEYS, key=lambda pane: PANE_KEYS[pane])), id="pane-tabs")
+        tabs = Tabs(*(Tab(f"{PANE_KEYS[name]} {PANE_TITLES[name]}", id=f"tab-{name}")
+                      for name in sorted(PANE_KEYS, key=lambda pane: PANE_KEYS[pane])), id="pane-tabs")
+        tabs.display = self.layout_name == "tabs"
+        yield tabs
         # Every pane is composed once; the arrangement only changes which are displayed and where.
-        with Container(id="workspace"):
-            with Vertical(id="pane-diff", classes="pane"):
-                yield DiffPane(id="diff-pane")
-            with Vertical(id="pane-commits", classes="pane"):
-                yield CommitsTable(cursor_type="row", zebra_stripes=True, id="commits-table")
-                yield Static(id="commit-detail")
-            with Vertical(id="pane-note", classes="pane"):
-                yield NoteView(id="note-view")
-            with Vertical(id="pane-log", classes="pane"):
-                yield StubLog(id="stub-log")
-            with Vertical(id="pane-rubric", classes="pane"):
-                yield RubricForm(self.rubric, id="rubric-form")
+        with Container(id="workspace", classes=f"-{self.layout_name}"):
+            for name in PANE_ORDER:
+                with self.pane(name, shown):
+                    yield from self.pane_content(name)
         yield KeysFooter()
+
+    @staticmethod
+    def pane(name: str, shown: set[str]) -> Vertical:
+        pane = Vertical(id=f"pane-{name}", classes="pane -tall" if name in shown and name not in ("log", "rubric")
+                        else "pane")
+        pane.display = name in shown
+        pane.border_title = f"{PANE_KEYS[name]} {PANE_TITLES[name]}"
+        return pane
+
+    def pane_content(self, name: str) -> ComposeResult:
+        if name == "diff":
+            yield DiffPane(id="diff-pane")
+        elif name == "commits":
+            yield CommitsTable(cursor_type="row", zebra_stripes=True, id="commits-table")
+            yield Static(id="commit-detail")
+        elif name == "note":
+            yield NoteView(id="note-view")
+        elif name == "log":
+            yield StubLog(id="stub-log")
+        else:
+            yield RubricForm(self.rubric, id="rubric-form")
 
     def on_mount(self) -> None:
         table = self.query_one("#commits-table", DataTable)
@@ -124,10 +145,12 @@ class SubmissionScreen(ScoringScreen):
         for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"), ("Subject", "subject"),
                            ("Assistants", "assistants"), ("Date", "date"), ("Author", "author")):
             table.add_column(label, key=key)
-        for name in PANE_ORDER:
-            self.query_one(f"#pane-{name}").border_title = f"{PANE_KEYS[name]} {PANE_TITLES[name]}"
-        self.arrange_panes()
+        self.arrange_panes()  # as composed, unless the terminal changed size meanwhile
         subscribe_to_scores(self, self.scores_changed)
+        known = self.session.last_opened(self.path, self.row.head)
+        if known is not None:  # read ahead by triage: the diff is in the first frame; the worker checks HEAD
+            self.query_one(DiffPane).load(known)
+            self.diff_for = known
         self.load()
 
     # ----------------------------------------------------------------- layout
@@ -193,6 +216,7 @@ class SubmissionScreen(ScoringScreen):
             if register is not None:  # candidate-blind: its authors are masked before anything is drawn
                 register(self.path, result.commits)
             result.sites  # noqa: B018 — computed here, in the worker: a 130k-line diff took a second on the UI thread
+            load_lexers(result.diff)
             suites, tests = self.session.earlier_runs(result.commits)
             scores = self.session.scores(self.path)
         except (gitsafe.GitSafeError, cohort.CohortError) as error:
@@ -222,8 +246,9 @@ class SubmissionScreen(ScoringScreen):
             log.show_earlier(self.suite)  # the pane opens with the run triage (or an earlier session) made
         log.update_status()
         self.load_review(message.scores or store.ScoreFile(store.score_path(self.path)))
-        pane = self.query_one(DiffPane)
-        pane.load(analysis)
+        if analysis is not self.diff_for:  # not painted at mount, or HEAD moved since triage read it
+            self.query_one(DiffPane).load(analysis)
+            self.diff_for = analysis
         navigation.start_re_review(self, suites)
         self.query_one(NoteView).load(analysis)
         commits = self.query_one("#commits-table", DataTable)

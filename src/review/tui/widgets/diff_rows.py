@@ -72,8 +72,7 @@ class DiffRows(Sequence[Row]):
         self._segments.append((kind, file, hunk, text, lines))
         self._length += 1 + (len(lines.lines) if lines is not None else 0)
         if self.widest < MAX_SHOWN:
-            longest = max((len(line.text) for line in lines.lines), default=0) if lines is not None else 0
-            self.widest = max(self.widest, len(text), longest)
+            self.widest = max(self.widest, len(text), lines.widest if lines is not None else 0)
 
     def __len__(self) -> int:
         return self._length

@@ -46,6 +46,18 @@ def _lexer(language: str) -> Lexer:
         return get_lexer_by_name("text", stripnl=False, ensurenl=False)
 
 
+def language_for(path: str) -> str | None:
+    return next((language for suffix, language in LANGUAGES.items() if path.endswith(suffix)), None)
+
+
+def load_lexers(the_diff: diff.Diff) -> None:
+    """Load the lexers a diff will need (the first JavaScript one costs 30 ms of imports), so a
+    worker pays for them and not the first frame."""
+    for language in {language_for(file_diff.path) for file_diff in the_diff.files[:200]}:
+        if language is not None:
+            _lexer(language)
+
+
 def _token_style(token_type) -> str | None:
     while token_type:
         style = HighlightTheme.STYLES.get(token_type)
@@ -280,7 +292,7 @@ class DiffView(ScrollView, can_focus=True):
 
     def _code_segments(self, row_index: int, row: Row, line_style: RichStyle) -> list[Segment]:
         path = self.diff.files[row.file].path if 0 <= row.file < len(self.diff.files) else ""
-        language = next((lang for suffix, lang in LANGUAGES.items() if path.endswith(suffix)), None)
+        language = language_for(path)
         if language is None:
             return [Segment(_shown(row.line.text if row.line else ""), line_style)]
         return [Segment(text, line_style + self._token_style(style) if style else line_style)
