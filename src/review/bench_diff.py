@@ -171,7 +171,7 @@ async def _open_triaged(cohort_dir: Path, rest: float = 0.0, size: tuple[int, in
                    and not any(w.is_running for w in app.workers if w.group == "triage")):
             await asyncio.sleep(0.01)
         await asyncio.sleep(rest)
-        DiffView.render_line = render_line_seen  # type: ignore[method-assign]
+        DiffView.render_line = render_line_seen  # type: ignore[method-assign,assignment]
         app._display = display_seen  # type: ignore[method-assign]
         try:
             start = time.perf_counter()
