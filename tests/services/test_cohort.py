@@ -131,3 +131,25 @@ def test_the_boundary_holds_when_the_cache_cannot_keep_the_traceback(tmp_path, m
     monkeypatch.setenv("REVIEW_CACHE_DIR", str(blocker / "cache"))  # cannot be made, even by root
     reason = failures.record("triage row x", PermissionError(13, "Permission denied"))
     assert reason == "unreadable: PermissionError: [Errno 13] Permission denied"
+
+
+def test_the_session_hands_the_ui_what_it_last_opened_only_at_that_head(sample_cohort):
+    """What lets a submission screen paint its diff in its first frame: the analysis a worker opened,
+    asked for without I/O, and only while it is at the HEAD triage showed."""
+    from review.services.session import Session
+
+    session = Session(sample_cohort)
+    ben = sample_cohort / "ben-larsen"
+    assert session.last_opened(ben, "0" * 40) is None
+    opened = session.open(ben)
+    assert session.last_opened(ben, opened.head) is opened
+    assert session.last_opened(ben, "0" * 40) is None and session.last_opened(ben, None) is None
+    git("checkout", "-q", "main", cwd=ben)
+    (ben / "later.mjs").write_text("export const later = 1;\n")
+    git("add", "-A", cwd=ben)
+    git("commit", "-qm", "Later", cwd=ben)
+    moved = session.open(ben)
+    assert moved.head != opened.head and session.last_opened(ben, opened.head) is None
+    for other in sorted(p for p in sample_cohort.iterdir() if p.is_dir() and p != ben)[:Session.OPENED_KEPT]:
+        session.open(other)
+    assert session.last_opened(ben, moved.head) is None  # only the last few are kept for the UI

@@ -78,7 +78,7 @@ class ScoringScreen(Screen[Closed]):
 
     def leave(self, then: str) -> None:
         """Back to triage or quit; with unsaved rubric changes, ask first (autosave may not have run)."""
-        if not self.form.dirty or self.analysis is None:
+        if self.analysis is None or not self.form.dirty:  # no form yet before the analysis is shown
             if self.saving:
                 self.leave_after_save = then  # everything is in the save under way: leave when it lands
             else:

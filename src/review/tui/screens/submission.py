@@ -6,11 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Container, Vertical
+from textual.containers import Container
 from textual.content import Content
 from textual.events import DescendantFocus, Resize
 from textual.message import Message
@@ -23,42 +22,17 @@ from review.harness import candidate_tests, runner, scenarios
 from review.services import analysis as analysis_module
 from review.services import cohort, failures, store
 from review.services.session import Session
-from review.tui.screens import navigation
+from review.tui.screens import navigation, panes
 from review.tui.screens.anchor import AnchorCommentScreen
 from review.tui.screens.scoring import ScoringScreen
 from review.tui.signals import subscribe_to_scores
-from review.tui.widgets.commits_table import CommitsTable, suite_cell, tests_cell
+from review.tui.widgets.commits_table import CommitsTable, commit_detail, suite_cell, tests_cell
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.diff_view import load_lexers
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import StubLog, Target
-
-# Pane ids, in the order the workspace grid places them; keys 1-5 follow PANE_KEYS.
-PANE_ORDER = ("diff", "commits", "note", "log", "rubric")
-PANE_KEYS = {"diff": "1", "note": "2", "commits": "3", "rubric": "4", "log": "5"}
-PANE_TITLES = {"diff": "Diff", "note": "Note", "commits": "Commits", "rubric": "Rubric", "log": "Stub log"}
-
-
-def arrangement(width: int, height: int) -> str:
-    """tabs: one pane at a time (80×24 in tmux); wide: the main pane left, stub log over rubric right;
-    wider: the note gets a column of its own between them."""
-    if width >= 190 and height >= 34:
-        return "wider"
-    if width >= 130 and height >= 30:
-        return "wide"
-    return "tabs"
-
-
-def shown_panes(layout: str, active: str, main: str) -> set[str]:
-    """Which panes are on screen. `main` is the left pane of a grid (diff, commits, or the note when
-    it has no column of its own); `active` is the pane the reviewer last chose."""
-    if layout == "tabs":
-        return {active}
-    if layout == "wide":
-        return {main, "log", "rubric"}
-    return {main if main != "note" else "diff", "note", "log", "rubric"}
 
 
 class SubmissionScreen(ScoringScreen):
@@ -103,28 +77,23 @@ class SubmissionScreen(ScoringScreen):
     def compose(self) -> ComposeResult:
         # Panes are composed already arranged for the terminal's size: arranging them after the mount
         # restyled every pane a second time, a third of the time to the first frame.
-        self.layout_name = arrangement(*self.app.size)
-        shown = shown_panes(self.layout_name, self.active_pane, self.main_pane)
+        self.layout_name = panes.arrangement(*self.app.size)
+        shown = panes.shown(self.layout_name, self.active_pane, self.main_pane)
         yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
                      id="submission-title")
-        tabs = Tabs(*(Tab(f"{PANE_KEYS[name]} {PANE_TITLES[name]}", id=f"tab-{name}")
-                      for name in sorted(PANE_KEYS, key=lambda pane: PANE_KEYS[pane])), id="pane-tabs")
+        tabs = Tabs(*(Tab(f"{panes.KEYS[name]} {panes.TITLES[name]}", id=f"tab-{name}")
+                      for name in sorted(panes.KEYS, key=lambda pane: panes.KEYS[pane])), id="pane-tabs")
         tabs.display = self.layout_name == "tabs"
         yield tabs
-        # Every pane is composed once; the arrangement only changes which are displayed and where.
+        # Every pane is composed once; the arrangement only changes which are displayed and where. The
+        # ones off screen are mounted just after the first frame (fewer widgets to style before it).
+        self.unmounted = [name for name in panes.ORDER if name not in shown and name != "diff"]
         with Container(id="workspace", classes=f"-{self.layout_name}"):
-            for name in PANE_ORDER:
-                with self.pane(name, shown):
-                    yield from self.pane_content(name)
+            for name in panes.ORDER:
+                with panes.box(name, shown):
+                    if name not in self.unmounted:
+                        yield from self.pane_content(name)
         yield KeysFooter()
-
-    @staticmethod
-    def pane(name: str, shown: set[str]) -> Vertical:
-        pane = Vertical(id=f"pane-{name}", classes="pane -tall" if name in shown and name not in ("log", "rubric")
-                        else "pane")
-        pane.display = name in shown
-        pane.border_title = f"{PANE_KEYS[name]} {PANE_TITLES[name]}"
-        return pane
 
     def pane_content(self, name: str) -> ComposeResult:
         if name == "diff":
@@ -140,11 +109,7 @@ class SubmissionScreen(ScoringScreen):
             yield RubricForm(self.rubric, id="rubric-form")
 
     def on_mount(self) -> None:
-        table = self.query_one("#commits-table", DataTable)
-        # The timeline's columns first: the pane is often narrow.
-        for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"), ("Subject", "subject"),
-                           ("Assistants", "assistants"), ("Date", "date"), ("Author", "author")):
-            table.add_column(label, key=key)
+        self.call_after_refresh(self.mount_panes)
         self.arrange_panes()  # as composed, unless the terminal changed size meanwhile
         subscribe_to_scores(self, self.scores_changed)
         known = self.session.last_opened(self.path, self.row.head)
@@ -152,6 +117,20 @@ class SubmissionScreen(ScoringScreen):
             self.query_one(DiffPane).load(known)
             self.diff_for = known
         self.load()
+
+    panes_ready = False  # every pane mounted: until then only the diff and `escape` answer
+    waiting: Loaded | None = None  # what the worker read while panes were still being mounted
+
+    async def mount_panes(self) -> None:
+        if not self.is_attached:
+            return  # left before its first frame
+        for name in self.unmounted:
+            await self.query_one(f"#pane-{name}").mount_all(list(self.pane_content(name)))
+        self.unmounted = []
+        self.panes_ready = True
+        if self.waiting is not None:
+            self.fill_panes(self.waiting)
+            self.waiting = None
 
     # ----------------------------------------------------------------- layout
 
@@ -171,15 +150,15 @@ class SubmissionScreen(ScoringScreen):
         self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False, timeout=2)
 
     def arrange_panes(self) -> None:
-        self.layout_name = "tabs" if self.zoomed else arrangement(self.size.width, self.size.height)
+        self.layout_name = "tabs" if self.zoomed else panes.arrangement(self.size.width, self.size.height)
         workspace = self.query_one("#workspace")
         for name in ("tabs", "wide", "wider"):
             workspace.set_class(self.layout_name == name, f"-{name}")
-        shown = shown_panes(self.layout_name, self.active_pane, self.main_pane)
-        for name in PANE_ORDER:
+        shown = panes.shown(self.layout_name, self.active_pane, self.main_pane)
+        for name in panes.ORDER:
             pane = self.query_one(f"#pane-{name}")
             pane.display = name in shown
-            pane.set_class(name in shown and name not in ("log", "rubric"), "-tall")
+            pane.set_class(panes.tall(name, shown), "-tall")
         if "note" in shown:
             self.mark_note_opened()  # "read" means it was on screen, in its own column or as the main pane
         tabs = self.query_one("#pane-tabs", Tabs)
@@ -190,7 +169,7 @@ class SubmissionScreen(ScoringScreen):
     @on(Tabs.TabActivated, "#pane-tabs")
     def tab_clicked(self, event: Tabs.TabActivated) -> None:
         name = (event.tab.id or "").removeprefix("tab-")
-        if name in PANE_KEYS and name != self.active_pane:
+        if name in panes.KEYS and name != self.active_pane:
             self.action_pane(name)
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
@@ -198,7 +177,7 @@ class SubmissionScreen(ScoringScreen):
         if isinstance(event.widget, SignalRow):
             self.last_signal = event.widget
         for node in event.widget.ancestors_with_self:
-            if node.id and node.id.startswith("pane-") and node.id.removeprefix("pane-") in PANE_KEYS:
+            if node.id and node.id.startswith("pane-") and node.id.removeprefix("pane-") in panes.KEYS:
                 name = node.id.removeprefix("pane-")
                 if name != self.active_pane:
                     self.active_pane = name
@@ -233,6 +212,16 @@ class SubmissionScreen(ScoringScreen):
             self.query_one("#submission-title", Static).update(
                 Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}", 300)))
             return
+        if message.analysis is not self.diff_for:  # not painted at mount, or HEAD moved since triage read it
+            self.query_one(DiffPane).load(message.analysis)
+            self.diff_for = message.analysis
+        if self.panes_ready:
+            self.fill_panes(message)
+        else:
+            self.waiting = message
+
+    def fill_panes(self, message: Loaded) -> None:
+        assert message.analysis is not None
         self.analysis = analysis = message.analysis
         suites, tests = message.suites or {}, message.tests or {}
         self.suite = suites.get(analysis.head)
@@ -246,16 +235,9 @@ class SubmissionScreen(ScoringScreen):
             log.show_earlier(self.suite)  # the pane opens with the run triage (or an earlier session) made
         log.update_status()
         self.load_review(message.scores or store.ScoreFile(store.score_path(self.path)))
-        if analysis is not self.diff_for:  # not painted at mount, or HEAD moved since triage read it
-            self.query_one(DiffPane).load(analysis)
-            self.diff_for = analysis
         navigation.start_re_review(self, suites)
         self.query_one(NoteView).load(analysis)
-        commits = self.query_one("#commits-table", DataTable)
-        for commit, signals in zip(analysis.commits, analysis.signals):
-            commits.add_row(Text(commit.short), suite_cell(self.app, suites.get(commit.sha)), tests_cell(self.app, tests.get(commit.sha)),
-                            Text(safe_line(commit.subject, 50)), Text(safe_line(", ".join(signals.tools) or "—", 40)),
-                            Text(commit.author_date[:10]), Text(safe_line(commit.author_name, 40)), key=commit.sha)
+        self.query_one(CommitsTable).fill(analysis.commits, analysis.signals, suites, tests)
         self.show_commit(0)
         if self.query_one("#pane-note").display:
             self.mark_note_opened()
@@ -267,14 +249,8 @@ class SubmissionScreen(ScoringScreen):
     def show_commit(self, index: int) -> None:
         if not self.analysis or not (0 <= index < len(self.analysis.commits)):
             return
-        commit, signals = self.analysis.commits[index], self.analysis.signals[index]
-        lines = [f"{commit.sha}  {commit.author_name} <{commit.author_email}>  {commit.author_date}"]
-        lines += [f"  {line}" for line in commit.message.splitlines()[:12]]
-        for signal in signals.signals:
-            lines.append(f"  ⚑ {signal.tool}{f' ({signal.model})' if signal.model else ''} — {signal.source}")
-        for rejected in signals.rejected:
-            lines.append(f"  ✗ not counted: {rejected.evidence} — {rejected.reason}")
-        self.query_one("#commit-detail", Static).update(Content("\n".join(safe_line(line, 300) for line in lines)))
+        text = commit_detail(self.analysis.commits[index], self.analysis.signals[index])
+        self.query_one("#commit-detail", Static).update(Content(text))
 
     def mark_note_opened(self) -> None:
         if self.note_opened is None and self.analysis is not None:
@@ -282,6 +258,8 @@ class SubmissionScreen(ScoringScreen):
             self.update_rubric_header()
 
     def action_pane(self, name: str) -> None:
+        if not self.panes_ready:
+            return  # a tab clicked in the instant before the panes are mounted
         self.show_pane(name)
         if name == "note":
             self.query_one(NoteView).focus()
@@ -445,6 +423,8 @@ class SubmissionScreen(ScoringScreen):
         self.app.push_screen(AnchorCommentScreen(at), keep)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.panes_ready:
+            return action == "back"
         if action == "log_to_code":
             return self.focus_in("log")
         if action == "anchor_comment":
@@ -456,8 +436,8 @@ class SubmissionScreen(ScoringScreen):
         return focused is not None and any(node.id == f"pane-{pane}" for node in focused.ancestors_with_self)
 
     def action_back(self) -> None:
-        log = self.query_one(StubLog)
-        if log.running:  # escape stops a run first (the timeline runs while the Commits pane has focus)
+        log = self.query(StubLog).first() if self.panes_ready else None  # no stub log yet in the first frame
+        if log is not None and log.running:  # escape stops a run first (the timeline runs while the Commits pane has focus)
             log.action_cancel()
             self.app.notify("Run cancelled; escape again goes back to triage.", markup=False)
             return

@@ -9,6 +9,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.widgets import DataTable
 
+from review import gitsafe
+from review.core import attribution
+from review.core.text import safe_line
 from review.harness import candidate_tests, runner
 from review.tui import palette
 
@@ -22,6 +25,31 @@ class CommitsTable(DataTable):
         Binding("b", "screen.before_after_from_commit", "This commit vs HEAD", id="commits.before-after"),
         Binding("enter", "screen.commit_diff", "Its diff", id="commits.diff"),
     ]
+
+    def on_mount(self) -> None:
+        # The timeline's columns first: the pane is often narrow.
+        for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"), ("Subject", "subject"),
+                           ("Assistants", "assistants"), ("Date", "date"), ("Author", "author")):
+            self.add_column(label, key=key)
+
+    def fill(self, commits: list[gitsafe.Commit], signals: list[attribution.CommitAttribution],
+             suites: dict[str, runner.SuiteResult], tests: dict[str, candidate_tests.TestRun]) -> None:
+        for commit, found in zip(commits, signals):
+            self.add_row(Text(commit.short), suite_cell(self.app, suites.get(commit.sha)),
+                         tests_cell(self.app, tests.get(commit.sha)), Text(safe_line(commit.subject, 50)),
+                         Text(safe_line(", ".join(found.tools) or "—", 40)), Text(commit.author_date[:10]),
+                         Text(safe_line(commit.author_name, 40)), key=commit.sha)
+
+
+def commit_detail(commit: gitsafe.Commit, signals: attribution.CommitAttribution) -> str:
+    """The line under the table: the whole id, author, message, and what its metadata claims."""
+    lines = [f"{commit.sha}  {commit.author_name} <{commit.author_email}>  {commit.author_date}"]
+    lines += [f"  {line}" for line in commit.message.splitlines()[:12]]
+    for signal in signals.signals:
+        lines.append(f"  ⚑ {signal.tool}{f' ({signal.model})' if signal.model else ''} — {signal.source}")
+    for rejected in signals.rejected:
+        lines.append(f"  ✗ not counted: {rejected.evidence} — {rejected.reason}")
+    return "\n".join(safe_line(line, 300) for line in lines)
 
 
 # The worst first, so a narrow cell still names what matters.

@@ -1,0 +1,68 @@
+"""Opening a submission from triage: what the first frame shows, and what answers before the panes
+off screen are mounted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import settle, wait_until
+from review.tui.app import ReviewApp
+from review.tui.screens.cohort import CohortScreen
+from review.tui.screens.submission import SubmissionScreen
+from review.tui.widgets.diff_view import DiffView
+from review.tui.widgets.rubric_form import RubricForm
+from review.tui.widgets.stub_log import StubLog
+
+
+async def rest_on(app, pilot, name: str):
+    """The cursor on `name`'s row until the console has read that submission ahead."""
+    await settle(app, pilot)
+    screen = app.screen
+    screen.table.move_cursor(row=screen.table.get_row_index(name))
+    row = screen.rows[name]
+    await wait_until(pilot, lambda: app.screen.session.last_opened(Path(row.path), row.head) is not None)
+    return screen, row
+
+
+async def test_a_submission_read_ahead_has_its_diff_in_the_screens_first_frame(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        cohort, row = await rest_on(app, pilot, "ben-larsen")
+        made = sum(cohort.session.analyses_made.values())
+        frames: list[int] = []  # diff rows on screen in each frame handed to the terminal
+        display = app._display
+
+        def seen(screen, renderable) -> None:
+            if isinstance(screen, SubmissionScreen) and renderable is not None:
+                frames.append(len(screen.query_one(DiffView).rows) if screen.query(DiffView) else 0)
+            display(screen, renderable)
+
+        app._display = seen  # what the terminal would be sent, not a change of behaviour
+        await pilot.press("enter")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, SubmissionScreen)
+        assert frames and frames[0] > 2, frames  # the diff, not "reading the submission…"
+        assert sum(cohort.session.analyses_made.values()) == made  # opened from what triage read
+        assert screen.analysis is cohort.session.last_opened(Path(row.path), row.head)
+        # The panes off screen at 80×24 were mounted after that frame and filled all the same.
+        assert screen.panes_ready and screen.query(RubricForm) and screen.query(StubLog)
+        await pilot.press("4")
+        assert screen.focused is not None and any(isinstance(n, RubricForm) for n in screen.focused.ancestors)
+
+
+async def test_escape_before_the_panes_off_screen_are_mounted_goes_back_to_triage(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        cohort, row = await rest_on(app, pilot, "ben-larsen")
+        screen = SubmissionScreen(Path(row.path), row, cohort.session, cohort.reviewers, cohort.blind)
+        await app.push_screen(screen)
+        scores = sample_cohort / "ben-larsen.review.toml"
+        before = scores.read_bytes() if scores.exists() else None
+        assert not screen.panes_ready and not screen.query(StubLog)  # the first frame is not even drawn yet
+        assert screen.check_action("back", ()) and not screen.check_action("save", ())
+        assert not screen.check_action("pane", ("rubric",))
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CohortScreen)
+        assert (scores.read_bytes() if scores.exists() else None) == before
