@@ -210,6 +210,30 @@ def test_objects_are_read_through_one_batch_process_that_stays_in_step(tmp_path)
     assert _children_named("cat-file") == []
 
 
+def test_a_batch_of_objects_is_asked_for_at_once_and_answered_in_order(tmp_path):
+    """5,000 notes cost one round trip, not one each: the names are written while the answers are
+    read, so neither pipe fills up and stalls the other (the answers here are 4 MB, past any pipe)."""
+    files = {f"f{i}.txt": f"{i}\n" * (i % 7 + 1) for i in range(3000)}
+    files["big.txt"] = "y" * 4_000_000 + "\n"
+    safe = gitsafe.open_submission(make_repo(tmp_path / "sub", files))
+    names = [f"{safe.head}:f{i}.txt" for i in range(3000)]
+    names[10] = f"{safe.head}:missing.txt"
+    names[20] = f"{safe.head}:f1.txt\n{safe.head}:big.txt"  # a smuggled second request reads as missing
+    names.insert(500, f"{safe.head}:big.txt")
+    answers = safe.objects.read_many(names, limit=100)
+    assert len(answers) == len(names)
+    assert answers[10] is None and answers[20] is None
+    assert answers[500] == ("blob", b"y" * 100, 4_000_001)  # cut at the limit, the rest read and dropped
+    for name, answer in zip(names, answers):
+        if answer is not None and not name.endswith(":big.txt"):
+            i = int(name.rsplit(":f", 1)[1].split(".")[0])
+            assert answer == ("blob", f"{i}\n".encode() * (i % 7 + 1), len(f"{i}\n") * (i % 7 + 1))
+    assert safe.objects.read_many([]) == []
+    assert safe.show("HEAD", "f3.txt") == b"3\n" * 4  # still in step afterwards
+    assert len(_children_named("cat-file")) == 1
+    safe.objects.close()
+
+
 def test_a_huge_diff_is_read_only_up_to_its_cap(tmp_path):
     repo = make_repo(tmp_path / "big", {"small.txt": "x\n"})
     (repo / "big.txt").write_text("line of text\n" * 200_000)  # 2.6 MB of patch

@@ -11,7 +11,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from pathlib import Path
 
 from review import paths
@@ -158,7 +158,7 @@ def run_capped(args: list[str], env: dict[str, str], max_bytes: int, timeout_s: 
     return b"".join(chunks)
 
 
-def stream_lines(args: list[str], env: dict[str, str], timeout_s: float = GIT_TIMEOUT_S) -> Iterator[bytes]:
+def stream_lines(args: list[str], env: dict[str, str], timeout_s: float = GIT_TIMEOUT_S) -> Generator[bytes, None, None]:
     """git's output line by line as it comes (a history's patches: never all in memory at once)."""
     pending = b""
     stream = _output_chunks(args, env, timeout_s)

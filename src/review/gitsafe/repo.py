@@ -11,7 +11,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +58,14 @@ class FileEntry:
     oid: str = ""  # the object id: equal ids, equal contents
 
 
+def _write_all(stream, data: bytes) -> None:
+    try:
+        stream.write(data)
+        stream.flush()
+    except (OSError, ValueError):
+        pass  # git ended: the reader says why
+
+
 class ObjectReader:
     """One persistent ``git cat-file --batch`` on a clean clone: many objects, one process.
 
@@ -101,37 +109,54 @@ class ObjectReader:
 
     def read(self, name: str, limit: int | None = None) -> tuple[str, bytes, int] | None:
         """(type, data up to `limit`, full size) of an object, or None when there is no such object."""
-        if "\n" in name or "\r" in name or "\0" in name:
-            return None
+        return self.read_many([name], limit)[0]
+
+    def read_many(self, names: list[str], limit: int | None = None) -> list[tuple[str, bytes, int] | None]:
+        """Each object's (type, data, size) or None, in order; the names are written while the answers
+        are read (one round trip per object made 5,000 notes cost 0.4 s; a batch costs what git does)."""
+        # A name with a line break cannot be asked for (the protocol is line-based): it reads as missing.
+        asked = [index for index, name in enumerate(names) if not any(c in name for c in "\n\r\0")]
+        results: list[tuple[str, bytes, int] | None] = [None] * len(names)
+        if not asked:
+            return results
         with self._lock:
             proc = self._start()
             assert proc.stdin is not None
-            deadline = time.monotonic() + self.timeout_s
+            request = b"".join(names[index].encode("utf-8", "surrogateescape") + b"\n" for index in asked)
+            writer = threading.Thread(target=_write_all, args=(proc.stdin, request), daemon=True,
+                                      name="cat-file-requests")
+            writer.start()  # a thread: git stops reading names while its answers wait in a full pipe
             try:
-                proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
-                proc.stdin.flush()
-                while b"\n" not in self._buffer:
-                    self._fill(proc, deadline)
-                header, _, self._buffer = self._buffer.partition(b"\n")
-                parts = header.split()
-                if len(parts) != 3 or not parts[2].isdigit():
-                    return None  # "<name> missing" or "ambiguous"
-                kind, size = parts[1].decode(), int(parts[2])
-                keep = size if limit is None else min(size, limit)
-                data = bytearray()
-                left = size + 1  # the content, then a line feed
-                while left:
-                    if not self._buffer:
-                        self._fill(proc, deadline)
-                    piece, self._buffer = self._buffer[:left], self._buffer[left:]
-                    left -= len(piece)
-                    if len(data) < keep:
-                        data += piece[:keep - len(data)]
-                return kind, bytes(data), size
+                for index in asked:
+                    results[index] = self._answer(proc, limit)
             except (OSError, GitSafeError):
                 _end_process(proc)  # out of step or gone: the next read starts a fresh one
                 self._proc = None
                 raise
+            finally:
+                writer.join(timeout=self.timeout_s)
+        return results
+
+    def _answer(self, proc: subprocess.Popen[bytes], limit: int | None) -> tuple[str, bytes, int] | None:
+        deadline = time.monotonic() + self.timeout_s  # per object, as when they were asked one by one
+        while b"\n" not in self._buffer:
+            self._fill(proc, deadline)
+        header, _, self._buffer = self._buffer.partition(b"\n")
+        parts = header.split()
+        if len(parts) != 3 or not parts[2].isdigit():
+            return None  # "<name> missing" or "ambiguous"
+        kind, size = parts[1].decode(), int(parts[2])
+        keep = size if limit is None else min(size, limit)
+        data = bytearray()
+        left = size + 1  # the content, then a line feed
+        while left:
+            if not self._buffer:
+                self._fill(proc, deadline)
+            piece, self._buffer = self._buffer[:left], self._buffer[left:]
+            left -= len(piece)
+            if len(data) < keep:
+                data += piece[:keep - len(data)]
+        return kind, bytes(data), size
 
 
 def _end_process(proc: subprocess.Popen[bytes]) -> None:
@@ -257,7 +282,7 @@ class SafeRepo:
                 origins.append((sha.decode(), int(orig)))
         return origins
 
-    def history_patches(self, rev: str = "HEAD") -> Iterator[bytes]:
+    def history_patches(self, rev: str = "HEAD") -> Generator[bytes, None, None]:
         """Every commit's patch, oldest first, as lines: a ``\\0commit <id>`` line, then its -U0 hunks
         (renames detected, no textconv or external diff). One git process for the whole history."""
         rev = self.check_rev(rev)

@@ -76,6 +76,7 @@ _IDENT = re.compile(r"^\s*(?P<name>.*?)\s*<(?P<email>[^<>]*)>\s*$")
 # --------------------------------------------------------------------------- matching
 
 
+@functools.lru_cache(maxsize=4096)  # a history repeats a few identities thousands of times
 def match_identity(name: str, email: str) -> tuple[Agent, str | None] | None:
     """The agent a name/email pair belongs to: email first, then the whole name."""
     if len(name) > MAX_IDENTITY or len(email) > MAX_IDENTITY:
