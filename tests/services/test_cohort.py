@@ -153,3 +153,37 @@ def test_the_session_hands_the_ui_what_it_last_opened_only_at_that_head(sample_c
     for other in sorted(p for p in sample_cohort.iterdir() if p.is_dir() and p != ben)[:Session.OPENED_KEPT]:
         session.open(other)
     assert session.last_opened(ben, moved.head) is None  # only the last few are kept for the UI
+
+
+def test_whoever_opens_a_submission_under_analysis_gets_its_diff_as_soon_as_it_is_parsed(sample_cohort):
+    """The diff is handed out before the lines are attributed: to the thread computing it, and to a
+    second one that asks meanwhile (it does not wait for the attribution); the analysis is made once."""
+    import threading
+
+    from review.services.session import Session
+
+    session = Session(sample_cohort)
+    ben = sample_cohort / "ben-larsen"
+    seen: dict[str, object] = {}
+    second_saw = threading.Event()
+    results: dict[str, object] = {}
+
+    def second(parsed) -> None:
+        seen["second"] = parsed
+        second_saw.set()
+
+    def first(parsed) -> None:
+        seen["first"] = parsed
+        assert not any(line.tool for f in parsed.files for h in f.hunks for line in h.lines)  # not marked yet
+        threading.Thread(target=lambda: results.setdefault("second", session.open(ben, on_diff=second))).start()
+        assert second_saw.wait(10), "the second opener waited for the whole analysis"
+
+    analysis = session.open(ben, on_diff=first)
+    for _ in range(200):
+        if "second" in results:
+            break
+        threading.Event().wait(0.05)
+    assert seen["first"] is seen["second"] is analysis.diff is results["second"].diff
+    assert any(line.tool for f in analysis.diff.files for h in f.hunks for line in h.lines)  # marked since
+    assert sum(session.analyses_made.values()) == 1
+    assert session.open(ben, on_diff=lambda _: seen.setdefault("third", True)) is analysis and "third" not in seen

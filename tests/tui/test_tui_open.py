@@ -66,3 +66,23 @@ async def test_escape_before_the_panes_off_screen_are_mounted_goes_back_to_triag
         await settle(app, pilot)
         assert isinstance(app.screen, CohortScreen)
         assert (scores.read_bytes() if scores.exists() else None) == before
+
+
+async def test_a_submission_not_read_ahead_shows_its_diff_before_its_lines_are_attributed(sample_cohort):
+    from review.services.session import Session
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        cohort = app.screen
+        row = cohort.rows["ben-larsen"]
+        fresh = Session(sample_cohort)  # nothing read in this console yet
+        screen = SubmissionScreen(Path(row.path), row, fresh, cohort.reviewers, cohort.blind)
+        await app.push_screen(screen)
+        await settle(app, pilot)
+        assert screen.analysis is not None and sum(fresh.analyses_made.values()) == 1
+        assert screen.previewed is screen.analysis.diff  # painted as parsed, then marked in place
+        view = screen.query_one(DiffView)
+        assert view.diff is screen.analysis.diff and any(row.line and row.line.tool for row in view.rows)
+        header = str(screen.query_one("#diff-range").render())
+        assert "reading which lines" not in header and "AI-attributed" in header

@@ -249,8 +249,10 @@ def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict
     return paths
 
 
-def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
-            commits: list[gitsafe.Commit] | None = None) -> Analysis:
+def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsafe.Commit] | None = None,
+            on_diff: Callable[[diff.Diff], None] | None = None) -> Analysis:
+    """`on_diff` is handed the diff as soon as it is parsed, before any line is attributed (a screen
+    paints it while the rest is read; the marks land on those same lines later)."""
     commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
     cut: list[str] = []
     truncated = len(commits) >= gitsafe.MAX_COMMITS
@@ -273,6 +275,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None,
         replay_ahead = _Ahead(functools.partial(_replay_history, repo), "line-origins")
     try:
         the_diff = diff.parse(repo.diff(base_sha, "HEAD"), base_sha, repo.head)
+        if on_diff is not None:
+            on_diff(the_diff)
         if not disclosure.entries and disclosure.heading is None:
             disclosure = readme_disclosure(repo, the_diff) or disclosure
 

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from review import gitsafe
+from review.core import diff
 from review.harness import candidate_tests, runner
 from review.services import analysis as analysis_module
 from review.services import cohort, store
 
 Key = tuple[str, str, str | None]  # (submission folder, HEAD, base asked for)
+DiffListener = Callable[[diff.Diff], object]
 
 
 class Session:
@@ -31,6 +34,8 @@ class Session:
         self._analyses: OrderedDict[Key, analysis_module.Analysis] = OrderedDict()
         self._busy: dict[Key, threading.Lock] = {}
         self._lock = threading.Lock()
+        self._early: dict[Key, diff.Diff] = {}  # the diff of an analysis under way, parsed already
+        self._listeners: dict[Key, list[DiffListener]] = {}  # who wants that diff as soon as it is parsed
         self._opened: dict[str, analysis_module.Analysis] = {}  # folder as asked -> its last analysis
         self.analyses_made: Counter[tuple[str, str]] = Counter()  # (name, HEAD) -> times analysed: tests, bench
 
@@ -39,23 +44,48 @@ class Session:
     def base(self) -> str | None:
         return cohort.cohort_base(self.cohort_dir)
 
-    def analyse(self, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None = None) -> analysis_module.Analysis:
-        """The submission at its HEAD, understood; computed once per (submission, HEAD, base)."""
+    def analyse(self, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None = None,
+                on_diff: DiffListener | None = None) -> analysis_module.Analysis:
+        """The submission at its HEAD, understood; computed once per (submission, HEAD, base).
+        `on_diff` gets the diff as soon as it is parsed, by whichever thread is computing it."""
         base = self.base()
         key: Key = (str(repo.source), repo.head, base)
+        early = None
         with self._lock:
             found = self._analyses.get(key)
             if found is not None:
                 self._analyses.move_to_end(key)
                 return found
             gate = self._busy.setdefault(key, threading.Lock())
+            if on_diff is not None:
+                early = self._early.get(key)
+                if early is None:
+                    self._listeners.setdefault(key, []).append(on_diff)
+        if early is not None and on_diff is not None:
+            on_diff(early)  # another thread is past the diff already
         with gate:  # a second thread asking for the same key waits here for the first one's result
             with self._lock:
                 found = self._analyses.get(key)
                 if found is not None:
                     return found
-            result = analysis_module.analyse(repo, base=base, commits=commits)
-            with self._lock:
+
+            def diff_parsed(the_diff: diff.Diff) -> None:
+                with self._lock:
+                    self._early[key] = the_diff
+                    waiting = self._listeners.pop(key, [])
+                for listener in waiting:
+                    listener(the_diff)
+
+            try:
+                result = analysis_module.analyse(repo, base=base, commits=commits, on_diff=diff_parsed)
+            except BaseException:
+                with self._lock:
+                    self._early.pop(key, None)
+                    self._listeners.pop(key, None)
+                raise
+            with self._lock:  # one step: whoever looks finds either the diff under way or the result
+                self._early.pop(key, None)
+                self._listeners.pop(key, None)
                 self.analyses_made[(repo.source.name, repo.head)] += 1
                 self._analyses[key] = result
                 while len(self._analyses) > self.max_analyses:
@@ -63,9 +93,9 @@ class Session:
                 self._busy.pop(key, None)
             return result
 
-    def open(self, path: Path) -> analysis_module.Analysis:
+    def open(self, path: Path, on_diff: DiffListener | None = None) -> analysis_module.Analysis:
         """A submission folder → its analysis at its current HEAD (re-cloned if HEAD moved)."""
-        result = self.analyse(gitsafe.open_submission(path))
+        result = self.analyse(gitsafe.open_submission(path), on_diff=on_diff)
         with self._lock:
             self._opened.pop(str(path), None)
             self._opened[str(path)] = result  # newest last

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static, Tab, Tabs
 
 from review import gitsafe
+from review.core import diff as diff_module
 from review.core import evidence as evidence_module
 from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
@@ -26,7 +27,7 @@ from review.tui.screens import navigation, panes
 from review.tui.screens.anchor import AnchorCommentScreen
 from review.tui.screens.scoring import ScoringScreen
 from review.tui.signals import subscribe_to_scores
-from review.tui.widgets.commits_table import CommitsTable, commit_detail, suite_cell, tests_cell
+from review.tui.widgets.commits_table import CommitsTable, commit_detail
 from review.tui.widgets.diff_pane import DiffPane
 from review.tui.widgets.diff_view import load_lexers
 from review.tui.widgets.footer import KeysFooter
@@ -56,6 +57,11 @@ class SubmissionScreen(ScoringScreen):
         Binding("tab", "app.focus_next", "Next pane", show=False, id="submission.focus-next"),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="submission.focus-previous"),
     ]
+
+    @dataclass
+    class DiffParsed(Message):
+        """The diff, parsed, while its lines are still being attributed (not read ahead by triage)."""
+        diff: diff_module.Diff
 
     @dataclass
     class Loaded(Message):
@@ -190,7 +196,8 @@ class SubmissionScreen(ScoringScreen):
     @work(thread=True, exclusive=True, group="submission", name="submission-load")
     def load(self) -> None:
         try:
-            result = self.session.open(self.path)  # triage's analysis when it made one at this HEAD
+            # Triage's analysis when it made one at this HEAD; else the diff is painted once parsed.
+            result = self.session.open(self.path, on_diff=lambda parsed: self.post_message(self.DiffParsed(parsed)))
             register = getattr(self.app, "register_people", None)
             if register is not None:  # candidate-blind: its authors are masked before anything is drawn
                 register(self.path, result.commits)
@@ -206,6 +213,14 @@ class SubmissionScreen(ScoringScreen):
             return
         self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=scores))
 
+    @on(DiffParsed)
+    def diff_parsed(self, message: DiffParsed) -> None:
+        if self.diff_for is None:
+            self.query_one(DiffPane).preview(message.diff)
+            self.previewed = message.diff
+
+    previewed: diff_module.Diff | None = None  # painted before its analysis landed
+
     @on(Loaded)
     def loaded(self, message: Loaded) -> None:
         if message.analysis is None:
@@ -213,7 +228,7 @@ class SubmissionScreen(ScoringScreen):
                 Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}", 300)))
             return
         if message.analysis is not self.diff_for:  # not painted at mount, or HEAD moved since triage read it
-            self.query_one(DiffPane).load(message.analysis)
+            self.query_one(DiffPane).load(message.analysis, keep_position=message.analysis.diff is self.previewed)
             self.diff_for = message.analysis
         if self.panes_ready:
             self.fill_panes(message)
@@ -316,30 +331,20 @@ class SubmissionScreen(ScoringScreen):
         if self.analysis is not None:
             self.form.set_evidence(evidence_module.gather(self.evidence_inputs()))
 
-    def set_commit_cells(self, commit: str, suite: runner.SuiteResult | None = None,
-                         tests: candidate_tests.TestRun | None = None) -> None:
-        table = self.query_one("#commits-table", DataTable)
-        if commit not in table.rows:
-            return
-        if suite is not None:
-            table.update_cell(commit, "suite", suite_cell(self.app, suite), update_width=True)
-        if tests is not None:
-            table.update_cell(commit, "tests", tests_cell(self.app, tests), update_width=True)
-
     @on(StubLog.SuiteDone)
     def suite_done(self, message: StubLog.SuiteDone) -> None:
         """A run just finished: its verdicts become evidence beside the rubric at once."""
         suite = message.suite
         if len(suite.scenarios) == len(scenarios.SCENARIOS):
-            self.set_commit_cells(suite.commit, suite=suite)
+            self.query_one(CommitsTable).set_cells(suite.commit, suite=suite)
         if self.analysis is not None and suite.commit == self.analysis.head:
             self.suite = suite
             self.refresh_evidence()
 
     @on(StubLog.CompareDone)
     def compare_done(self, message: StubLog.CompareDone) -> None:
-        self.set_commit_cells(message.before.commit, suite=message.before_suite)
-        self.set_commit_cells(message.after.commit, suite=message.after_suite)
+        self.query_one(CommitsTable).set_cells(message.before.commit, suite=message.before_suite)
+        self.query_one(CommitsTable).set_cells(message.after.commit, suite=message.after_suite)
         if self.analysis is not None and message.after.commit == self.analysis.head:
             self.suite = message.after_suite
             self.refresh_evidence()
@@ -347,7 +352,7 @@ class SubmissionScreen(ScoringScreen):
     @on(StubLog.TimelineEntry)
     def timeline_entry(self, message: StubLog.TimelineEntry) -> None:
         entry = message.entry
-        self.set_commit_cells(entry.commit, entry.suite, entry.tests)
+        self.query_one(CommitsTable).set_cells(entry.commit, entry.suite, entry.tests)
         if entry.tests is not None:
             self.test_runs[entry.commit] = entry.tests.colour
         if self.analysis is not None and entry.commit == self.analysis.head and entry.suite is not None:

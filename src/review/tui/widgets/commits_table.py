@@ -40,6 +40,16 @@ class CommitsTable(DataTable):
                          Text(safe_line(", ".join(found.tools) or "—", 40)), Text(commit.author_date[:10]),
                          Text(safe_line(commit.author_name, 40)), key=commit.sha)
 
+    def set_cells(self, commit: str, suite: runner.SuiteResult | None = None,
+                  tests: candidate_tests.TestRun | None = None) -> None:
+        """A run landed for `commit`: its Suite and Own tests cells follow."""
+        if commit not in self.rows:
+            return
+        if suite is not None:
+            self.update_cell(commit, "suite", suite_cell(self.app, suite), update_width=True)
+        if tests is not None:
+            self.update_cell(commit, "tests", tests_cell(self.app, tests), update_width=True)
+
 
 def commit_detail(commit: gitsafe.Commit, signals: attribution.CommitAttribution) -> str:
     """The line under the table: the whole id, author, message, and what its metadata claims."""

@@ -93,7 +93,18 @@ class DiffPane(Vertical):
     def view(self) -> DiffView:
         return self.query_one(DiffView)
 
-    def load(self, analysis: analysis_module.Analysis) -> None:
+    def preview(self, the_diff: diff.Diff) -> None:
+        """The diff as soon as it is parsed, before its lines are attributed: painted now, marked
+        when the analysis lands (load)."""
+        self.view.show(the_diff)
+        self.fill_files(the_diff)
+        self.query_one("#diff-range", Static).update(Content(safe_line(
+            f"whole submission (starter → HEAD) · +{the_diff.added} lines · reading which lines an assistant "
+            "wrote… (marks appear when it is read)", 500)))
+
+    def load(self, analysis: analysis_module.Analysis, keep_position: bool = False) -> None:
+        """`keep_position`: the same diff was previewed, so where the reviewer scrolled to stays."""
+        offset = self.view.scroll_offset
         self.analysis = analysis
         head = analysis.head
         self.ranges = [DiffRange(analysis.base, head, "whole submission (starter → HEAD)")]
@@ -105,19 +116,24 @@ class DiffPane(Vertical):
             after_base = after_base or commit.sha == analysis.base
         self.position = 0
         self.display_diff(self.ranges[0], analysis.diff)
+        if keep_position:
+            self.view.scroll_to(offset.x, offset.y, animate=False)
 
     def display_diff(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
         self.shown, self.shown_diff = chosen, the_diff
         self.view.coverage = self.coverage_for(chosen)
         self.view.show(the_diff)
         self.post_message(self.Shown(chosen))
+        self.fill_files(the_diff)
+        self.display_header(chosen, the_diff)
+
+    def fill_files(self, the_diff: diff.Diff) -> None:
         files = self.query_one("#diff-files", DataTable)
         files.clear()
         for index, file_diff in enumerate(the_diff.files):
             files.add_row(Text(safe_line(file_diff.path, 120)), Text(str(file_diff.added)),
                           Text(str(file_diff.removed)), Text(str(file_diff.ai_added) if file_diff.ai_added else ""),
                           key=str(index))
-        self.display_header(chosen, the_diff)
 
     def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
         share = the_diff.ai_share
