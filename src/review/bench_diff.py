@@ -178,6 +178,8 @@ async def _open_triaged(cohort_dir: Path, rest: float = 0.0, size: tuple[int, in
             await pilot.press("enter")  # returns once the screen has settled
             settled = time.perf_counter() - start
             while not painted:
+                if time.perf_counter() - start > 120:
+                    raise RuntimeError("no frame with the diff's rows in two minutes")
                 await asyncio.sleep(0.002)
         finally:
             DiffView.render_line = render_line  # type: ignore[method-assign]

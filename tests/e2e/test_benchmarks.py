@@ -16,6 +16,16 @@ def test_the_synthetic_repository_is_what_it_says_and_bench_repo_reports_its_goa
     assert row.assistants == ["Claude Code"] and row.ai_share == 1.0  # every line named by a git-ai note
     assert main(["bench", "repo", "--commits", "60", "--lines", "600", "--into", str(tmp_path), "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
-    assert figures["repository"]["commits"] == 60
+    assert figures["repository"]["commits"] == 60 and figures["sanitised_clone_s"] > 0
     for name in ("triage_cold", "triage_warm"):
         assert figures[name]["goal"] == 2.0 and figures[name]["ratio"] > 0 and figures[name]["peak_rss_mb"] > 0
+
+
+def test_bench_diff_times_the_first_frame_that_holds_the_diff(tmp_path, capsys):
+    assert main(["bench", "diff", "--lines", "3000", "--into", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if "first frame with the diff" in line)
+    frame_ms = float(line.split("first frame with the diff")[1].split("ms")[0])
+    settled_ms = float(line.split("screen settled")[1].split("ms")[0])
+    assert frame_ms > 0 and settled_ms > 0
+    assert "git diff into a pipe (baseline)" in out
