@@ -16,7 +16,7 @@ import unidiff
 MAX_PATCH_BYTES = 64 << 20  # beyond this the diff is cut, and says so
 
 
-@dataclass
+@dataclass(slots=True)
 class DiffLine:
     kind: str  # "+", "-", " ", or "\\" (no newline at end of file)
     text: str  # without its newline; raw, untrusted
