@@ -136,10 +136,13 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         return per_commit[sha]
 
     for path, origins in blame.items():
+        path_claims = claims.setdefault(path, {})
+        last_sha, claim = None, None
         for index, (sha, _orig) in enumerate(origins, start=1):
-            claim = commit_claim(sha)
+            if sha != last_sha:  # runs of lines from one commit: one lookup per run
+                last_sha, claim = sha, commit_claim(sha)
             if claim is not None:
-                add(path, index, claim)
+                path_claims[index] = [claim]  # the first claim on any line: layer 1 comes first
 
     # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame. A
     # record about commit C looks only at the HEAD lines that came from C (5,000 noted commits on a
@@ -158,11 +161,13 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             for index, (sha, orig) in enumerate(origins, start=1):
                 grouped.setdefault(sha, []).append((index, orig))
             from_commit[record.path] = grouped
+        path_claims = claims.setdefault(record.path, {})
+        claim = Claim(record.tool, record.source, 3)  # one object for all of the record's lines
         for sha, introduced in from_commit[record.path].items():
             if sha.startswith(record.commit or "-"):  # a legacy note may name its commit by a short id
                 for index, orig in introduced:
                     if orig in wanted:
-                        add(record.path, index, Claim(record.tool, record.source, 3))
+                        path_claims.setdefault(index, []).append(claim)
 
     # Layer 2: the note, in order, so a later, more specific line overrides an earlier one.
     unmapped: list[Unmapped] = []
