@@ -127,6 +127,9 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     return records
 
 
+LONG_HISTORY = 64  # commits: past this, the replay is started before the diff is parsed
+
+
 def _replay_history(repo: gitsafe.SafeRepo, stop: threading.Event) -> line_origins.Replay | None:
     """Every line's origin from one `git log -p` stream; None leaves it to blame per file (a replay
     past its memory bound, git failing, or `stop` set because nothing needs it after all)."""
@@ -267,16 +270,21 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     disclosure = attribution.parse_note(note.text)
     records = _line_records(repo, commits)
     # Line origins come from replaying the history's patches when it is linear and read whole (else
-    # blame per file). Started now, while the diff is parsed, when any source could claim a line.
+    # blame per file), in a thread of its own when any source could claim a line. A long history is
+    # mostly git's work, so it starts before the diff is parsed (git runs on another core); a short
+    # one is mostly Python, like the parsing, so it waits until the diff is handed out (painted).
     replay_ahead = None
     linear = not truncated and not any(len(c.parents) > 1 for c in commits)
-    if linear and (
-            records or disclosure.entries or disclosure.heading is not None or any(s.signals for s in signals)):
+    replay = linear and (records or disclosure.entries or disclosure.heading is not None
+                         or any(s.signals for s in signals))
+    if replay and len(commits) >= LONG_HISTORY:
         replay_ahead = _Ahead(functools.partial(_replay_history, repo), "line-origins")
     try:
         the_diff = diff.parse(repo.diff(base_sha, "HEAD"), base_sha, repo.head)
         if on_diff is not None:
             on_diff(the_diff)
+        if replay and replay_ahead is None:
+            replay_ahead = _Ahead(functools.partial(_replay_history, repo), "line-origins")
         if not disclosure.entries and disclosure.heading is None:
             disclosure = readme_disclosure(repo, the_diff) or disclosure
 
