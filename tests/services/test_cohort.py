@@ -187,3 +187,20 @@ def test_whoever_opens_a_submission_under_analysis_gets_its_diff_as_soon_as_it_i
     assert any(line.tool for f in analysis.diff.files for h in f.hunks for line in h.lines)  # marked since
     assert sum(session.analyses_made.values()) == 1
     assert session.open(ben, on_diff=lambda _: seen.setdefault("third", True)) is analysis and "third" not in seen
+
+
+def test_a_long_diff_is_handed_out_first_by_its_first_lines_then_whole(tmp_path):
+    """What paints a 100k-line diff before it is all parsed: the first screen's worth, then the rest."""
+    from review.services.session import Session
+
+    folder = tmp_path / "cohort" / "long"
+    make_repo(folder, {"README.md": "starter\n"})
+    (folder / "big.mjs").write_text("".join(f"export const v{i} = {i};\n" for i in range(6000)))
+    git("add", "-A", cwd=folder)
+    git("commit", "-qm", "big\n\nCo-authored-by: Claude <noreply@anthropic.com>", cwd=folder)
+    handed: list = []
+    analysis = Session(tmp_path / "cohort").open(folder, on_diff=handed.append)
+    assert [d.partial for d in handed] == [True, False] and handed[1] is analysis.diff
+    first, whole = ([line.text for f in d.files for h in f.hunks for line in h.lines] for d in handed)
+    assert 1000 < len(first) < len(whole) == 6000 and whole[:len(first)] == first
+    assert analysis.diff.ai_added == 6000  # the whole one is the one marked

@@ -123,6 +123,7 @@ class Diff:
     files: list[FileDiff] = field(default_factory=list)
     truncated: bool = False
     problem: str | None = None
+    partial: bool = False  # only the patch's first lines (head_of): painted while the rest is parsed
 
     @property
     def added(self) -> int:
@@ -233,3 +234,32 @@ def parse(patch: bytes, base: str = "", target: str = "") -> Diff:
             file_diff.hunks.append(model)
         result.files.append(file_diff)
     return result
+
+
+_HUNK_HEADER = re.compile(rb"@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)")
+
+
+def head_of(patch: bytes, max_lines: int) -> bytes | None:
+    """The patch's first `max_lines` lines as a patch of their own, for a first screen painted before
+    the whole patch is parsed: cut at a line end, after the last whole file header, and a hunk cut
+    short gets the counts of the lines it kept. None when the patch is no longer than that (parse it
+    whole) or the cut leaves nothing. Linear in what it keeps."""
+    end = -1
+    for _ in range(max_lines):
+        end = patch.find(b"\n", end + 1)
+        if end == -1:
+            return None
+    lines = patch[:end + 1].split(b"\n")[:-1]
+    last_file = max((i for i, line in enumerate(lines) if line.startswith(b"diff --git ")), default=-1)
+    last_hunk = max((i for i, line in enumerate(lines) if line.startswith(b"@@ ")), default=-1)
+    if last_hunk < last_file:  # cut inside a file's header: that file is left out
+        kept = lines[:last_file]
+        return b"".join(line + b"\n" for line in kept) if kept else None
+    match = _HUNK_HEADER.match(lines[last_hunk]) if last_hunk >= 0 else None
+    if match is None:
+        return None
+    body = lines[last_hunk + 1:]
+    old = sum(1 for line in body if line[:1] in (b" ", b"-"))
+    new = sum(1 for line in body if line[:1] in (b" ", b"+"))
+    lines[last_hunk] = b"@@ -%s,%d +%s,%d @@%s" % (match[1], old, match[2], new, match[3])
+    return b"".join(line + b"\n" for line in lines)

@@ -127,6 +127,7 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     return records
 
 
+FIRST_SCREEN_LINES = 2000  # patch lines parsed first, for whoever paints the diff before it is whole
 LONG_HISTORY = 64  # commits: past this, the replay is started before the diff is parsed
 
 
@@ -254,8 +255,9 @@ def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict
 
 def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsafe.Commit] | None = None,
             on_diff: Callable[[diff.Diff], None] | None = None) -> Analysis:
-    """`on_diff` is handed the diff as soon as it is parsed, before any line is attributed (a screen
-    paints it while the rest is read; the marks land on those same lines later)."""
+    """`on_diff` is handed the diff's first lines (`partial`) and then the whole diff, as soon as each
+    is parsed and before any line is attributed (a screen paints them while the rest is read; the
+    marks land on the whole diff's lines later)."""
     commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
     cut: list[str] = []
     truncated = len(commits) >= gitsafe.MAX_COMMITS
@@ -280,7 +282,14 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     if replay and len(commits) >= LONG_HISTORY:
         replay_ahead = _Ahead(functools.partial(_replay_history, repo), "line-origins")
     try:
-        the_diff = diff.parse(repo.diff(base_sha, "HEAD"), base_sha, repo.head)
+        patch = repo.diff(base_sha, "HEAD")
+        first = diff.head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
+        if on_diff is not None and first is not None:  # a screen's worth at once, the whole patch next
+            head = diff.parse(first, base_sha, repo.head)
+            head.partial = True
+            on_diff(head)
+        the_diff = diff.parse(patch, base_sha, repo.head)
+        del patch
         if on_diff is not None:
             on_diff(the_diff)
         if replay and replay_ahead is None:

@@ -47,7 +47,9 @@ class Session:
     def analyse(self, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None = None,
                 on_diff: DiffListener | None = None) -> analysis_module.Analysis:
         """The submission at its HEAD, understood; computed once per (submission, HEAD, base).
-        `on_diff` gets the diff as soon as it is parsed, by whichever thread is computing it."""
+        `on_diff` gets the diff's first lines and then the whole diff, each as soon as it is parsed
+        by whichever thread is computing it (a late listener may get the first lines after the whole:
+        `Diff.partial` tells them apart)."""
         base = self.base()
         key: Key = (str(repo.source), repo.head, base)
         early = None
@@ -59,20 +61,19 @@ class Session:
             gate = self._busy.setdefault(key, threading.Lock())
             if on_diff is not None:
                 early = self._early.get(key)
-                if early is None:
-                    self._listeners.setdefault(key, []).append(on_diff)
+                self._listeners.setdefault(key, []).append(on_diff)
         if early is not None and on_diff is not None:
-            on_diff(early)  # another thread is past the diff already
+            on_diff(early)  # another thread is past (part of) the diff already; the rest follows
         with gate:  # a second thread asking for the same key waits here for the first one's result
             with self._lock:
                 found = self._analyses.get(key)
                 if found is not None:
                     return found
 
-            def diff_parsed(the_diff: diff.Diff) -> None:
+            def diff_parsed(the_diff: diff.Diff) -> None:  # its first lines, then the whole
                 with self._lock:
                     self._early[key] = the_diff
-                    waiting = self._listeners.pop(key, [])
+                    waiting = list(self._listeners.get(key, []))
                 for listener in waiting:
                     listener(the_diff)
 

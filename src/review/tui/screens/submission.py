@@ -215,8 +215,9 @@ class SubmissionScreen(ScoringScreen):
 
     @on(DiffParsed)
     def diff_parsed(self, message: DiffParsed) -> None:
-        if self.diff_for is None:
-            self.query_one(DiffPane).preview(message.diff)
+        shown = self.previewed
+        if self.diff_for is None and not (message.diff.partial and shown is not None and not shown.partial):
+            self.query_one(DiffPane).preview(message.diff, keep_position=shown is not None)
             self.previewed = message.diff
 
     previewed: diff_module.Diff | None = None  # painted before its analysis landed

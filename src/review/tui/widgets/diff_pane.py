@@ -93,14 +93,19 @@ class DiffPane(Vertical):
     def view(self) -> DiffView:
         return self.query_one(DiffView)
 
-    def preview(self, the_diff: diff.Diff) -> None:
-        """The diff as soon as it is parsed, before its lines are attributed: painted now, marked
-        when the analysis lands (load)."""
+    def preview(self, the_diff: diff.Diff, keep_position: bool = False) -> None:
+        """The diff as soon as it is parsed (its first lines first, `partial`), before its lines are
+        attributed: painted now, marked when the analysis lands (load)."""
+        offset = self.view.scroll_offset
         self.view.show(the_diff)
+        if keep_position:  # the first lines were shown: the whole diff begins with the same rows
+            self.view.scroll_to(offset.x, offset.y, animate=False)
         self.fill_files(the_diff)
+        lines = f"its first {the_diff.added} added lines while the rest is parsed" if the_diff.partial \
+            else f"+{the_diff.added} lines"
         self.query_one("#diff-range", Static).update(Content(safe_line(
-            f"whole submission (starter → HEAD) · +{the_diff.added} lines · reading which lines an assistant "
-            "wrote… (marks appear when it is read)", 500)))
+            f"whole submission (starter → HEAD) · {lines} · reading which lines an assistant wrote… "
+            "(marks appear when it is read)", 500)))
 
     def load(self, analysis: analysis_module.Analysis, keep_position: bool = False) -> None:
         """`keep_position`: the same diff was previewed, so where the reviewer scrolled to stays."""
