@@ -129,6 +129,7 @@ def _floor_ms(result, scenario, startup_ms: float) -> float:
 def harness_benchmark(into: Path | None) -> int:
     from review import gitsafe
     from review.harness import runner, sandbox, scenarios
+    from review.services import cohort as cohort_module
 
     scratch = Path(into) if into else Path(tempfile.mkdtemp(prefix="review-bench-"))
     os.environ["REVIEW_CACHE_DIR"] = str(scratch / "cache")
@@ -152,28 +153,35 @@ def harness_benchmark(into: Path | None) -> int:
         print(f"  {repo.source.name:14} {wall:7.2f} {floor:8.2f} {wall / floor:6.2f}")
     print(f"  median ratio {sorted(ratios)[len(ratios) // 2]:.2f} (target ≤ 1.3)")
 
-    print("\nthe whole cohort with N suites at once:")
+    print("\nthe whole cohort with N suites at once (each suite's ratio to its floor, while the others run):")
     for concurrency in (2, 4, 8):
         start = time.perf_counter()
-        asyncio.run(_run_many(repos, concurrency, info))
+        walls = asyncio.run(_run_many(repos, concurrency, info))
         wall = time.perf_counter() - start
+        each = sorted(suite_wall / (sum(_floor_ms(r, scenarios.BY_NAME[r.name], startup) for r in suite.scenarios) / 1000)
+                      for suite, suite_wall in walls)
+        default = "  ← the console's" if concurrency == cohort_module.harness_concurrency() else ""
         print(f"  N={concurrency}: {wall:6.2f} s   speed-up over one at a time {sequential_total / wall:4.2f}"
-              f" (ideal {min(concurrency, len(repos))})")
+              f" (ideal {min(concurrency, len(repos))})   per suite: median {each[len(each) // 2]:.2f}, "
+              f"worst {each[-1]:.2f} (target ≤ 1.3){default}")
     if not into:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
 
-async def _run_many(repos, concurrency: int, info) -> None:
+async def _run_many(repos, concurrency: int, info) -> list:
+    """Every suite, `concurrency` at a time: (suite, its own wall time) each."""
     from review.harness import runner
 
     gate = asyncio.Semaphore(concurrency)
 
     async def one(repo):
         async with gate:
-            await runner.run_suite(repo, info=info)
+            start = time.perf_counter()
+            suite = await runner.run_suite(repo, info=info)
+            return suite, time.perf_counter() - start
 
-    await asyncio.gather(*(one(repo) for repo in repos))
+    return list(await asyncio.gather(*(one(repo) for repo in repos)))
 
 
 # ----------------------------------------------------------------------------- start-up in a real terminal

@@ -4,6 +4,7 @@ computes each one's triage row, saying why when a folder cannot be read."""
 from __future__ import annotations
 
 import asyncio
+import os
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -235,10 +236,16 @@ def needs_suite(row: Row) -> bool:
     return bool(row.head) and row.harness in (None, QUEUED)
 
 
-async def fill_harness(rows: list[Row], concurrency: int = 2, on_done=None, on_start=None) -> None:
+def harness_concurrency() -> int:
+    """Suites at once in the background: they mostly wait (on the candidate's backoff and the hung
+    client's limit), so two per core; `review bench harness` shows each suite stays near its floor."""
+    return max(2, min(8, 2 * (os.cpu_count() or 1)))
+
+
+async def fill_harness(rows: list[Row], concurrency: int | None = None, on_done=None, on_start=None) -> None:
     """Run the suite for every readable row without a cached result, a few at a time. Cancelling
     it (process.run_until_stopped, as the console does when it quits) kills each run's processes."""
-    gate = asyncio.Semaphore(concurrency)
+    gate = asyncio.Semaphore(concurrency or harness_concurrency())
     try:
         info = sandbox.detect()
     except sandbox.SandboxError as error:

@@ -169,7 +169,8 @@ class CohortScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="harness", name="triage-harness")
     def fill_harness(self, rows: list[cohort.Row]) -> None:
-        """Suites run in their own event loop in this thread, two at a time; the UI never waits."""
+        """Suites run in their own event loop in this thread, a few at a time (cohort.harness_concurrency);
+        the UI never waits."""
         import asyncio
 
         worker = get_current_worker()
