@@ -169,8 +169,7 @@ class CohortScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="harness", name="triage-harness")
     def fill_harness(self, rows: list[cohort.Row]) -> None:
-        """Suites run in their own event loop in this thread, a few at a time (cohort.harness_concurrency);
-        the UI never waits."""
+        """Suites run in their own event loop in this thread, two per core; the UI never waits."""
         import asyncio
 
         worker = get_current_worker()
