@@ -89,13 +89,19 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
 
     first_paint, per_page, to_end = asyncio.run(paint())
     pipe = _git_diff_to_pipe(folder)
+    tig = _tig_first_paint(folder)
+    # The goal is 2 × tig; without tig, git diff into a pipe (what tig reads from) stands in for it.
+    floor, floor_name = (tig, "tig") if tig is not None else (pipe, "the pipe")
     opened = asyncio.run(_open_triaged(folder.parent))
     rested = asyncio.run(_open_triaged(folder.parent, rest=2.0))  # warm now: the row cache, no analysis
     print(f"diff of {lines} added lines ({len(body) / 1e6:.1f} MB), all AI-attributed through a Codex trailer")
     print(f"  git diff into a pipe (baseline)    {pipe * 1000:8.0f} ms   (what tig reads its diff from"
-          f"{'; tig is not installed here' if shutil.which('tig') is None else ''})")
+          f"{'; tig is not installed here' if tig is None else ''})")
+    if tig is not None:
+        print(f"  tig show HEAD, first screen (baseline) {tig * 1000:4.0f} ms   (started in tmux 120×40, median of "
+              "three, process start included)")
     print(f"  Enter on a triaged row, 2 s after triage (read ahead): first frame with the diff "
-          f"{rested[0] * 1000:6.0f} ms  (goal ≤ 300 ms; ratio to the pipe {rested[0] / pipe:.2f}, goal ≤ 2 × tig); "
+          f"{rested[0] * 1000:6.0f} ms  (goal ≤ 300 ms; ratio to {floor_name} {rested[0] / floor:.2f}, goal ≤ 2 × tig); "
           f"screen settled {rested[1] * 1000:.0f} ms")
     print(f"  the same, Enter the instant triage ends (still reading it)  {opened[0] * 1000:6.0f} ms  "
           f"settled {opened[1] * 1000:.0f} ms")
@@ -112,8 +118,9 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
 
         goals += [Goal(f"{lines}-line diff: Enter on its triaged row (read ahead) → first frame",
                        f"{rested[0] * 1000:.0f} ms", "300 ms", rested[0] / 0.3, 1.0),
-                  Goal(f"{lines}-line diff: that first frame against git diff into a pipe",
-                       f"{rested[0] * 1000:.0f} ms", f"git diff | {pipe * 1000:.0f} ms", rested[0] / pipe, 2.0),
+                  Goal(f"{lines}-line diff: that first frame against {'tig' if tig else 'git diff into a pipe'}",
+                       f"{rested[0] * 1000:.0f} ms", f"{'tig' if tig else 'git diff |'} {floor * 1000:.0f} ms",
+                       rested[0] / floor, 2.0),
                   Goal(f"{lines}-line diff: one page of new rows", f"{per_page * 1000:.1f} ms", "16 ms (a frame)",
                        per_page / 0.016, 1.0),
                   Goal(f"{lines}-line diff: peak memory while analysing", f"{peak / 1e6:.0f} MB", "300 MB",
@@ -121,6 +128,22 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
     if not into:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+def _tig_first_paint(folder: Path) -> float | None:
+    """tig started on the same commit in a fresh tmux window until the diff's first line is on its
+    screen (median of three); None without tig or tmux."""
+    import shlex
+    import statistics
+
+    from review.bench import _tmux_first_paint
+
+    if shutil.which("tig") is None or shutil.which("tmux") is None:
+        return None
+    env = {key: os.environ[key] for key in ("PATH", "HOME") if key in os.environ}
+    command = f"cd {shlex.quote(str(folder))} && exec tig show HEAD"
+    return statistics.median(_tmux_first_paint(f"review-bench-tig-{os.getpid()}", command, "value0 = 0", env)
+                             for _ in range(3))
 
 
 def _git_diff_to_pipe(folder: Path) -> float:
