@@ -12,7 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
-from review import __version__, cli_tools, demo, gitsafe
+from review import __version__, cli_tools, demo, gitsafe, tune_gc
 from review.core.text import safe_line
 from review.harness.scenarios import SCENARIOS
 from review.services import cohort
@@ -100,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     as_program = argv is None  # the `review` command itself, not a caller in the same process
+    tune_gc()  # triage of a large history allocates millions of objects too
     argv = list(sys.argv[1:] if argv is None else argv)
     # `review COHORT` is the everyday form: treat a first word that is no subcommand as a folder.
     if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
