@@ -86,3 +86,26 @@ async def test_a_submission_not_read_ahead_shows_its_diff_before_its_lines_are_a
         assert view.diff is screen.analysis.diff and any(row.line and row.line.tool for row in view.rows)
         header = str(screen.query_one("#diff-range").render())
         assert "reading which lines" not in header and "AI-attributed" in header
+
+
+async def test_a_head_moved_since_triage_is_the_one_the_screen_shows_and_names(sample_cohort):
+    from helpers import git
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        cohort, row = await rest_on(app, pilot, "ben-larsen")  # read ahead at the HEAD triage saw
+        ben = sample_cohort / "ben-larsen"
+        git("checkout", "-q", "main", cwd=ben)
+        (ben / "later.mjs").write_text("export const later = 1;\n")
+        git("add", "-A", cwd=ben)
+        git("commit", "-qm", "Later", cwd=ben)
+        moved = git("rev-parse", "HEAD", cwd=ben).strip()
+        assert moved != row.head
+        await pilot.press("enter")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, SubmissionScreen) and screen.analysis is not None
+        assert screen.analysis.head == moved and screen.query_one(DiffView).diff is screen.analysis.diff
+        assert "later.mjs" in {f.path for f in screen.analysis.diff.files}
+        assert moved[:12] in str(screen.query_one("#submission-title").render())
+        assert (row.head or "")[:12] not in str(screen.query_one("#submission-title").render())

@@ -79,10 +79,10 @@ class SubmissionScreen(ScoringScreen):
         self.row = row
         self.test_runs: dict[str, str] = {}  # commit -> red | green | none: the candidate's own tests
         self.diff_for: analysis_module.Analysis | None = None  # what the diff pane shows already
+        self.previewed: diff_module.Diff | None = None  # painted before its analysis landed
 
     def compose(self) -> ComposeResult:
-        # Panes are composed already arranged for the terminal's size: arranging them after the mount
-        # restyled every pane a second time, a third of the time to the first frame.
+        # Panes composed already arranged for the terminal (arranged after mount, all were restyled).
         self.layout_name = panes.arrangement(*self.app.size)
         shown = panes.shown(self.layout_name, self.active_pane, self.main_pane)
         yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
@@ -220,8 +220,6 @@ class SubmissionScreen(ScoringScreen):
             self.query_one(DiffPane).preview(message.diff, keep_position=shown is not None)
             self.previewed = message.diff
 
-    previewed: diff_module.Diff | None = None  # painted before its analysis landed
-
     @on(Loaded)
     def loaded(self, message: Loaded) -> None:
         if message.analysis is None:
@@ -239,6 +237,8 @@ class SubmissionScreen(ScoringScreen):
     def fill_panes(self, message: Loaded) -> None:
         assert message.analysis is not None
         self.analysis = analysis = message.analysis
+        title = f"{self.row.name} · HEAD {analysis.head[:12]}"  # the HEAD read now, which triage may not have seen
+        self.query_one("#submission-title", Static).update(Content(safe_line(title, 200)))
         suites, tests = message.suites or {}, message.tests or {}
         self.suite = suites.get(analysis.head)
         self.test_runs = {sha: run.colour for sha, run in tests.items()}
