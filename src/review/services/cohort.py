@@ -4,6 +4,7 @@ computes each one's triage row, saying why when a folder cannot be read."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
@@ -101,8 +102,12 @@ def _analyse_once(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> anal
 def load_row(path: Path, analyse: Analyse = _analyse_once) -> Row:
     """One triage row. `analyse` is the session's (cached), so the submission screen reuses it. Any
     failure while reading the submission is its row's reason, never the table's end."""
+    return _guarded(path, lambda: _load_row(path, analyse))
+
+
+def _guarded(path: Path, make: Callable[[], Row]) -> Row:
     try:
-        return _load_row(path, analyse)
+        return make()
     except Exception as error:  # the boundary: one hostile submission cannot take the others down
         row = placeholder(path)
         row.problem = failures.record(f"triage row {path}", error)
@@ -128,8 +133,11 @@ def warm_row(path: Path) -> tuple[Row | None, str | None]:
 
 def _load_row(path: Path, analyse: Analyse) -> Row:
     found, warm = warm_row(path)
-    if found is not None:
-        return found
+    return found if found is not None else _cold_row(path, analyse, warm)
+
+
+def _cold_row(path: Path, analyse: Analyse, warm: str | None) -> Row:
+    """The row computed from the submission, kept under `warm` (the row cache's key) when it has one."""
     row = placeholder(path)
     scores = store.read_scores(path)
     apply_scores(row, scores)
@@ -207,20 +215,21 @@ def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analy
     """Rows in the order they complete, never behind one slow row. Warm rows first, in this thread
     (a millisecond each, CPU-bound: threads would only fight over the GIL); then the rest, whose
     cloning is I/O bound, on a few threads."""
-    cold = []
+    cold: list[Callable[[], Row]] = []  # each cold row's work, its cache key already read
     for path in paths:
         try:
-            row, _key = warm_row(path)
-        except Exception:  # the boundary is load_row's: the cold path meets the same failure there
-            row = None
+            row, key = warm_row(path)
+        except Exception:  # the boundary is load_row's: the whole path meets the same failure there
+            cold.append(functools.partial(load_row, path, analyse))
+            continue
         if row is None:
-            cold.append(path)
+            cold.append(functools.partial(_guarded, path, functools.partial(_cold_row, path, analyse, key)))
         else:
             yield row
     if not cold:
         return
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(load_row, path, analyse) for path in cold]
+        futures = [pool.submit(work) for work in cold]
         for future in as_completed(futures):
             yield future.result()
 
