@@ -123,9 +123,13 @@ class ObjectReader:
             proc = self._start()
             assert proc.stdin is not None
             request = b"".join(names[index].encode("utf-8", "surrogateescape") + b"\n" for index in asked)
-            writer = threading.Thread(target=_write_all, args=(proc.stdin, request), daemon=True,
-                                      name="cat-file-requests")
-            writer.start()  # a thread: git stops reading names while its answers wait in a full pipe
+            writer = None
+            if len(request) <= select.PIPE_BUF:  # fits in the pipe at once (one object, most reads)
+                _write_all(proc.stdin, request)
+            else:  # a thread: git stops reading names while its answers wait in a full pipe
+                writer = threading.Thread(target=_write_all, args=(proc.stdin, request), daemon=True,
+                                          name="cat-file-requests")
+                writer.start()
             try:
                 for index in asked:
                     results[index] = self._answer(proc, limit)
@@ -134,7 +138,8 @@ class ObjectReader:
                 self._proc = None
                 raise
             finally:
-                writer.join(timeout=self.timeout_s)
+                if writer is not None:
+                    writer.join(timeout=self.timeout_s)
         return results
 
     def _answer(self, proc: subprocess.Popen[bytes], limit: int | None) -> tuple[str, bytes, int] | None:
