@@ -151,18 +151,18 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     for record in records:
         origins = blame.get(record.path, [])
         wanted = Ranges(record.ranges)  # intervals, not a set of lines: "1-20000000" costs nothing
+        path_claims = claims.setdefault(record.path, {})
+        claim = Claim(record.tool, record.source, 3)  # one object for all of the record's lines
         if record.commit in (None, head):
             for start, end in zip(wanted.starts, wanted.ends):
                 for index in range(max(1, start), min(end, len(origins)) + 1):
-                    add(record.path, index, Claim(record.tool, record.source, 3))
+                    path_claims.setdefault(index, []).append(claim)
             continue
         if record.path not in from_commit:
             grouped: dict[str, list[tuple[int, int]]] = {}
             for index, (sha, orig) in enumerate(origins, start=1):
                 grouped.setdefault(sha, []).append((index, orig))
             from_commit[record.path] = grouped
-        path_claims = claims.setdefault(record.path, {})
-        claim = Claim(record.tool, record.source, 3)  # one object for all of the record's lines
         for sha, introduced in from_commit[record.path].items():
             if sha.startswith(record.commit or "-"):  # a legacy note may name its commit by a short id
                 for index, orig in introduced:
@@ -242,6 +242,8 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     disagreements: dict[tuple[str, str], list[int]] = {}
     sides: dict[str, list[tuple[str, str | None]]] = {}  # message -> the sources and what each says
     for path, by_line in claims.items():
+        if not by_line:
+            continue  # a record about a path with no lines at HEAD: nothing to win
         path_winners = winners.setdefault(path, {})
         for line, line_claims in by_line.items():
             claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
