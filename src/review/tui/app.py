@@ -12,8 +12,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.signal import Signal
 
-import review
-from review import paths
+from review import paths, tune_gc
 from review.core import anonymity, text
 from review.services import cohort, store
 from review.services.session import Session
@@ -49,7 +48,7 @@ class ReviewApp(App[None]):
                  theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False,
                  anonymous: bool = False) -> None:
         super().__init__()
-        review.tune_gc()
+        tune_gc()
         # Candidate-blind: every candidate's names shown as candidate-N until the reviewer lifts it.
         self.anonymous = anonymous
         self.masker: anonymity.Masker | None = None

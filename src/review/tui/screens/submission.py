@@ -442,7 +442,7 @@ class SubmissionScreen(ScoringScreen):
         return focused is not None and any(node.id == f"pane-{pane}" for node in focused.ancestors_with_self)
 
     def action_back(self) -> None:
-        log = self.query(StubLog).first() if self.panes_ready else None  # no stub log yet in the first frame
+        log = self.query_one(StubLog) if self.panes_ready else None  # no stub log yet in the first frame
         if log is not None and log.running:  # escape stops a run first (the timeline runs while the Commits pane has focus)
             log.action_cancel()
             self.app.notify("Run cancelled; escape again goes back to triage.", markup=False)
