@@ -281,3 +281,29 @@ def test_a_function_named_in_the_note_maps_to_its_lines_in_the_diff(tmp_path):
     assert lines[3].tool == "GitHub Copilot"
     [missing] = result.attribution.unmapped
     assert "names retryLater, which no code file in the diff defines" == missing.reason
+
+
+def test_a_note_added_or_removed_after_the_first_read_is_seen(tmp_path):
+    """git-ai pushes its notes after the commits: the same HEAD with new notes is read with them."""
+    repo = make_repo(tmp_path / "s", {"checkout.mjs": "a\n"}, "starter")
+    (repo / "checkout.mjs").write_text("a\nb\nc\nd\n")
+    git("commit", "-qam", "work", cwd=repo)
+    sha = git("rev-parse", "HEAD", cwd=repo).strip()
+    assert added(analysis.analyse(gitsafe.open_submission(repo)), "checkout.mjs")[2].tool is None
+    note = ('checkout.mjs\n  s_aaaaaaaaaaaaaa 2-3\n---\n{"schema_version": "authorship/3.0.0", "sessions": '
+            '{"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "claude", "id": "x", "model": "claude-opus-4-5"}}}}\n')
+    git("notes", "--ref=ai", "add", "-m", note, sha, cwd=repo)
+    assert added(analysis.analyse(gitsafe.open_submission(repo)), "checkout.mjs")[2].tool == "Claude Code"
+    git("notes", "--ref=ai", "remove", sha, cwd=repo)
+    assert added(analysis.analyse(gitsafe.open_submission(repo)), "checkout.mjs")[2].tool is None
+
+
+def test_notes_that_cannot_be_copied_are_said_and_the_diff_is_still_read(tmp_path):
+    repo = make_repo(tmp_path / "s", {"checkout.mjs": "a\n"}, "starter")
+    (repo / "checkout.mjs").write_text("a\nb\n")
+    git("commit", "-qam", "work", cwd=repo)
+    (repo / ".git" / "refs" / "notes").mkdir(parents=True, exist_ok=True)
+    (repo / ".git" / "refs" / "notes" / "ai").write_text("1234567890123456789012345678901234567890\n")
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    assert 2 in added(result, "checkout.mjs")
+    assert any("git notes could not be copied" in line for line in result.cut), result.cut

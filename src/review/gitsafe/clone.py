@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from review.gitsafe.env import GitSafeError, _run, cache_root, git_env
-from review.gitsafe.head import check_repository, find_git_dir, read_head
+from review.gitsafe.head import check_repository, find_git_dir, read_head, refs_fingerprint
 from review.gitsafe.repo import SafeRepo
 
 
@@ -24,14 +24,19 @@ def _safe_dirs(source: Path) -> tuple[str, ...]:
     return tuple(sorted(dirs))
 
 
-def fetch_notes(clone_dir: Path, source: Path) -> None:
+NOTES_REFSPECS = ("+refs/notes/*:refs/notes/*", "+refs/ai/*:refs/ai/*")
+
+
+def fetch_notes(clone_dir: Path, source: Path) -> str | None:
     """git notes (git-ai's refs/notes/ai and refs/notes/ai-remote/*) and git-ai's legacy
-    refs/ai/authorship/* do not travel with a clone: fetch them explicitly."""
+    refs/ai/authorship/* do not travel with a plain clone: fetch them, dropping any the source no
+    longer has. Returns why they could not be fetched (None: fetched, or there are none)."""
     try:
-        _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--no-tags", "--", str(find_git_dir(source)),
-              "+refs/notes/*:refs/notes/*", "+refs/ai/*:refs/ai/*"], env=git_env(_safe_dirs(source)))
-    except GitSafeError:
-        pass  # no notes is the common case
+        _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--prune", "--no-tags", "--",
+              str(find_git_dir(source)), *NOTES_REFSPECS], env=git_env(_safe_dirs(source)))
+    except GitSafeError as error:
+        return str(error)
+    return None
 
 
 def cache_path_for(source: Path) -> Path:
@@ -40,7 +45,8 @@ def cache_path_for(source: Path) -> Path:
 
 
 def open_submission(folder: Path) -> SafeRepo:
-    """A clean clone of the submission at its current HEAD, made or refreshed as needed."""
+    """A clean clone of the submission at its current HEAD, made or refreshed as needed; its notes
+    are fetched again when the source's notes refs changed (git-ai pushes notes after commits)."""
     folder = folder.resolve()
     head = read_head(folder)
     if head.sha is None:
@@ -50,38 +56,63 @@ def open_submission(folder: Path) -> SafeRepo:
     if marker.is_file():
         try:
             recorded = json.loads(marker.read_text())
-            if recorded.get("head") == head.sha:
-                return SafeRepo(folder, target, head.sha)
         except (OSError, ValueError):
-            pass
+            recorded = {}
+        if recorded.get("head") == head.sha:
+            notes = refs_fingerprint(head.git_dir)
+            problem = recorded.get("notes_problem")
+            if notes is None or notes != recorded.get("notes"):
+                problem = fetch_notes(target, folder)
+                _write_marker(target, folder, head.sha, notes, problem)
+            return SafeRepo(folder, target, head.sha, notes_problem=problem)
     return _fresh_clone(folder, head.sha, target)
+
+
+def _write_marker(clone_dir: Path, folder: Path, head_sha: str, notes: str | None, problem: str | None) -> None:
+    if problem is not None:
+        notes = None  # fetched in vain: try again next time
+    marker = clone_dir / "review-source.json"
+    tmp = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"source": str(folder), "head": head_sha, "notes": notes, "notes_problem": problem}))
+    os.replace(tmp, marker)
+
+
+def _clone(folder: Path, clone_dir: Path, with_notes: bool) -> None:
+    # The source is a local path we control the spelling of; "--" keeps it from being an option. The
+    # notes refspecs make the notes travel in the same transfer (one upload-pack, not two).
+    notes = [arg for spec in NOTES_REFSPECS for arg in ("-c", f"remote.origin.fetch={spec}")] if with_notes else []
+    _run(["clone", "--quiet", "--bare", "--no-local", "--no-hardlinks", "--no-tags", "--template=", *notes,
+          "--", str(find_git_dir(folder)), str(clone_dir)], env=git_env(_safe_dirs(folder)))
 
 
 def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
     check_repository(find_git_dir(folder))  # only its own objects and refs, nothing that could hang git
-    env = git_env(_safe_dirs(folder))
+    notes = refs_fingerprint(find_git_dir(folder))
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = Path(tempfile.mkdtemp(prefix=".clone-", dir=target.parent))
     try:
         clone_dir = tmp / "repo.git"
-        # The source is a local path we control the spelling of; "--" keeps it from being an option.
+        problem = None
         try:
-            _run(["clone", "--quiet", "--bare", "--no-local", "--no-hardlinks", "--no-tags",
-                  "--template=", "--", str(find_git_dir(folder)), str(clone_dir)], env=env)
-        except GitSafeError as error:
-            text = str(error)
-            if any(sign in text for sign in ("not our ref", "bad object", "did not send all", "corrupt")):
-                raise GitSafeError(f"HEAD cannot be read: the commit it names is missing or corrupt ({text})") from None
-            raise GitSafeError(f"the repository cannot be copied: {text}") from None
-        env_clean = git_env()
+            _clone(folder, clone_dir, with_notes=True)
+        except GitSafeError:
+            # A broken notes ref must not cost the whole submission: clone without, fetch them alone.
+            shutil.rmtree(clone_dir, ignore_errors=True)
+            try:
+                _clone(folder, clone_dir, with_notes=False)
+            except GitSafeError as error:
+                text = str(error)
+                if any(sign in text for sign in ("not our ref", "bad object", "did not send all", "corrupt")):
+                    raise GitSafeError(f"HEAD cannot be read: the commit it names is missing or corrupt ({text})") from None
+                raise GitSafeError(f"the repository cannot be copied: {text}") from None
+            problem = fetch_notes(clone_dir, folder)
         # The clone's HEAD follows the source's branch; pin what we saw, whatever it pointed at.
+        # update-ref refuses an id that is missing or names no commit.
         try:
-            _run(["--git-dir", str(clone_dir), "cat-file", "-e", f"{head_sha}^{{commit}}"], env=env_clean)
+            _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=git_env())
         except GitSafeError:
             raise GitSafeError("HEAD cannot be read: the commit it names is missing or corrupt") from None
-        _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=env_clean)
-        fetch_notes(clone_dir, folder)
-        (clone_dir / "review-source.json").write_text(json.dumps({"source": str(folder), "head": head_sha}))
+        _write_marker(clone_dir, folder, head_sha, notes, problem)
         # Swap in atomically; a concurrent console may have done the same, which is fine.
         old = target.with_name(target.name + f".old-{os.getpid()}")
         if target.exists():
@@ -93,4 +124,4 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
         shutil.rmtree(old, ignore_errors=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return SafeRepo(folder, target, head_sha)
+    return SafeRepo(folder, target, head_sha, notes_problem=problem)

@@ -183,6 +183,7 @@ class SafeRepo:
     source: Path
     path: Path
     head: str
+    notes_problem: str | None = None  # why the source's notes could not be fetched: said on the row
     _env: dict[str, str] = field(default_factory=git_env, repr=False)
     _objects: ObjectReader | None = field(default=None, repr=False)
 
@@ -321,7 +322,7 @@ class SafeRepo:
         """Fetch the source's git notes again (the clone already did once)."""
         from review.gitsafe.clone import fetch_notes  # the clone's own step, done again
 
-        fetch_notes(self.path, self.source)
+        self.notes_problem = fetch_notes(self.path, self.source)
 
     def notes_list(self, ref: str) -> dict[str, str]:
         """Commit id -> the id of its note's blob under `ref` (one git call, not one per commit)."""

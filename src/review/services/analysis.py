@@ -265,6 +265,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         total = repo.count_commits()
         cut.append(f"the history has {total} commits; the latest {len(commits)} were read for attribution "
                    f"({total - len(commits)} older ones were not)")
+    if repo.notes_problem:
+        cut.append(f"the repository's git notes could not be copied, so no git-ai note was read ({repo.notes_problem})")
     changed_ahead = _Ahead(lambda _stop: repo.changed_paths(), "changed-paths")
     signals = commit_signals(commits)
     base_sha, base_problem = choose_base(repo, commits, base, truncated)
