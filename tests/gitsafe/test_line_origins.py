@@ -23,6 +23,9 @@ def assert_same_as_blame(repo: gitsafe.SafeRepo) -> line_origins.Replay:
         if entry.path in replayed.untracked:
             continue
         assert replayed.files.get(entry.path, []) == repo.blame("HEAD", entry.path), entry.path
+    # The paths each commit touched, read on the way, are git's own list (a rename: both names).
+    touched = {sha: set(paths) for sha, paths in replayed.changed.items() if paths}
+    assert touched == {sha: set(paths) for sha, paths in repo.changed_paths().items() if paths}
     return replayed
 
 
@@ -42,6 +45,11 @@ def test_renames_deletions_header_lookalikes_binaries_and_odd_paths(tmp_path):
     replayed = assert_same_as_blame(repo)
     assert "bin.dat" in replayed.untracked and "a.mjs" not in replayed.files
     assert len(replayed.files["moved.mjs"]) == 16  # top, five, new, eight, end
+    # git's output comes in reads of any size: a hunk's body cut between two batches reads the same.
+    lines = [line for batch in repo.history_patches("HEAD") for line in batch]
+    for size in (1, 2, 3, 7):
+        cut = line_origins.replay(lines[i:i + size] for i in range(0, len(lines), size))
+        assert (cut.files, cut.untracked) == (replayed.files, replayed.untracked), size
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -158,18 +158,21 @@ def run_capped(args: list[str], env: dict[str, str], max_bytes: int, timeout_s: 
     return b"".join(chunks)
 
 
-def stream_lines(args: list[str], env: dict[str, str], timeout_s: float = GIT_TIMEOUT_S) -> Generator[bytes, None, None]:
-    """git's output line by line as it comes (a history's patches: never all in memory at once)."""
+def stream_lines(args: list[str], env: dict[str, str],
+                 timeout_s: float = GIT_TIMEOUT_S) -> Generator[list[bytes], None, None]:
+    """git's output as it comes, in batches of whole lines (a history's patches: never all in memory
+    at once; a batch per read, not a generator step per line)."""
     pending = b""
     stream = _output_chunks(args, env, timeout_s)
     try:
         for chunk in stream:
             *lines, pending = (pending + chunk).split(b"\n")
-            yield from lines
+            if lines:
+                yield lines
     finally:
         stream.close()
     if pending:
-        yield pending
+        yield [pending]
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

@@ -288,8 +288,8 @@ class SafeRepo:
                 origins.append((sha.decode(), int(orig)))
         return origins
 
-    def history_patches(self, rev: str = "HEAD") -> Generator[bytes, None, None]:
-        """Every commit's patch, oldest first, as lines: a ``\\0commit <id>`` line, then its -U0 hunks
+    def history_patches(self, rev: str = "HEAD") -> Generator[list[bytes], None, None]:
+        """Every commit's patch, oldest first, in batches of lines: a ``\\0commit <id>`` line, then its -U0 hunks
         (renames detected, no textconv or external diff). One git process for the whole history."""
         rev = self.check_rev(rev)
         return stream_lines(["--git-dir", str(self.path), "log", "--reverse", "--first-parent", "-p", "-U0", "-M",

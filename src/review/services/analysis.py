@@ -134,11 +134,11 @@ LONG_HISTORY = 64  # commits: past this, the replay is started before the diff i
 def _replay_history(repo: gitsafe.SafeRepo, stop: threading.Event) -> line_origins.Replay | None:
     """Every line's origin from one `git log -p` stream; None leaves it to blame per file (a replay
     past its memory bound, git failing, or `stop` set because nothing needs it after all)."""
-    def until_stopped(lines: Iterator[bytes]) -> Iterator[bytes]:
-        for line in lines:
+    def until_stopped(batches: Iterator[list[bytes]]) -> Iterator[list[bytes]]:
+        for batch in batches:
             if stop.is_set():
                 return
-            yield line
+            yield batch
 
     stream = repo.history_patches("HEAD")
     try:
@@ -148,6 +148,10 @@ def _replay_history(repo: gitsafe.SafeRepo, stop: threading.Event) -> line_origi
     finally:
         stream.close()  # stopped early: git is stopped here
     return None if stop.is_set() else replayed
+
+
+def _changed_paths(repo: gitsafe.SafeRepo) -> _Ahead[dict[str, list[str]]]:
+    return _Ahead(lambda _stop: repo.changed_paths(), "changed-paths")
 
 
 class _Ahead(Generic[T]):
@@ -267,23 +271,29 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
                    f"({total - len(commits)} older ones were not)")
     if repo.notes_problem:
         cut.append(f"the repository's git notes could not be copied, so no git-ai note was read ({repo.notes_problem})")
-    changed_ahead = _Ahead(lambda _stop: repo.changed_paths(), "changed-paths")
-    signals = commit_signals(commits)
-    base_sha, base_problem = choose_base(repo, commits, base, truncated)
-    note = read_note(repo)
-    disclosure = attribution.parse_note(note.text)
-    records = _line_records(repo, commits)
     # Line origins come from replaying the history's patches when it is linear and read whole (else
-    # blame per file), in a thread of its own when any source could claim a line. A long history is
-    # mostly git's work, so it starts before the diff is parsed (git runs on another core); a short
-    # one is mostly Python, like the parsing, so it waits until the diff is handed out (painted).
-    replay_ahead = None
+    # blame per file), in a thread of its own, when any source could claim a line. A long history is
+    # mostly git's work, so it starts first, before that is known (git runs on another core while the
+    # notes and the diff are read), and is stopped if nothing can claim; a short one is mostly Python,
+    # like the parsing, so it waits until the diff is handed out (painted).
     linear = not truncated and not any(len(c.parents) > 1 for c in commits)
-    replay = linear and (records or disclosure.entries or disclosure.heading is not None
-                         or any(s.signals for s in signals))
-    if replay and len(commits) >= LONG_HISTORY:
+    replay_ahead = None
+    if linear and len(commits) >= LONG_HISTORY:
         replay_ahead = _Ahead(functools.partial(_replay_history, repo), "line-origins")
+    # Which paths each commit touched: a replay reads it on its way; without one, one git call does.
+    changed_ahead = None if replay_ahead is not None else _changed_paths(repo)
+    replayed = None
     try:
+        signals = commit_signals(commits)
+        base_sha, base_problem = choose_base(repo, commits, base, truncated)
+        note = read_note(repo)
+        disclosure = attribution.parse_note(note.text)
+        records = _line_records(repo, commits)
+        replay = linear and (records or disclosure.entries or disclosure.heading is not None
+                             or any(s.signals for s in signals))
+        if replay_ahead is not None and not replay:
+            replay_ahead.cancel()
+            replay_ahead, changed_ahead = None, _changed_paths(repo)
         patch = repo.diff(base_sha, "HEAD")
         first = diff.head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
         if on_diff is not None and first is not None:  # a screen's worth at once, the whole patch next
@@ -305,7 +315,12 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         patterns = share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")
         for file_diff in the_diff.files:
             file_diff.excluded = share.exclusion(file_diff.path, file_diff.binary, patterns)
-        changed = changed_ahead.result()
+        if changed_ahead is not None:
+            changed = changed_ahead.result()
+        else:
+            assert replay_ahead is not None
+            replayed = replay_ahead.result()
+            changed = replayed.changed if replayed is not None else repo.changed_paths()
         wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
         claimed = could_be_claimed(signals, changed, records, disclosure, the_diff)
         if claimed is not None:  # a file no source could give to an assistant needs no blame: a person's lines
@@ -328,7 +343,6 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     if len(wanted) > MAX_BLAMED_FILES:
         cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits (the first "
                    f"{MAX_BLAMED_FILES} were): their lines count as unattributed")
-    replayed = None
     if replay_ahead is not None and not wanted:
         replay_ahead.cancel()  # nothing to trace after all (e.g. only README.md is claimed, and it is deleted)
     elif replay_ahead is not None:
