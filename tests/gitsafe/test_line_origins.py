@@ -26,6 +26,9 @@ def assert_same_as_blame(repo: gitsafe.SafeRepo) -> line_origins.Replay:
     # The paths each commit touched, read on the way, are git's own list (a rename: both names).
     touched = {sha: set(paths) for sha, paths in replayed.changed.items() if paths}
     assert touched == {sha: set(paths) for sha, paths in repo.changed_paths().items() if paths}
+    for sha in touched:  # and the lines each added, as --numstat counts them
+        parent = repo.git("rev-parse", f"{sha}^").decode().strip() if sha != repo.root_commit() else gitsafe.EMPTY_TREE
+        assert replayed.added.get(sha, 0) == repo.added_lines(parent, sha), sha
     return replayed
 
 

@@ -67,6 +67,7 @@ class Replay:
         self.untracked: set[str] = set()  # binary at some point: origins unknown
         self.tracked = 0  # lines alive (added and not yet removed), a memory bound
         self.changed: dict[str, list[str]] = {}  # commit -> the paths it touched (both sides of a rename)
+        self.added: dict[str, int] = {}  # commit -> lines it added (as --numstat counts them)
         self._commit = ""
         self._reset_section()
         self._minus = self._plus = 0  # hunk body lines still to skip
@@ -165,6 +166,7 @@ class Replay:
         self._new += self._old[self._cursor:keep]
         self._cursor = min(len(self._old), keep + b)
         self._new += zip(repeat(self._commit, d), range(c, c + d))
+        self.added[self._commit] = self.added.get(self._commit, 0) + d
         self.tracked += d - (self._cursor - keep)  # lines alive now, across every file
         if self.tracked > MAX_TRACKED_LINES:
             raise TooLarge(f"more than {MAX_TRACKED_LINES} lines to replay")

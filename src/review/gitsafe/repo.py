@@ -335,11 +335,11 @@ class SafeRepo:
         return {parts[1]: parts[0] for parts in (line.split() for line in out.splitlines())
                 if len(parts) == 2 and SHA_RE.match(parts[0]) and SHA_RE.match(parts[1])}
 
-    def refs_under(self, prefix: str) -> dict[str, str]:
-        """Ref name -> the object it names, for every ref under `prefix` (one git call)."""
-        if not _REF_NAME_RE.match(prefix.rstrip("/")):
+    def refs_under(self, *prefixes: str) -> dict[str, str]:
+        """Ref name -> the object it names, for every ref under any of `prefixes` (one git call)."""
+        if not prefixes or not all(_REF_NAME_RE.match(prefix.rstrip("/")) for prefix in prefixes):
             raise GitSafeError("bad ref prefix")
-        out = self.git("for-each-ref", "--format=%(objectname) %(refname)", "--", prefix).decode("utf-8", "replace")
+        out = self.git("for-each-ref", "--format=%(objectname) %(refname)", "--", *prefixes).decode("utf-8", "replace")
         return {parts[1]: parts[0] for parts in (line.split(" ", 1) for line in out.splitlines())
                 if len(parts) == 2 and SHA_RE.match(parts[0])}
 

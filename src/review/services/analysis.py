@@ -107,10 +107,12 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     every object read through the one batch reader."""
     records: list[attribution.LineRecord] = []
     annotated: dict[str, str] = {}
-    for ref in ["refs/notes/ai", *sorted(repo.refs_under("refs/notes/ai-remote/"))]:
-        for noted, note_blob in repo.notes_list(ref).items():
-            annotated.setdefault(noted, note_blob)
-    legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in repo.refs_under("refs/ai/authorship/").items()}
+    refs = repo.refs_under("refs/notes/", "refs/ai/")  # one git call; most submissions have none
+    for ref in ["refs/notes/ai", *sorted(name for name in refs if name.startswith("refs/notes/ai-remote/"))]:
+        if ref in refs:
+            for noted, note_blob in repo.notes_list(ref).items():
+                annotated.setdefault(noted, note_blob)
+    legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in refs.items() if name.startswith("refs/ai/authorship/")}
     wanted = []  # (commit, blob, its parser), in history order
     for commit in commits:
         if commit.sha in annotated:
@@ -275,13 +277,11 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     # blame per file), in a thread of its own, when any source could claim a line. A long history is
     # mostly git's work, so it starts first, before that is known (git runs on another core while the
     # notes and the diff are read), and is stopped if nothing can claim; a short one is mostly Python,
-    # like the parsing, so it waits until the diff is handed out (painted).
+    # like the parsing, so while a screen waits to paint the diff it starts once the diff is handed out.
     linear = not truncated and not any(len(c.parents) > 1 for c in commits)
-    replay_ahead = None
-    if linear and len(commits) >= LONG_HISTORY:
-        replay_ahead = _Ahead(functools.partial(_replay_history, repo), "line-origins")
-    # Which paths each commit touched: a replay reads it on its way; without one, one git call does.
-    changed_ahead = None if replay_ahead is not None else _changed_paths(repo)
+    start_replay = functools.partial(_Ahead, functools.partial(_replay_history, repo), "line-origins")
+    replay_ahead = start_replay() if linear and len(commits) >= LONG_HISTORY else None
+    changed_ahead = None  # which paths each commit touched: read by the replay on its way, else one git call
     replayed = None
     try:
         signals = commit_signals(commits)
@@ -293,7 +293,11 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
                              or any(s.signals for s in signals))
         if replay_ahead is not None and not replay:
             replay_ahead.cancel()
-            replay_ahead, changed_ahead = None, _changed_paths(repo)
+            replay_ahead = None
+        if replay and replay_ahead is None and on_diff is None:  # no screen waits to paint
+            replay_ahead = start_replay()
+        if not replay:
+            changed_ahead = _changed_paths(repo)
         patch = repo.diff(base_sha, "HEAD")
         first = diff.head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
         if on_diff is not None and first is not None:  # a screen's worth at once, the whole patch next
@@ -305,7 +309,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         if on_diff is not None:
             on_diff(the_diff)
         if replay and replay_ahead is None:
-            replay_ahead = _Ahead(functools.partial(_replay_history, repo), "line-origins")
+            replay_ahead = start_replay()
         if not disclosure.entries and disclosure.heading is None:
             disclosure = readme_disclosure(repo, the_diff) or disclosure
 
@@ -376,7 +380,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         parent = next(c.parents[0] for c in commits if c.sha == draft) if commits else None
         if parent:
             analysis.draft = draft
-            analysis.draft_added = repo.added_lines(parent, draft)
+            # The replay counted every commit's added lines on its way; without one, one git call.
+            analysis.draft_added = replayed.added.get(draft, 0) if replayed is not None else repo.added_lines(parent, draft)
             analysis.draft_surviving = sum(sha == draft for origins in blame.values() for sha, _ in origins)
     return analysis
 
