@@ -19,6 +19,13 @@ def test_the_synthetic_repository_is_what_it_says_and_bench_repo_reports_its_goa
     assert figures["repository"]["commits"] == 60 and figures["sanitised_clone_s"] > 0
     for name in ("triage_cold", "triage_warm"):
         assert figures[name]["goal"] == 2.0 and figures[name]["ratio"] > 0 and figures[name]["peak_rss_mb"] > 0
+    assert figures["triage_rows_from_kept_copy"]["ratio"] > 0 and figures["floor_clone_plus_log_p"]["ratio"] > 0
+    # Run again into the same folder: the cold figure starts from an empty cache, so it makes the copy again.
+    left = next((tmp_path / "cache" / "repos").glob("*.git")) / "left-by-the-first-run"
+    left.write_text("")
+    assert main(["bench", "repo", "--commits", "60", "--lines", "600", "--into", str(tmp_path), "--json"]) == 0
+    capsys.readouterr()
+    assert not left.exists()
 
 
 def test_bench_diff_times_the_first_frame_that_holds_the_diff(tmp_path, capsys):
