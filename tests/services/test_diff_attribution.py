@@ -307,3 +307,17 @@ def test_notes_that_cannot_be_copied_are_said_and_the_diff_is_still_read(tmp_pat
     result = analysis.analyse(gitsafe.open_submission(repo))
     assert 2 in added(result, "checkout.mjs")
     assert any("git notes could not be copied" in line for line in result.cut), result.cut
+
+
+def test_notes_are_not_fetched_again_from_a_source_that_turned_hostile(tmp_path):
+    """The copy is kept for its HEAD; a source that since gained alternates is not read for notes."""
+    repo = make_repo(tmp_path / "s", {"checkout.mjs": "a\n"}, "starter")
+    (repo / "checkout.mjs").write_text("a\nb\n")
+    git("commit", "-qam", "work", cwd=repo)
+    gitsafe.open_submission(repo)
+    other = make_repo(tmp_path / "other", {"x.mjs": "x\n"})
+    (repo / ".git" / "objects" / "info" / "alternates").write_text(str(other / ".git" / "objects") + "\n")
+    git("notes", "--ref=ai", "add", "-m", "checkout.mjs\n  s_aaaaaaaaaaaaaa 2\n---\n{}\n", "HEAD", cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    assert 2 in added(result, "checkout.mjs")
+    assert any("git notes could not be copied" in line and "alternates" in line for line in result.cut), result.cut

@@ -62,7 +62,11 @@ def open_submission(folder: Path) -> SafeRepo:
             notes = refs_fingerprint(head.git_dir)
             problem = recorded.get("notes_problem")
             if notes is None or notes != recorded.get("notes"):
-                problem = fetch_notes(target, folder)
+                try:
+                    check_repository(head.git_dir)  # the source may have changed since it was copied
+                    problem = fetch_notes(target, folder)
+                except GitSafeError as error:
+                    problem = str(error)
                 _write_marker(target, folder, head.sha, notes, problem)
             return SafeRepo(folder, target, head.sha, notes_problem=problem)
     return _fresh_clone(folder, head.sha, target)
