@@ -3,6 +3,7 @@ off screen are mounted."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from helpers import settle, wait_until
@@ -38,11 +39,23 @@ async def test_a_submission_read_ahead_has_its_diff_in_the_screens_first_frame(s
             display(screen, renderable)
 
         app._display = seen  # what the terminal would be sent, not a change of behaviour
-        await pilot.press("enter")
-        await settle(app, pilot)
+        collecting: list[bool] = []  # was garbage collection on when the screen mounted? (held for its first frame)
+        mounted = SubmissionScreen.on_mount
+
+        def on_mount(self) -> None:
+            collecting.append(gc.isenabled())
+            mounted(self)
+
+        SubmissionScreen.on_mount = on_mount  # type: ignore[method-assign]
+        try:
+            await pilot.press("enter")
+            await settle(app, pilot)
+        finally:
+            SubmissionScreen.on_mount = mounted  # type: ignore[method-assign]
         screen = app.screen
         assert isinstance(screen, SubmissionScreen)
         assert frames and frames[0] > 2, frames  # the diff, not "reading the submission…"
+        assert collecting == [False] and gc.isenabled()  # held for the first frame, and given back
         assert sum(cohort.session.analyses_made.values()) == made  # opened from what triage read
         assert screen.analysis is cohort.session.last_opened(Path(row.path), row.head)
         # The panes off screen at 80×24 were mounted after that frame and filled all the same.

@@ -34,6 +34,18 @@ class Tally(NamedTuple):
     widest: int  # the longest line, in characters
 
 
+class Totals(NamedTuple):
+    added: int
+    ai_added: int
+    code_added: int  # the share counts code only: not prose, lockfiles, vendored or generated files
+    code_ai_added: int
+
+    @property
+    def ai_share(self) -> float | None:
+        """AI-attributed added lines of code ÷ added lines of code."""
+        return self.code_ai_added / self.code_added if self.code_added else None
+
+
 @dataclass
 class Hunk:
     header: str  # "@@ -a,b +c,d @@ section"
@@ -125,27 +137,39 @@ class Diff:
     problem: str | None = None
     partial: bool = False  # only the patch's first lines (head_of): painted while the rest is parsed
 
+    def totals(self) -> Totals:
+        """Every count the header and the share need, in one pass over the files (not one each)."""
+        added = ai_added = code_added = code_ai_added = 0
+        for file_diff in self.files:
+            for hunk in file_diff.hunks:
+                tally = hunk.counts()
+                added += tally.added
+                ai_added += tally.ai_added
+                if file_diff.excluded is None:
+                    code_added += tally.added
+                    code_ai_added += tally.ai_added
+        return Totals(added, ai_added, code_added, code_ai_added)
+
     @property
     def added(self) -> int:
-        return sum(f.added for f in self.files)
+        return self.totals().added
 
     @property
     def ai_added(self) -> int:
-        return sum(f.ai_added for f in self.files)
+        return self.totals().ai_added
 
     @property
     def code_added(self) -> int:
         """Added lines the share counts: code, not prose, lockfiles, vendored or generated files."""
-        return sum(f.added for f in self.files if f.excluded is None)
+        return self.totals().code_added
 
     @property
     def code_ai_added(self) -> int:
-        return sum(f.ai_added for f in self.files if f.excluded is None)
+        return self.totals().code_ai_added
 
     @property
     def ai_share(self) -> float | None:
-        """AI-attributed added lines of code ÷ added lines of code."""
-        return self.code_ai_added / self.code_added if self.code_added else None
+        return self.totals().ai_share
 
     def file(self, path: str) -> FileDiff | None:
         return next((f for f in self.files if f.path == path), None)

@@ -63,9 +63,10 @@ class Analysis:
                                     if line.new_no is not None and line.kind in "+ "])
 
     def to_json(self) -> dict:
-        data = self.attribution.to_json(self.diff.ai_share)
-        data["added_lines"] = self.diff.code_added
-        data["ai_added_lines"] = self.diff.code_ai_added
+        totals = self.diff.totals()
+        data = self.attribution.to_json(totals.ai_share)
+        data["added_lines"] = totals.code_added
+        data["ai_added_lines"] = totals.code_ai_added
         data["files"] = [{"path": f.path, "added": f.added, "ai_added": f.ai_added, "counted": f.excluded is None,
                           "reason": f.excluded} for f in self.diff.files]
         data["base"] = self.base

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
+from review import hold_gc
 from review.core import triage
 from review.core.text import masking, safe_line
 from review.harness import process
@@ -36,7 +37,9 @@ PREFETCH_AFTER = 0.3  # seconds the cursor rests on a row before its submission 
 class TriageTable(DataTable):
     """The triage DataTable, with its enter key named for what it does here."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Open", id="triage.open")]
+    BINDINGS = [Binding("enter", "select_cursor", "Open", id="triage.open"),
+                Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
+                Binding("k", "cursor_up", "Up", show=False, id="triage.up")]
 
 
 class CohortScreen(Screen[None]):
@@ -50,8 +53,6 @@ class CohortScreen(Screen[None]):
         Binding("R", "refresh", "Reload", id="triage.reload"),
         Binding("A", "reveal", "Show names", id="triage.reveal"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="triage.clear-filter"),
-        Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="triage.up"),
     ]
 
     @dataclass
@@ -337,6 +338,7 @@ class CohortScreen(Screen[None]):
         from review.tui.screens.submission import SubmissionScreen
 
         screen = SubmissionScreen(Path(row.path), row, self.session, self.reviewers, self.blind)
+        hold_gc()  # until its panes are mounted: the screen releases it
         self.app.push_screen(screen, self.submission_closed)
 
     def submission_closed(self, result: Closed | None) -> None:
@@ -442,9 +444,3 @@ class CohortScreen(Screen[None]):
         self.rebuild()
         self.app.notify("Names shown from now on (a submission already open shows them once reopened).",
                         markup=False)
-
-    def action_cursor_down(self) -> None:
-        self.table.action_cursor_down()
-
-    def action_cursor_up(self) -> None:
-        self.table.action_cursor_up()

@@ -15,7 +15,7 @@ from textual.events import DescendantFocus, Resize
 from textual.message import Message
 from textual.widgets import DataTable, Static, Tab, Tabs
 
-from review import gitsafe
+from review import gitsafe, release_gc
 from review.core import diff as diff_module
 from review.core import evidence as evidence_module
 from review.core.text import safe_line
@@ -128,6 +128,7 @@ class SubmissionScreen(ScoringScreen):
     waiting: Loaded | None = None  # what the worker read while panes were still being mounted
 
     async def mount_panes(self) -> None:
+        release_gc()  # held since Enter (CohortScreen.action_open), for the first frame
         if not self.is_attached:
             return  # left before its first frame
         for name in self.unmounted:
@@ -187,8 +188,7 @@ class SubmissionScreen(ScoringScreen):
                 name = node.id.removeprefix("pane-")
                 if name != self.active_pane:
                     self.active_pane = name
-                    tabs = self.query_one("#pane-tabs", Tabs)
-                    tabs.active = f"tab-{name}"
+                    self.query_one("#pane-tabs", Tabs).active = f"tab-{name}"
                 if name == "note":
                     self.mark_note_opened()
                 return

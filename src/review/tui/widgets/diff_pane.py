@@ -152,11 +152,12 @@ class DiffPane(Vertical):
                           key=str(index))
 
     def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
-        share = the_diff.ai_share
-        parts = [chosen.label, f"+{the_diff.added} lines"]
+        totals = the_diff.totals()
+        share = totals.ai_share
+        parts = [chosen.label, f"+{totals.added} lines"]
         if share is not None:
-            parts.append(f"AI-attributed {the_diff.code_ai_added} of {the_diff.code_added} lines of code ({share:.0%})")
-        left_out = the_diff.added - the_diff.code_added
+            parts.append(f"AI-attributed {totals.code_ai_added} of {totals.code_added} lines of code ({share:.0%})")
+        left_out = totals.added - totals.code_added
         if left_out:
             reasons = sorted({f.excluded for f in the_diff.files if f.excluded and f.added})
             parts.append(f"{left_out} added lines not counted ({', '.join(reasons)})")
