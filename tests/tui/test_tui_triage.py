@@ -107,10 +107,16 @@ async def test_help_lists_every_key_of_the_screen(sample_cohort):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         listed = {binding_id for _, _, _, binding_id in app.screen.rows}
-        assert {"triage.open", "triage.next-unscored", "triage.filter", "triage.sort", "app.quit",
-                "app.help"} <= listed
+        assert {"triage.open", "triage.next-unscored", "triage.filter", "triage.sort", "triage.down", "triage.up",
+                "app.quit", "app.help"} <= listed
         await pilot.press("escape")
         assert isinstance(app.screen, CohortScreen)
+        table = app.screen.table
+        start = table.cursor_row
+        await pilot.press("j", "j")
+        assert table.cursor_row == start + 2
+        await pilot.press("k")
+        assert table.cursor_row == start + 1
 
 
 async def test_unreadable_submission_is_shown_not_opened(tmp_path):
