@@ -82,9 +82,14 @@ def _timed(args: list[str], input_bytes: bytes | None = None) -> tuple[float, by
 
 def _triage_in_child(cohort: Path, cache: Path) -> tuple[float, int]:
     """`review triage --json` in its own process, as a reviewer runs it: (seconds, peak RSS KiB)."""
+    # Peak RSS from /proc's VmHWM, this process's own: getrusage's ru_maxrss keeps the high-water mark
+    # of the process that forked it (Linux carries it across exec), so it read the benchmark's own size.
     code = ("import contextlib, io, resource, sys, time\nfrom review.cli import main\nt = time.perf_counter()\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    rc = main(['triage', sys.argv[1], '--json'])\n"
-            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, rc)\n")
+            "took = time.perf_counter() - t\n"
+            "try:\n    rss = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:'))\n"
+            "except (OSError, StopIteration):\n    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "print(took, rss, rc)\n")
     result = subprocess.run([sys.executable, "-c", code, str(cohort)], capture_output=True, text=True, check=True,
                             env={**os.environ, "REVIEW_CACHE_DIR": str(cache)})
     seconds, rss, _rc = result.stdout.split()

@@ -3,6 +3,7 @@ global config (no hooks, no fsmonitor), system config ignored."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -119,6 +120,7 @@ def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Ge
     proc = subprocess.Popen(["git", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, start_new_session=True)
     assert proc.stdout is not None and proc.stderr is not None
+    _widen_pipe(proc.stdout.fileno())
     deadline = time.monotonic() + timeout_s
     finished = False
     try:
@@ -139,6 +141,19 @@ def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Ge
     finally:
         if not finished:
             _kill_group(proc)
+
+
+PIPE_BYTES = 1 << 20
+
+
+def _widen_pipe(fd: int) -> None:
+    """A 1 MiB pipe instead of 64 KiB (Linux; elsewhere nothing changes): git writes ahead while this
+    process's threads wait for the GIL, instead of stopping every 64 KiB (a 5,000-commit history's
+    patches came 64 KiB per GIL turn while the diff was parsed: 0.8 s for 0.45 s of git)."""
+    try:
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), PIPE_BYTES)
+    except OSError:
+        pass  # past /proc/sys/fs/pipe-max-size, or no such call: the default pipe works
 
 
 def run_capped(args: list[str], env: dict[str, str], max_bytes: int, timeout_s: float = GIT_TIMEOUT_S) -> bytes:
