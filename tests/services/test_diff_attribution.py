@@ -321,3 +321,21 @@ def test_notes_are_not_fetched_again_from_a_source_that_turned_hostile(tmp_path)
     result = analysis.analyse(gitsafe.open_submission(repo))
     assert 2 in added(result, "checkout.mjs")
     assert any("git notes could not be copied" in line and "alternates" in line for line in result.cut), result.cut
+
+
+def test_notes_added_later_are_fetched_once_by_threads_opening_the_submission_together(tmp_path):
+    import threading
+
+    repo = make_repo(tmp_path / "s", {"checkout.mjs": "a\n"}, "starter")
+    (repo / "checkout.mjs").write_text("a\nb\n")
+    git("commit", "-qam", "work", cwd=repo)
+    gitsafe.open_submission(repo)
+    git("notes", "--ref=ai", "add", "-m", "checkout.mjs\n  s_aaaaaaaaaaaaaa 2\n---\n{}\n", "HEAD", cwd=repo)
+    opened: list[gitsafe.SafeRepo] = []
+    threads = [threading.Thread(target=lambda: opened.append(gitsafe.open_submission(repo))) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(opened) == 8 and [safe.notes_problem for safe in opened] == [None] * 8
+    assert all(safe.notes("refs/notes/ai", safe.head) for safe in opened)

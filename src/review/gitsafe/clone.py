@@ -3,11 +3,13 @@ re-made when its HEAD moves."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 from review.gitsafe.env import GitSafeError, _run, cache_root, git_env
@@ -53,30 +55,40 @@ def open_submission(folder: Path) -> SafeRepo:
         raise GitSafeError("empty repository (no commits yet)")
     target = cache_path_for(folder)
     marker = target / "review-source.json"
-    if marker.is_file():
-        try:
-            recorded = json.loads(marker.read_text())
-        except (OSError, ValueError):
-            recorded = {}
-        if recorded.get("head") == head.sha:
-            notes = refs_fingerprint(head.git_dir)
-            problem = recorded.get("notes_problem")
-            if notes is None or notes != recorded.get("notes"):
-                try:
-                    check_repository(head.git_dir)  # the source may have changed since it was copied
-                    problem = fetch_notes(target, folder)
-                except GitSafeError as error:
-                    problem = str(error)
-                _write_marker(target, folder, head.sha, notes, problem)
-            return SafeRepo(folder, target, head.sha, notes_problem=problem)
+    recorded = _read_marker(marker)
+    if recorded.get("head") == head.sha:
+        notes = refs_fingerprint(head.git_dir)
+        if notes is None or notes != recorded.get("notes"):
+            # One refresh at a time per copy (threads, a second console): the one that waited finds it done.
+            with open(target / "review-notes.lock", "a") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                recorded = _read_marker(marker)
+                if recorded.get("head") != head.sha:  # copied again meanwhile, at another HEAD
+                    return _fresh_clone(folder, head.sha, target)
+                if notes is None or notes != recorded.get("notes"):
+                    try:
+                        check_repository(head.git_dir)  # the source may have changed since it was copied
+                        recorded["notes_problem"] = fetch_notes(target, folder)
+                    except GitSafeError as error:
+                        recorded["notes_problem"] = str(error)
+                    _write_marker(target, folder, head.sha, notes, recorded["notes_problem"])
+        return SafeRepo(folder, target, head.sha, notes_problem=recorded.get("notes_problem"))
     return _fresh_clone(folder, head.sha, target)
+
+
+def _read_marker(marker: Path) -> dict:
+    try:
+        recorded = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        return {}
+    return recorded if isinstance(recorded, dict) else {}
 
 
 def _write_marker(clone_dir: Path, folder: Path, head_sha: str, notes: str | None, problem: str | None) -> None:
     if problem is not None:
         notes = None  # fetched in vain: try again next time
     marker = clone_dir / "review-source.json"
-    tmp = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
+    tmp = marker.with_name(f"{marker.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps({"source": str(folder), "head": head_sha, "notes": notes, "notes_problem": problem}))
     os.replace(tmp, marker)
 
