@@ -88,6 +88,8 @@ async def open_submission(app, pilot, name):
     await pilot.press("enter")
     await settle(app, pilot)
     assert isinstance(app.screen, SubmissionScreen)
+    # Its panes off screen are mounted after its first frame; until then only escape answers.
+    await wait_until(pilot, lambda: app.screen.panes_ready, timeout=30)
     return app.screen
 
 

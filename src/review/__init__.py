@@ -23,7 +23,7 @@ def tune_gc() -> None:
 def hold_gc(at_most: float = 3.0) -> None:
     """No automatic collection until `release_gc`, or `at_most` seconds: opening a submission allocates
     in a burst, and a full collection over the analyses the console holds (35–250 ms) landing there
-    delayed its first frame by as much. The console releases it once the screen's panes are mounted."""
+    delayed its first frame by as much. The submission screen releases it once that frame is drawn."""
     global _gc_timer
     gc.disable()
     if _gc_timer is not None:

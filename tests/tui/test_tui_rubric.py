@@ -59,6 +59,7 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         assert str(cohort_screen.table.get_cell("chen-wei", "mine")) == "final"
         await pilot.press("enter")
         await settle(app, pilot)
+        await wait_until(pilot, lambda: app.screen.panes_ready, timeout=30)
         form = app.screen.query_one(RubricForm)
         assert form.values()["tiers"]["found-defect"] == "strong" and form.state == "final"
 

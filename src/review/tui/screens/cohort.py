@@ -338,7 +338,7 @@ class CohortScreen(Screen[None]):
         from review.tui.screens.submission import SubmissionScreen
 
         screen = SubmissionScreen(Path(row.path), row, self.session, self.reviewers, self.blind)
-        hold_gc()  # until its panes are mounted: the screen releases it
+        hold_gc()  # until its first frame is drawn: the screen releases it
         self.app.push_screen(screen, self.submission_closed)
 
     def submission_closed(self, result: Closed | None) -> None:
