@@ -81,6 +81,32 @@ async def test_escape_before_the_panes_off_screen_are_mounted_goes_back_to_triag
         assert (scores.read_bytes() if scores.exists() else None) == before
 
 
+async def test_keys_typed_before_the_panes_are_mounted_are_kept_and_replayed_in_order(sample_cohort):
+    """Enter, then 4 at once: the rubric gets focus once it is mounted, and the tier typed lands in it."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        cohort, row = await rest_on(app, pilot, "ben-larsen")
+        mount = SubmissionScreen.mount_panes
+
+        async def later(self) -> None:  # the mounting is left to the test, so the keys surely come before it
+            pass
+
+        SubmissionScreen.mount_panes = later  # type: ignore[method-assign]
+        try:
+            screen = SubmissionScreen(Path(row.path), row, cohort.session, cohort.reviewers, cohort.blind)
+            await app.push_screen(screen)
+            await pilot.press("4", "s")  # the rubric, then Strong on its first signal
+            await settle(app, pilot)
+            assert not screen.panes_ready and [key.key for key in screen.typed_ahead or []] == ["4", "s"]
+        finally:
+            SubmissionScreen.mount_panes = mount  # type: ignore[method-assign]
+        await screen.mount_panes()
+        await wait_until(pilot, lambda: screen.panes_ready and not screen.typed_ahead)
+        await settle(app, pilot)
+        assert screen.focused is not None and any(isinstance(n, RubricForm) for n in screen.focused.ancestors)
+        assert list(screen.query_one(RubricForm).values()["tiers"].values()) == ["strong"]
+
+
 async def test_a_submission_not_read_ahead_shows_its_diff_before_its_lines_are_attributed(sample_cohort):
     from review.services.session import Session
 

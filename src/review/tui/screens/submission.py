@@ -15,7 +15,7 @@ from textual.events import DescendantFocus, Resize
 from textual.message import Message
 from textual.widgets import DataTable, Static, Tab, Tabs
 
-from review import gitsafe, release_gc
+from review import gitsafe
 from review.core import diff as diff_module
 from review.core import evidence as evidence_module
 from review.core.text import safe_line
@@ -25,7 +25,7 @@ from review.services import cohort, failures, store
 from review.services.session import Session
 from review.tui.screens import navigation, panes
 from review.tui.screens.anchor import AnchorCommentScreen
-from review.tui.screens.scoring import ScoringScreen
+from review.tui.screens.deferred import DeferredPanesScreen
 from review.tui.signals import subscribe_to_scores
 from review.tui.widgets.commits_table import CommitsTable, commit_detail
 from review.tui.widgets.diff_pane import DiffPane
@@ -36,7 +36,7 @@ from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log import StubLog, Target
 
 
-class SubmissionScreen(ScoringScreen):
+class SubmissionScreen(DeferredPanesScreen):
     BINDING_GROUP_TITLE = "Submission"
     AUTO_FOCUS = "#diff-view"
     BINDINGS = [
@@ -124,17 +124,9 @@ class SubmissionScreen(ScoringScreen):
             self.diff_for = known
         self.load()
 
-    panes_ready = False  # every pane mounted: until then only the diff and `escape` answer
     waiting: Loaded | None = None  # what the worker read while panes were still being mounted
 
-    async def mount_panes(self) -> None:
-        release_gc()  # held since Enter (CohortScreen.action_open), for the first frame
-        if not self.is_attached:
-            return  # left before its first frame
-        for name in self.unmounted:
-            await self.query_one(f"#pane-{name}").mount_all(list(self.pane_content(name)))
-        self.unmounted = []
-        self.panes_ready = True
+    def panes_mounted(self) -> None:
         if self.waiting is not None:
             self.fill_panes(self.waiting)
             self.waiting = None
