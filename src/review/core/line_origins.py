@@ -68,6 +68,7 @@ class Replay:
         self.tracked = 0  # lines alive (added and not yet removed), a memory bound
         self.changed: dict[str, list[str]] = {}  # commit -> the paths it touched (both sides of a rename)
         self.added: dict[str, int] = {}  # commit -> lines it added (as --numstat counts them)
+        self._touched: set[str] = set()  # the paths in changed[commit] of the commit being read
         self._commit = ""
         self._reset_section()
         self._minus = self._plus = 0  # hunk body lines still to skip
@@ -89,7 +90,8 @@ class Replay:
             return
         touched = self.changed.setdefault(self._commit, [])
         for path in (self._header_path, self._old_path, self._new_path, self._rename_from, self._rename_to):
-            if path is not None and path not in touched:
+            if path is not None and path not in self._touched:  # a set: a 2,000-file commit stays linear
+                self._touched.add(path)
                 touched.append(path)
         old_path = self._old_path or self._rename_from
         # With hunks, "+++" names the new side (None: deleted); without, a rename names it.
@@ -129,6 +131,7 @@ class Replay:
         if line.startswith(COMMIT_MARK):
             self._finish_section()
             self._commit = line[len(COMMIT_MARK):].strip().decode("ascii", "replace")
+            self._touched = set()
             return
         if line.startswith(b"diff --git "):
             self._finish_section()
