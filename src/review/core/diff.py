@@ -260,7 +260,9 @@ def parse(patch: bytes, base: str = "", target: str = "") -> Diff:
     return result
 
 
-_HUNK_HEADER = re.compile(rb"@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)")
+# A unified hunk header in git's bytes: old start, old count, new start, new count (a count left out is
+# 1), then the section heading; the history replay reads the same headers.
+HUNK_HEADER = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)")
 
 
 def head_of(patch: bytes, max_lines: int) -> bytes | None:
@@ -279,11 +281,11 @@ def head_of(patch: bytes, max_lines: int) -> bytes | None:
     if last_hunk < last_file:  # cut inside a file's header: that file is left out
         kept = lines[:last_file]
         return b"".join(line + b"\n" for line in kept) if kept else None
-    match = _HUNK_HEADER.match(lines[last_hunk]) if last_hunk >= 0 else None
+    match = HUNK_HEADER.match(lines[last_hunk]) if last_hunk >= 0 else None
     if match is None:
         return None
     body = lines[last_hunk + 1:]
     old = sum(1 for line in body if line[:1] in (b" ", b"-"))
     new = sum(1 for line in body if line[:1] in (b" ", b"+"))
-    lines[last_hunk] = b"@@ -%s,%d +%s,%d @@%s" % (match[1], old, match[2], new, match[3])
+    lines[last_hunk] = b"@@ -%s,%d +%s,%d @@%s" % (match[1], old, match[3], new, match[5])
     return b"".join(line + b"\n" for line in lines)

@@ -13,15 +13,13 @@ Hunk bodies are skipped by their counts, never by what a line looks like: a remo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from itertools import repeat
 
-from review.core.diff import unquote_path
+from review.core.diff import HUNK_HEADER, unquote_path
 
 COMMIT_MARK = b"\x00commit "
 MAX_TRACKED_LINES = 4_000_000  # past this the replay gives up (blame per file takes over)
-_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 Origins = list[tuple[str, int]]
 
@@ -154,7 +152,7 @@ class Replay:
             self._hunk(line)
 
     def _hunk(self, line: bytes) -> None:
-        match = _HUNK.match(line)
+        match = HUNK_HEADER.match(line)
         if match is None:
             return
         a, b = int(match[1]), int(match[2]) if match[2] is not None else 1
