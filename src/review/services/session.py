@@ -77,21 +77,19 @@ class Session:
                 for listener in waiting:
                     listener(the_diff)
 
+            result = None
             try:
                 result = analysis_module.analyse(repo, base=base, commits=commits, on_diff=diff_parsed)
-            except BaseException:
-                with self._lock:
+            finally:
+                with self._lock:  # one step: whoever looks finds either the diff under way or the result
                     self._early.pop(key, None)
                     self._listeners.pop(key, None)
-                raise
-            with self._lock:  # one step: whoever looks finds either the diff under way or the result
-                self._early.pop(key, None)
-                self._listeners.pop(key, None)
-                self.analyses_made[(repo.source.name, repo.head)] += 1
-                self._analyses[key] = result
-                while len(self._analyses) > self.max_analyses:
-                    self._analyses.popitem(last=False)
-                self._busy.pop(key, None)
+                    if result is not None:
+                        self.analyses_made[(repo.source.name, repo.head)] += 1
+                        self._analyses[key] = result
+                        while len(self._analyses) > self.max_analyses:
+                            self._analyses.popitem(last=False)
+                        self._busy.pop(key, None)
             return result
 
     def open(self, path: Path, on_diff: DiffListener | None = None) -> analysis_module.Analysis:
