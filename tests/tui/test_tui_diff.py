@@ -162,3 +162,32 @@ async def test_z_zooms_the_focused_pane_to_the_whole_screen_and_back(sample_coho
         await pilot.press("z")
         await pilot.pause()
         assert all(screen.query_one(f"#pane-{name}").display for name in shown)
+
+
+async def test_a_commit_adding_the_note_counts_no_prose_as_code(tmp_path):
+    """Each commit's header leaves the note out of the lines of code, as the whole submission's does."""
+    from helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
+    (repo / "checkout.mjs").write_text("export const a = 1;\nexport const b = 2;\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "code\n\nCo-authored-by: Claude <noreply@anthropic.com>", cwd=repo)
+    (repo / "NOTE.md").write_text("## AI disclosure\nClaude wrote checkout.mjs.\n" + "I checked it.\n" * 9)
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "note", cwd=repo)
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await open_submission(app, pilot, "cand")
+        pane = screen.query_one(DiffPane)
+        whole = str(pane.query_one("#diff-range").render())
+        assert "AI-attributed 2 of 2 lines of code" in whole and "11 added lines not counted (prose" in whole
+        for _ in range(2):
+            await pilot.press("greater_than_sign")
+            await settle(app, pilot)
+        assert "“note”" in pane.shown.label
+        header = str(pane.query_one("#diff-range").render())
+        assert "lines of code" not in header  # no code in this commit: no share to give
+        assert "11 added lines not counted (prose (the note, a README))" in header
+        await pilot.press("less_than_sign")
+        await settle(app, pilot)
+        assert "AI-attributed 2 of 2 lines of code (100%)" in str(pane.query_one("#diff-range").render())

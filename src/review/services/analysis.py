@@ -47,6 +47,8 @@ class Analysis:
     draft_added: int = 0
     draft_surviving: int = 0
     blame: Blame = field(default_factory=dict, repr=False)
+    # .gitattributes' linguist patterns at HEAD: which files any diff of this submission leaves out of the share
+    share_patterns: list[tuple[str, str]] = field(default_factory=list, repr=False)
     changed: dict[str, list[str]] = field(default_factory=dict, repr=False)  # commit -> paths it changed
     cut: list[str] = field(default_factory=list)  # what was not read or counted, and why: never a silent cap
 
@@ -318,8 +320,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         head_files = {f.path: f for f in repo.files("HEAD")}
         attributes = repo.show("HEAD", ".gitattributes", limit=256 * 1024) if ".gitattributes" in head_files else None
         patterns = share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")
-        for file_diff in the_diff.files:
-            file_diff.excluded = share.exclusion(file_diff.path, file_diff.binary, patterns)
+        leave_out_non_code(the_diff, patterns)
         if changed_ahead is not None:
             changed = changed_ahead.result()
         else:
@@ -375,7 +376,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
                                    repo.head, {c.sha: c.subject for c in commits})
     mark(the_diff, result)
     analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame,
-                        changed=changed, cut=cut)
+                        share_patterns=patterns, changed=changed, cut=cut)
     draft = next((s.commit for s in signals[1:] if s.signals), None)
     if draft:
         parent = next(c.parents[0] for c in commits if c.sha == draft) if commits else None
@@ -385,6 +386,13 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
             analysis.draft_added = replayed.added.get(draft, 0) if replayed is not None else repo.added_lines(parent, draft)
             analysis.draft_surviving = sum(sha == draft for origins in blame.values() for sha, _ in origins)
     return analysis
+
+
+def leave_out_non_code(the_diff: diff.Diff, patterns: list[tuple[str, str]]) -> None:
+    """Mark the files the AI share does not count (prose, lockfiles, generated...), with why: the
+    one rule for the whole submission's diff and each commit's."""
+    for file_diff in the_diff.files:
+        file_diff.excluded = share.exclusion(file_diff.path, file_diff.binary, patterns)
 
 
 def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
@@ -403,6 +411,7 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
     """Any other range. Marks: HEAD's claims when it ends at HEAD; a commit's own metadata for one commit."""
     repo = analysis.repo
     the_diff = diff.parse(repo.diff(base, target), base, target)
+    leave_out_non_code(the_diff, analysis.share_patterns)
     if target == analysis.head:
         mark(the_diff, analysis.attribution)
         return the_diff
