@@ -71,7 +71,7 @@ def test_section_overrides_unmapped_and_conflicts():
     assert [e.kind for e in note.entries] == ["prose", "range", "range", "range", "range", "commit", "prose"]
     assert note.entries[0].raw.endswith("which I used for the loop.")  # wrapped prose joined
     human = "h" * 40
-    blame = {"checkout.mjs": [(human, n) for n in range(1, 13)]}
+    blame = {"checkout.mjs": [(human, n, "checkout.mjs", "") for n in range(1, 13)]}
     result = attribute([commit(human)], {human: "Gia"}, note, {"checkout.mjs": 12}, blame, [], head="f" * 40)
     tools = {n: result.claim("checkout.mjs", n).tool for n in range(1, 13)}
     assert tools[3] is None and tools[1] == tools[10] == "GitHub Copilot"  # line 3: the later, more specific "me"
@@ -88,7 +88,7 @@ def test_section_overrides_unmapped_and_conflicts():
 def test_a_note_and_a_trailer_naming_different_tools_for_the_same_lines_conflict():
     note = parse_note("## AI use\n- checkout.mjs:1-2 — Claude Code\n")
     ai = "c" * 40
-    blame = {"checkout.mjs": [(ai, 1), (ai, 2)]}
+    blame = {"checkout.mjs": [(ai, 1, "checkout.mjs", ""), (ai, 2, "checkout.mjs", "")]}
     result = attribute([commit(ai, "Cursor")], {ai: "Finn"}, note, {"checkout.mjs": 2}, blame, [], ai)
     [conflict] = result.conflicts
     assert (conflict.path, conflict.start, conflict.end) == ("checkout.mjs", 1, 2)
@@ -101,7 +101,7 @@ def test_trailers_naming_an_assistant_while_the_note_says_none():
     note = parse_note("## AI use\nNone. I wrote this by hand.\n")
     assert note.declares_none
     ai = "a" * 40
-    result = attribute([commit(ai, "Cursor")], {ai: "Finn"}, note, {"c.mjs": 1}, {"c.mjs": [(ai, 1)]}, [], "a" * 40)
+    result = attribute([commit(ai, "Cursor")], {ai: "Finn"}, note, {"c.mjs": 1}, {"c.mjs": [(ai, 1, "c.mjs", "")]}, [], "a" * 40)
     assert "declares no assistant" in result.conflicts[0].message and "Cursor" in result.conflicts[0].message
     assert result.claim("c.mjs", 1).tool == "Cursor"
 
@@ -159,7 +159,7 @@ def test_agent_trace_minimal_record():
 def test_line_records_beat_commit_metadata_and_map_through_blame():
     old, new = "0" * 40, "1" * 40
     # HEAD line 1 came from `old` (its line 5), line 2 from `new`.
-    blame = {"x.mjs": [(old, 5), (new, 1)]}
+    blame = {"x.mjs": [(old, 5, "x.mjs", ""), (new, 1, "x.mjs", "")]}
     note = parse_note("## AI\n")
     records = parse_git_ai_note(old, "x.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 5\n---\n{}")
     result = attribute([commit(old), commit(new, "Aider")], {old: "A", new: "B"}, note, {"x.mjs": 2}, blame,
@@ -197,7 +197,8 @@ def test_sections_are_what_commonmark_says():
 def test_a_commit_named_by_its_subject_maps_its_surviving_lines():
     note = parse_note("## Assistant\nCodex wrote the first draft (commit \"Add payment client\").\n")
     draft, mine = "d" * 40, "e" * 40
-    blame = {"checkout.mjs": [(draft, 1), (mine, 1), (draft, 2)]}
+    blame = {"checkout.mjs": [(draft, 1, "checkout.mjs", ""), (mine, 1, "checkout.mjs", ""),
+                             (draft, 2, "checkout.mjs", "")]}
     result = attribute([commit(draft), commit(mine)], {draft: "Chen", mine: "Chen"}, note, {"checkout.mjs": 3},
                        blame, [], mine, {draft: "Add payment client with retries", mine: "Persist the key"})
     assert [result.claim("checkout.mjs", n).tool for n in (1, 2, 3)] == ["OpenAI Codex", None, "OpenAI Codex"]

@@ -24,6 +24,7 @@ class DiffLine:
     new_no: int | None
     tool: str | None = None  # the assistant this line is attributed to, if any
     source: str = ""  # where that attribution came from
+    moved: bool = False  # moved or copied here from where it was first written (source says where)
 
 
 class Tally(NamedTuple):

@@ -7,6 +7,15 @@ added by commit C at line N of C's version keeps (C, N) until a later commit rem
 hunks are the same xdiff hunks blame uses; renames carry a file's lines over, as blame follows
 them. A history with merges is left to blame (which picks the right parent per line).
 
+Moved and copied blocks keep where they were first written, as ``git blame -M -C -C`` gives it: once
+a commit is read, each run of lines it added is looked for in the parent's files: the same file (a
+block of at least MOVE_MIN_ALNUM letters and digits, git's -M default), a file the commit also
+changed (COPY_MIN_ALNUM, git's -C default), and, for a file the commit creates or renames, any file
+(git's -C -C). A block found keeps its origin (commit, line, path) and names the commit that moved
+it; a smaller one is the mover's own. The lines' text comes from the same stream (every added line
+is in it); an index of the text of every line alive at the parent (how many copies, and the file
+that last added each) finds the candidates, so a run of new lines costs one lookup per line.
+
 Hunk bodies are skipped by their counts, never by what a line looks like: a removed line
 "-- a/x" reads "--- a/x", and only the count says it is content. Linear in the stream.
 """
@@ -20,8 +29,19 @@ from review.core.diff import HUNK_HEADER, unquote_path
 
 COMMIT_MARK = b"\x00commit "
 MAX_TRACKED_LINES = 4_000_000  # past this the replay gives up (blame per file takes over)
+# git blame's defaults (-M and -C): a block counts as moved within a file from 20 letters and digits
+# (what it holds, not its length), as moved or copied from another file from 40; git counts ASCII only.
+MOVE_MIN_ALNUM = 20
+COPY_MIN_ALNUM = 40
+DETECT_MOVES = True  # off only to measure what move detection costs (review bench repo)
+# Where a seed line is looked for in one file: past this many copies of it there, the rest are not tried.
+MAX_SEED_HITS = 64
+_NOT_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
 
-Origins = list[tuple[str, int]]
+# For each line: the commit that wrote it, its line number in that commit's version, its path there,
+# and the commit that moved or copied it to where it is now ("" when it never moved).
+Origin = tuple[str, int, str, str]
+Origins = list[Origin]
 
 
 class TooLarge(Exception):
@@ -57,19 +77,47 @@ def _header_path(rest: bytes) -> str | None:
     return path if text == f"a/{path} b/{path}" else None
 
 
+def _alnum(text: bytes) -> int:
+    return len(text.translate(None, _NOT_ALNUM))
+
+
+class _Section:
+    """One file's change in the commit being read, once its hunks are applied: where the lines it
+    added are (new positions), and the path its old side had."""
+
+    __slots__ = ("path", "old_path", "origins", "texts", "runs")
+
+    def __init__(self, path: str, old_path: str | None, origins: Origins, texts: list[bytes],
+                 runs: list[tuple[int, int]]) -> None:
+        self.path, self.old_path, self.origins, self.texts, self.runs = path, old_path, origins, texts, runs
+
+
 class Replay:
     """Feed it the stream's lines; `files` then maps each path at the last commit to its origins."""
 
-    def __init__(self) -> None:
+    def __init__(self, detect_moves: bool | None = None) -> None:
         self.files: dict[str, Origins] = {}
         self.untracked: set[str] = set()  # binary at some point: origins unknown
         self.tracked = 0  # lines alive (added and not yet removed), a memory bound
         self.changed: dict[str, list[str]] = {}  # commit -> the paths it touched (both sides of a rename)
         self.added: dict[str, int] = {}  # commit -> lines it added (as --numstat counts them)
+        self.moved = 0  # lines found moved or copied (kept their first origin)
+        self.detect_moves = DETECT_MOVES if detect_moves is None else detect_moves
+        # Each file's lines as the stream wrote them ("+" and the text), beside their origins.
+        self.texts: dict[str, list[bytes]] = {}
+        self._alive: dict[bytes, int] = {}  # text -> copies alive at the parent, across every file
+        self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
         self._touched: set[str] = set()  # the paths in changed[commit] of the commit being read
         self._commit = ""
+        self._start_commit()
         self._reset_section()
         self._minus = self._plus = 0  # hunk body lines still to skip
+
+    def _start_commit(self) -> None:
+        self._touched = set()
+        self._sections: list[_Section] = []  # this commit's files with hunks applied
+        self._before: dict[str, tuple[Origins, list[bytes]] | None] = {}  # parent's version of each path it changed
+        self._removed: list[tuple[str, list[bytes]]] = []  # (path, the texts this commit removed from it)
 
     def _reset_section(self) -> None:
         self._old_path: str | None = None
@@ -77,11 +125,27 @@ class Replay:
         self._rename_from: str | None = None
         self._rename_to: str | None = None
         self._new: Origins | None = None
+        self._new_text: list[bytes] = []
         self._old: Origins = []
+        self._old_text: list[bytes] = []
+        self._runs: list[tuple[int, int]] = []
         self._cursor = 0
         self._in_section = False
         self._binary = False
         self._header_path: str | None = None  # from "diff --git a/P b/P": a binary section has no ---/+++
+
+    def _keep_before(self, path: str | None) -> None:
+        """Remember the parent's version of `path` before this commit replaces it (once per commit)."""
+        if path is not None and path not in self._before:
+            origins = self.files.get(path)
+            self._before[path] = None if origins is None else (origins, self.texts.get(path, []))
+
+    def _drop(self, path: str) -> None:
+        self._keep_before(path)
+        self.files.pop(path, None)
+        texts = self.texts.pop(path, None)
+        if texts:
+            self._removed.append((path, texts))
 
     def _finish_section(self) -> None:
         if not self._in_section:
@@ -97,21 +161,56 @@ class Replay:
         if self._binary:
             for path in (old_path, new_path, self._header_path):
                 if path:
-                    self.files.pop(path, None)
+                    self._drop(path)
                     self.untracked.add(path)
         elif self._new is not None:  # hunks were applied
             self._new += self._old[self._cursor:]
+            self._new_text += self._old_text[self._cursor:]
+            if len(self._new_text) != len(self._new):  # a malformed stream: texts unknown, never matched
+                self._new_text = [b""] * len(self._new)
+            self._keep_before(old_path)
+            self._keep_before(new_path)
             if old_path and old_path != new_path:
                 self.files.pop(old_path, None)
+                self.texts.pop(old_path, None)
             if new_path:
                 self.files[new_path] = self._new
+                self.texts[new_path] = self._new_text
+                if self._runs:
+                    self._sections.append(_Section(new_path, old_path, self._new, self._new_text, self._runs))
             elif old_path:
                 self.files.pop(old_path, None)  # deleted
+                self.texts.pop(old_path, None)
         elif self._rename_from and self._rename_to:  # renamed as it was
+            self._keep_before(self._rename_from)
+            self._keep_before(self._rename_to)
             self.files[self._rename_to] = self.files.pop(self._rename_from, [])
+            self.texts[self._rename_to] = self.texts.pop(self._rename_from, [])
             if self._rename_from in self.untracked:
                 self.untracked.add(self._rename_to)
         self._reset_section()
+
+    def _finish_commit(self) -> None:
+        self._finish_section()
+        if self.detect_moves and self._sections:
+            self._find_moves()
+        if self.detect_moves:  # the index now describes this commit: the next one's parent
+            alive, holder = self._alive, self._holder
+            for section in self._sections:
+                path, texts = section.path, section.texts
+                for start, count in section.runs:
+                    for text in texts[start:start + count]:
+                        alive[text] = alive.get(text, 0) + 1
+                        holder[text] = path
+            for _path, removed in self._removed:
+                for text in removed:
+                    left = alive.get(text, 0) - 1
+                    if left > 0:
+                        alive[text] = left
+                    elif text in alive:
+                        del alive[text]
+                        holder.pop(text, None)
+        self._start_commit()
 
     def feed(self, line: bytes) -> None:
         if self._minus or self._plus:  # inside a hunk body: counted, never interpreted
@@ -120,6 +219,7 @@ class Replay:
                 return
             if line.startswith(b"+"):
                 self._plus -= 1
+                self._new_text.append(line)
                 return
             if line.startswith(b"\\"):
                 return  # "\ No newline at end of file"
@@ -127,9 +227,8 @@ class Replay:
         if line.startswith(b"\\"):
             return
         if line.startswith(COMMIT_MARK):
-            self._finish_section()
+            self._finish_commit()
             self._commit = line[len(COMMIT_MARK):].strip().decode("ascii", "replace")
-            self._touched = set()
             return
         if line.startswith(b"diff --git "):
             self._finish_section()
@@ -160,18 +259,132 @@ class Replay:
         if self._new is None:  # the section's first hunk: start from the old file's origins
             source = self._old_path or self._rename_from
             self._old = self.files.get(source, []) if source else []
+            self._old_text = self.texts.get(source, []) if source else []
             self._new = []
+            self._new_text = []
             self._cursor = 0
         keep = a if b == 0 else a - 1  # "-a,0" inserts after line a
         keep = max(self._cursor, min(keep, len(self._old)))
         self._new += self._old[self._cursor:keep]
+        self._new_text += self._old_text[self._cursor:keep]
         self._cursor = min(len(self._old), keep + b)
-        self._new += zip(repeat(self._commit, d), range(c, c + d))
+        if self._cursor > keep and self.detect_moves:
+            self._removed.append((self._old_path or self._rename_from or "", self._old_text[keep:self._cursor]))
+        if d:
+            self._runs.append((len(self._new), d))
+        self._new += zip(repeat(self._commit, d), range(c, c + d), repeat(self._new_path or ""), repeat(""))
         self.added[self._commit] = self.added.get(self._commit, 0) + d
         self.tracked += d - (self._cursor - keep)  # lines alive now, across every file
         if self.tracked > MAX_TRACKED_LINES:
             raise TooLarge(f"more than {MAX_TRACKED_LINES} lines to replay")
         self._minus, self._plus = b, d
+
+    # ------------------------------------------------------------------ moves and copies
+
+    def _parent(self, path: str) -> tuple[Origins, list[bytes]] | None:
+        """`path` as it was before the commit being read."""
+        if path in self._before:
+            return self._before[path]
+        origins = self.files.get(path)
+        return None if origins is None else (origins, self.texts.get(path, []))
+
+    def _find_moves(self) -> None:
+        """Give each block this commit added that the parent already held the origin it had there."""
+        alive = self._alive
+        removed_from: dict[bytes, str] | None = None  # text -> a file this commit removed it from
+        for section in self._sections:
+            texts = section.texts
+            for start, count in section.runs:
+                # Stretches of added lines each alive somewhere at the parent: only they can be a block.
+                position, end = start, start + count
+                while position < end:
+                    if texts[position] not in alive:
+                        position += 1
+                        continue
+                    first = position
+                    while position < end and texts[position] in alive:
+                        position += 1
+                    if position - first == 1 and _alnum(texts[first]) < MOVE_MIN_ALNUM:
+                        continue
+                    if removed_from is None:
+                        removed_from = {}
+                        for path, removed in self._removed:
+                            for text in removed:
+                                removed_from[text] = path
+                    self._match(section, first, position, removed_from)
+
+    def _match(self, section: _Section, first: int, end: int, removed_from: dict[bytes, str]) -> None:
+        """Blocks of lines first..end of `section` found in the parent, best seed first (the line with
+        the most letters and digits), as blame passes a block to the parent that holds it."""
+        texts, origins = section.texts, section.origins
+        weights = [_alnum(texts[i]) for i in range(first, end)]
+        if sum(weights) < MOVE_MIN_ALNUM:
+            return
+        assigned = [False] * (end - first)
+        # Other files may give a block: ones this commit changed (-C), any file when it creates or
+        # renames this one (-C -C). Each seed's candidates: where it was removed, and its last adder.
+        creates = section.old_path is None or section.old_path != section.path
+        same = self._parent(section.old_path) if section.old_path else None
+        seeds = sorted((i for i in range(end - first) if weights[i]), key=lambda i: -weights[i])
+        for seed in seeds:
+            if assigned[seed]:
+                continue
+            text = texts[first + seed]
+            # The unassigned stretch around the seed: a block cannot cross a line already given.
+            low, high = seed, seed + 1
+            while low > 0 and not assigned[low - 1]:
+                low -= 1
+            while high < end - first and not assigned[high]:
+                high += 1
+            best: tuple[int, int, int, Origins] | None = None  # (score, block start, its length, source origins)
+            if same is not None:
+                best = self._best_block(texts, first, low, high, seed, weights, same, MOVE_MIN_ALNUM)
+            if best is None:
+                for path in {removed_from.get(text), self._holder.get(text)}:
+                    if path is None or path == section.old_path or path == section.path and not creates:
+                        continue
+                    if not creates and path not in self._before:
+                        continue  # not changed by this commit: blame -C -C looks there only for a new file
+                    source = self._parent(path)
+                    if source is not None:
+                        found = self._best_block(texts, first, low, high, seed, weights, source, COPY_MIN_ALNUM)
+                        if found is not None and (best is None or found[0] > best[0]):
+                            best = found
+            if best is None:
+                continue
+            _score, at, length, source_origins = best
+            commit = self._commit
+            for k in range(length):
+                was = source_origins[k]
+                origins[first + at + k] = (was[0], was[1], was[2], commit)
+                assigned[at + k] = True
+            self.moved += length
+
+    @staticmethod
+    def _best_block(texts: list[bytes], first: int, low: int, high: int, seed: int, weights: list[int],
+                    source: tuple[Origins, list[bytes]], least: int) -> tuple[int, int, int, Origins] | None:
+        """The best block around `seed` (within low..high of the stretch) that `source` holds too:
+        (score, start in the stretch, length, the source's origins for it), or None under `least`."""
+        source_origins, source_texts = source
+        text = texts[first + seed]
+        best = None
+        at, hits, size = -1, 0, len(source_texts)
+        while hits < MAX_SEED_HITS:
+            try:
+                at = source_texts.index(text, at + 1)
+            except ValueError:
+                break
+            hits += 1
+            back = 0
+            while seed - back > low and at - back > 0 and texts[first + seed - back - 1] == source_texts[at - back - 1]:
+                back += 1
+            ahead = 1
+            while seed + ahead < high and at + ahead < size and texts[first + seed + ahead] == source_texts[at + ahead]:
+                ahead += 1
+            score = sum(weights[seed - back:seed + ahead])
+            if score >= least and (best is None or score > best[0]):
+                best = (score, seed - back, back + ahead, source_origins[at - back:at + ahead])
+        return best
 
     def feed_many(self, lines: list[bytes]) -> None:
         """`feed` for each line, with hunk bodies (most of a history's lines) counted in a loop of
@@ -181,12 +394,15 @@ class Replay:
         while i < end:
             if self._minus or self._plus:
                 minus, plus = self._minus, self._plus
+                keep = self._new_text.append
                 while i < end and (minus or plus):
-                    first = lines[i][:1]
+                    line = lines[i]
+                    first = line[:1]
                     if first == b"-":
                         minus -= 1
                     elif first == b"+":
                         plus -= 1
+                        keep(line)
                     elif first != b"\\":
                         minus = plus = 0  # a malformed stream: this line is read as a header below
                         break
@@ -197,12 +413,14 @@ class Replay:
             i += 1
 
     def close(self) -> None:
-        self._finish_section()
+        self._finish_commit()
+        # The texts and their index served the replay only: the origins are what is kept.
+        self.texts, self._alive, self._holder = {}, {}, {}
 
 
-def replay(batches: Iterable[list[bytes]]) -> Replay:
+def replay(batches: Iterable[list[bytes]], detect_moves: bool | None = None) -> Replay:
     """Origins from the stream's lines, handed over in batches (as they come from git)."""
-    state = Replay()
+    state = Replay(detect_moves)
     for batch in batches:
         state.feed_many(batch)
     state.close()

@@ -15,6 +15,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from review.core.diff import unquote_path
 from review.gitsafe.env import (
     _BLAME_HEADER,
     _REF_NAME_RE,
@@ -275,17 +276,35 @@ class SafeRepo:
                            "--full-index", "-M", f"-U{context}", "--end-of-options", base, target, "--"],
                           self._env, max_bytes)
 
-    def blame(self, rev: str, path: str) -> list[tuple[str, int]]:
-        """For each line of `path` at `rev`: the commit that introduced it and its line number there."""
+    def blame(self, rev: str, path: str) -> list[tuple[str, int, str, str]]:
+        """For each line of `path` at `rev`: the commit that introduced it, its line number and path
+        there, and "" (blame does not say which commit moved a line). Moves and copies are followed as
+        the history replay follows them (-M -C -C: within the file, from files the same commit changed,
+        from any file for a file the commit created)."""
         rev = self.check_rev(rev)
         # blame's own option parser knows no --end-of-options; rev is a validated id, path follows "--".
-        raw = self.git("blame", "--porcelain", "--no-textconv", rev, "--", path)
-        origins = []
+        raw = self.git("blame", "--porcelain", "--no-textconv", "-M", "-C", "-C", rev, "--", path)
+        origins: list[tuple[str, int, str, str]] = []
+        names: dict[bytes, str] = {}  # commit -> the path its last group named (porcelain names it once)
+        pending: list[int] = []  # lines of the group being read, whose "filename" follows the header
+        sha = b""
         for line in raw.split(b"\n"):
             # Header lines are "<sha> <orig> <final>[ <count>]"; content lines start with a tab.
             if len(line) > 41 and line[40:41] == b" " and _BLAME_HEADER.match(line):
                 sha, orig, _final = line.split(b" ", 3)[:3]
-                origins.append((sha.decode(), int(orig)))
+                pending.append(len(origins))
+                origins.append((sha.decode(), int(orig), names.get(sha, path), ""))
+            elif line.startswith(b"filename ") and pending:
+                name = line[len(b"filename "):].decode("utf-8", "surrogateescape")
+                if name.startswith('"') and name.endswith('"'):
+                    name = unquote_path(name[1:-1])
+                names[sha] = name
+                for index in pending:
+                    commit, orig_no, _, moved = origins[index]
+                    origins[index] = (commit, orig_no, name, moved)
+                pending = []
+            elif line.startswith(b"\t"):
+                pending = []
         return origins
 
     def history_patches(self, rev: str = "HEAD") -> Generator[list[bytes], None, None]:

@@ -384,7 +384,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
             analysis.draft = draft
             # The replay counted every commit's added lines on its way; without one, one git call.
             analysis.draft_added = replayed.added.get(draft, 0) if replayed is not None else repo.added_lines(parent, draft)
-            analysis.draft_surviving = sum(sha == draft for origins in blame.values() for sha, _ in origins)
+            analysis.draft_surviving = sum(origin[0] == draft for origins in blame.values() for origin in origins)
     return analysis
 
 
@@ -402,8 +402,8 @@ def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
             for line in hunk.lines:
                 if line.kind == "+" and line.new_no is not None:
                     claim = result.claim(file_diff.path, line.new_no)
-                    if claim and claim.tool:
-                        line.tool, line.source = claim.tool, claim.source
+                    if claim and (claim.tool or claim.moved):  # a person's moved lines say where from too
+                        line.tool, line.source, line.moved = claim.tool, claim.source, claim.moved
             hunk.retally()
 
 

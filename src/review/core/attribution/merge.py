@@ -10,7 +10,9 @@ from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord
 from review.core.attribution.trailers import CommitAttribution
 
-Blame = dict[str, list[tuple[str, int]]]  # path -> per HEAD line (1-based index - 1): (commit, line in that commit)
+# path -> per HEAD line (1-based index - 1): the commit that wrote it, its line number and path in that
+# commit, and the commit that moved or copied it to where it is ("" when it never moved).
+Blame = dict[str, list[tuple[str, int, str, str]]]
 
 
 @dataclass(frozen=True)
@@ -18,6 +20,7 @@ class Claim:
     tool: str | None
     source: str
     layer: int  # 0 a person's commit (no claim), 1 commit metadata, 2 the note, 3 line-level records
+    moved: bool = False  # a block moved or copied from where its commit wrote it (the source says where)
 
 
 @dataclass
@@ -135,39 +138,59 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                 per_commit[sha] = Claim(None, f"commit {sha[:7]} by {authors[sha]}", 0) if sha in authors else None
         return per_commit[sha]
 
+    def moved_claim(sha: str, from_path: str, line_no: int) -> Claim | None:
+        """A moved or copied block is still its writer's: the origin commit's claim, saying so."""
+        claim = commit_claim(sha)
+        if claim is None:
+            return None
+        where = f"moved from {from_path}:{line_no} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
+        signals = by_commit[sha].signals if sha in by_commit else []
+        return Claim(claim.tool, f"{where}: {signals[0].source}" if claim.tool and signals else where, claim.layer,
+                     moved=True)
+
     for path, origins in blame.items():
         path_claims = claims.setdefault(path, {})
         last_sha, claim = None, None
-        for index, (sha, _orig) in enumerate(origins, start=1):
-            if sha != last_sha:  # runs of lines from one commit: one lookup per run
+        previous = None
+        for index, origin in enumerate(origins, start=1):
+            sha = origin[0]
+            if origin[3]:
+                # One claim per moved block (the same commit, path and mover, the next line there).
+                if previous is None or previous[3] != origin[3] or previous[0] != sha or \
+                        previous[2] != origin[2] or previous[1] + 1 != origin[1]:
+                    claim = moved_claim(sha, origin[2], origin[1])
+                last_sha = None
+            elif sha != last_sha:  # runs of lines from one commit: one lookup per run
                 last_sha, claim = sha, commit_claim(sha)
+            previous = origin
             if claim is not None:
                 path_claims[index] = [claim]  # the first claim on any line: layer 1 comes first
 
     # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame. A
-    # record about commit C looks only at the HEAD lines that came from C (5,000 noted commits on a
-    # file of 400 lines: 5,000 short lists, not 2 million comparisons).
-    from_commit: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    # record about commit C's file P looks only at the HEAD lines that came from C's P, in whatever
+    # file they are now (5,000 noted commits on a file of 400 lines: 5,000 short lists, not 2 million
+    # comparisons).
+    from_commit: dict[str, dict[str, list[tuple[str, int, int]]]] | None = None  # path there -> commit -> lines
     for record in records:
-        origins = blame.get(record.path, [])
         wanted = Ranges(record.ranges)  # intervals, not a set of lines: "1-20000000" costs nothing
-        path_claims = claims.setdefault(record.path, {})
         claim = Claim(record.tool, record.source, 3)  # one object for all of the record's lines
         if record.commit in (None, head):
+            origins = blame.get(record.path, [])
+            path_claims = claims.setdefault(record.path, {})
             for start, end in zip(wanted.starts, wanted.ends):
                 for index in range(max(1, start), min(end, len(origins)) + 1):
                     path_claims.setdefault(index, []).append(claim)
             continue
-        if record.path not in from_commit:
-            grouped: dict[str, list[tuple[int, int]]] = {}
-            for index, (sha, orig) in enumerate(origins, start=1):
-                grouped.setdefault(sha, []).append((index, orig))
-            from_commit[record.path] = grouped
-        for sha, introduced in from_commit[record.path].items():
+        if from_commit is None:
+            from_commit = {}
+            for path, origins in blame.items():
+                for index, (sha, orig, there, _moved) in enumerate(origins, start=1):
+                    from_commit.setdefault(there, {}).setdefault(sha, []).append((path, index, orig))
+        for sha, introduced in from_commit.get(record.path, {}).items():
             if sha.startswith(record.commit or "-"):  # a legacy note may name its commit by a short id
-                for index, orig in introduced:
+                for path, index, orig in introduced:
                     if orig in wanted:
-                        path_claims.setdefault(index, []).append(claim)
+                        claims.setdefault(path, {}).setdefault(index, []).append(claim)
 
     # Layer 2: the note, in order, so a later, more specific line overrides an earlier one.
     unmapped: list[Unmapped] = []
@@ -206,8 +229,8 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                 continue
             hit = False
             for path, origins in blame.items():
-                for index, (sha, _orig) in enumerate(origins, start=1):
-                    if sha == matches[0]:
+                for index, origin in enumerate(origins, start=1):
+                    if origin[0] == matches[0]:
                         note_claims.setdefault(path, {})[index] = Claim(entry.tool, source, 2)
                         hit = True
             if not hit:

@@ -231,8 +231,10 @@ class DiffPane(Vertical):
             source.update(Content(""))
             return
         sources = sorted({line.source for line in hunk.lines if line.tool and line.source})
+        moved = sorted({line.source for line in hunk.lines if line.moved and not line.tool})
         text = f"{message.file.path if message.file else ''} {hunk.header.split(' @@')[0]} @@ — " + (
-            f"AI ({', '.join(hunk.tools)}) per {'; '.join(sources)}" if sources else "no AI attribution")
+            f"AI ({', '.join(hunk.tools)}) per {'; '.join(sources)}" if sources else "no AI attribution") + (
+            f" · {'; '.join(moved)}" if moved else "")
         source.update(Content(safe_line(text, 300)))
 
     @on(DataTable.RowSelected, "#diff-files")

@@ -264,7 +264,8 @@ class DiffView(ScrollView, can_focus=True):
         gutter_style = line_style + self._style("diff-view--gutter")
         old = f"{line.old_no:>5}" if line.old_no is not None else "     "
         new = f"{line.new_no:>5}" if line.new_no is not None else "     "
-        tag = tool_tag(line.tool) if line.tool else "  "
+        # A person's line moved from elsewhere says so in the gutter (an assistant's keeps its tag).
+        tag = tool_tag(line.tool) if line.tool else ("mv" if line.moved else "  ")
         segments = [Segment(f"{old} {new} ", gutter_style)]
         if self.coverage is not None:
             segments.append(self._coverage_segment(row, line, gutter_style))
