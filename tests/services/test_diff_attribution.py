@@ -339,3 +339,43 @@ def test_notes_added_later_are_fetched_once_by_threads_opening_the_submission_to
         thread.join()
     assert len(opened) == 8 and [safe.notes_problem for safe in opened] == [None] * 8
     assert all(safe.notes("refs/notes/ai", safe.head) for safe in opened)
+
+
+PARSE_AMOUNT = ("export function parseAmount(text) {\n  const value = Number.parseFloat(text);\n"
+                "  if (!Number.isFinite(value)) throw new Error(\"bad amount\");\n  return Math.round(value * 100);\n}\n")
+
+
+def _commit_as(repo, message, name, files, deleted=()):
+    for path, text in files.items():
+        (repo / path).write_text(text)
+    for path in deleted:
+        (repo / path).unlink()
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", message, cwd=repo, env={"GIT_AUTHOR_NAME": name, "GIT_COMMITTER_NAME": name})
+    return git("rev-parse", "HEAD", cwd=repo).strip()
+
+
+def test_a_persons_function_moved_by_an_aider_commit_stays_the_persons_and_the_reverse(tmp_path):
+    """aider (on author and committer) moves Ann's parseAmount into money.mjs and writes a line of its
+    own; later Ann moves aider's function back: each block keeps its writer, and says it moved."""
+    repo = make_repo(tmp_path / "moves", {"README.md": "task\n"}, "starter")
+    helper = "export function retryDelay(attempt) {\n  return Math.min(1000 * 2 ** attempt, 30000);\n}\n"
+    ann = _commit_as(repo, "parse amounts", "Ann", {"checkout.mjs": "import x from 'y';\n" + PARSE_AMOUNT})
+    aider = _commit_as(repo, "move parsing into money.mjs", "Ann (aider)",
+                       {"checkout.mjs": "import x from 'y';\n",
+                        "money.mjs": "export const CURRENCY = 'EUR';\n" + PARSE_AMOUNT + helper})
+    mover = _commit_as(repo, "keep the retry delay with checkout", "Ann",
+                       {"checkout.mjs": "import x from 'y';\n" + helper, "money.mjs": "export const CURRENCY = 'EUR';\n"
+                        + PARSE_AMOUNT})
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    money, checkout = added(result, "money.mjs"), added(result, "checkout.mjs")
+    assert money[1].tool == "Aider"  # aider's own line, where it wrote it
+    assert [money[n].tool for n in range(2, 7)] == [None] * 5  # Ann's function: still Ann's
+    assert money[2].moved and money[2].source == f"moved from checkout.mjs:2 ({ann[:7]}, Ann)"
+    assert [checkout[n].tool for n in range(2, 5)] == ["Aider"] * 3  # aider's function, moved by Ann
+    assert checkout[2].moved and checkout[2].source.startswith(f"moved from money.mjs:7 ({aider[:7]}, Ann (aider))")
+    spans = {(s.path, s.start, s.end): (s.tool, s.source) for s in result.attribution.spans}
+    assert spans[("checkout.mjs", 2, 4)][0] == "Aider"
+    assert spans[("money.mjs", 2, 6)] == (None, f"moved from checkout.mjs:2 ({ann[:7]}, Ann)")
+    assert not any(mover[:7] in s.source for s in result.attribution.spans)  # the mover wrote none of it
+    assert result.diff.code_ai_added == 4  # aider's line and its 3-line function; Ann's 5 moved lines are hers

@@ -191,3 +191,30 @@ async def test_a_commit_adding_the_note_counts_no_prose_as_code(tmp_path):
         await pilot.press("less_than_sign")
         await settle(app, pilot)
         assert "AI-attributed 2 of 2 lines of code (100%)" in str(pane.query_one("#diff-range").render())
+
+
+async def test_a_moved_persons_block_says_where_it_came_from_in_the_gutter_and_below_the_diff(tmp_path):
+    from helpers import git, make_repo
+
+    function = ("export function parseAmount(text) {\n  const value = Number.parseFloat(text);\n"
+                "  return Math.round(value * 100);\n}\n")
+    repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
+    for name, files in (("Ann", {"a.mjs": "export const a = 1;\n" + function}),
+                        ("Ann (aider)", {"a.mjs": "export const a = 1;\n", "b.mjs": "export const b = 2;\n" + function})):
+        for path, text in files.items():
+            (repo / path).write_text(text)
+        git("add", "-A", cwd=repo)
+        git("commit", "-q", "-m", "step", cwd=repo, env={"GIT_AUTHOR_NAME": name, "GIT_COMMITTER_NAME": name})
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_submission(app, pilot, "cand")
+        view = screen.query_one(DiffView)
+        while current(view)[0] != "b.mjs":
+            await pilot.press("n")
+        await pilot.pause()
+        source = str(screen.query_one("#diff-source").render())
+        assert "AI (Aider)" in source and "moved from a.mjs:2 (" in source and ", Ann)" in source
+        rendered = ["".join(segment.text for segment in view.render_line(y)) for y in range(view.size.height)]
+        moved = [row for row in rendered if "parseFloat" in row]
+        assert moved and "mv│" in moved[0]  # Ann's line, moved by aider: marked moved, not AI
+        assert any("Ai│+export const b = 2;" in row for row in rendered)  # aider's own line

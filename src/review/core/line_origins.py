@@ -36,6 +36,9 @@ COPY_MIN_ALNUM = 40
 DETECT_MOVES = True  # off only to measure what move detection costs (review bench repo)
 # Where a seed line is looked for in one file: past this many copies of it there, the rest are not tried.
 MAX_SEED_HITS = 64
+# A line alive in more copies than this at the parent (a brace, `return None`) is no seed: a block is
+# found from its rarer lines and grown over the common ones.
+MAX_SEED_COPIES = 64
 _NOT_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
 
 # For each line: the commit that wrote it, its line number in that commit's version, its path there,
@@ -325,7 +328,9 @@ class Replay:
         # renames this one (-C -C). Each seed's candidates: where it was removed, and its last adder.
         creates = section.old_path is None or section.old_path != section.path
         same = self._parent(section.old_path) if section.old_path else None
-        seeds = sorted((i for i in range(end - first) if weights[i]), key=lambda i: -weights[i])
+        alive = self._alive
+        seeds = sorted((i for i in range(end - first) if weights[i] and alive.get(texts[first + i], 0) <= MAX_SEED_COPIES),
+                       key=lambda i: -weights[i])
         for seed in seeds:
             if assigned[seed]:
                 continue
