@@ -135,7 +135,8 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     # What following moved and copied lines costs: cold triage with and without it, in turns (the best
     # of two or three each, so one slow run on a shared machine does not make the ratio). The last run
     # follows moves, so the cache is left as the kept-copy figure below expects it.
-    with_moves, without_moves = [cold_s], []
+    with_moves: list[float] = [cold_s]
+    without_moves: list[float] = []
     for moves in (False, True, False, True):
         shutil.rmtree(cache, ignore_errors=True)
         (with_moves if moves else without_moves).append(_triage_in_child(cohort, cache, moves)[0])

@@ -20,6 +20,9 @@ def test_the_synthetic_repository_is_what_it_says_and_bench_repo_reports_its_goa
     for name in ("triage_cold", "triage_warm"):
         assert figures[name]["goal"] == 2.0 and figures[name]["ratio"] > 0 and figures[name]["peak_rss_mb"] > 0
     assert figures["triage_rows_from_kept_copy"]["ratio"] > 0 and figures["floor_clone_plus_log_p"]["ratio"] > 0
+    moves = figures["move_detection"]  # cold triage with move detection and without, and their ratio
+    assert moves["goal"] == 1.2 and moves["cold_with_s"] > 0 and moves["cold_without_s"] > 0
+    assert abs(moves["ratio"] - moves["cold_with_s"] / moves["cold_without_s"]) < 0.1
     # Run again into the same folder: the cold figure starts from an empty cache, so it makes the copy again.
     left = next((tmp_path / "cache" / "repos").glob("*.git")) / "left-by-the-first-run"
     left.write_text("")
