@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from review import demo
+from review.services import samples
 
 ROOT = Path(__file__).resolve().parents[1]
 PR_SET_CHILD_SUBREAPER = 36
@@ -56,7 +56,7 @@ def isolated_dirs(tmp_path_factory, monkeypatch):
 def sample_cohort_master(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("sample-cohort")
     os.environ.setdefault("REVIEW_CACHE_DIR", str(folder.parent / "session-cache"))
-    return demo.build_demo(folder)
+    return samples.build_demo(folder)
 
 
 @pytest.fixture

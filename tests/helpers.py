@@ -9,9 +9,10 @@ import os
 import subprocess
 from pathlib import Path
 
-from review import demo, gitsafe
+from review import gitsafe
 from review.harness import cache, sandbox
-from review.tui.screens.submission import SubmissionScreen
+from review.services import samples
+from review.tui.screens.submission.screen import SubmissionScreen
 
 
 def git(*args: str, cwd: Path, env: dict | None = None, input_text: str | None = None) -> str:
@@ -39,7 +40,7 @@ def make_repo(path: Path, files: dict[str, str], message: str = "initial") -> Pa
 
 def submission(folder: Path, files: dict[str, str | bytes]) -> gitsafe.SafeRepo:
     data = {path: text.encode() if isinstance(text, str) else text for path, text in files.items()}
-    demo.build_repo(folder, [demo.CommitSpec(data, "candidate code", "Cand", "c@example.com",
+    samples.build_repo(folder, [samples.CommitSpec(data, "candidate code", "Cand", "c@example.com",
                                                    "2026-11-01T10:00:00+00:00")])
     return gitsafe.open_submission(folder)
 

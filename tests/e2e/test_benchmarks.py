@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from review.bench_repo import make_large_repo
 from review.cli import main
+from review.devtools.bench.repo import make_large_repo
 from review.services import cohort
 
 

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from helpers import leftover_processes
-from review import __version__, doctor, paths
+from review import __version__
 from review.cli import main
+from review.devtools import doctor
+from review.support import paths
 from review.tui import themes
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from helpers import git, make_repo
-from review import demo, gitsafe
-from review.services import cohort
+from review import gitsafe
+from review.services import cohort, samples
 
 HOOK_NAMES = ["pre-commit", "post-checkout", "post-merge", "pre-push", "post-rewrite", "reference-transaction",
               "pre-auto-gc", "post-index-change", "fsmonitor-watchman", "pre-receive", "update", "post-update",
@@ -170,10 +170,10 @@ def test_symlinked_git_dir_is_not_followed(tmp_path):
 
 
 def test_build_repo_is_deterministic(tmp_path):
-    spec = [demo.CommitSpec({"a/b/c.txt": b"x\n", "top.md": b"y\n"}, "one\n\nbody\n", "A", "a@x", "2026-01-01T00:00:00Z"),
-            demo.CommitSpec({"a/d.txt": b"z\n"}, "two", "B", "b@x", "2026-01-02T00:00:00Z", delete=("top.md",))]
-    first = demo.build_repo(tmp_path / "one", spec)
-    second = demo.build_repo(tmp_path / "two", spec)
+    spec = [samples.CommitSpec({"a/b/c.txt": b"x\n", "top.md": b"y\n"}, "one\n\nbody\n", "A", "a@x", "2026-01-01T00:00:00Z"),
+            samples.CommitSpec({"a/d.txt": b"z\n"}, "two", "B", "b@x", "2026-01-02T00:00:00Z", delete=("top.md",))]
+    first = samples.build_repo(tmp_path / "one", spec)
+    second = samples.build_repo(tmp_path / "two", spec)
     assert first == second and gitsafe.SHA_RE.match(first)
     listing = git("ls-tree", "-r", "--name-only", "HEAD", cwd=tmp_path / "one").split()
     assert listing == ["a/b/c.txt", "a/d.txt"]

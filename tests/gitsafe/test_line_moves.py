@@ -6,8 +6,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from review import demo, gitsafe
+from review import gitsafe
 from review.core import line_origins
+from review.services import samples
 
 # 5 lines, 120 letters and digits: over both of git's thresholds (20 within a file, 40 between files).
 FUNCTION = [
@@ -22,10 +23,10 @@ TAIL_LINES = [f"export const tail{i} = {i};\n" for i in range(4)]
 
 
 def build(folder, steps: list[tuple[dict[str, list[str]], tuple[str, ...]]]) -> tuple[gitsafe.SafeRepo, list[str]]:
-    commits = [demo.CommitSpec({path: "".join(lines).encode() for path, lines in files.items()}, f"step {n}",
+    commits = [samples.CommitSpec({path: "".join(lines).encode() for path, lines in files.items()}, f"step {n}",
                                f"Person {n}", f"p{n}@example.com", f"2026-11-01T10:{n:02d}:00+00:00", delete=deleted)
                for n, (files, deleted) in enumerate(steps)]
-    demo.build_repo(folder, commits)
+    samples.build_repo(folder, commits)
     repo = gitsafe.open_submission(folder)
     return repo, [c.sha for c in repo.commits()]
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from review import demo, gitsafe
+from review import gitsafe
 from review.core import line_origins
+from review.services import samples
 
 
 def build(folder, steps: list[tuple[dict[str, bytes], tuple[str, ...]]]) -> gitsafe.SafeRepo:
-    commits = [demo.CommitSpec(files, f"step {n}", "Cand", "c@example.com", f"2026-11-01T10:{n:02d}:00+00:00",
+    commits = [samples.CommitSpec(files, f"step {n}", "Cand", "c@example.com", f"2026-11-01T10:{n:02d}:00+00:00",
                                delete=deleted) for n, (files, deleted) in enumerate(steps)]
-    demo.build_repo(folder, commits)
+    samples.build_repo(folder, commits)
     return gitsafe.open_submission(folder)
 
 

@@ -1,15 +1,15 @@
 """The bundled sample cohort, built by the real builder into real git repositories."""
 
-from review import demo, gitsafe
-from review.services import cohort
+from review import gitsafe
+from review.services import cohort, samples
 
 ARCHETYPES = {"ada-okafor", "ben-larsen", "chen-wei", "dev-patel", "eve-santos", "finn-mueller", "gia-romano",
               "hal-kim"}
 
 
 def test_sample_cohort_builds_identical_commit_ids_twice(tmp_path):
-    first = demo.build_demo(tmp_path / "one")
-    second = demo.build_demo(tmp_path / "two")
+    first = samples.build_demo(tmp_path / "one")
+    second = samples.build_demo(tmp_path / "two")
     heads_one = {p.name: gitsafe.read_head(p).sha for p in cohort.list_submissions(first)}
     heads_two = {p.name: gitsafe.read_head(p).sha for p in cohort.list_submissions(second)}
     assert set(heads_one) == ARCHETYPES
@@ -24,10 +24,10 @@ def test_every_candidate_starts_from_the_same_starter_commit(sample_cohort):
 
 
 def test_rebuilding_keeps_score_files(tmp_path):
-    folder = demo.build_demo(tmp_path / "c")
+    folder = samples.build_demo(tmp_path / "c")
     score = folder / "ada-okafor.review.toml"
     score.write_text("schema = 1\n")
-    demo.build_demo(folder)
+    samples.build_demo(folder)
     assert score.read_text() == "schema = 1\n"
 
 

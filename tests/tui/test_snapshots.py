@@ -11,7 +11,7 @@ import pytest
 
 from helpers import BEN_HEAD, open_submission, seal_file, seed_ben_suite, settle
 from review.tui.app import ReviewApp
-from review.tui.widgets.stub_log import StubLog
+from review.tui.widgets.stub_log.log import StubLog
 
 VARIANTS = [
     pytest.param("review-dark", False, id="review-dark"),

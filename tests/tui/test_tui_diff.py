@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from helpers import open_submission, settle
 from review.tui.app import ReviewApp
-from review.tui.screens.submission import SubmissionScreen
-from review.tui.widgets.diff_pane import DiffPane
-from review.tui.widgets.diff_view import DiffView
+from review.tui.screens.submission.screen import SubmissionScreen
+from review.tui.widgets.diff.pane import DiffPane
+from review.tui.widgets.diff.view import DiffView
 from review.tui.widgets.note_view import NoteView
 
 

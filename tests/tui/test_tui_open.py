@@ -9,10 +9,10 @@ from pathlib import Path
 from helpers import settle, wait_until
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
-from review.tui.screens.submission import SubmissionScreen
-from review.tui.widgets.diff_view import DiffView
+from review.tui.screens.submission.screen import SubmissionScreen
+from review.tui.widgets.diff.view import DiffView
 from review.tui.widgets.rubric_form import RubricForm
-from review.tui.widgets.stub_log import StubLog
+from review.tui.widgets.stub_log.log import StubLog
 
 
 async def rest_on(app, pilot, name: str):

@@ -9,7 +9,7 @@ from review.core import evidence
 from review.services import store
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
-from review.tui.screens.submission import SubmissionScreen
+from review.tui.screens.submission.screen import SubmissionScreen
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 
 TIER_KEYS = {"1": "w", "2": "a", "3": "s", "0": "n"}  # tiers written as 1-3 below; typed as w / a / s
@@ -97,7 +97,7 @@ async def test_stale_after_a_new_commit(sample_cohort):
         form = screen.query_one(RubricForm)
         assert form.values()["tiers"]["found-defect"] == "strong" and form.state == "draft"
         # Re-review: the diff opens on what changed since the reviewed commit, not the whole submission.
-        from review.tui.widgets.diff_pane import DiffPane
+        from review.tui.widgets.diff.pane import DiffPane
 
         pane = screen.query_one(DiffPane)
         await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("since your review"))
@@ -228,7 +228,7 @@ async def test_the_note_counts_as_read_when_it_is_on_screen_in_its_own_column(sa
 
 
 async def test_q_with_unsaved_scores_asks_and_each_answer_does_what_it_says(sample_cohort):
-    from review.tui.screens.leave import LeaveScreen
+    from review.tui.modals.leave import LeaveScreen
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:

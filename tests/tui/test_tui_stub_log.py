@@ -14,11 +14,11 @@ import pytest
 from helpers import leftovers_after, open_submission, wait_until
 from review.harness import sandbox
 from review.tui.app import ReviewApp
-from review.tui.screens.submission import SubmissionScreen
-from review.tui.widgets.diff_view import DiffView
-from review.tui.widgets.log_lines import LogLines
+from review.tui.screens.submission.screen import SubmissionScreen
+from review.tui.widgets.diff.view import DiffView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
-from review.tui.widgets.stub_log import StubLog
+from review.tui.widgets.stub_log.lines import LogLines
+from review.tui.widgets.stub_log.log import StubLog
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need bubblewrap")

@@ -7,7 +7,7 @@ from helpers import seal_file
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen
-from review.tui.screens.submission import SubmissionScreen
+from review.tui.screens.submission.screen import SubmissionScreen
 
 
 async def loaded(app, pilot):
@@ -69,7 +69,7 @@ async def test_sort_by_column_and_reverse(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
-        from review.tui.widgets.triage_cells import COLUMN_INDEX
+        from review.tui.widgets.triage.cells import COLUMN_INDEX
 
         for _ in range(COLUMN_INDEX["commits"]):
             await pilot.press("s")
@@ -214,7 +214,7 @@ async def test_opening_a_triaged_submission_reuses_its_analysis(sample_cohort, m
 
 def test_sorting_by_agree_puts_the_most_disagreement_first(tmp_path):
     from review.services import cohort
-    from review.tui.widgets.triage_cells import COLUMN_INDEX, COLUMNS
+    from review.tui.widgets.triage.cells import COLUMN_INDEX, COLUMNS
 
     rows = []
     for name, agreement in (("all-ten", [10, 10]), ("two-of-five", [2, 5]), ("unscored", None), ("four-of-five", [4, 5])):

@@ -14,31 +14,8 @@ from pathlib import Path
 
 from review.gitsafe.env import GitSafeError, _run, cache_root, git_env
 from review.gitsafe.head import check_repository, find_git_dir, read_head, refs_fingerprint
+from review.gitsafe.notes import NOTES_REFSPECS, fetch_notes, safe_dirs
 from review.gitsafe.repo import SafeRepo
-
-
-def _safe_dirs(source: Path) -> tuple[str, ...]:
-    git_dir = find_git_dir(source)
-    dirs = {str(source), str(git_dir)}
-    for directory in dirs:
-        if any(ch in directory for ch in '\n\r"\\\0'):
-            raise GitSafeError("the folder's path holds characters git config cannot quote safely")
-    return tuple(sorted(dirs))
-
-
-NOTES_REFSPECS = ("+refs/notes/*:refs/notes/*", "+refs/ai/*:refs/ai/*")
-
-
-def fetch_notes(clone_dir: Path, source: Path) -> str | None:
-    """git notes (git-ai's refs/notes/ai and refs/notes/ai-remote/*) and git-ai's legacy
-    refs/ai/authorship/* do not travel with a plain clone: fetch them, dropping any the source no
-    longer has. Returns why they could not be fetched (None: fetched, or there are none)."""
-    try:
-        _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--prune", "--no-tags", "--",
-              str(find_git_dir(source)), *NOTES_REFSPECS], env=git_env(_safe_dirs(source)))
-    except GitSafeError as error:
-        return str(error)
-    return None
 
 
 def cache_path_for(source: Path) -> Path:
@@ -98,7 +75,7 @@ def _clone(folder: Path, clone_dir: Path, with_notes: bool) -> None:
     # notes refspecs make the notes travel in the same transfer (one upload-pack, not two).
     notes = [arg for spec in NOTES_REFSPECS for arg in ("-c", f"remote.origin.fetch={spec}")] if with_notes else []
     _run(["clone", "--quiet", "--bare", "--no-local", "--no-hardlinks", "--no-tags", "--template=", *notes,
-          "--", str(find_git_dir(folder)), str(clone_dir)], env=git_env(_safe_dirs(folder)))
+          "--", str(find_git_dir(folder)), str(clone_dir)], env=git_env(safe_dirs(folder)))
 
 
 def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Generator
 from pathlib import Path
 
-from review import paths
+from review.support import paths
 
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's id for the tree with nothing in it

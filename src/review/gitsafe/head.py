@@ -12,8 +12,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from review import files
 from review.gitsafe.env import _REF_NAME_RE, SHA_RE, GitSafeError
+from review.support import files
 
 REF_FILE_LIMIT = 4096
 PACKED_REFS_LIMIT = 8 << 20

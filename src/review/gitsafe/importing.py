@@ -15,9 +15,9 @@ import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from review.gitsafe.clone import _safe_dirs
 from review.gitsafe.env import GitSafeError, _run, git_env
 from review.gitsafe.head import check_repository, find_git_dir, read_head
+from review.gitsafe.notes import safe_dirs
 
 IMPORT_TIMEOUT_S = 600.0  # a clone over the network may take a while; never forever
 BUNDLE_SIGNATURES = (b"# v2 git bundle\n", b"# v3 git bundle\n")
@@ -53,7 +53,7 @@ def clone_into(target: Path, *, folder: Path | None = None, bundle: Path | None 
             raise GitSafeError("empty repository (no commits yet)")
         git_dir = find_git_dir(folder)
         check_repository(git_dir)  # only its own objects and refs, nothing that could hang git
-        source, env = str(git_dir), git_env(_safe_dirs(folder))
+        source, env = str(git_dir), git_env(safe_dirs(folder))
     elif bundle is not None:
         if not is_bundle(bundle):
             raise GitSafeError("not a git bundle (no '# v2 git bundle' or '# v3 git bundle' line)")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from review.core.diff import unquote_path
+from review.gitsafe import notes
 from review.gitsafe.env import (
     _BLAME_HEADER,
     _REF_NAME_RE,
@@ -339,9 +340,7 @@ class SafeRepo:
 
     def fetch_notes(self) -> None:
         """Fetch the source's git notes again (the clone already did once)."""
-        from review.gitsafe.clone import fetch_notes  # the clone's own step, done again
-
-        self.notes_problem = fetch_notes(self.path, self.source)
+        self.notes_problem = notes.fetch_notes(self.path, self.source)
 
     def notes_list(self, ref: str) -> dict[str, str]:
         """Commit id -> the id of its note's blob under `ref` (one git call, not one per commit)."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from review import files, gitsafe
+from review import gitsafe
 from review.harness import sandbox
 from review.harness.results import ScenarioResult, SuiteResult
+from review.support import files
 
 HARNESS_VERSION = "2"  # 2: results carry the environment fingerprint
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from review import gitsafe
 from review.core import jsondata
 from review.core.text import clip, safe_line
-from review.harness import coverage as coverage_module
 from review.harness import process, sandbox, scenarios
 from review.harness.cache import cached_suite, store_cached
+from review.harness.coverage import MAX_REPORT, parse_reports, ran_lines
 from review.harness.export import export_code
 from review.harness.gateway import Gateway
 from review.harness.process import capped_lines, kill_group
@@ -117,7 +117,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
                                    f"{ending.replace(':', ' ')}){detail}", 400))
             if coverage_dir is not None:
                 line_counts = read_coverage(exported, coverage_dir)
-                ran = {path: coverage_module.ran_lines(counts) for path, counts in line_counts.items()}
+                ran = {path: ran_lines(counts) for path, counts in line_counts.items()}
                 emit("coverage", {"files": ran}, "coverage: " + (", ".join(
                     f"{safe_line(path, 80)} {lines} line(s) ran" for path, lines in ran.items()) or "nothing recorded"))
     finally:
@@ -147,11 +147,11 @@ def read_coverage(exported: dict[str, bytes], folder: Path) -> dict[str, dict[in
     reports = []
     for item in sorted(folder.glob("coverage-*.json"))[:500]:
         try:
-            if item.is_file() and not item.is_symlink() and item.stat().st_size <= coverage_module.MAX_REPORT:
+            if item.is_file() and not item.is_symlink() and item.stat().st_size <= MAX_REPORT:
                 reports.append(item.read_bytes())
         except OSError:
             continue
-    return coverage_module.parse_reports(reports, sources, f"file://{sandbox.INSIDE_WORK}/")
+    return parse_reports(reports, sources, f"file://{sandbox.INSIDE_WORK}/")
 
 
 def runs_root() -> Path:

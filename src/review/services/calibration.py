@@ -20,9 +20,10 @@ from pathlib import Path
 
 import tomli_w
 
-from review import demo, files, gitsafe, paths
+from review import gitsafe
 from review.core.agreement import ORDER
-from review.services import store
+from review.services import samples, store
+from review.support import files, paths
 
 # The article's rubric applied to the archetypes (sample_submissions/README.md says what each did).
 REFERENCE: dict[str, dict[str, str]] = {
@@ -88,7 +89,7 @@ def planted_in(cohort_dir: Path) -> dict[str, str]:
     return {p.name: p.archetype for p in _read_ledger() if p.cohort == key and (cohort_dir / p.name).is_dir()}
 
 
-def _disguise(spec: demo.CommitSpec, original: tuple[str, str], person: tuple[str, str, str]) -> demo.CommitSpec:
+def _disguise(spec: samples.CommitSpec, original: tuple[str, str], person: tuple[str, str, str]) -> samples.CommitSpec:
     """The sample's commit as the made-up candidate's: their name in authors and in the files."""
     _folder, name, email = person
     first, _, last = original[0].partition(" ")
@@ -103,7 +104,7 @@ def _disguise(spec: demo.CommitSpec, original: tuple[str, str], person: tuple[st
     files = {path: swap(data.decode("utf-8")).encode("utf-8") if path.endswith((".md", ".txt")) else data
              for path, data in spec.files.items()}
     changed = spec.author_email == original[1]
-    return demo.CommitSpec(files, swap(spec.message), swap(spec.author_name) if changed else spec.author_name,
+    return samples.CommitSpec(files, swap(spec.message), swap(spec.author_name) if changed else spec.author_name,
                            email if changed else spec.author_email, spec.date,
                            swap(spec.committer_name) if spec.committer_name else None,
                            email if spec.committer_email == original[1] else spec.committer_email,
@@ -118,7 +119,7 @@ def plant(cohort_dir: Path, count: int = 2, seed: int | None = None) -> list[Pla
     chooser = random.Random(seed)
     taken = {p.name for p in cohort_dir.iterdir()}
     people = [p for p in PEOPLE if p[0] not in taken]
-    series = {s.name: s for s in demo.load_series()}
+    series = {s.name: s for s in samples.load_series()}
     already = set(planted_in(cohort_dir).values())
     archetypes = [name for name in REFERENCE if name not in already] or list(REFERENCE)
     if len(people) < count:
@@ -132,7 +133,7 @@ def plant(cohort_dir: Path, count: int = 2, seed: int | None = None) -> list[Pla
         target = cohort_dir / person[0]
         scratch = cohort_dir / f".{person[0]}.building"  # hidden until whole
         shutil.rmtree(scratch, ignore_errors=True)
-        head = demo.build_repo(scratch, [commits[0], *(_disguise(c, original, person) for c in commits[1:])])
+        head = samples.build_repo(scratch, [commits[0], *(_disguise(c, original, person) for c in commits[1:])])
         os.rename(scratch, target)
         entry = Planted(str(cohort_dir.resolve()), person[0], archetype, head)
         planted.append(entry)

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from review import gitsafe
-from review.core import agreement as agreement_module
 from review.core import anonymity
-from review.core import rubric as rubric_module
+from review.core.agreement import SignalAgreement, cohort_agreement, leans
+from review.core.rubric import Rubric, from_settings
 from review.core.text import safe_line
 from review.harness import runner, scenarios
-from review.services import calibration as calibration_module
 from review.services import cohort, store
+from review.services.calibration import Drift, drift, planted_in
 
 
 @dataclass
@@ -52,22 +52,22 @@ def agreement(reviews: list[store.Review], signal_ids: list[str]) -> float | Non
 
 @dataclass
 class Export:
-    rubric: rubric_module.Rubric
+    rubric: Rubric
     rows: list[ExportRow]
-    signals: list[agreement_module.SignalAgreement]  # per-signal agreement over the cohort (final reviews)
+    signals: list[SignalAgreement]  # per-signal agreement over the cohort (final reviews)
     leans: dict[str, float]  # reviewer -> mean tier difference from the others (below 0: stricter)
-    calibration: list[calibration_module.Drift] = field(default_factory=list)  # known-answer submissions
+    calibration: list[Drift] = field(default_factory=list)  # known-answer submissions
 
 
 def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -> Export:
     """`read_rows`: also read each submission (its disclosure state); off, only score files and the
     harness cache are read."""
     settings = cohort.cohort_settings(cohort_dir)
-    rubric = rubric_module.from_settings(settings)
+    rubric = from_settings(settings)
     signal_ids = [s.id for s in rubric.signals]
     rows = []
     finals: list[dict[str, dict[str, str]]] = []
-    planted = calibration_module.planted_in(cohort_dir)
+    planted = planted_in(cohort_dir)
     for path in cohort.list_submissions(cohort_dir):
         if path.name in planted:
             continue  # a known-answer submission is no candidate: its reviews are the drift table's
@@ -96,8 +96,8 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
                                   row.problem if row else None, review.anchored))
     if anonymous:
         _blind(cohort_dir, rows)
-    return Export(rubric, rows, agreement_module.cohort_agreement(finals, signal_ids),
-                  agreement_module.leans(finals, signal_ids), calibration_module.drift(cohort_dir) if planted else [])
+    return Export(rubric, rows, cohort_agreement(finals, signal_ids),
+                  leans(finals, signal_ids), drift(cohort_dir) if planted else [])
 
 
 def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
@@ -171,10 +171,10 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
             writer.writerow(drift_header)
             writer.writerows([[csv_cell(c) for c in row] for row in drift_table])
         return out.getvalue()
-    drift = ("\n## Calibration drift (known-answer submissions; below 0: stricter)\n\n" +
+    drift_section = ("\n## Calibration drift (known-answer submissions; below 0: stricter)\n\n" +
              _markdown(drift_header, drift_table)) if drift_table else ""
     return _markdown(header, table) + "\n## Agreement (final reviews at HEAD)\n\n" + \
-        _markdown(agreement_header, agreement_table) + drift
+        _markdown(agreement_header, agreement_table) + drift_section
 
 
 def _markdown(header: list[str], table: list[list[str]]) -> str:

@@ -9,8 +9,8 @@ import os
 import time
 import traceback
 
-from review import paths
 from review.core.text import safe_line
+from review.support import paths
 
 LOG_LIMIT = 4 << 20  # the log is rotated past this: tracebacks are for a developer, not an archive
 

@@ -23,10 +23,11 @@ from pathlib import Path
 
 import tomli_w
 
-from review import files, gitsafe
+from review import gitsafe
 from review.gitsafe import importing
 from review.services import failures
 from review.services.store import now
+from review.support import files
 
 MAX_UNPACKED = 512 << 20  # bytes out of one archive: a repository, not a bomb
 MAX_MEMBERS = 50_000

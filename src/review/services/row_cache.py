@@ -13,9 +13,10 @@ import json
 from pathlib import Path
 
 import review
-from review import gitsafe, paths
+from review import gitsafe
 from review.gitsafe.head import check_repository
 from review.harness import cache
+from review.support import paths
 
 CACHED_FIELDS = ("head", "commits", "last_commit", "assistants", "ai_share", "attribution", "disclosure")
 

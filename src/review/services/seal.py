@@ -19,7 +19,7 @@ import secrets
 import tempfile
 from pathlib import Path
 
-from review import files, paths
+from review.support import files, paths
 
 KEY_ENV = "REVIEW_SEAL_KEY"
 KEY_BYTES = 32

@@ -17,8 +17,7 @@ from pathlib import Path
 from review import gitsafe
 from review.core import diff
 from review.harness import candidate_tests, runner
-from review.services import analysis as analysis_module
-from review.services import cohort, store
+from review.services import analysis, cohort, store
 
 Key = tuple[str, str, str | None]  # (submission folder, HEAD, base asked for)
 DiffListener = Callable[[diff.Diff], object]
@@ -31,12 +30,12 @@ class Session:
     def __init__(self, cohort_dir: Path, max_analyses: int = MAX_ANALYSES) -> None:
         self.cohort_dir = cohort_dir
         self.max_analyses = max_analyses
-        self._analyses: OrderedDict[Key, analysis_module.Analysis] = OrderedDict()
+        self._analyses: OrderedDict[Key, analysis.Analysis] = OrderedDict()
         self._busy: dict[Key, threading.Lock] = {}
         self._lock = threading.Lock()
         self._early: dict[Key, diff.Diff] = {}  # the diff of an analysis under way, parsed already
         self._listeners: dict[Key, list[DiffListener]] = {}  # who wants that diff as soon as it is parsed
-        self._opened: dict[str, analysis_module.Analysis] = {}  # folder as asked -> its last analysis
+        self._opened: dict[str, analysis.Analysis] = {}  # folder as asked -> its last analysis
         self.analyses_made: Counter[tuple[str, str]] = Counter()  # (name, HEAD) -> times analysed: tests, bench
 
     # ----------------------------------------------------------------- reading submissions
@@ -45,7 +44,7 @@ class Session:
         return cohort.cohort_base(self.cohort_dir)
 
     def analyse(self, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None = None,
-                on_diff: DiffListener | None = None) -> analysis_module.Analysis:
+                on_diff: DiffListener | None = None) -> analysis.Analysis:
         """The submission at its HEAD, understood; computed once per (submission, HEAD, base).
         `on_diff` gets the diff's first lines and then the whole diff, each as soon as it is parsed
         by whichever thread is computing it (a late listener may get the first lines after the whole:
@@ -79,7 +78,7 @@ class Session:
 
             result = None
             try:
-                result = analysis_module.analyse(repo, base=base, commits=commits, on_diff=diff_parsed)
+                result = analysis.analyse(repo, base=base, commits=commits, on_diff=diff_parsed)
             finally:
                 with self._lock:  # one step: whoever looks finds either the diff under way or the result
                     self._early.pop(key, None)
@@ -92,7 +91,7 @@ class Session:
                         self._busy.pop(key, None)
             return result
 
-    def open(self, path: Path, on_diff: DiffListener | None = None) -> analysis_module.Analysis:
+    def open(self, path: Path, on_diff: DiffListener | None = None) -> analysis.Analysis:
         """A submission folder → its analysis at its current HEAD (re-cloned if HEAD moved)."""
         result = self.analyse(gitsafe.open_submission(path), on_diff=on_diff)
         with self._lock:
@@ -102,7 +101,7 @@ class Session:
                 self._opened.pop(next(iter(self._opened)))
         return result
 
-    def last_opened(self, path: Path, head: str | None) -> analysis_module.Analysis | None:
+    def last_opened(self, path: Path, head: str | None) -> analysis.Analysis | None:
         """The analysis `open(path)` last returned, if it was at `head`: no I/O, so the UI thread may
         ask (a screen paints it at once, while a worker checks that HEAD has not moved since)."""
         with self._lock:

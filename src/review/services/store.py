@@ -15,6 +15,7 @@ mid-save, so saving follows ``shared/reference/security-and-gateway.md`` §4:
 
 from __future__ import annotations
 
+import getpass
 import os
 import tempfile
 import tomllib
@@ -25,9 +26,9 @@ from pathlib import Path
 
 import tomli_w
 
-from review import files
 from review.services import seal
 from review.services.score_lock import FILE_MODE, StoreError, locked
+from review.support import files
 
 SCHEMA = 1
 SUFFIX = ".review.toml"
@@ -39,6 +40,14 @@ class SaveConflict(StoreError):
         super().__init__(f"this review was changed on disk since you opened it (revision {theirs.revision}, "
                          f"updated {theirs.updated})")
         self.theirs = theirs
+
+
+def default_reviewer() -> str:
+    """Who is reviewing when no --reviewer was given: the account's login name."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "reviewer"
 
 
 def now() -> str:

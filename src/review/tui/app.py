@@ -12,10 +12,10 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.signal import Signal
 
-from review import paths, tune_gc
 from review.core import anonymity, text
 from review.services import cohort, store
 from review.services.session import Session
+from review.support import paths
 from review.tui import keymap, themes
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen, help_rows
@@ -48,7 +48,6 @@ class ReviewApp(App[None]):
                  theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False,
                  anonymous: bool = False) -> None:
         super().__init__()
-        tune_gc()
         # Candidate-blind: every candidate's names shown as candidate-N until the reviewer lifts it.
         self.anonymous = anonymous
         self.masker: anonymity.Masker | None = None
@@ -141,7 +140,7 @@ class ReviewApp(App[None]):
 
     async def action_quit(self) -> None:
         """q, ctrl+q, ctrl+c: a submission with unsaved rubric changes asks first."""
-        from review.tui.screens.scoring import ScoringScreen
+        from review.tui.screens.submission.scoring import ScoringScreen
 
         screen = self.screen
         if isinstance(screen, ScoringScreen):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.binding import Binding
 
-from review import paths
+from review.support import paths
 
 
 class KeymapError(Exception):

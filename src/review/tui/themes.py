@@ -14,7 +14,7 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from review import paths
+from review.support import paths
 from review.tui import DEFAULT_THEME  # noqa: F401  (re-exported: the console's default)
 
 # The console's own theme variables. A theme may set them; for one that does not (Textual's

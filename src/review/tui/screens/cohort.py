@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -18,16 +19,18 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
-from review import hold_gc
 from review.core import triage
 from review.core.text import masking, safe_line
 from review.harness import process
 from review.services import cohort, store
 from review.services.session import Session
-from review.tui.screens.scoring import Closed, default_reviewer
-from review.tui.signals import subscribe_to_scores
+from review.support import gc
+from review.tui.score_updates import subscribe_to_scores
 from review.tui.widgets.footer import KeysFooter
-from review.tui.widgets.triage_cells import COLUMNS, LEGEND, cells, detail, filter_fields
+from review.tui.widgets.triage.cells import COLUMNS, LEGEND, cells, detail, filter_fields
+
+if TYPE_CHECKING:
+    from review.tui.screens.submission.scoring import Closed
 
 MINE_TO_SCORE = ("new", "draft", "stale")  # `n` and the title count this reviewer's own state
 BATCH_SECONDS = 0.5
@@ -80,7 +83,7 @@ class CohortScreen(Screen[None]):
         self.cohort_dir = cohort_dir
         self.session = session
         self.reviewers = reviewers
-        self.me = " + ".join(sorted(reviewers or (default_reviewer(),)))  # as store.Review.who spells it
+        self.me = " + ".join(sorted(reviewers or (store.default_reviewer(),)))  # as store.Review.who spells it
         self.harness_running: set[str] = set()
         self.harness_queue = 0
         self.blind = blind
@@ -302,8 +305,8 @@ class CohortScreen(Screen[None]):
     def prefetch(self, path: Path) -> None:
         try:
             # Imported here, in the worker: start-up stays lean, and Enter does not pay 60 ms of imports.
-            import review.tui.screens.submission  # noqa: F401
-            from review.tui.widgets.diff_view import load_lexers
+            import review.tui.screens.submission.screen  # noqa: F401
+            from review.tui.widgets.diff.view import load_lexers
 
             analysis = self.session.open(path)
             analysis.sites  # noqa: B018 — the code sites too, as the submission screen needs them
@@ -335,10 +338,11 @@ class CohortScreen(Screen[None]):
             self.app.notify(safe_line(f"{row.name} cannot be opened: {row.problem}"), severity="warning",
                             markup=False)
             return
-        from review.tui.screens.submission import SubmissionScreen
+        from review.tui.screens.submission.screen import SubmissionScreen
 
         screen = SubmissionScreen(Path(row.path), row, self.session, self.reviewers, self.blind)
-        hold_gc()  # until its first frame is drawn: the screen releases it
+        # Until its first frame is drawn: the screen releases it.
+        gc.hold()
         self.app.push_screen(screen, self.submission_closed)
 
     def submission_closed(self, result: Closed | None) -> None:

@@ -15,7 +15,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
-from review import paths
+from review.support import paths
 
 Row = tuple[str, str, str, str]  # group, keys, action, binding id
 

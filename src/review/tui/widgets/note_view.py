@@ -11,10 +11,10 @@ from textual.content import Content
 from textual.widgets import Static
 
 from review.core.text import safe_line, safe_text
-from review.services import analysis as analysis_module
+from review.services.analysis import Analysis
 
 
-def disclosure_summary(analysis: analysis_module.Analysis) -> str:
+def disclosure_summary(analysis: Analysis) -> str:
     result = analysis.attribution
     note = result.note
     lines = []
@@ -62,7 +62,7 @@ class NoteView(VerticalScroll, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.analysis: analysis_module.Analysis | None = None
+        self.analysis: Analysis | None = None
         self.wrap_width = 0
         self.line_starts: list[int] = []  # the row each note line starts on, as last rendered
 
@@ -70,7 +70,7 @@ class NoteView(VerticalScroll, can_focus=True):
         yield Static(Content("reading the note…"), id="note-summary")
         yield Static(Content(""), id="note-text")
 
-    def load(self, analysis: analysis_module.Analysis) -> None:
+    def load(self, analysis: Analysis) -> None:
         self.analysis = analysis
         # The heading and tool names are the candidate's words: sanitised (and masked in a blind session).
         self.query_one("#note-summary", Static).update(Content(safe_text(disclosure_summary(analysis))))

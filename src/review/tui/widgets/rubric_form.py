@@ -13,8 +13,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Static, TextArea
 
-from review.core import evidence as evidence_module
-from review.core import rubric as rubric_module
+from review.core.evidence import Hint
+from review.core.rubric import NO_DECISION, TIER_LABELS, TIERS, Rubric, Signal
 from review.core.text import safe_line
 from review.services import store
 
@@ -57,13 +57,13 @@ class SignalRow(Vertical, can_focus=True):
         """Show where a hint came from: note lines, a scenario's log lines, a commit, a diff line."""
 
         row: SignalRow
-        hint: evidence_module.Hint
+        hint: Hint
 
-    def __init__(self, signal: rubric_module.Signal) -> None:
+    def __init__(self, signal: Signal) -> None:
         super().__init__(id=f"signal-{signal.id}")
         self.signal = signal
         self.tier = ""
-        self.hints: list[evidence_module.Hint] = []
+        self.hints: list[Hint] = []
         self.next_hint = 0  # g cycles through the hints' sources
 
     def compose(self) -> ComposeResult:
@@ -80,13 +80,13 @@ class SignalRow(Vertical, can_focus=True):
         return self.query_one(Input)
 
     def refresh_text(self) -> None:
-        chosen = rubric_module.TIER_LABELS.get(self.tier, "not scored yet")
+        chosen = TIER_LABELS.get(self.tier, "not scored yet")
         self.query_one(".signal-title", Static).update(Content(f"{self.signal.name}: {chosen}"))
         parts = []
-        for key, tier in zip("was", rubric_module.TIERS):
+        for key, tier in zip("was", TIERS):
             mark = "●" if self.tier == tier else "○"
-            parts.append(f"{mark} {key} {rubric_module.TIER_LABELS[tier]}: {self.signal.description(tier)}")
-        parts.append(("● " if self.tier == rubric_module.NO_DECISION else "○ ") + "n No decision yet")
+            parts.append(f"{mark} {key} {TIER_LABELS[tier]}: {self.signal.description(tier)}")
+        parts.append(("● " if self.tier == NO_DECISION else "○ ") + "n No decision yet")
         self.query_one(".signal-tiers", Static).update(Content("\n".join(safe_line(p, 200) for p in parts)))
         hints = [f"observed: {h.text} ({h.where})" for h in self.hints] or ["observed: nothing yet"]
         if self.hints:
@@ -103,7 +103,7 @@ class SignalRow(Vertical, can_focus=True):
 
     def action_step(self, delta: int) -> None:
         """← / →: Weak ↔ Acceptable ↔ Strong, starting from nothing at the near end."""
-        order = list(rubric_module.TIERS)
+        order = list(TIERS)
         if self.tier in order:
             index = max(0, min(len(order) - 1, order.index(self.tier) + delta))
         else:
@@ -159,7 +159,7 @@ class RubricForm(VerticalScroll):
 
         form: RubricForm
 
-    def __init__(self, rubric: rubric_module.Rubric, *, id: str | None = None) -> None:
+    def __init__(self, rubric: Rubric, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rubric = rubric
         self.state = "draft"
@@ -229,7 +229,7 @@ class RubricForm(VerticalScroll):
     def missing(self) -> list[str]:
         return [row.signal.name for row in self.rows() if not row.tier]
 
-    def set_evidence(self, hints: dict[str, list[evidence_module.Hint]]) -> None:
+    def set_evidence(self, hints: dict[str, list[Hint]]) -> None:
         for row in self.rows():
             row.hints = hints.get(row.signal.id, [])
             row.next_hint = 0

@@ -7,7 +7,7 @@ real-repository shape (thousands of commits, notes, a 100k-line diff) anyone can
 
 Measured beside baselines made of plain git on the same repository, in the same run:
 triage cold (a new cache) against one ``git log -p`` plus one ``git cat-file --batch`` read of every
-note; triage warm against reading the log; peak memory of each; the goals from issue #19.
+note; triage warm against reading the log; peak memory of each; the goals.
 """
 
 from __future__ import annotations
@@ -80,37 +80,26 @@ def _timed(args: list[str], input_bytes: bytes | None = None) -> tuple[float, by
     return time.perf_counter() - start, out
 
 
-def _in_child(code: str, arg: Path, cache: Path) -> list[str]:
-    """`code` in a Python process of its own with `arg` as argv[1] and `cache` as the cache: what it printed."""
-    result = subprocess.run([sys.executable, "-c", code, str(arg)], capture_output=True, text=True, check=True,
-                            env={**os.environ, "REVIEW_CACHE_DIR": str(cache)})
+def _in_child(args: list[str], cache: Path) -> list[str]:
+    """``python -m review.devtools.bench ARGS`` in a process of its own with `cache` as the cache: what
+    it printed."""
+    result = subprocess.run([sys.executable, "-m", "review.devtools.bench", *args], capture_output=True, text=True,
+                            check=True, env={**os.environ, "REVIEW_CACHE_DIR": str(cache)})
     return result.stdout.split()
 
 
 def _triage_in_child(cohort: Path, cache: Path, moves: bool = True) -> tuple[float, int]:
     """`review triage --json` in its own process, as a reviewer runs it: (seconds, peak RSS KiB).
     `moves` False: the history replay without move and copy detection, to measure what it costs."""
-    # Peak RSS from /proc's VmHWM, this process's own: getrusage's ru_maxrss keeps the high-water mark
-    # of the process that forked it (Linux carries it across exec), so it read the benchmark's own size.
-    code = ("import contextlib, io, resource, sys, time\nfrom review.cli import main\n"
-            + ("" if moves else "from review.core import line_origins\nline_origins.DETECT_MOVES = False\n")
-            + "t = time.perf_counter()\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n    rc = main(['triage', sys.argv[1], '--json'])\n"
-            "took = time.perf_counter() - t\n"
-            "try:\n    rss = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:'))\n"
-            "except (OSError, StopIteration):\n    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-            "print(took, rss, rc)\n")
-    seconds, rss, _rc = _in_child(code, cohort, cache)
+    seconds, rss, _rc = _in_child(["triage-json", str(cohort), *([] if moves else ["--no-moves"])], cache)
     return float(seconds), int(rss)
 
 
 def _clone_in_child(submission: Path, cache: Path) -> float:
     """The sanitised clone alone (what the cold triage starts with), in its own process, cold."""
-    code = ("import sys, time\nfrom pathlib import Path\nfrom review import gitsafe\nt = time.perf_counter()\n"
-            "gitsafe.open_submission(Path(sys.argv[1]))\nprint(time.perf_counter() - t)\n")
     shutil.rmtree(cache, ignore_errors=True)
     try:
-        return float(_in_child(code, submission, cache)[0])
+        return float(_in_child(["clone", str(submission)], cache)[0])
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
@@ -167,7 +156,7 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
                         "against": "git log", "peak_rss_mb": round(warm_rss / 1024, 1), "rss_goal_mb": 300},
     }
     if goals is not None:
-        from review.bench_goals import Goal
+        from review.devtools.bench.common import Goal
 
         cold, warm = figures["triage_cold"], figures["triage_warm"]
         goals += [Goal(f"cold triage, {commits}-commit repository with notes", f"{cold['seconds']:.2f} s",

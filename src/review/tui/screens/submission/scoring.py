@@ -4,7 +4,6 @@ resolved by the reviewer, other reviewers' entries beside. The submission screen
 
 from __future__ import annotations
 
-import getpass
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,21 +12,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 
-from review.core import evidence as evidence_module
-from review.core import rubric as rubric_module
+from review.core.evidence import Inputs, gather
+from review.core.rubric import ARTICLE, RubricError, from_settings
 from review.core.text import safe_line
 from review.harness import runner
-from review.services import analysis as analysis_module
 from review.services import cohort, store
-from review.tui.screens import leave as leave_module
+from review.services.analysis import Analysis
+from review.tui.modals.leave import DISCARD, SAVE, LeaveScreen
 from review.tui.widgets.rubric_form import RubricForm
-
-
-def default_reviewer() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "reviewer"
 
 
 @dataclass(frozen=True)
@@ -47,9 +39,9 @@ class ScoringScreen(Screen[Closed]):
     def __init__(self, path: Path, reviewers: tuple[str, ...] = (), blind: bool = False) -> None:
         super().__init__()
         self.path = path
-        self.reviewers = list(reviewers) or [default_reviewer()]
+        self.reviewers = list(reviewers) or [store.default_reviewer()]
         self.blind = blind
-        self.analysis: analysis_module.Analysis | None = None
+        self.analysis: Analysis | None = None
         self.note_opened: str | None = None  # when the note pane was opened for this commit: the note gate
         self.suite: runner.SuiteResult | None = None  # the latest suite at HEAD
         self.loaded_review: store.Review | None = None  # the entry as it was on disk (for conflicts)
@@ -61,10 +53,11 @@ class ScoringScreen(Screen[Closed]):
         self.leave_after_save: str | None = None  # where to go once the save under way lands
         self.reviewed_before: store.Review | None = None  # my entry at an older commit: a re-review
         try:
-            self.rubric = rubric_module.from_settings(cohort.cohort_settings(path.parent))
+            self.rubric = from_settings(cohort.cohort_settings(path.parent))
             self.rubric_problem: str | None = None
-        except (rubric_module.RubricError, cohort.CohortError) as error:
-            self.rubric, self.rubric_problem = rubric_module.ARTICLE, str(error)
+        except (RubricError, cohort.CohortError) as error:
+            self.rubric, self.rubric_problem = ARTICLE, str(error)
+        self.form = RubricForm(self.rubric, id="rubric-form")
 
     def close(self, open_next: bool = False) -> None:
         self.dismiss(Closed(open_next, self.scores, self.suite))
@@ -86,22 +79,18 @@ class ScoringScreen(Screen[Closed]):
             return
 
         def answered(answer: str | None) -> None:
-            if answer == leave_module.SAVE:
+            if answer == SAVE:
                 self.save(then=then)
-            elif answer == leave_module.DISCARD:
+            elif answer == DISCARD:
                 self.finish(then)
 
-        self.app.push_screen(leave_module.LeaveScreen("quit" if then == "quit" else "leave this submission"),
+        self.app.push_screen(LeaveScreen("quit" if then == "quit" else "leave this submission"),
                              answered)
 
-    def evidence_inputs(self) -> evidence_module.Inputs:
+    def evidence_inputs(self) -> Inputs:
         raise NotImplementedError  # the submission screen knows the runs and the commits
 
     # ----------------------------------------------------------------- the rubric
-
-    @property
-    def form(self) -> RubricForm:
-        return self.query_one(RubricForm)
 
     def load_review(self, scores: store.ScoreFile) -> None:
         """Fill the form from this reviewer's entry at HEAD, or carry over their stale one (`scores`
@@ -139,7 +128,7 @@ class ScoringScreen(Screen[Closed]):
                 self.note_opened = mine.note_opened
         self.form.set_status("\n".join(safe_line(s, 400) for s in status))
         self.update_rubric_header()
-        self.form.set_evidence(evidence_module.gather(self.evidence_inputs()))
+        self.form.set_evidence(gather(self.evidence_inputs()))
         self.update_others(scores)
 
     def stale_text(self, older: store.Review) -> str:

@@ -26,13 +26,14 @@ from textual.message import Message
 from textual.widgets import ContentSwitcher, Static
 from textual.worker import get_current_worker
 
-from review import gitsafe, paths
+from review import gitsafe
 from review.core.text import safe_line
 from review.harness import compare, process, runner, sandbox, scenarios, timeline
+from review.support import paths
 from review.tui import palette
-from review.tui.widgets.comparison import Comparison
-from review.tui.widgets.log_lines import LogLines
-from review.tui.widgets.scenario_picker import ScenarioPicker
+from review.tui.widgets.stub_log.comparison import Comparison
+from review.tui.widgets.stub_log.lines import LogLines
+from review.tui.widgets.stub_log.scenario_picker import ScenarioPicker
 
 Emit = Callable[[runner.HarnessEvent], None]
 

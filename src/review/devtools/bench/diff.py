@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from review import demo
+from review.services import samples
 
 FILE_LINES = 65  # lines per file of the generated diff
 
@@ -22,22 +22,22 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
 
     from review import gitsafe
     from review.services import analysis
-    from review.tui.widgets.diff_rows import DiffRows
-    from review.tui.widgets.diff_view import DiffView
+    from review.tui.widgets.diff.rows import DiffRows
+    from review.tui.widgets.diff.view import DiffView
 
     scratch = Path(into) if into else Path(tempfile.mkdtemp(prefix="review-bench-"))
     os.environ["REVIEW_CACHE_DIR"] = str(scratch / "cache")
     body = "".join(f"export const value{i} = {i}; // line {i}\n" for i in range(lines)).encode()
-    # Files of 65 lines, as in the issue's 2,005-file diff: every one small enough to be traced to its
+    # Files of 65 lines, as in a 2,005-file diff seen in practice: every one small enough to be traced to its
     # commit (a single 6 MB file would be past the blame cap, and nothing in it attributed).
     parts = body.splitlines(keepends=True)
     files = {f"src/part{n // FILE_LINES:05d}.mjs": b"".join(parts[n:n + FILE_LINES])
              for n in range(0, len(parts), FILE_LINES)}
     folder = scratch / "cohort" / "big"
     if not folder.exists():
-        demo.build_repo(folder, [
-            demo.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
-            demo.CommitSpec(files, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x",
+        samples.build_repo(folder, [
+            samples.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
+            samples.CommitSpec(files, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x",
                             "2026-11-02T00:00:00Z")])
     start = time.perf_counter()
     repo = gitsafe.open_submission(folder)
@@ -122,7 +122,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
           f"{per_page / (1 / 60):.2f}")
     print(f"  jump to the end, repainted         {to_end * 1000:8.1f} ms")
     if goals is not None:
-        from review.bench_goals import Goal
+        from review.devtools.bench.common import Goal
 
         goals += [Goal(f"{lines}-line diff: Enter on its triaged row (read ahead) → first frame",
                        f"{rested[0] * 1000:.0f} ms", "300 ms", rested[0] / 0.3, 1.0),
@@ -146,7 +146,7 @@ def _tig_first_paint(folder: Path) -> float | None:
     import statistics
 
     from review import gitsafe
-    from review.bench import _tmux_first_paint
+    from review.devtools.bench.common import tmux_first_paint
 
     if shutil.which("tig") is None or shutil.which("tmux") is None:
         return None
@@ -154,7 +154,7 @@ def _tig_first_paint(folder: Path) -> float | None:
     env = {key: os.environ[key] for key in ("PATH", "HOME") if key in os.environ}
     command = f"cd {shlex.quote(str(folder))} && exec tig show HEAD"
     try:
-        return statistics.median(_tmux_first_paint(f"review-bench-tig-{os.getpid()}", command, f"commit {head}", env)
+        return statistics.median(tmux_first_paint(f"review-bench-tig-{os.getpid()}", command, f"commit {head}", env)
                                  for _ in range(3))
     except RuntimeError as error:
         print(f"  tig: {error}")
@@ -182,7 +182,7 @@ async def _open_triaged(cohort_dir: Path, rest: float = 0.0, size: tuple[int, in
     message handled: what Pilot waits for)."""
     from review.tui.app import ReviewApp
     from review.tui.screens.cohort import CohortScreen
-    from review.tui.widgets.diff_view import DiffView
+    from review.tui.widgets.diff.view import DiffView
 
     gc.collect()  # an earlier console's garbage in this benchmark process is not this one's to collect
     app = ReviewApp(cohort_dir, run_harness=False)

@@ -29,7 +29,7 @@ from textual.strip import Strip
 from review.core import diff
 from review.core.text import clip, safe_text
 from review.tui import palette
-from review.tui.widgets.diff_rows import MAX_SHOWN, DiffRows, Row
+from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
 
 GUTTER = 15  # "old_ new_ TG│"
 COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on

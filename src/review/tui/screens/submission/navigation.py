@@ -4,65 +4,89 @@ requests, and what changed since this reviewer's last review."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from textual.widgets import DataTable, Static
+from textual.app import App
+from textual.widgets import Static
 
-from review.core import evidence as evidence_module
+from review.core.evidence import Attribution, CommitRef, DiffLine, LogLines, NoteLines, Source
 from review.core.text import safe_line
 from review.harness import runner, scenarios
-from review.tui.widgets.diff_pane import DiffPane
+from review.services import store
+from review.services.analysis import Analysis
+from review.tui.widgets.diff.commits import CommitsTable
+from review.tui.widgets.diff.pane import DiffPane
 from review.tui.widgets.note_view import NoteView
-from review.tui.widgets.stub_log import StubLog
+from review.tui.widgets.rubric_form import RubricForm
+from review.tui.widgets.stub_log.log import StubLog
 
-if TYPE_CHECKING:
-    from review.tui.screens.submission import SubmissionScreen
+
+class Workspace(Protocol):
+    """What navigation needs of the submission screen: its panes, and moving between them."""
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    layout_name: str
+    analysis: Analysis | None
+    suite: runner.SuiteResult | None
+    reviewed_before: store.Review | None
+    next_site: int
+    diff_pane: DiffPane
+    note_view: NoteView
+    stub_log: StubLog
+    commits_table: CommitsTable
+    form: RubricForm
+
+    def action_pane(self, name: str) -> None: ...
+
+    def show_pane(self, name: str) -> None: ...
 
 SITE_ORDER = {"key-sent": 0, "request": 1, "key-made": 2}
 SITE_WORDS = {"key-sent": "sends the key", "request": "sends the request", "key-made": "makes the key"}
 
 
-def show_diff_line(screen: SubmissionScreen, path: str, line: int, focus: bool) -> bool:
+def show_diff_line(screen: Workspace, path: str, line: int, focus: bool) -> bool:
     """The diff pane on screen, scrolled to HEAD's `line` of `path` (False, said, when not shown)."""
     if focus:
         screen.action_pane("diff")
     else:
         screen.show_pane("diff")
-    if screen.query_one(DiffPane).view.go_to_line(path, line):
+    if screen.diff_pane.view.go_to_line(path, line):
         return True
     screen.app.notify(safe_line(f"{path}:{line} is not in the diff shown (d shows the whole submission)", 200),
                       markup=False)
     return False
 
 
-def go_to_source(screen: SubmissionScreen, source: evidence_module.Source, signal: str) -> None:
+def go_to_source(screen: Workspace, source: Source, signal: str) -> None:
     """A hint's source, by its type. With room on screen the source appears beside the rubric and
     focus stays, so g cycles on; in tabs (80×24) the source's pane takes the screen, and 4 comes back."""
     tabs = screen.layout_name == "tabs"
     go = screen.action_pane if tabs else screen.show_pane
-    if isinstance(source, (evidence_module.NoteLines, evidence_module.Attribution)):
+    if isinstance(source, (NoteLines, Attribution)):
         go("note")
-        if isinstance(source, evidence_module.NoteLines) and source.lines:
-            screen.query_one(NoteView).scroll_to_line(source.lines[0])
-    elif isinstance(source, evidence_module.LogLines):
-        log = screen.query_one(StubLog)
+        if isinstance(source, NoteLines) and source.lines:
+            screen.note_view.scroll_to_line(source.lines[0])
+    elif isinstance(source, LogLines):
+        log = screen.stub_log
         go("log")
         if source.scenario and not log.scroll_to_scenario(source.scenario, screen.suite):
             screen.app.notify("No run of that scenario in the log yet: r runs the suite.", markup=False)
-    elif isinstance(source, evidence_module.CommitRef):
+    elif isinstance(source, CommitRef):
         go("commits")
-        table = screen.query_one("#commits-table", DataTable)
+        table = screen.commits_table
         for index, key in enumerate(table.rows):
             if source.sha and key.value == source.sha:
                 table.move_cursor(row=index)
                 break
-    elif isinstance(source, evidence_module.DiffLine):
+    elif isinstance(source, DiffLine):
         show_diff_line(screen, source.path, source.line, focus=tabs)
     back = " · 4 goes back to the rubric" if tabs else " · g again: the next hint"
     screen.app.notify(safe_line(f"{signal}: {source.label}{back}", 200), markup=False, timeout=3)
 
 
-def log_to_code(screen: SubmissionScreen) -> None:
+def log_to_code(screen: Workspace) -> None:
     """From the requests in the stub log to the code that sent them: the line that sends the key,
     the request, where the key is made; g again goes to the next one."""
     if screen.analysis is None:
@@ -79,13 +103,13 @@ def log_to_code(screen: SubmissionScreen) -> None:
                                     f"({len(sites)})", 200), markup=False, timeout=3)
 
 
-def start_re_review(screen: SubmissionScreen, suites: dict[str, runner.SuiteResult]) -> None:
+def start_re_review(screen: Workspace, suites: dict[str, runner.SuiteResult]) -> None:
     """HEAD moved since my review: open on what changed since, and say which verdicts changed."""
     before = screen.reviewed_before
     analysis = screen.analysis
     if before is None or analysis is None or before.commit not in {c.sha for c in analysis.commits}:
         return
-    pane = screen.query_one(DiffPane)
+    pane = screen.diff_pane
     pane.reviewed = before.commit
     pane.action_since_review()
     old, new = suites.get(before.commit), suites.get(analysis.head)
@@ -103,10 +127,10 @@ def start_re_review(screen: SubmissionScreen, suites: dict[str, runner.SuiteResu
                                 f"(d: the whole submission). {text}", 400), markup=False, timeout=8)
 
 
-def diff_anchor(screen: SubmissionScreen) -> str | None:
+def diff_anchor(screen: Workspace) -> str | None:
     """The current hunk, by its lines at the range's target: `checkout.mjs:12-19`, with the commit
     when the diff shows something else than HEAD."""
-    pane = screen.query_one(DiffPane)
+    pane = screen.diff_pane
     file_diff, hunk = pane.view.current()
     if file_diff is None or hunk is None or pane.shown is None or screen.analysis is None:
         return None
@@ -116,9 +140,9 @@ def diff_anchor(screen: SubmissionScreen) -> str | None:
     return where if target == screen.analysis.head else f"{where} @ {target[:7]}"
 
 
-def log_anchor(screen: SubmissionScreen) -> str | None:
+def log_anchor(screen: Workspace) -> str | None:
     """The scenario whose lines are at the top of the stub log, and that line: `stub log first-503: …`."""
-    log = screen.query_one(StubLog)
+    log = screen.stub_log
     if not log.raw_lines:
         return None
     top = max(0, min(len(log.raw_lines) - 1, log.lines.scroll_offset.y - log.unlogged))

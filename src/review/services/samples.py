@@ -14,7 +14,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from review import gitsafe, paths
+from review import gitsafe
+from review.support import paths
 
 _IDENT = re.compile(r"^\s*(?P<name>[^<>]+?)\s*<(?P<email>[^<>]*)>\s*$")
 

@@ -13,7 +13,8 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from review import __version__, paths
+from review import __version__
+from review.support import paths
 
 MIN_PYTHON = (3, 11)
 MIN_GIT = (2, 39)

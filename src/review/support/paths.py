@@ -57,7 +57,8 @@ def _bundled(name: str) -> Path:
     packaged = resources.files("review") / "data" / name
     if isinstance(packaged, Path) and packaged.is_dir():
         return packaged
-    checkout = Path(__file__).resolve().parents[2] / name  # an editable install of a checkout
+    # An editable install of a checkout: src/review/support/paths.py -> the checkout.
+    checkout = Path(__file__).resolve().parents[3] / name
     return checkout
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from textual import events
 from textual.app import ComposeResult
 
-from review import release_gc
-from review.tui.screens.scoring import ScoringScreen
+from review.support import gc
+from review.tui.screens.submission.scoring import ScoringScreen
 
 
 class DeferredPanesScreen(ScoringScreen):
@@ -24,7 +24,8 @@ class DeferredPanesScreen(ScoringScreen):
         """Every pane is mounted: fill them with what was read meanwhile."""
 
     async def mount_panes(self) -> None:
-        release_gc()  # held since Enter (CohortScreen.action_open), for the first frame
+        # Held since Enter (CohortScreen.action_open), for the first frame.
+        gc.release()
         if not self.is_attached:
             return  # left before its first frame
         for name in self.unmounted:

@@ -1,5 +1,5 @@
-"""The cohort-preparation commands: ``review lint-prompt``, ``review import`` and
-``review calibrate`` (kept apart from cli.py, which holds the reviewing ones)."""
+"""The commands that prepare a cohort: ``review lint-prompt``, ``review import`` and
+``review calibrate``."""
 
 from __future__ import annotations
 
@@ -8,31 +8,32 @@ import json
 import sys
 from pathlib import Path
 
-from review import files
 from review.core.text import safe_line
+from review.support import files
 
 PROMPT_CAP = 1 << 20  # a task text is a page; a larger file is not one
 
 
-def add_parsers(sub) -> None:
-    lint_p = sub.add_parser("lint-prompt", help="warn where a task text leaks the mechanism or omits what is graded")
-    lint_p.add_argument("file", type=Path)
-    lint_p.add_argument("--json", action="store_true", help="one JSON document")
-
-    import_p = sub.add_parser("import", help="a cohort from bundles, zip/tar archives, folders or clone URLs")
-    import_p.add_argument("dest", type=Path, help="the cohort folder (made if missing)")
-    import_p.add_argument("sources", nargs="+", help="a folder, a git bundle, a .zip/.tar(.gz) archive, or a "
-                                                    "file:// or https:// URL; one candidate each")
-    import_p.add_argument("--json", action="store_true", help="one JSON document")
-
-    calibrate_p = sub.add_parser("calibrate", help="slip known-answer submissions into a cohort; --report: drift")
-    calibrate_p.add_argument("cohort", type=Path)
-    calibrate_p.add_argument("--count", type=int, default=2, help="how many to add (default 2)")
-    calibrate_p.add_argument("--report", action="store_true",
-                             help="add nothing: print each reviewer's drift per signal on the ones scored")
+def lint_prompt_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--json", action="store_true", help="one JSON document")
 
 
-def cmd_lint_prompt(args: argparse.Namespace) -> int:
+def import_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dest", type=Path, help="the cohort folder (made if missing)")
+    parser.add_argument("sources", nargs="+", help="a folder, a git bundle, a .zip/.tar(.gz) archive, or a "
+                                                   "file:// or https:// URL; one candidate each")
+    parser.add_argument("--json", action="store_true", help="one JSON document")
+
+
+def calibrate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("cohort", type=Path)
+    parser.add_argument("--count", type=int, default=2, help="how many to add (default 2)")
+    parser.add_argument("--report", action="store_true",
+                        help="add nothing: print each reviewer's drift per signal on the ones scored")
+
+
+def run_lint_prompt(args: argparse.Namespace) -> int:
     """Exit 0 when the text is clean, 1 with warnings, 2 when it cannot be read."""
     from review.core import prompt_lint
 
@@ -63,7 +64,7 @@ def cmd_lint_prompt(args: argparse.Namespace) -> int:
     return 1 if warnings else 0
 
 
-def cmd_import(args: argparse.Namespace) -> int:
+def run_import(args: argparse.Namespace) -> int:
     """Exit 0 when every source was imported, 1 when one or more failed (each listed with its reason)."""
     from review.services import importer
 
@@ -86,7 +87,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 1 if any(r.problem for r in results) else 0
 
 
-def cmd_calibrate(args: argparse.Namespace) -> int:
+def run_calibrate(args: argparse.Namespace) -> int:
     from review.services import calibration
 
     try:
@@ -113,6 +114,3 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def _signed(value: float | None) -> str:
     return "—" if value is None else f"{value:+.2f}"
-
-
-COMMANDS = {"lint-prompt": cmd_lint_prompt, "import": cmd_import, "calibrate": cmd_calibrate}

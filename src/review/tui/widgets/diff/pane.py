@@ -16,8 +16,8 @@ from textual.widgets import DataTable, Static
 from review import gitsafe
 from review.core import diff
 from review.core.text import safe_line
-from review.services import analysis as analysis_module
-from review.tui.widgets.diff_view import DiffView
+from review.services.analysis import Analysis, diff_between
+from review.tui.widgets.diff.view import DiffView
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class DiffPane(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.analysis: analysis_module.Analysis | None = None
+        self.analysis: Analysis | None = None
         self.ranges: list[DiffRange] = []
         self.position = 0  # index into self.ranges; -1 is draft..HEAD
         self.shown: DiffRange | None = None
@@ -107,7 +107,7 @@ class DiffPane(Vertical):
             f"whole submission (starter → HEAD) · {lines} · reading which lines an assistant wrote… "
             "(marks appear when it is read)", 500)))
 
-    def load(self, analysis: analysis_module.Analysis, keep_position: bool = False) -> None:
+    def load(self, analysis: Analysis, keep_position: bool = False) -> None:
         """`keep_position`: the same diff was previewed, so where the reviewer scrolled to stays."""
         offset = self.view.scroll_offset
         self.analysis = analysis
@@ -310,7 +310,7 @@ class DiffPane(Vertical):
             self.post_message(self.RangeLoaded(chosen, analysis.diff))
             return
         try:
-            the_diff = analysis_module.diff_between(analysis, chosen.base, chosen.target)
+            the_diff = diff_between(analysis, chosen.base, chosen.target)
         except gitsafe.GitSafeError as error:
             self.post_message(self.RangeLoaded(chosen, None, str(error)))
             return

@@ -16,24 +16,24 @@ from textual.message import Message
 from textual.widgets import DataTable, Static, Tab, Tabs
 
 from review import gitsafe
-from review.core import diff as diff_module
-from review.core import evidence as evidence_module
+from review.core.diff import Diff
+from review.core.evidence import Inputs, gather
 from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
-from review.services import analysis as analysis_module
 from review.services import cohort, failures, store
+from review.services.analysis import Analysis
 from review.services.session import Session
-from review.tui.screens import navigation, panes
-from review.tui.screens.anchor import AnchorCommentScreen
-from review.tui.screens.deferred import DeferredPanesScreen
-from review.tui.signals import subscribe_to_scores
-from review.tui.widgets.commits_table import CommitsTable, commit_detail
-from review.tui.widgets.diff_pane import DiffPane
-from review.tui.widgets.diff_view import load_lexers
+from review.tui.modals.anchor import AnchorCommentScreen
+from review.tui.score_updates import subscribe_to_scores
+from review.tui.screens.submission import navigation, panes
+from review.tui.screens.submission.deferred import DeferredPanesScreen
+from review.tui.widgets.diff.commits import CommitsTable, commit_detail
+from review.tui.widgets.diff.pane import DiffPane
+from review.tui.widgets.diff.view import load_lexers
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.note_view import NoteView
-from review.tui.widgets.rubric_form import RubricForm, SignalRow
-from review.tui.widgets.stub_log import StubLog, Target
+from review.tui.widgets.rubric_form import SignalRow
+from review.tui.widgets.stub_log.log import StubLog, Target
 
 
 class SubmissionScreen(DeferredPanesScreen):
@@ -61,11 +61,11 @@ class SubmissionScreen(DeferredPanesScreen):
     @dataclass
     class DiffParsed(Message):
         """The diff, parsed, while its lines are still being attributed (not read ahead by triage)."""
-        diff: diff_module.Diff
+        diff: Diff
 
     @dataclass
     class Loaded(Message):
-        analysis: analysis_module.Analysis | None
+        analysis: Analysis | None
         problem: str | None = None
         # Earlier runs, per commit id: what the timeline already knows before anything runs.
         suites: dict[str, runner.SuiteResult] | None = None
@@ -78,8 +78,14 @@ class SubmissionScreen(DeferredPanesScreen):
         self.session = session
         self.row = row
         self.test_runs: dict[str, str] = {}  # commit -> red | green | none: the candidate's own tests
-        self.diff_for: analysis_module.Analysis | None = None  # what the diff pane shows already
-        self.previewed: diff_module.Diff | None = None  # painted before its analysis landed
+        self.diff_for: Analysis | None = None  # what the diff pane shows already
+        self.previewed: Diff | None = None  # painted before its analysis landed
+        # The panes' widgets, made once: composed in the first frame or mounted just after it.
+        self.diff_pane = DiffPane(id="diff-pane")
+        self.commits_table = CommitsTable(cursor_type="row", zebra_stripes=True, id="commits-table")
+        self.commit_info = Static(id="commit-detail")
+        self.note_view = NoteView(id="note-view")
+        self.stub_log = StubLog(id="stub-log")
 
     def compose(self) -> ComposeResult:
         # Panes composed already arranged for the terminal (arranged after mount, all were restyled).
@@ -103,16 +109,16 @@ class SubmissionScreen(DeferredPanesScreen):
 
     def pane_content(self, name: str) -> ComposeResult:
         if name == "diff":
-            yield DiffPane(id="diff-pane")
+            yield self.diff_pane
         elif name == "commits":
-            yield CommitsTable(cursor_type="row", zebra_stripes=True, id="commits-table")
-            yield Static(id="commit-detail")
+            yield self.commits_table
+            yield self.commit_info
         elif name == "note":
-            yield NoteView(id="note-view")
+            yield self.note_view
         elif name == "log":
-            yield StubLog(id="stub-log")
+            yield self.stub_log
         else:
-            yield RubricForm(self.rubric, id="rubric-form")
+            yield self.form
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.mount_panes)
@@ -120,7 +126,7 @@ class SubmissionScreen(DeferredPanesScreen):
         subscribe_to_scores(self, self.scores_changed)
         known = self.session.last_opened(self.path, self.row.head)
         if known is not None:  # read ahead by triage: the diff is in the first frame; the worker checks HEAD
-            self.query_one(DiffPane).load(known)
+            self.diff_pane.load(known)
             self.diff_for = known
         self.load()
 
@@ -209,7 +215,7 @@ class SubmissionScreen(DeferredPanesScreen):
     def diff_parsed(self, message: DiffParsed) -> None:
         shown = self.previewed
         if self.diff_for is None and not (message.diff.partial and shown is not None and not shown.partial):
-            self.query_one(DiffPane).preview(message.diff, keep_position=shown is not None)
+            self.diff_pane.preview(message.diff, keep_position=shown is not None)
             self.previewed = message.diff
 
     @on(Loaded)
@@ -219,7 +225,7 @@ class SubmissionScreen(DeferredPanesScreen):
                 Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}", 300)))
             return
         if message.analysis is not self.diff_for:  # not painted at mount, or HEAD moved since triage read it
-            self.query_one(DiffPane).load(message.analysis, keep_position=message.analysis.diff is self.previewed)
+            self.diff_pane.load(message.analysis, keep_position=message.analysis.diff is self.previewed)
             self.diff_for = message.analysis
         if self.panes_ready:
             self.fill_panes(message)
@@ -234,7 +240,7 @@ class SubmissionScreen(DeferredPanesScreen):
         suites, tests = message.suites or {}, message.tests or {}
         self.suite = suites.get(analysis.head)
         self.test_runs = {sha: run.colour for sha, run in tests.items()}
-        log = self.query_one(StubLog)
+        log = self.stub_log
         log.repo = analysis.repo
         log.head = log.target = self.target_for(analysis.head)
         log.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
@@ -244,8 +250,8 @@ class SubmissionScreen(DeferredPanesScreen):
         log.update_status()
         self.load_review(message.scores or store.ScoreFile(store.score_path(self.path)))
         navigation.start_re_review(self, suites)
-        self.query_one(NoteView).load(analysis)
-        self.query_one(CommitsTable).fill(analysis.commits, analysis.signals, suites, tests)
+        self.note_view.load(analysis)
+        self.commits_table.fill(analysis.commits, analysis.signals, suites, tests)
         self.show_commit(0)
         if self.query_one("#pane-note").display:
             self.mark_note_opened()
@@ -258,7 +264,7 @@ class SubmissionScreen(DeferredPanesScreen):
         if not self.analysis or not (0 <= index < len(self.analysis.commits)):
             return
         text = commit_detail(self.analysis.commits[index], self.analysis.signals[index])
-        self.query_one("#commit-detail", Static).update(Content(text))
+        self.commit_info.update(Content(text))
 
     def mark_note_opened(self) -> None:
         if self.note_opened is None and self.analysis is not None:
@@ -270,18 +276,18 @@ class SubmissionScreen(DeferredPanesScreen):
             return  # a tab clicked in the instant before the panes are mounted
         self.show_pane(name)
         if name == "note":
-            self.query_one(NoteView).focus()
+            self.note_view.focus()
         elif name == "diff":
-            self.query_one("#diff-view").focus()
+            self.diff_pane.view.focus()
         elif name == "log":
-            self.query_one(StubLog).focus_log()
+            self.stub_log.focus_log()
         elif name == "rubric":
-            rows = self.query_one(RubricForm).rows()
+            rows = self.form.rows()
             last = self.last_signal if self.last_signal in rows else None
             if last or rows:
                 (last or rows[0]).focus()
         else:
-            self.query_one("#commits-table").focus()
+            self.commits_table.focus()
 
     def show_pane(self, name: str) -> None:
         """Put a pane on screen without moving focus (when there is room, others stay beside it)."""
@@ -293,7 +299,7 @@ class SubmissionScreen(DeferredPanesScreen):
         if name == "note":
             self.mark_note_opened()
 
-    def evidence_inputs(self) -> evidence_module.Inputs:
+    def evidence_inputs(self) -> Inputs:
         assert self.analysis is not None
         analysis = self.analysis
         verdicts = {s.name: {"verdict": s.verdict, "requests": s.requests, "distinct_keys": s.distinct_keys,
@@ -301,7 +307,7 @@ class SubmissionScreen(DeferredPanesScreen):
             if self.suite else None
         conflicts = [c.message for c in analysis.attribution.conflicts if c.path is None]
         draft = (analysis.draft, analysis.draft_added, analysis.draft_surviving) if analysis.draft else None
-        return evidence_module.Inputs(analysis.note.text, [(c.sha, c.subject) for c in analysis.commits],
+        return Inputs(analysis.note.text, [(c.sha, c.subject) for c in analysis.commits],
                                       analysis.changed, verdicts, conflicts, draft, dict(self.test_runs) or None,
                                       analysis.sites)
 
@@ -312,7 +318,7 @@ class SubmissionScreen(DeferredPanesScreen):
         """`r` in the stub log runs the commit the diff shows."""
         if self.analysis is None:
             return
-        log = self.query_one(StubLog)
+        log = self.stub_log
         log.target = self.target_for(message.range.target)
         log.update_status()
 
@@ -322,22 +328,22 @@ class SubmissionScreen(DeferredPanesScreen):
 
     def refresh_evidence(self) -> None:
         if self.analysis is not None:
-            self.form.set_evidence(evidence_module.gather(self.evidence_inputs()))
+            self.form.set_evidence(gather(self.evidence_inputs()))
 
     @on(StubLog.SuiteDone)
     def suite_done(self, message: StubLog.SuiteDone) -> None:
         """A run just finished: its verdicts become evidence beside the rubric at once."""
         suite = message.suite
         if len(suite.scenarios) == len(scenarios.SCENARIOS):
-            self.query_one(CommitsTable).set_cells(suite.commit, suite=suite)
+            self.commits_table.set_cells(suite.commit, suite=suite)
         if self.analysis is not None and suite.commit == self.analysis.head:
             self.suite = suite
             self.refresh_evidence()
 
     @on(StubLog.CompareDone)
     def compare_done(self, message: StubLog.CompareDone) -> None:
-        self.query_one(CommitsTable).set_cells(message.before.commit, suite=message.before_suite)
-        self.query_one(CommitsTable).set_cells(message.after.commit, suite=message.after_suite)
+        self.commits_table.set_cells(message.before.commit, suite=message.before_suite)
+        self.commits_table.set_cells(message.after.commit, suite=message.after_suite)
         if self.analysis is not None and message.after.commit == self.analysis.head:
             self.suite = message.after_suite
             self.refresh_evidence()
@@ -345,7 +351,7 @@ class SubmissionScreen(DeferredPanesScreen):
     @on(StubLog.TimelineEntry)
     def timeline_entry(self, message: StubLog.TimelineEntry) -> None:
         entry = message.entry
-        self.query_one(CommitsTable).set_cells(entry.commit, entry.suite, entry.tests)
+        self.commits_table.set_cells(entry.commit, entry.suite, entry.tests)
         if entry.tests is not None:
             self.test_runs[entry.commit] = entry.tests.colour
         if self.analysis is not None and entry.commit == self.analysis.head and entry.suite is not None:
@@ -359,7 +365,7 @@ class SubmissionScreen(DeferredPanesScreen):
             self.app.notify(safe_line(f"Coverage of {result.name} recorded nothing ({result.verdict}: "
                                       f"{'; '.join(result.reasons)})", 300), severity="warning", markup=False)
             return
-        pane = self.query_one(DiffPane)
+        pane = self.diff_pane
         pane.set_coverage(message.target.commit, f"{result.name}: {result.verdict}", result.coverage)
         if not pane.display or not self.query_one("#pane-diff").display:
             self.app.notify(safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the gutter.", 200),
@@ -372,10 +378,10 @@ class SubmissionScreen(DeferredPanesScreen):
     def action_timeline(self) -> None:
         if self.analysis is None:
             return
-        self.query_one(StubLog).run_timeline(self.timeline_targets())
+        self.stub_log.run_timeline(self.timeline_targets())
 
     def highlighted_commit(self) -> Target | None:
-        table = self.query_one("#commits-table", DataTable)
+        table = self.commits_table
         if self.analysis is None or table.row_count == 0:
             return None
         index = table.cursor_row
@@ -383,7 +389,7 @@ class SubmissionScreen(DeferredPanesScreen):
 
     def action_before_after_from_commit(self) -> None:
         chosen = self.highlighted_commit()
-        log = self.query_one(StubLog)
+        log = self.stub_log
         if chosen is None or log.head is None:
             return
         if chosen.commit == log.head.commit:
@@ -394,7 +400,7 @@ class SubmissionScreen(DeferredPanesScreen):
 
     def action_commit_diff(self) -> None:
         chosen = self.highlighted_commit()
-        if chosen is not None and self.query_one(DiffPane).show_commit(chosen.commit):
+        if chosen is not None and self.diff_pane.show_commit(chosen.commit):
             self.action_pane("diff")
 
     @on(SignalRow.GoTo)
@@ -434,9 +440,9 @@ class SubmissionScreen(DeferredPanesScreen):
         return focused is not None and any(node.id == f"pane-{pane}" for node in focused.ancestors_with_self)
 
     def action_back(self) -> None:
-        log = self.query_one(StubLog) if self.panes_ready else None  # no stub log yet in the first frame
-        if log is not None and log.running:  # escape stops a run first (the timeline runs while the Commits pane has focus)
-            log.action_cancel()
+        # Escape stops a run first (the timeline runs while the Commits pane has focus).
+        if self.stub_log.running:
+            self.stub_log.action_cancel()
             self.app.notify("Run cancelled; escape again goes back to triage.", markup=False)
             return
         self.leave("back")

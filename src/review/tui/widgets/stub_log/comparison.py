@@ -13,7 +13,7 @@ from textual.widgets import DataTable
 from review.core.text import safe_line
 from review.harness import compare, runner
 from review.tui import palette
-from review.tui.widgets.log_lines import LogLines
+from review.tui.widgets.stub_log.lines import LogLines
 
 CHANGE_ROLES = {"fixed": "ok", "broke": "bad", "changed": "warn"}  # same, missing: dim
 

@@ -1,0 +1,72 @@
+"""Command line: ``review COHORT`` opens the console; every command is listed in
+``review.cli.registry``, one module per group of them.
+
+Exit codes: 0 ok, 1 the thing reviewed failed (with --check), 2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from review.cli import registry
+from review.services import cohort, samples
+from review.support import gc
+
+
+def main(argv: list[str] | None = None) -> int:
+    # The `review` command itself, not a caller in the same process.
+    as_program = argv is None
+    # Triage of a large history allocates millions of objects too.
+    gc.tune()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `review COHORT` is the everyday form: treat a first word that is no command as a folder.
+    if argv and not argv[0].startswith("-") and argv[0] not in registry.BY_NAME:
+        argv.insert(0, "open")
+    parser = registry.build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if getattr(args, "unsafe_no_sandbox", False):
+        from review.harness import sandbox
+
+        # This process and the runs it starts: said in every result.
+        os.environ[sandbox.UNSAFE_ENV] = "1"
+        sandbox.detect.cache_clear()
+    command = registry.BY_NAME[args.command]
+    received: list[int] = []
+    previous = {} if command.opens_console else _stop_on_signals(received)
+    try:
+        return command.run(args)
+    except (cohort.CohortError, samples.SampleError) as error:
+        print(f"review: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        # Runs in flight were cancelled on the way out, which kills their process groups.
+        number = received[-1] if received else signal.SIGINT
+        print(f"review: stopped by {signal.Signals(number).name}", file=sys.stderr)
+        if as_program:
+            # The runs were cancelled (and their processes killed) on the way here; what is left is
+            # interpreter shutdown, where asyncio's half-closed transports would print tracebacks.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(128 + number)
+        return 128 + number
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _stop_on_signals(received: list[int]) -> dict:
+    """SIGTERM and SIGHUP (an SSH drop) end a command the way ctrl+c does: cleanly, with one line."""
+
+    def stop(number: int, _frame) -> None:
+        received.append(number)
+        raise KeyboardInterrupt
+
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        previous[number] = signal.signal(number, stop)
+    return previous

@@ -1,0 +1,110 @@
+"""The commands that open the console: ``review COHORT`` (``open``) and ``review demo``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from review.core.text import safe_line
+from review.services import cohort, samples
+from review.tui import DEFAULT_THEME
+
+UNSAFE_HELP = ("run candidate code without bubblewrap, with Node's permission flags alone (no network or "
+               "process isolation): only for code you trust; every result says so")
+MAX_REVIEWER = 64
+
+
+def console_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
+    parser.add_argument("--theme", default=DEFAULT_THEME,
+                        help="theme name (bundled: review-dark, review-light, review-high-contrast; "
+                             "also Textual's, e.g. ansi-dark for tmux)")
+    parser.add_argument("--reviewer", action="append", default=[],
+                        help="who is reviewing; give it twice for a pair")
+    parser.add_argument("--blind", action="store_true",
+                        help="hide other reviewers' scores until yours is final")
+    parser.add_argument("--no-harness", action="store_true",
+                        help="do not run the harness in the background for the triage column")
+    parser.add_argument("--anonymous", action="store_true",
+                        help="candidate-blind: names, e-mails and folder names shown as candidate-N (A twice lifts it)")
+
+
+def open_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("cohort", type=Path)
+    console_arguments(parser)
+
+
+def demo_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--into", type=Path, default=None,
+                        help=f"where to build (default {samples.default_demo_dir()})")
+    parser.add_argument("--build-only", action="store_true", help="build, print the folder, do not open")
+    console_arguments(parser)
+
+
+def run_open(args: argparse.Namespace) -> int:
+    return _open(args.cohort, args)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    folder = samples.build_demo(args.into)
+    if args.build_only:
+        print(folder)
+        return 0
+    return _open(folder, args)
+
+
+def check_reviewers(names: list[str]) -> str | None:
+    """Why these reviewer names cannot be saved in a score file, or None."""
+    for name in names:
+        if not name.strip():
+            return "a reviewer name cannot be empty"
+        if len(name) > MAX_REVIEWER:
+            return f"a reviewer name is at most {MAX_REVIEWER} characters ({len(name)} given)"
+        if safe_line(name, MAX_REVIEWER + 1) != name or any(ch.isspace() and ch != " " for ch in name):
+            return f"reviewer name {safe_line(name, 80)!r} holds control, invisible or line-breaking characters"
+    return None
+
+
+def _check_theme(name: str):
+    """The themes loaded, or None (with a message) when `name` is none of them. Textual is imported
+    here, not at the top: the headless commands (triage --json, harness, export) never load it."""
+    from textual.theme import BUILTIN_THEMES
+
+    from review.tui import themes
+
+    load = themes.load_themes()
+    if name not in load.themes and name not in BUILTIN_THEMES:
+        for failure in load.failures:
+            print(f"review: theme not loaded: {failure}", file=sys.stderr)
+        names = ", ".join(sorted({*load.themes, *BUILTIN_THEMES}))
+        print(f"review: unknown theme {name!r}; available: {names}", file=sys.stderr)
+        return None
+    return load
+
+
+def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
+    # A clear message and exit 2 before the screen takes over.
+    cohort.list_submissions(cohort_dir)
+    problem = check_reviewers(args.reviewer)
+    if problem:
+        print(f"review: {problem}", file=sys.stderr)
+        return 2
+    load = _check_theme(args.theme)
+    if load is None:
+        return 2
+    from review.tui import keymap
+
+    try:
+        keymap.load()
+    except keymap.KeymapError as error:
+        print(f"review: {error}", file=sys.stderr)
+        return 2
+    from review.tui.app import ReviewApp
+
+    app = ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
+                    run_harness=not args.no_harness, blind=args.blind,
+                    anonymous=args.anonymous or cohort.cohort_blind(cohort_dir))
+    app.run()
+    # Textual sets 1 after an exception it printed: never "ok" after a crash.
+    return app.return_code or 0

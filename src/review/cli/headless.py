@@ -1,0 +1,159 @@
+"""The commands that print instead of opening the console: ``review triage``, ``review harness``
+and ``review export`` (their JSON fields are described in the README)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from review import gitsafe
+from review.cli.console import UNSAFE_HELP
+from review.core.text import safe_line
+from review.harness.scenarios import SCENARIOS
+from review.services import cohort
+
+
+def triage_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("cohort", type=Path)
+    parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+    parser.add_argument("--harness", action="store_true",
+                        help="run the harness suite where no result is cached for HEAD (slow)")
+
+
+def harness_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("submission", type=Path)
+    parser.add_argument("--commit", default="HEAD", help="commit id to run (default HEAD)")
+    parser.add_argument("--scenario", action="append", choices=[s.name for s in SCENARIOS], default=None,
+                        help="run only this scenario (repeatable)")
+    parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+    parser.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
+    parser.add_argument("--log", action="store_true", help="stream the gateway log to stderr as it happens")
+    parser.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
+    parser.add_argument("--timeline", action="store_true",
+                        help="every commit: the suite and the candidate's own tests (red/green); bubblewrap only "
+                             "for the tests")
+
+
+def export_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("cohort", type=Path)
+    parser.add_argument("--format", choices=["csv", "json", "md"], default="csv")
+    parser.add_argument("--anonymous", action="store_true",
+                        help="candidate-blind: submissions as candidate-N, names masked in comments")
+    parser.add_argument("--reveal", action="store_true",
+                        help="names shown although cohort.toml says anonymous = true")
+
+
+def run_triage(args: argparse.Namespace) -> int:
+    rows = cohort.triage(args.cohort)
+    rows.sort(key=lambda r: r.name)
+    if args.harness:
+        import asyncio
+
+        asyncio.run(cohort.fill_harness(rows))
+    if args.json:
+        # One submission per line, each written by the C encoder (an indented dump is pure Python,
+        # and was most of a warm triage's time on a large submission).
+        rows_text = ",\n".join(f"    {json.dumps(r.to_json())}" for r in rows)
+        sys.stdout.write(f'{{\n  "cohort": {json.dumps(str(args.cohort.resolve()))},\n  "submissions": [\n'
+                         f"{rows_text}\n  ]\n}}\n")
+        return 0
+    from review.core import triage as marks
+
+    print(f"{'candidate':24} {'state':10} {'key scope':11} {'runs':8} {'disclosure':10} detail")
+    for row in rows:
+        detail = row.problem or f"{row.commits} commits, assistants: {', '.join(row.assistants) or 'none'}"
+        runs = marks.marks(row.scenarios) if row.scenarios else "—"
+        print(safe_line(f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} "
+                        f"{row.disclosure or '—':10} {detail}", 400))
+    print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
+    return 0
+
+
+def run_harness(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from review.harness import runner, sandbox
+
+    if not args.submission.is_dir():
+        print(f"review: {args.submission}: not a folder", file=sys.stderr)
+        return 2
+    try:
+        repo = gitsafe.open_submission(args.submission)
+        commit = repo.resolve(args.commit)
+        info = sandbox.detect()
+        sandbox.require_runnable(info)
+    except (gitsafe.GitSafeError, sandbox.SandboxError) as error:
+        print(f"review: {args.submission}: {error}", file=sys.stderr)
+        return 2
+
+    def listener(event: runner.HarnessEvent) -> None:
+        if args.log and event.text:
+            print(event.text, file=sys.stderr, flush=True)
+
+    if args.timeline:
+        return _timeline(repo, info, listener, args.json)
+    try:
+        suite = asyncio.run(runner.run_suite(repo, commit, args.scenario, listener, info))
+    except sandbox.SandboxError as error:  # a full disk, a cache that cannot be written: said, exit 2
+        print(f"review: not run: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(suite.to_json(), sys.stdout, indent=2)
+        print()
+    else:
+        environment = suite.environment
+        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox {environment.get('sandbox', suite.sandbox)} · "
+                        f"node {suite.node} · gateway {environment.get('gateway', '?')}", 300))
+        for result in suite.scenarios:
+            gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
+            print(safe_line(f"  {result.name:14} {result.verdict:18} requests {result.requests}  keys "
+                            f"{result.distinct_keys}  charges {result.charges_created}  gaps(ms) {gaps}", 300))
+            print(safe_line(f"  {'':14} {'; '.join(result.reasons)}", 600))
+        if suite.sandbox == "reduced":
+            print("  sandbox: reduced (bubblewrap not available): Node's permission flags only", file=sys.stderr)
+    if args.check and any(s.verdict != "ok" for s in suite.scenarios):
+        return 1
+    return 0
+
+
+def _timeline(repo, info, listener, as_json: bool) -> int:
+    import asyncio
+
+    from review.harness import timeline
+
+    def show(entry: timeline.Entry) -> None:
+        if as_json:
+            return
+        tests = entry.tests
+        parts = [entry.commit[:12], entry.suite.summary if entry.suite else "suite not run",
+                 f"own tests {tests.state}" + (f" ({tests.summary})" if tests and tests.summary else "") if tests
+                 else "own tests not run"]
+        if entry.same_code_as:
+            parts.append(f"same code as {entry.same_code_as[:12]}")
+        if entry.problem:
+            parts.append(entry.problem)
+        print(safe_line("  ".join(parts), 400), flush=True)
+
+    entries = asyncio.run(timeline.run_timeline(repo, [c.sha for c in repo.commits()], show, listener, info))
+    if as_json:
+        json.dump({"submission": repo.source.name, "sandbox": info.kind, "commits": [
+            {"commit": e.commit, "same_code_as": e.same_code_as, "problem": e.problem,
+             "suite": e.suite.to_json() if e.suite else None, "tests": e.tests.to_json() if e.tests else None}
+            for e in entries]}, sys.stdout, indent=2)
+        print()
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from review.core import rubric
+    from review.services import export
+
+    try:
+        blind = args.anonymous or (cohort.cohort_blind(args.cohort) and not args.reveal)
+        sys.stdout.write(export.render(args.cohort, args.format, anonymous=blind))
+    except (rubric.RubricError, cohort.CohortError) as error:
+        print(f"review: {error}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,1 @@
+"""The diff pane and the commits table beside it: what the submission changed, commit by commit."""

@@ -1,0 +1,1 @@
+"""The triage table's cells, columns and legend."""
