@@ -22,6 +22,7 @@ Hunk bodies are skipped by their counts, never by what a line looks like: a remo
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from itertools import repeat
 
@@ -108,7 +109,7 @@ class Replay:
         self.detect_moves = DETECT_MOVES if detect_moves is None else detect_moves
         # Each file's lines as the stream wrote them ("+" and the text), beside their origins.
         self.texts: dict[str, list[bytes]] = {}
-        self._alive: dict[bytes, int] = {}  # text -> copies alive at the parent, across every file
+        self._alive: Counter[bytes] = Counter()  # text -> copies alive at the parent, across every file
         self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
         self._touched: set[str] = set()  # the paths in changed[commit] of the commit being read
         self._commit = ""
@@ -169,7 +170,7 @@ class Replay:
         elif self._new is not None:  # hunks were applied
             self._new += self._old[self._cursor:]
             self._new_text += self._old_text[self._cursor:]
-            if len(self._new_text) != len(self._new):  # a malformed stream: texts unknown, never matched
+            if self.detect_moves and len(self._new_text) != len(self._new):  # a malformed stream: texts unknown, never matched
                 self._new_text = [b""] * len(self._new)
             self._keep_before(old_path)
             self._keep_before(new_path)
@@ -202,9 +203,9 @@ class Replay:
             for section in self._sections:
                 path, texts = section.path, section.texts
                 for start, count in section.runs:
-                    for text in texts[start:start + count]:
-                        alive[text] = alive.get(text, 0) + 1
-                        holder[text] = path
+                    added = texts[start:start + count]
+                    alive.update(added)  # counted in C, as holder's entries are written
+                    holder.update(zip(added, repeat(path)))
             for _path, removed in self._removed:
                 for text in removed:
                     left = alive.get(text, 0) - 1
@@ -222,7 +223,8 @@ class Replay:
                 return
             if line.startswith(b"+"):
                 self._plus -= 1
-                self._new_text.append(line)
+                if self.detect_moves:
+                    self._new_text.append(line)
                 return
             if line.startswith(b"\\"):
                 return  # "\ No newline at end of file"
@@ -269,7 +271,8 @@ class Replay:
         keep = a if b == 0 else a - 1  # "-a,0" inserts after line a
         keep = max(self._cursor, min(keep, len(self._old)))
         self._new += self._old[self._cursor:keep]
-        self._new_text += self._old_text[self._cursor:keep]
+        if self.detect_moves:
+            self._new_text += self._old_text[self._cursor:keep]
         self._cursor = min(len(self._old), keep + b)
         if self._cursor > keep and self.detect_moves:
             self._removed.append((self._old_path or self._rename_from or "", self._old_text[keep:self._cursor]))
@@ -298,8 +301,10 @@ class Replay:
         for section in self._sections:
             texts = section.texts
             for start, count in section.runs:
-                # Stretches of added lines each alive somewhere at the parent: only they can be a block.
                 position, end = start, start + count
+                if not any(map(alive.__contains__, texts[start:end])):
+                    continue  # new lines, all of them (most runs): one pass in C
+                # Stretches of added lines each alive somewhere at the parent: only they can be a block.
                 while position < end:
                     if texts[position] not in alive:
                         position += 1
@@ -399,7 +404,8 @@ class Replay:
         while i < end:
             if self._minus or self._plus:
                 minus, plus = self._minus, self._plus
-                keep = self._new_text.append
+                # The added lines' texts are kept for move detection (a list of the batch's own objects).
+                keep = self._new_text.append if self.detect_moves else None
                 while i < end and (minus or plus):
                     line = lines[i]
                     first = line[:1]
@@ -407,7 +413,8 @@ class Replay:
                         minus -= 1
                     elif first == b"+":
                         plus -= 1
-                        keep(line)
+                        if keep is not None:
+                            keep(line)
                     elif first != b"\\":
                         minus = plus = 0  # a malformed stream: this line is read as a header below
                         break
@@ -420,7 +427,7 @@ class Replay:
     def close(self) -> None:
         self._finish_commit()
         # The texts and their index served the replay only: the origins are what is kept.
-        self.texts, self._alive, self._holder = {}, {}, {}
+        self.texts, self._alive, self._holder = {}, Counter(), {}
 
 
 def replay(batches: Iterable[list[bytes]], detect_moves: bool | None = None) -> Replay:
