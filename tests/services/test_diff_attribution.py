@@ -379,3 +379,20 @@ def test_a_persons_function_moved_by_an_aider_commit_stays_the_persons_and_the_r
     assert spans[("money.mjs", 2, 6)] == (None, f"moved from checkout.mjs:2 ({ann[:7]}, Ann)")
     assert not any(mover[:7] in s.source for s in result.attribution.spans)  # the mover wrote none of it
     assert result.diff.code_ai_added == 4  # aider's line and its 3-line function; Ann's 5 moved lines are hers
+
+
+def test_in_a_history_with_merges_blame_follows_a_moved_function_to_its_writer(tmp_path):
+    """A merge sends line origins to blame per file, which runs with -M -C -C as the replay reads."""
+    repo = make_repo(tmp_path / "merged", {"README.md": "task\n"}, "starter")
+    _commit_as(repo, "parse amounts", "Ann", {"checkout.mjs": "import x from 'y';\n" + PARSE_AMOUNT})
+    git("checkout", "-q", "-b", "side", cwd=repo)
+    _commit_as(repo, "docs", "Ann", {"README.md": "task\nmore\n"})
+    git("checkout", "-q", "main", cwd=repo)
+    _commit_as(repo, "move parsing", "Ann (aider)", {"checkout.mjs": "import x from 'y';\n",
+                                                     "money.mjs": "export const CURRENCY = 'EUR';\n" + PARSE_AMOUNT})
+    git("merge", "-q", "--no-edit", "side", cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    assert any(len(c.parents) > 1 for c in result.commits)
+    money = added(result, "money.mjs")
+    assert money[1].tool == "Aider" and [money[n].tool for n in range(2, 7)] == [None] * 5
+    assert [origin[2] for origin in result.blame["money.mjs"][1:]] == ["checkout.mjs"] * 5
