@@ -40,6 +40,8 @@ MAX_SEED_HITS = 64
 # A line alive in more copies than this at the parent (a brace, `return None`) is no seed: a block is
 # found from its rarer lines and grown over the common ones.
 MAX_SEED_COPIES = 64
+# Lines of files' versions whose positions are kept indexed at once (a bound on the index's memory).
+MAX_INDEXED_LINES = 250_000
 _NOT_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
 
 # For each line: the commit that wrote it, its line number in that commit's version, its path there,
@@ -111,6 +113,8 @@ class Replay:
         self.texts: dict[str, list[bytes]] = {}
         self._alive: Counter[bytes] = Counter()  # text -> copies alive at the parent, across every file
         self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
+        self._indexed: dict[int, tuple[list[bytes], dict[bytes, list[int]]]] = {}  # see _positions
+        self._indexed_lines = 0
         self._touched: set[str] = set()  # the paths in changed[commit] of the commit being read
         self._commit = ""
         self._start_commit()
@@ -321,80 +325,107 @@ class Replay:
                                 removed_from[text] = path
                     self._match(section, first, position, removed_from)
 
+    def _positions(self, texts: list[bytes]) -> dict[bytes, list[int]]:
+        """Where each text stands in one file's version, built once per version: a version is a list
+        the replay never changes (a commit makes a new one), so its identity keys the cache. The
+        cache holds at most MAX_INDEXED_LINES lines, oldest versions dropped first."""
+        key = id(texts)
+        cached = self._indexed.get(key)
+        if cached is not None and cached[0] is texts:
+            return cached[1]
+        positions: dict[bytes, list[int]] = {}
+        for at, text in enumerate(texts):
+            found = positions.get(text)
+            if found is None:
+                positions[text] = [at]
+            elif len(found) < MAX_SEED_HITS:
+                found.append(at)
+        self._indexed[key] = (texts, positions)
+        self._indexed_lines += len(texts)
+        while self._indexed_lines > MAX_INDEXED_LINES and len(self._indexed) > 1:
+            dropped = self._indexed.pop(next(iter(self._indexed)))
+            self._indexed_lines -= len(dropped[0])
+        return positions
+
     def _match(self, section: _Section, first: int, end: int, removed_from: dict[bytes, str]) -> None:
-        """Blocks of lines first..end of `section` found in the parent, best seed first (the line with
-        the most letters and digits), as blame passes a block to the parent that holds it."""
+        """Give lines first..end of `section` (each alive somewhere at the parent) the origin of the
+        blocks the parent holds them in, as blame passes a block to the parent that holds it.
+
+        Every maximal block around a seed line (a line with letters or digits, held in at most
+        MAX_SEED_COPIES places) is found once per alignment: each (source, offset, line) is extended
+        over at most once, so the work is linear in the lines (times the seeds' bounded hits). Then
+        the best blocks win, the same file's first (git's -M runs before -C)."""
         texts, origins = section.texts, section.origins
         weights = [_alnum(texts[i]) for i in range(first, end)]
         if sum(weights) < MOVE_MIN_ALNUM:
             return
-        assigned = [False] * (end - first)
-        # Other files may give a block: ones this commit changed (-C), any file when it creates or
-        # renames this one (-C -C). Each seed's candidates: where it was removed, and its last adder.
+        alive, holder = self._alive, self._holder
+        # A file the commit creates or renames may take a block from any file (-C -C); else only from
+        # the files the commit changed (-C), and from its own old version (-M).
         creates = section.old_path is None or section.old_path != section.path
-        same = self._parent(section.old_path) if section.old_path else None
-        alive = self._alive
-        seeds = sorted((i for i in range(end - first) if weights[i] and alive.get(texts[first + i], 0) <= MAX_SEED_COPIES),
-                       key=lambda i: -weights[i])
-        for seed in seeds:
-            if assigned[seed]:
-                continue
+        sources: dict[str, tuple[Origins, list[bytes]] | None] = {}
+        if section.old_path:
+            sources[section.old_path] = self._parent(section.old_path)
+        blocks: list[tuple[int, int, int, int, int, str]] = []  # (-same file, -score, start, length, source at, path)
+        extents: dict[tuple[str, int], list[tuple[int, int]]] = {}  # (path, offset) -> stretches extended over
+        count = end - first
+        for seed in range(count):
             text = texts[first + seed]
-            # The unassigned stretch around the seed: a block cannot cross a line already given.
-            low, high = seed, seed + 1
-            while low > 0 and not assigned[low - 1]:
-                low -= 1
-            while high < end - first and not assigned[high]:
-                high += 1
-            best: tuple[int, int, int, Origins] | None = None  # (score, block start, its length, source origins)
-            if same is not None:
-                best = self._best_block(texts, first, low, high, seed, weights, same, MOVE_MIN_ALNUM)
-            if best is None:
-                for path in {removed_from.get(text), self._holder.get(text)}:
-                    if path is None or path == section.old_path or path == section.path and not creates:
+            if not weights[seed] or alive.get(text, 0) > MAX_SEED_COPIES:
+                continue
+            for path in (section.old_path, removed_from.get(text), holder.get(text)):
+                if path is None:
+                    continue
+                if path != section.old_path:
+                    if path == section.path and not creates:
                         continue
                     if not creates and path not in self._before:
-                        continue  # not changed by this commit: blame -C -C looks there only for a new file
-                    source = self._parent(path)
-                    if source is not None:
-                        found = self._best_block(texts, first, low, high, seed, weights, source, COPY_MIN_ALNUM)
-                        if found is not None and (best is None or found[0] > best[0]):
-                            best = found
-            if best is None:
-                continue
-            _score, at, length, source_origins = best
-            commit = self._commit
-            for k in range(length):
-                was = source_origins[k]
-                origins[first + at + k] = (was[0], was[1], was[2], commit)
-                assigned[at + k] = True
-            self.moved += length
-
-    @staticmethod
-    def _best_block(texts: list[bytes], first: int, low: int, high: int, seed: int, weights: list[int],
-                    source: tuple[Origins, list[bytes]], least: int) -> tuple[int, int, int, Origins] | None:
-        """The best block around `seed` (within low..high of the stretch) that `source` holds too:
-        (score, start in the stretch, length, the source's origins for it), or None under `least`."""
-        source_origins, source_texts = source
-        text = texts[first + seed]
-        best = None
-        at, hits, size = -1, 0, len(source_texts)
-        while hits < MAX_SEED_HITS:
-            try:
-                at = source_texts.index(text, at + 1)
-            except ValueError:
-                break
-            hits += 1
-            back = 0
-            while seed - back > low and at - back > 0 and texts[first + seed - back - 1] == source_texts[at - back - 1]:
-                back += 1
-            ahead = 1
-            while seed + ahead < high and at + ahead < size and texts[first + seed + ahead] == source_texts[at + ahead]:
-                ahead += 1
-            score = sum(weights[seed - back:seed + ahead])
-            if score >= least and (best is None or score > best[0]):
-                best = (score, seed - back, back + ahead, source_origins[at - back:at + ahead])
-        return best
+                        continue  # not changed by this commit: only a new file looks there (-C -C)
+                if path not in sources:
+                    sources[path] = self._parent(path)
+                source = sources[path]
+                if source is None:
+                    continue
+                source_texts = source[1]
+                for at in self._positions(source_texts).get(text, ()):
+                    offset = at - seed
+                    done = extents.setdefault((path, offset), [])
+                    if any(low <= seed < high for low, high in done):
+                        continue  # this alignment was extended over this line already
+                    low, high = seed, seed + 1
+                    while low > 0 and low + offset > 0 and texts[first + low - 1] == source_texts[low + offset - 1]:
+                        low -= 1
+                    while high < count and high + offset < len(source_texts) and \
+                            texts[first + high] == source_texts[high + offset]:
+                        high += 1
+                    done.append((low, high))
+                    score = sum(weights[low:high])
+                    same = path == section.old_path
+                    if score >= (MOVE_MIN_ALNUM if same else COPY_MIN_ALNUM):
+                        blocks.append((-same, -score, low, high - low, low + offset, path))
+        if not blocks:
+            return
+        blocks.sort()
+        assigned = [False] * count
+        commit = self._commit
+        for minus_same, _score, low, length, at, path in blocks:
+            least = MOVE_MIN_ALNUM if minus_same else COPY_MIN_ALNUM
+            source_origins = sources[path][0]  # type: ignore[index]
+            # What is left of the block once better blocks took their lines: each piece on its own.
+            k = low
+            while k < low + length:
+                if assigned[k]:
+                    k += 1
+                    continue
+                piece = k
+                while k < low + length and not assigned[k]:
+                    k += 1
+                if sum(weights[piece:k]) >= least:
+                    for line in range(piece, k):
+                        was = source_origins[at + line - low]
+                        origins[first + line] = (was[0], was[1], was[2], commit)
+                        assigned[line] = True
+                    self.moved += k - piece
 
     def feed_many(self, lines: list[bytes]) -> None:
         """`feed` for each line, with hunk bodies (most of a history's lines) counted in a loop of
@@ -427,7 +458,7 @@ class Replay:
     def close(self) -> None:
         self._finish_commit()
         # The texts and their index served the replay only: the origins are what is kept.
-        self.texts, self._alive, self._holder = {}, Counter(), {}
+        self.texts, self._alive, self._holder, self._indexed = {}, Counter(), {}, {}
 
 
 def replay(batches: Iterable[list[bytes]], detect_moves: bool | None = None) -> Replay:
