@@ -119,3 +119,34 @@ def test_a_block_of_at_least_the_threshold_moved_between_files_keeps_its_origin(
     files = line_origins.replay(repo.history_patches("HEAD")).files
     assert files["to.mjs"][at_to:at_to + len(lines)] == [(first, at_from + 1 + k, "from.mjs", mover)
                                                           for k in range(len(lines))]
+
+
+WORDS = ["export const total = price + tax;", "}", "", "return retryWithBackoff(request, attempts);",
+         "if (!response.ok) throw new Error(response.statusText);", "let a = 1;"]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["x.mjs", "y.mjs", "z.mjs"]), st.sampled_from(["x.mjs", "y.mjs", "z.mjs"]),
+                          st.integers(0, 12), st.integers(1, 6), st.integers(0, 12), st.booleans(),
+                          st.lists(st.sampled_from(WORDS), max_size=4)), min_size=1, max_size=5))
+def test_every_origin_a_replay_gives_holds_the_same_text_there(tmp_path_factory, edits):
+    """Random moves and copies of blocks between files, with new lines from a small vocabulary (so
+    lines repeat everywhere): whatever origin a line is given, that commit's file has that text there."""
+    files = {"x.mjs": [f"{w} // x{i}\n" for i, w in enumerate(WORDS * 2)], "y.mjs": [], "z.mjs": ["}\n"]}
+    steps = [({p: list(body) for p, body in files.items()}, ())]
+    for source, target, at, size, to, copy, fresh in edits:
+        block = files[source][at:at + size]
+        if not copy:
+            del files[source][at:at + size]
+        files[target][to:to] = block + [f"{w}\n" for w in fresh]
+        steps.append(({p: list(body) for p, body in files.items()}, ()))
+    repo, _ = build(tmp_path_factory.mktemp("o") / "r", steps)
+    replayed = line_origins.replay(repo.history_patches("HEAD"))
+    versions: dict[tuple[str, str], list[bytes]] = {}
+    for path, origins in replayed.files.items():
+        head = (repo.show("HEAD", path) or b"").splitlines()
+        assert len(head) == len(origins)
+        for text, (commit, line_no, there, _mover) in zip(head, origins):
+            if (commit, there) not in versions:
+                versions[commit, there] = (repo.show(commit, there) or b"").splitlines()
+            assert versions[commit, there][line_no - 1] == text, (path, commit, line_no, there)
