@@ -7,14 +7,10 @@ added by commit C at line N of C's version keeps (C, N) until a later commit rem
 hunks are the same xdiff hunks blame uses; renames carry a file's lines over, as blame follows
 them. A history with merges is left to blame (which picks the right parent per line).
 
-Moved and copied blocks keep where they were first written, as ``git blame -M -C -C`` gives it: once
-a commit is read, each run of lines it added is looked for in the parent's files: the same file (a
-block of at least MOVE_MIN_ALNUM letters and digits, git's -M default), a file the commit also
-changed (COPY_MIN_ALNUM, git's -C default), and, for a file the commit creates or renames, any file
-(git's -C -C). A block found keeps its origin (commit, line, path) and names the commit that moved
-it; a smaller one is the mover's own. The lines' text comes from the same stream (every added line
-is in it); an index of the text of every line alive at the parent (how many copies, and the file
-that last added each) finds the candidates, so a run of new lines costs one lookup per line.
+Moved and copied blocks keep where they were first written, as ``git blame -M -C -C`` gives it:
+once a commit is read, core.line_moves looks for the runs of lines it added in the parent's files
+(the thresholds and the rules are there). The lines' text comes from the same stream: every added
+line is in it, so the replay keeps each file's texts beside its origins.
 
 Hunk bodies are skipped by their counts, never by what a line looks like: a removed line
 "-- a/x" reads "--- a/x", and only the count says it is content. Linear in the stream.
@@ -22,32 +18,17 @@ Hunk bodies are skipped by their counts, never by what a line looks like: a remo
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from itertools import repeat
 
 from review.core.diff import HUNK_HEADER, unquote_path
+from review.core.line_moves import COPY_MIN_ALNUM, MOVE_MIN_ALNUM, MoveFinder, Origin, Origins, Section
+
+__all__ = ["COPY_MIN_ALNUM", "MOVE_MIN_ALNUM", "Origin", "Origins", "Replay", "TooLarge", "replay"]
 
 COMMIT_MARK = b"\x00commit "
 MAX_TRACKED_LINES = 4_000_000  # past this the replay gives up (blame per file takes over)
-# git blame's defaults (-M and -C): a block counts as moved within a file from 20 letters and digits
-# (what it holds, not its length), as moved or copied from another file from 40; git counts ASCII only.
-MOVE_MIN_ALNUM = 20
-COPY_MIN_ALNUM = 40
 DETECT_MOVES = True  # off only to measure what move detection costs (review bench repo)
-# Where a seed line is looked for in one file: past this many copies of it there, the rest are not tried.
-MAX_SEED_HITS = 64
-# A line alive in more copies than this at the parent (a brace, `return None`) is no seed: a block is
-# found from its rarer lines and grown over the common ones.
-MAX_SEED_COPIES = 64
-# Lines of files' versions whose positions are kept indexed at once (a bound on the index's memory).
-MAX_INDEXED_LINES = 250_000
-_NOT_ALNUM = bytes(c for c in range(256) if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122))
-
-# For each line: the commit that wrote it, its line number in that commit's version, its path there,
-# and the commit that moved or copied it to where it is now ("" when it never moved).
-Origin = tuple[str, int, str, str]
-Origins = list[Origin]
 
 
 class TooLarge(Exception):
@@ -83,21 +64,6 @@ def _header_path(rest: bytes) -> str | None:
     return path if text == f"a/{path} b/{path}" else None
 
 
-def _alnum(text: bytes) -> int:
-    return len(text.translate(None, _NOT_ALNUM))
-
-
-class _Section:
-    """One file's change in the commit being read, once its hunks are applied: where the lines it
-    added are (new positions), and the path its old side had."""
-
-    __slots__ = ("path", "old_path", "origins", "texts", "runs")
-
-    def __init__(self, path: str, old_path: str | None, origins: Origins, texts: list[bytes],
-                 runs: list[tuple[int, int]]) -> None:
-        self.path, self.old_path, self.origins, self.texts, self.runs = path, old_path, origins, texts, runs
-
-
 class Replay:
     """Feed it the stream's lines; `files` then maps each path at the last commit to its origins."""
 
@@ -107,14 +73,10 @@ class Replay:
         self.tracked = 0  # lines alive (added and not yet removed), a memory bound
         self.changed: dict[str, list[str]] = {}  # commit -> the paths it touched (both sides of a rename)
         self.added: dict[str, int] = {}  # commit -> lines it added (as --numstat counts them)
-        self.moved = 0  # lines found moved or copied (kept their first origin)
         self.detect_moves = DETECT_MOVES if detect_moves is None else detect_moves
+        self._moves = MoveFinder()
         # Each file's lines as the stream wrote them ("+" and the text), beside their origins.
         self.texts: dict[str, list[bytes]] = {}
-        self._alive: Counter[bytes] = Counter()  # text -> copies alive at the parent, across every file
-        self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
-        self._indexed: dict[int, tuple[list[bytes], dict[bytes, list[int]]]] = {}  # see _positions
-        self._indexed_lines = 0
         self._touched: set[str] = set()  # the paths in changed[commit] of the commit being read
         self._commit = ""
         self._start_commit()
@@ -123,7 +85,7 @@ class Replay:
 
     def _start_commit(self) -> None:
         self._touched = set()
-        self._sections: list[_Section] = []  # this commit's files with hunks applied
+        self._sections: list[Section] = []  # this commit's files with hunks applied
         self._before: dict[str, tuple[Origins, list[bytes]] | None] = {}  # parent's version of each path it changed
         self._removed: list[tuple[str, list[bytes]]] = []  # (path, the texts this commit removed from it)
 
@@ -185,7 +147,7 @@ class Replay:
                 self.files[new_path] = self._new
                 self.texts[new_path] = self._new_text
                 if self._runs:
-                    self._sections.append(_Section(new_path, old_path, self._new, self._new_text, self._runs))
+                    self._sections.append(Section(new_path, old_path, self._new, self._new_text, self._runs))
             elif old_path:
                 self.files.pop(old_path, None)  # deleted
                 self.texts.pop(old_path, None)
@@ -200,25 +162,26 @@ class Replay:
 
     def _finish_commit(self) -> None:
         self._finish_section()
-        if self.detect_moves and self._sections:
-            self._find_moves()
-        if self.detect_moves:  # the index now describes this commit: the next one's parent
-            alive, holder = self._alive, self._holder
-            for section in self._sections:
-                path, texts = section.path, section.texts
-                for start, count in section.runs:
-                    added = texts[start:start + count]
-                    alive.update(added)  # counted in C, as holder's entries are written
-                    holder.update(zip(added, repeat(path)))
-            for _path, removed in self._removed:
-                for text in removed:
-                    left = alive.get(text, 0) - 1
-                    if left > 0:
-                        alive[text] = left
-                    elif text in alive:
-                        del alive[text]
-                        holder.pop(text, None)
+        if self.detect_moves:
+            if self._sections:
+                self._moves.find(self._commit, self._sections, self._removed, self._parent, self._changed)
+            self._moves.record(self._sections, self._removed)  # the index now describes the next one's parent
         self._start_commit()
+
+    def _parent(self, path: str) -> tuple[Origins, list[bytes]] | None:
+        """`path` as it was before the commit being read."""
+        if path in self._before:
+            return self._before[path]
+        origins = self.files.get(path)
+        return None if origins is None else (origins, self.texts.get(path, []))
+
+    def _changed(self, path: str) -> bool:
+        return path in self._before
+
+    @property
+    def moved(self) -> int:
+        """Lines found moved or copied (they kept their first origin)."""
+        return self._moves.moved
 
     def feed(self, line: bytes) -> None:
         if self._minus or self._plus:  # inside a hunk body: counted, never interpreted
@@ -289,144 +252,6 @@ class Replay:
             raise TooLarge(f"more than {MAX_TRACKED_LINES} lines to replay")
         self._minus, self._plus = b, d
 
-    # ------------------------------------------------------------------ moves and copies
-
-    def _parent(self, path: str) -> tuple[Origins, list[bytes]] | None:
-        """`path` as it was before the commit being read."""
-        if path in self._before:
-            return self._before[path]
-        origins = self.files.get(path)
-        return None if origins is None else (origins, self.texts.get(path, []))
-
-    def _find_moves(self) -> None:
-        """Give each block this commit added that the parent already held the origin it had there."""
-        alive = self._alive
-        removed_from: dict[bytes, str] | None = None  # text -> a file this commit removed it from
-        for section in self._sections:
-            texts = section.texts
-            for start, count in section.runs:
-                position, end = start, start + count
-                if not any(map(alive.__contains__, texts[start:end])):
-                    continue  # new lines, all of them (most runs): one pass in C
-                # Stretches of added lines each alive somewhere at the parent: only they can be a block.
-                while position < end:
-                    if texts[position] not in alive:
-                        position += 1
-                        continue
-                    first = position
-                    while position < end and texts[position] in alive:
-                        position += 1
-                    if position - first == 1 and _alnum(texts[first]) < MOVE_MIN_ALNUM:
-                        continue
-                    if removed_from is None:
-                        removed_from = {}
-                        for path, removed in self._removed:
-                            for text in removed:
-                                removed_from[text] = path
-                    self._match(section, first, position, removed_from)
-
-    def _positions(self, texts: list[bytes]) -> dict[bytes, list[int]]:
-        """Where each text stands in one file's version, built once per version: a version is a list
-        the replay never changes (a commit makes a new one), so its identity keys the cache. The
-        cache holds at most MAX_INDEXED_LINES lines, oldest versions dropped first."""
-        key = id(texts)
-        cached = self._indexed.get(key)
-        if cached is not None and cached[0] is texts:
-            return cached[1]
-        positions: dict[bytes, list[int]] = {}
-        for at, text in enumerate(texts):
-            found = positions.get(text)
-            if found is None:
-                positions[text] = [at]
-            elif len(found) < MAX_SEED_HITS:
-                found.append(at)
-        self._indexed[key] = (texts, positions)
-        self._indexed_lines += len(texts)
-        while self._indexed_lines > MAX_INDEXED_LINES and len(self._indexed) > 1:
-            dropped = self._indexed.pop(next(iter(self._indexed)))
-            self._indexed_lines -= len(dropped[0])
-        return positions
-
-    def _match(self, section: _Section, first: int, end: int, removed_from: dict[bytes, str]) -> None:
-        """Give lines first..end of `section` (each alive somewhere at the parent) the origin of the
-        blocks the parent holds them in, as blame passes a block to the parent that holds it.
-
-        Every maximal block around a seed line (a line with letters or digits, held in at most
-        MAX_SEED_COPIES places) is found once per alignment: each (source, offset, line) is extended
-        over at most once, so the work is linear in the lines (times the seeds' bounded hits). Then
-        the best blocks win, the same file's first (git's -M runs before -C)."""
-        texts, origins = section.texts, section.origins
-        weights = [_alnum(texts[i]) for i in range(first, end)]
-        if sum(weights) < MOVE_MIN_ALNUM:
-            return
-        alive, holder = self._alive, self._holder
-        # A file the commit creates or renames may take a block from any file (-C -C); else only from
-        # the files the commit changed (-C), and from its own old version (-M).
-        creates = section.old_path is None or section.old_path != section.path
-        sources: dict[str, tuple[Origins, list[bytes]] | None] = {}
-        if section.old_path:
-            sources[section.old_path] = self._parent(section.old_path)
-        blocks: list[tuple[int, int, int, int, int, str]] = []  # (-same file, -score, start, length, source at, path)
-        extents: dict[tuple[str, int], list[tuple[int, int]]] = {}  # (path, offset) -> stretches extended over
-        count = end - first
-        for seed in range(count):
-            text = texts[first + seed]
-            if not weights[seed] or alive.get(text, 0) > MAX_SEED_COPIES:
-                continue
-            for path in (section.old_path, removed_from.get(text), holder.get(text)):
-                if path is None:
-                    continue
-                if path != section.old_path:
-                    if path == section.path and not creates:
-                        continue
-                    if not creates and path not in self._before:
-                        continue  # not changed by this commit: only a new file looks there (-C -C)
-                if path not in sources:
-                    sources[path] = self._parent(path)
-                source = sources[path]
-                if source is None:
-                    continue
-                source_texts = source[1]
-                for at in self._positions(source_texts).get(text, ()):
-                    offset = at - seed
-                    done = extents.setdefault((path, offset), [])
-                    if any(low <= seed < high for low, high in done):
-                        continue  # this alignment was extended over this line already
-                    low, high = seed, seed + 1
-                    while low > 0 and low + offset > 0 and texts[first + low - 1] == source_texts[low + offset - 1]:
-                        low -= 1
-                    while high < count and high + offset < len(source_texts) and \
-                            texts[first + high] == source_texts[high + offset]:
-                        high += 1
-                    done.append((low, high))
-                    score = sum(weights[low:high])
-                    same = path == section.old_path
-                    if score >= (MOVE_MIN_ALNUM if same else COPY_MIN_ALNUM):
-                        blocks.append((-same, -score, low, high - low, low + offset, path))
-        if not blocks:
-            return
-        blocks.sort()
-        assigned = [False] * count
-        commit = self._commit
-        for minus_same, _score, low, length, at, path in blocks:
-            least = MOVE_MIN_ALNUM if minus_same else COPY_MIN_ALNUM
-            source_origins = sources[path][0]  # type: ignore[index]
-            # What is left of the block once better blocks took their lines: each piece on its own.
-            k = low
-            while k < low + length:
-                if assigned[k]:
-                    k += 1
-                    continue
-                piece = k
-                while k < low + length and not assigned[k]:
-                    k += 1
-                if sum(weights[piece:k]) >= least:
-                    for line in range(piece, k):
-                        was = source_origins[at + line - low]
-                        origins[first + line] = (was[0], was[1], was[2], commit)
-                        assigned[line] = True
-                    self.moved += k - piece
-
     def feed_many(self, lines: list[bytes]) -> None:
         """`feed` for each line, with hunk bodies (most of a history's lines) counted in a loop of
         their own: the same reading, a quarter of the time."""
@@ -458,7 +283,7 @@ class Replay:
     def close(self) -> None:
         self._finish_commit()
         # The texts and their index served the replay only: the origins are what is kept.
-        self.texts, self._alive, self._holder, self._indexed = {}, Counter(), {}, {}
+        self.texts, self._moves = {}, MoveFinder()
 
 
 def replay(batches: Iterable[list[bytes]], detect_moves: bool | None = None) -> Replay:
