@@ -32,8 +32,8 @@ class Rule:
     why: str
 
 
-LEAK_WHY = ("names the mechanism the task grades: the article warns that a prompt mentioning idempotency keys "
-            "\"collapses into a vocabulary quiz\" — state the requirement (never two charges) and let candidates "
+LEAK_WHY = ("names the mechanism the task grades: a prompt mentioning idempotency keys "
+            "turns the task into a vocabulary quiz — state the requirement (never two charges) and let candidates "
             "find the mechanism")
 RULES = (
     Rule("leak", "idempotency", re.compile(r"\bidempoten\w*|\bidempotency[-_ ]?key", _WORDS), LEAK_WHY),

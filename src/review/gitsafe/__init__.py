@@ -13,8 +13,7 @@ owned by another user. So git never runs inside the submitted folder. Instead:
    --no-textconv``, and revisions and paths are passed after ``--`` or validated as hex ids,
    so nothing the candidate chose is ever read by git as an option.
 
-The cache is re-cloned when the submission's HEAD moves. See
-``shared/reference/security-and-gateway.md`` §2 for the reasons behind each flag.
+The cache is re-cloned when the submission's HEAD moves.
 """
 
 from review.gitsafe.clone import cache_path_for, open_submission

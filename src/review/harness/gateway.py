@@ -1,7 +1,7 @@
 """The pinned fake gateway: aiohttp, in the console's own process, on a Unix socket.
 
-It behaves like a real payment gateway's idempotency layer (Stripe v1, the IETF draft; see
-``shared/reference/security-and-gateway.md`` §5), with faults injected by a plan:
+It behaves like a real payment gateway's idempotency layer (Stripe's v1 API and the IETF
+Idempotency-Key header draft), with faults injected by a plan:
 
 - the key comes from the ``Idempotency-Key`` header (raw or RFC 8941 quoted) or the body's
   ``idempotencyKey``; none at all → charged anyway, and flagged "no key sent";

@@ -5,8 +5,6 @@ environment, and only three things visible besides /usr: the run's folder (read-
 the trusted driver (read-only) and the socket folder. Without bwrap the run is "reduced":
 Node's permission model (which the Node docs say is no defence against malicious code),
 a clean environment and its own session — and every result says so.
-
-See ``shared/reference/security-and-gateway.md`` §1 for the facts behind each flag.
 """
 
 from __future__ import annotations

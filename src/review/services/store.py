@@ -2,7 +2,7 @@
 
 One file per submission keeps every review: one entry per reviewer (or pair) and commit.
 Two reviewers in tmux may save the same file at the same moment, and a console may die
-mid-save, so saving follows ``shared/reference/security-and-gateway.md`` §4:
+mid-save, so a save goes:
 
 1. take ``flock`` on a sidecar ``<file>.lock`` that is never replaced (locking the data file
    itself loses updates once it is replaced);

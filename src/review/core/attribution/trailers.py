@@ -1,7 +1,7 @@
 """Commit metadata → attribution signals: trailers, author and committer identities, subject
 prefixes, "Generated with" lines, with what was considered and rejected. Pure.
 
-The formats and their pitfalls are in ``shared/reference/attribution-formats.md``: trailer keys are
+Each tool's format follows its own documentation, and its pitfalls: trailer keys are
 case-insensitive and may sit anywhere in the body; identity is matched on the email first, then on
 the name; a person named Claude is not an AI, and curl uses ``Assisted-by:`` for human helpers.
 """
