@@ -1,7 +1,8 @@
 """Command line: ``review COHORT`` opens the console; every command is listed in
 ``review.cli.registry``, one module per group of them.
 
-Exit codes: 0 ok, 1 the thing reviewed failed (with --check), 2 usage or input error.
+Exit codes: 0 ok, 1 the thing reviewed failed (with --check), 2 usage or input error, 141 the reader of
+stdout left early (`| head`), as git.
 """
 
 from __future__ import annotations
@@ -10,23 +11,33 @@ import os
 import signal
 import sys
 
-from review.cli import registry
+from review.cli import pipes, registry
 from review.services import cohort, samples
 from review.support import gc
 
 
 def main(argv: list[str] | None = None) -> int:
+    pipes.reset()
+    try:
+        code = _main(argv)
+        # What is still buffered fails here, not at the interpreter's exit, when its reader has gone.
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return pipes.reader_gone()
+    return pipes.READER_GONE if pipes.gone() else code
+
+
+def _main(argv: list[str] | None) -> int:
     # The `review` command itself, not a caller in the same process.
     as_program = argv is None
     # Triage of a large history allocates millions of objects too.
     gc.tune()
     argv = list(sys.argv[1:] if argv is None else argv)
-    # `review COHORT` is the everyday form: treat a first word that is no command as a folder.
-    if argv and not argv[0].startswith("-") and argv[0] not in registry.BY_NAME:
-        argv.insert(0, "open")
     parser = registry.build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(registry.normalise(argv))
     if args.command is None:
+        if argv:
+            parser.error("a cohort folder or a command is needed")
         parser.print_help()
         return 2
     if getattr(args, "unsafe_no_sandbox", False):

@@ -15,19 +15,36 @@ UNSAFE_HELP = ("run candidate code without bubblewrap, with Node's permission fl
 MAX_REVIEWER = 64
 
 
-def console_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
-    parser.add_argument("--theme", default=DEFAULT_THEME,
-                        help="theme name (bundled: review-dark, review-light, review-high-contrast; "
-                             "also Textual's, e.g. ansi-dark for tmux)")
-    parser.add_argument("--reviewer", action="append", default=[],
-                        help="who is reviewing; give it twice for a pair")
-    parser.add_argument("--blind", action="store_true",
-                        help="hide other reviewers' scores until yours is final")
-    parser.add_argument("--no-harness", action="store_true",
-                        help="do not run the harness in the background for the triage column")
-    parser.add_argument("--anonymous", action="store_true",
-                        help="candidate-blind: names, e-mails and folder names shown as candidate-N (A twice lifts it)")
+# The console's own options: `review [OPTIONS] COHORT`, `review COHORT [OPTIONS]`, `review demo [OPTIONS]`.
+# (flags, argparse keywords); `review --help` lists them as they are here, and so does the README's table.
+CONSOLE_OPTIONS: tuple[tuple[str, dict], ...] = (
+    ("--theme", {"default": DEFAULT_THEME, "metavar": "NAME",
+                 "help": "theme name (bundled: review-dark, review-light, review-high-contrast; also Textual's, "
+                         "e.g. ansi-dark for tmux)"}),
+    ("--reviewer", {"action": "append", "default": [], "metavar": "NAME",
+                    "help": "who is reviewing (default: your login name); give it twice for a pair"}),
+    ("--blind", {"action": "store_true", "help": "hide other reviewers' scores until yours is final"}),
+    ("--no-harness", {"action": "store_true",
+                      "help": "do not run the harness in the background for the triage column"}),
+    ("--anonymous", {"action": "store_true",
+                     "help": "candidate-blind: names, e-mails and folder names shown as candidate-N "
+                             "(A twice lifts it)"}),
+    ("--unsafe-no-sandbox", {"action": "store_true", "help": UNSAFE_HELP}),
+)
+
+
+def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup, listed_only: bool = False) -> None:
+    """The console's options on `parser`. `listed_only`: shown in help, but setting nothing when absent
+    (the top-level parser, whose options are handed to `open` or `demo`)."""
+    for flag, keywords in CONSOLE_OPTIONS:
+        if listed_only:
+            keywords = {**keywords, "default": argparse.SUPPRESS}
+        parser.add_argument(flag, **keywords)
+
+
+def takes_value(flag: str) -> bool:
+    """Whether the console option `flag` is followed by a value (`--theme NAME`)."""
+    return any(name == flag and keywords.get("action") in (None, "append") for name, keywords in CONSOLE_OPTIONS)
 
 
 def open_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,28 +100,35 @@ def _check_theme(name: str):
     return load
 
 
-def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
-    # A clear message and exit 2 before the screen takes over.
+def make_app(cohort_dir: Path, args: argparse.Namespace):
+    """The console for `cohort_dir` as the options ask, or None after saying on stderr why not.
+    A clear message and exit 2 come before the screen takes over."""
     cohort.list_submissions(cohort_dir)
     problem = check_reviewers(args.reviewer)
     if problem:
         print(f"review: {problem}", file=sys.stderr)
-        return 2
+        return None
     load = _check_theme(args.theme)
     if load is None:
-        return 2
+        return None
     from review.tui import keymap
 
     try:
         keymap.load()
     except keymap.KeymapError as error:
         print(f"review: {error}", file=sys.stderr)
-        return 2
+        return None
     from review.tui.app import ReviewApp
 
-    app = ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
-                    run_harness=not args.no_harness, blind=args.blind,
-                    anonymous=args.anonymous or cohort.cohort_blind(cohort_dir))
+    return ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
+                     run_harness=not args.no_harness, blind=args.blind,
+                     anonymous=args.anonymous or cohort.cohort_blind(cohort_dir))
+
+
+def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
+    app = make_app(cohort_dir, args)
+    if app is None:
+        return 2
     app.run()
     # Textual sets 1 after an exception it printed: never "ok" after a crash.
     return app.return_code or 0

@@ -3,20 +3,147 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-BENCHMARKS = ("triage", "harness", "diff", "startup", "store", "repo", "goals")
+INTO_HELP = "the folder to build the benchmark's inputs in (default: a new temporary folder)"
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One `review bench NAME`: its own options, its own --help, and what runs it."""
+
+    name: str
+    help: str
+    description: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def _into(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--into", type=Path, default=None, metavar="DIR", help=INTO_HELP)
+
+
+def _json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON document")
+
+
+def _triage_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--submissions", type=int, default=300, metavar="N",
+                        help="how many submissions the generated cohort holds (default 300)")
+    _into(parser)
+
+
+def _diff_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lines", type=int, default=100_000, metavar="N",
+                        help="how many lines the generated submission's diff adds (default 100000)")
+    _into(parser)
+
+
+def _repo_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--commits", type=int, default=5000, metavar="N",
+                        help="how many commits the generated repository has (default 5000)")
+    parser.add_argument("--lines", type=int, default=100_000, metavar="N",
+                        help="how many lines those commits add in all (default 100000)")
+    _json(parser)
+    _into(parser)
+
+
+def _store_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--writers", type=int, default=60, metavar="N",
+                        help="how many processes save into the one score file at once (default 60)")
+    parser.add_argument("--saves", type=int, default=20, metavar="N",
+                        help="how many saves each of those processes makes (default 20)")
+    _into(parser)
+
+
+def _run_triage(args: argparse.Namespace) -> int:
+    from review.devtools.bench import triage
+
+    return triage.triage_benchmark(args.submissions, args.into)
+
+
+def _run_harness(args: argparse.Namespace) -> int:
+    from review.devtools.bench import harness
+
+    return harness.harness_benchmark(args.into)
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    from review.devtools.bench import diff
+
+    return diff.diff_benchmark(args.lines, args.into)
+
+
+def _run_startup(args: argparse.Namespace) -> int:
+    from review.devtools.bench import startup
+
+    return startup.startup_benchmark(args.into)
+
+
+def _run_store(args: argparse.Namespace) -> int:
+    from review.devtools.bench import store
+
+    return store.store_benchmark(args.writers, args.saves, args.into)
+
+
+def _run_repo(args: argparse.Namespace) -> int:
+    from review.devtools.bench import repo
+
+    return repo.repo_benchmark(args.commits, args.lines, args.into, args.json)
+
+
+def _run_goals(args: argparse.Namespace) -> int:
+    from review.devtools.bench import goals
+
+    return goals.run(args.json)
+
+
+# Each benchmark is imported only when it is the one asked for.
+BENCHMARKS = (
+    Benchmark("triage", "a generated cohort: the triage table painted and complete, beside a git log loop",
+              "Generates a cohort of N submissions and times the console until the triage table is painted and "
+              "until every row is complete, cold (an empty cache) and warm (the console started again), beside a "
+              "shell loop of `git log -1` over the same folders, with the ratio.",
+              _triage_arguments, _run_triage),
+    Benchmark("harness", "every sample submission's suite against its floor, then 2, 4 and 8 suites at once",
+              "Runs each sample submission's harness suite and prints its wall time beside its physical floor "
+              "(node's start-up in the sandbox, the waits the candidate's backoff asked for, the hung client's "
+              "limit), then the whole cohort with 2, 4 and 8 suites at once.",
+              _into, _run_harness),
+    Benchmark("diff", "a huge diff: reading it, the first screen, a page of new rows, Enter to first frame",
+              "Builds a submission whose diff adds N lines and prints the time to read it, the memory peak, the "
+              "first screen, one page of never-seen rows against a 60 Hz frame, and Enter on the triaged row "
+              "until the first frame, beside `git diff` into a pipe (and tig where it is installed).",
+              _diff_arguments, _run_diff),
+    Benchmark("startup", "the console started in tmux until the triage table is painted, beside a bare Textual app",
+              "Starts the console for real in a tmux window on the sample cohort five times and prints the median "
+              "time to the first painted triage table, beside a bare Textual app started the same way. Needs tmux.",
+              _into, _run_startup),
+    Benchmark("store", "many processes saving into one score file: saves per second, refused and lost saves",
+              "Starts N writer processes, each saving its own review into one score file as autosave does, and "
+              "prints saves per second, the longest save (lock wait included), refused saves and lost saves; "
+              "exits 1 when any save was refused or lost.",
+              _store_arguments, _run_store),
+    Benchmark("repo", "a generated long history with notes: triage cold and warm beside git log, peak memory",
+              "Generates one submission with N commits (git-ai notes on each, a trailer on every tenth) and runs "
+              "`review triage --json` on it in its own process, cold and warm, beside `git log`, `git log -p` "
+              "and one batch read of every note, with each ratio and peak RSS beside its goal.",
+              _repo_arguments, _run_repo),
+    Benchmark("goals", "every benchmark with a goal, each in its own process, and one table: met or MISSED",
+              "Runs the triage, repo and diff benchmarks at their goal sizes, each in a process of its own, and "
+              "ends with one table: what was measured, against what, the ratio, and met or MISSED.",
+              _json, _run_goals),
+)
+BENCHMARK_BY_NAME = {benchmark.name: benchmark for benchmark in BENCHMARKS}
 
 
 def bench_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("what", choices=BENCHMARKS)
-    parser.add_argument("--lines", type=int, default=100_000, help="for `bench diff` and `bench repo`")
-    parser.add_argument("--commits", type=int, default=5000, help="for `bench repo`: the synthetic repository's")
-    parser.add_argument("--json", action="store_true", help="for `bench repo` and `bench goals`: JSON")
-    parser.add_argument("--submissions", type=int, default=300)
-    parser.add_argument("--writers", type=int, default=60, help="for `bench store`")
-    parser.add_argument("--saves", type=int, default=20, help="for `bench store`: saves per writer")
-    parser.add_argument("--into", type=Path, default=None)
+    sub = parser.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True,
+                                title="benchmarks (each has its own --help)")
+    for benchmark in BENCHMARKS:
+        benchmark.arguments(sub.add_parser(benchmark.name, help=benchmark.help, description=benchmark.description))
 
 
 def doctor_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,34 +151,7 @@ def doctor_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    # Each benchmark imported only when it is the one asked for.
-    if args.what == "harness":
-        from review.devtools.bench import harness
-
-        return harness.harness_benchmark(args.into)
-    if args.what == "diff":
-        from review.devtools.bench import diff
-
-        return diff.diff_benchmark(args.lines, args.into)
-    if args.what == "startup":
-        from review.devtools.bench import startup
-
-        return startup.startup_benchmark(args.into)
-    if args.what == "goals":
-        from review.devtools.bench import goals
-
-        return goals.run(args.json)
-    if args.what == "repo":
-        from review.devtools.bench import repo
-
-        return repo.repo_benchmark(args.commits, args.lines, args.into, args.json)
-    if args.what == "store":
-        from review.devtools.bench import store
-
-        return store.store_benchmark(args.writers, args.saves, args.into)
-    from review.devtools.bench import triage
-
-    return triage.triage_benchmark(args.submissions, args.into)
+    return BENCHMARK_BY_NAME[args.benchmark].run(args)
 
 
 def run_doctor(args: argparse.Namespace) -> int:

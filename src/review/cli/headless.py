@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from review import gitsafe
+from review.cli import pipes
 from review.cli.console import UNSAFE_HELP
 from review.core.text import safe_line
 from review.harness.scenarios import SCENARIOS
@@ -29,7 +30,7 @@ def harness_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run only this scenario (repeatable)")
     parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
     parser.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
-    parser.add_argument("--log", action="store_true", help="stream the gateway log to stderr as it happens")
+    parser.add_argument("--log", action="store_true", help="stream the gateway log to stdout as it happens (to stderr with --json)")
     parser.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
     parser.add_argument("--timeline", action="store_true",
                         help="every commit: the suite and the candidate's own tests (red/green); bubblewrap only "
@@ -88,9 +89,16 @@ def run_harness(args: argparse.Namespace) -> int:
         print(f"review: {args.submission}: {error}", file=sys.stderr)
         return 2
 
+    # The log goes where `review harness SUB --log | less` reads it; beside --json's document, to stderr.
+    log_to = sys.stderr if args.json else sys.stdout
+
     def listener(event: runner.HarnessEvent) -> None:
-        if args.log and event.text:
-            print(event.text, file=sys.stderr, flush=True)
+        if args.log and event.text and not pipes.gone():
+            try:
+                print(event.text, file=log_to, flush=True)
+            except BrokenPipeError:
+                # The reader left (`| head`): the run still ends cleanly, its processes killed.
+                pipes.reader_gone()
 
     if args.timeline:
         return _timeline(repo, info, listener, args.json)

@@ -44,12 +44,49 @@ COMMANDS = (
 BY_NAME = {command.name: command for command in COMMANDS}
 
 
+USAGE = "review [OPTIONS] COHORT\n       review COMMAND [ARGS]   (review COMMAND --help for each)"
+META = {"-h", "--help", "--version"}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="review", description="Grade take-home submissions in the terminal.")
+    parser = argparse.ArgumentParser(
+        prog="review", usage=USAGE,
+        description="Grade take-home submissions in the terminal: `review COHORT` opens the console on a folder "
+                    "of submissions (one git repository each). Options may come before or after the folder.")
     parser.add_argument("--version", action="version", version=f"review {__version__}")
+    console.console_arguments(parser.add_argument_group("console options (review COHORT, review demo)"),
+                              listed_only=True)
     # `open` is listed as COHORT: `review COHORT` is how it is typed.
     listing = ",".join("COHORT" if c.name == "open" else c.name for c in COMMANDS)
-    sub = parser.add_subparsers(dest="command", metavar=f"{{{listing}}}")
+    sub = parser.add_subparsers(dest="command", metavar=f"{{{listing}}}", title="commands")
     for command in COMMANDS:
-        command.arguments(sub.add_parser(command.name, help=command.help))
+        command.arguments(sub.add_parser(command.name, help=command.help, description=command.help))
     return parser
+
+
+def normalise(argv: list[str]) -> list[str]:
+    """Options in any order, as with git or tig: the console's options before the first word are
+    moved after it (`review --theme X demo` is `review demo --theme X`), and a first word that is no
+    command is the cohort folder (`review --reviewer bob COHORT` is `review open COHORT --reviewer bob`).
+    Anything else (`--help`, `--version`, an unknown option) is left for the parser to answer."""
+    leading: list[str] = []
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        if word == "--" or word in META:
+            return argv
+        if not word.startswith("-") or word == "-":
+            break
+        flag = word.split("=", 1)[0]
+        if flag not in {name for name, _ in console.CONSOLE_OPTIONS}:
+            return argv
+        step = 2 if "=" not in word and console.takes_value(flag) else 1
+        leading += argv[index:index + step]
+        index += step
+    else:
+        # Options alone, no folder or command: the parser says what is missing.
+        return argv
+    word, rest = argv[index], argv[index + 1:]
+    if word in BY_NAME:
+        return [word, *leading, *rest]
+    return ["open", *leading, word, *rest]

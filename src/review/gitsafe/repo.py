@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from review.core.diff import unquote_path
+from review.core.text import safe_line
 from review.gitsafe import notes
 from review.gitsafe.env import (
     _BLAME_HEADER,
@@ -176,6 +177,8 @@ def _end_process(proc: subprocess.Popen[bytes]) -> None:
 
 
 MAX_COMMITS = 100_000  # read whole histories; past this, the analysis says how many were left out
+# A revision typed on the command line (`HEAD~1`, a branch); past this it is no revision of ours.
+MAX_REVISION = 256
 
 
 @dataclass
@@ -206,13 +209,25 @@ class SafeRepo:
         raise GitSafeError(f"not a commit id: {rev[:60]!r}")
 
     def resolve(self, rev: str) -> str:
-        """A full commit id from a (possibly short) hex id or HEAD."""
+        """The full commit id of any revision git accepts (`HEAD~1`, a branch, a tag, a short id),
+        resolved in the sanitised clone, whose HEAD is the submission's. A revision that names no
+        commit is said as such, with the revision."""
         if rev == "HEAD":
             return self.head
-        if not re.fullmatch(r"[0-9a-fA-F]{4,40}", rev):
-            raise GitSafeError(f"not a commit id: {rev[:60]!r}")
-        out = self.git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev.lower()}^{{commit}}")
-        return out.decode().strip()
+        shown = safe_line(rev, MAX_REVISION)
+        if not rev or len(rev) > MAX_REVISION or rev.startswith("-") or shown != rev or " " in rev:
+            raise GitSafeError(f"not a revision: {safe_line(rev, 80)!r}")
+        # git reads short ids in lower case only.
+        if re.fullmatch(r"[0-9A-F]{4,64}", rev, re.I):
+            rev = rev.lower()
+        try:
+            out = self.git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+        except GitSafeError:
+            raise GitSafeError(f"no such revision: {shown}") from None
+        sha = out.decode().strip()
+        if not SHA_RE.match(sha):
+            raise GitSafeError(f"no such revision: {shown}")
+        return sha
 
     def commits(self, rev: str = "HEAD", limit: int = MAX_COMMITS) -> list[Commit]:
         """Commits reachable from `rev`, oldest first."""

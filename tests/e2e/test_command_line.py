@@ -1,0 +1,245 @@
+"""The command line as a new user meets it: options in any order, help that lists what the README
+lists, commands that behave in a pipe, revisions as git takes them, and a help text per benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import git, make_repo, settle
+from review.cli import console, dev, main, registry
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def parsed(*argv: str) -> argparse.Namespace:
+    return registry.build_parser().parse_args(registry.normalise(list(argv)))
+
+
+def review(*argv: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "review", *argv], capture_output=True, text=True, **kw)
+
+
+# ---------------------------------------------------------------- options in any order
+
+
+@pytest.mark.parametrize("argv", [
+    ["--theme", "review-light", "COHORT"],
+    ["--theme=review-light", "COHORT"],
+    ["COHORT", "--theme", "review-light"],
+    ["--reviewer", "bob", "--no-harness", "COHORT", "--blind"],
+    ["--no-harness", "--reviewer", "bob", "COHORT"],
+])
+def test_console_options_before_or_after_the_folder_open_the_console(argv):
+    args = parsed(*argv)
+    assert args.command == "open" and args.cohort == Path("COHORT")
+    if "bob" in argv:
+        assert args.reviewer == ["bob"] and args.no_harness
+    else:
+        assert args.theme == "review-light"
+
+
+def test_console_options_before_a_command_go_to_it():
+    args = parsed("--theme", "review-light", "--anonymous", "demo", "--build-only")
+    assert args.command == "demo" and args.theme == "review-light" and args.anonymous and args.build_only
+    # A folder named like an option value is still the folder.
+    args = parsed("--reviewer", "triage", "cohort")
+    assert args.command == "open" and args.reviewer == ["triage"] and args.cohort == Path("cohort")
+
+
+def test_options_before_the_folder_reach_the_console(tmp_path):
+    """What once exited 2 with "invalid choice: 'bob'" now gets to the console's own checks."""
+    result = review("--theme", "nope", str(tmp_path))
+    assert result.returncode == 2 and "unknown theme 'nope'" in result.stderr
+    assert "invalid choice" not in result.stderr
+    result = review("--reviewer", "x" * 70, "--no-harness", str(tmp_path))
+    assert result.returncode == 2 and "at most 64 characters" in result.stderr
+
+
+async def test_the_console_opens_with_options_given_before_the_folder(sample_cohort):
+    args = parsed("--theme", "review-light", "--reviewer", "bob", "--no-harness", str(sample_cohort))
+    app = console.make_app(args.cohort, args)
+    assert app is not None
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "review-light" and app.reviewers == ("bob",) and not app.run_harness
+        assert app.screen.query("DataTable")
+
+
+def test_options_alone_say_what_is_missing():
+    result = review("--theme", "review-light")
+    assert result.returncode == 2 and "a cohort folder or a command is needed" in result.stderr
+
+
+def test_top_level_help_lists_the_console_options_and_every_command():
+    text = review("--help").stdout
+    for flag, _ in console.CONSOLE_OPTIONS:
+        assert flag in text
+    for command in registry.COMMANDS:
+        assert re.search(rf"^\s+{re.escape(command.name)}\s", text, re.M), command.name
+
+
+def _readme_option_table() -> dict[str, str]:
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index("| console option |"):]
+    block = block[:block.index("\n\n")]
+    rows = {}
+    for line in block.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        rows[cells[0].strip("`")] = " ".join(cells[1].split())
+    return rows
+
+
+def test_the_readme_option_table_matches_review_help():
+    parser = registry.build_parser()
+    group = next(g for g in parser._action_groups if g.title and g.title.startswith("console options"))
+    shown = {}
+    for action in group._group_actions:
+        name = action.option_strings[0] + (f" {action.metavar}" if action.metavar else "")
+        shown[name] = " ".join((action.help or "").split())
+    assert _readme_option_table() == shown
+    # And the help printed is built from that same table.
+    text = " ".join(review("--help").stdout.split())
+    for name, help_text in shown.items():
+        assert f"{name} {help_text}" in text
+
+
+def test_the_readme_usage_names_every_command():
+    readme = (ROOT / "README.md").read_text()
+    usage = readme[readme.index("## Usage"):readme.index("### A cohort")]
+    for command in registry.COMMANDS:
+        if command.name != "open":
+            assert f"review {command.name}" in usage, command.name
+
+
+# ---------------------------------------------------------------- pipes
+
+
+def _with_closed_reader(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run `review ARGV` with stdout a pipe whose reader has already gone, as `| head -1` leaves it."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run([sys.executable, "-m", "review", *argv], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=timeout)
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.parametrize("argv", [["triage", "{cohort}"], ["triage", "{cohort}", "--json"],
+                                  ["export", "{cohort}"], ["--help"], ["bench", "--help"], ["doctor"]])
+def test_every_command_exits_quietly_when_its_reader_leaves(sample_cohort_master, argv):
+    argv = [word.replace("{cohort}", str(sample_cohort_master)) for word in argv]
+    result = _with_closed_reader(*argv)
+    assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr, result.stderr
+    # argparse drops what help cannot write and exits 0; the rest say the reader left, as git.
+    assert result.returncode == (0 if "--help" in argv else 141)
+
+
+def test_triage_into_head_prints_its_first_line_quietly(sample_cohort_master):
+    triage = subprocess.Popen([sys.executable, "-m", "review", "triage", str(sample_cohort_master)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert triage.stdout is not None
+    head = subprocess.run(["head", "-1"], stdin=triage.stdout, capture_output=True, text=True)
+    triage.stdout.close()
+    _, err = triage.communicate(timeout=120)
+    assert head.stdout.startswith("candidate") and b"Traceback" not in err
+
+
+@pytest.mark.sandbox
+def test_harness_log_goes_to_stdout_and_quietly_into_a_closed_pipe(tmp_path, isolated_dirs):
+    from helpers import submission
+
+    submission(tmp_path / "sub", {"checkout.mjs": "export async function chargeWithRetry() {}\n"})
+    result = review("harness", str(tmp_path / "sub"), "--scenario", "happy", "--log")
+    assert "happy: start" in result.stdout and "happy: start" not in result.stderr
+    # With --json the document owns stdout: the log goes to stderr.
+    result = review("harness", str(tmp_path / "sub"), "--scenario", "happy", "--log", "--json")
+    assert json.loads(result.stdout)["scenarios"][0]["name"] == "happy" and "happy: start" in result.stderr
+    result = _with_closed_reader("harness", str(tmp_path / "sub"), "--scenario", "happy", "--log")
+    assert "Traceback" not in result.stderr and result.returncode == 141, result.stderr
+
+
+# ---------------------------------------------------------------- revisions
+
+
+def _two_commits(folder: Path) -> tuple[str, str]:
+    make_repo(folder, {"checkout.mjs": "export async function chargeWithRetry() { return 1 }\n"})
+    first = git("rev-parse", "HEAD", cwd=folder).strip()
+    git("branch", "first", cwd=folder)
+    (folder / "checkout.mjs").write_text("export async function chargeWithRetry() { return 2 }\n")
+    git("commit", "-qam", "second", cwd=folder)
+    return first, git("rev-parse", "HEAD", cwd=folder).strip()
+
+
+def test_any_revision_git_accepts_is_resolved_in_the_clone(tmp_path):
+    from review import gitsafe
+
+    first, second = _two_commits(tmp_path / "sub")
+    repo = gitsafe.open_submission(tmp_path / "sub")
+    assert repo.resolve("HEAD") == second
+    assert repo.resolve("HEAD~1") == repo.resolve("HEAD^") == repo.resolve("first") == first
+    assert repo.resolve(first[:7]) == repo.resolve(first[:7].upper()) == first
+    with pytest.raises(gitsafe.GitSafeError, match="^no such revision: deadbeef$"):
+        repo.resolve("deadbeef")
+    with pytest.raises(gitsafe.GitSafeError, match="not a revision"):
+        repo.resolve("--output=/tmp/x")
+    with pytest.raises(gitsafe.GitSafeError, match="not a revision"):
+        repo.resolve("HEAD\n~1")
+
+
+def test_a_bad_revision_is_named_on_the_command_line(tmp_path, capsys):
+    _two_commits(tmp_path / "sub")
+    assert main(["harness", str(tmp_path / "sub"), "--commit", "deadbeef"]) == 2
+    err = capsys.readouterr().err
+    assert "no such revision: deadbeef" in err and "git --git-dir" not in err
+
+
+@pytest.mark.sandbox
+def test_harness_runs_the_commit_head_tilde_one_names(tmp_path, isolated_dirs, capsys):
+    first, _ = _two_commits(tmp_path / "sub")
+    assert main(["harness", str(tmp_path / "sub"), "--commit", "HEAD~1", "--scenario", "happy", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["commit"] == first
+
+
+# ---------------------------------------------------------------- benchmarks
+
+
+def _bench_parsers() -> dict[str, argparse.ArgumentParser]:
+    parser = registry.build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    bench = commands.choices["bench"]
+    benchmarks = next(a for a in bench._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(benchmarks.choices)
+
+
+def test_each_benchmark_is_its_own_subcommand_with_full_help():
+    parsers = _bench_parsers()
+    assert set(parsers) == {b.name for b in dev.BENCHMARKS}
+    descriptions = set()
+    for name, parser in parsers.items():
+        assert parser.description and parser.description.endswith("."), name
+        descriptions.add(parser.description)
+        for action in parser._actions:
+            if action.dest == "help":
+                continue
+            assert action.help and len(action.help.split()) >= 4, (name, action.dest)
+            # A help text ends where its sentence does, not mid-word or on a colon.
+            assert not action.help.rstrip().endswith((":", "'s", ",")), (name, action.dest)
+    assert len(descriptions) == len(parsers)
+
+
+def test_bench_options_belong_to_their_benchmark():
+    assert parsed("bench", "repo", "--commits", "60", "--json").commits == 60
+    with pytest.raises(SystemExit):
+        parsed("bench", "triage", "--commits", "60")
+    result = review("bench", "triage", "--help")
+    assert "--submissions N" in result.stdout and "--commits" not in result.stdout
+    assert "Generates a cohort" in result.stdout
