@@ -138,13 +138,13 @@ def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_ma
     silent = make_repo(tmp_path / "silent", {"checkout.mjs": "export async function chargeWithRetry() {\n"
                                              "  setInterval(() => {}, 1000);\n  await new Promise(() => {});\n}\n"})
     proc = subprocess.Popen([sys.executable, "-m", "review", "harness", str(silent),
-                             "--scenario", "happy", "--log"], stderr=subprocess.PIPE, text=True,
+                             "--scenario", "happy", "--log"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "REVIEW_SANDBOX": "reduced", "REVIEW_UNSAFE_NO_SANDBOX": "1"}
                             if mode == "reduced" else None)
     deadline = time.monotonic() + 30
     started = ""
     while "call-start" not in started and time.monotonic() < deadline:  # its last word: silent from here
-        started += proc.stderr.readline()
+        started += proc.stdout.readline()  # --log streams to stdout
     proc.send_signal(getattr(signal, signame))
     rest = proc.stderr.read()
     code = proc.wait(timeout=30)
