@@ -396,3 +396,15 @@ def test_in_a_history_with_merges_blame_follows_a_moved_function_to_its_writer(t
     money = added(result, "money.mjs")
     assert money[1].tool == "Aider" and [money[n].tool for n in range(2, 7)] == [None] * 5
     assert [origin[2] for origin in result.blame["money.mjs"][1:]] == ["checkout.mjs"] * 5
+
+
+def test_an_assistants_function_moved_into_a_file_only_people_touched_is_still_the_assistants(tmp_path):
+    repo = make_repo(tmp_path / "into", {"README.md": "task\n", "util.mjs": "export const u = 1;\n"}, "starter")
+    aider = _commit_as(repo, "parse amounts", "Ann (aider)", {"checkout.mjs": "import x from 'y';\n" + PARSE_AMOUNT})
+    _commit_as(repo, "parsing belongs in util", "Ann", {"checkout.mjs": "import x from 'y';\n",
+                                                        "util.mjs": "export const u = 1;\n" + PARSE_AMOUNT})
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    util = added(result, "util.mjs")
+    assert [util[n].tool for n in range(2, 7)] == ["Aider"] * 5
+    assert util[2].source.startswith(f"moved from checkout.mjs:2 ({aider[:7]}, Ann (aider))")
+    assert result.diff.code_ai_added == 6  # and the import line aider wrote in checkout.mjs

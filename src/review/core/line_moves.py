@@ -56,6 +56,7 @@ class MoveFinder:
 
     def __init__(self) -> None:
         self.moved = 0  # lines found moved or copied (they kept their first origin)
+        self.moved_into: dict[str, set[str]] = {}  # commit -> the paths its lines were moved or copied into
         self._alive: Counter[bytes] = Counter()  # text -> copies alive at the parent, across every file
         self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
         self._indexed: dict[int, tuple[list[bytes], dict[bytes, list[int]]]] = {}  # see _positions
@@ -195,7 +196,7 @@ class MoveFinder:
             return
         blocks.sort()
         assigned = [False] * count
-        commit = self._commit
+        commit, moved_into = self._commit, self.moved_into
         for minus_same, _score, low, length, at, path in blocks:
             least = MOVE_MIN_ALNUM if minus_same else COPY_MIN_ALNUM
             source_origins = sources[path][0]  # type: ignore[index]
@@ -213,5 +214,8 @@ class MoveFinder:
                         was = source_origins[at + line - low]
                         origins[first + line] = (was[0], was[1], was[2], commit)
                         assigned[line] = True
+                        if was[0] not in moved_into:
+                            moved_into[was[0]] = set()
+                        moved_into[was[0]].add(section.path)
                     self.moved += k - piece
 

@@ -183,6 +183,11 @@ class Replay:
         """Lines found moved or copied (they kept their first origin)."""
         return self._moves.moved
 
+    @property
+    def moved_into(self) -> dict[str, set[str]]:
+        """Commit -> the paths its lines were moved or copied into (by later commits)."""
+        return self._moves.moved_into
+
     def feed(self, line: bytes) -> None:
         if self._minus or self._plus:  # inside a hunk body: counted, never interpreted
             if line.startswith(b"-"):
@@ -283,7 +288,9 @@ class Replay:
     def close(self) -> None:
         self._finish_commit()
         # The texts and their index served the replay only: the origins are what is kept.
+        moved_into = self._moves.moved_into
         self.texts, self._moves = {}, MoveFinder()
+        self._moves.moved_into = moved_into
 
 
 def replay(batches: Iterable[list[bytes]], detect_moves: bool | None = None) -> Replay:

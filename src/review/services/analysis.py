@@ -249,15 +249,19 @@ def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclos
 
 def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict[str, list[str]],
                      records: list[attribution.LineRecord], disclosure: attribution.NoteDisclosure,
-                     the_diff: diff.Diff) -> set[str] | None:
+                     the_diff: diff.Diff, moved_into: dict[str, set[str]] | None = None) -> set[str] | None:
     """The paths any source could give to an assistant: changed by a commit whose metadata names one,
-    named by a line record or the note. None: every path (a note naming commits or the tests, or a
+    named by a line record or the note, or holding lines of such a commit that a later one moved
+    there (`moved_into`, from the replay). None: every path (a note naming commits or the tests, or a
     rename, can reach any file). Blame, one git process per file, runs only on these."""
     if any(e.kind in ("commit", "tests") for e in disclosure.entries) or \
             any(f.status == "renamed" for f in the_diff.files):
         return None
-    paths = {path for c in signals if c.signals for path in changed.get(c.commit, [])}
+    claiming = {c.commit for c in signals if c.signals}
+    paths = {path for sha in claiming for path in changed.get(sha, [])}
     paths |= {r.path for r in records}
+    for sha in claiming | {r.commit for r in records if r.commit}:
+        paths |= (moved_into or {}).get(sha, set())
     paths |= {e.path for e in disclosure.entries if e.path}
     return paths
 
@@ -328,7 +332,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
             replayed = replay_ahead.result()
             changed = replayed.changed if replayed is not None else repo.changed_paths()
         wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
-        claimed = could_be_claimed(signals, changed, records, disclosure, the_diff)
+        claimed = could_be_claimed(signals, changed, records, disclosure, the_diff,
+                                   replayed.moved_into if replayed is not None else None)
         if claimed is not None:  # a file no source could give to an assistant needs no blame: a person's lines
             wanted = [path for path in wanted if path in claimed]
         wanted += [e.path for e in disclosure.entries if e.path and e.path in head_files and e.path not in wanted]
