@@ -204,3 +204,33 @@ def test_a_long_diff_is_handed_out_first_by_its_first_lines_then_whole(tmp_path)
     first, whole = ([line.text for f in d.files for h in f.hunks for line in h.lines] for d in handed)
     assert 1000 < len(first) < len(whole) == 6000 and whole[:len(first)] == first
     assert analysis.diff.ai_added == 6000  # the whole one is the one marked
+
+
+def test_a_sha256_repository_is_read_like_any_other(tmp_path):
+    """`git init --object-format=sha256`: 64-digit ids through the safe clone, the diff from the
+    starter, the attribution and the one-commit diff against SHA-256's own empty tree."""
+    repo = tmp_path / "sha256-cand"
+    repo.mkdir()
+    git("init", "-q", "--object-format=sha256", "-b", "main", cwd=repo)
+    (repo / "README.md").write_text("the task\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "starter", cwd=repo)
+    (repo / "checkout.mjs").write_text("export async function chargeWithRetry(amount) {\n  return amount;\n}\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "checkout\n\nCo-authored-by: Claude <noreply@anthropic.com>", cwd=repo)
+    single = tmp_path / "sha256-single"
+    single.mkdir()
+    git("init", "-q", "--object-format=sha256", "-b", "main", cwd=single)
+    (single / "checkout.mjs").write_text("export const x = 1;\n")
+    git("add", "-A", cwd=single)
+    git("commit", "-q", "-m", "all at once", cwd=single)
+
+    rows = {r.name: r for r in cohort.triage(tmp_path)}
+    row = rows["sha256-cand"]
+    assert row.problem is None, row.problem
+    assert len(row.head) == 64 and row.commits == 2
+    assert row.assistants == ["Claude Code"]
+    assert row.ai_share == 1.0
+    assert [span["path"] for span in row.attribution["spans"]] == ["checkout.mjs"]
+    single_row = rows["sha256-single"]
+    assert single_row.problem is None and len(single_row.head) == 64 and single_row.commits == 1

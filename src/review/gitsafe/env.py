@@ -17,10 +17,13 @@ from pathlib import Path
 
 from review.support import paths
 
-SHA_RE = re.compile(r"^[0-9a-f]{40}$")
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's id for the tree with nothing in it
+# An object id: 40 hex digits (SHA-1) or 64 (SHA-256, `git init --object-format=sha256`).
+SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+# git's id for the tree with nothing in it, per object format.
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+EMPTY_TREE_SHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 _REF_NAME_RE = re.compile(r"^refs/[A-Za-z0-9._/+-]+$")
-_BLAME_HEADER = re.compile(rb"^[0-9a-f]{40} \d+ \d+")
+_BLAME_HEADER = re.compile(rb"^(?:[0-9a-f]{40}|[0-9a-f]{64}) \d+ \d+")
 FIELD_SEP = "\x1f"
 RECORD_SEP = "\x1e"
 

@@ -21,6 +21,8 @@ from review.gitsafe import notes
 from review.gitsafe.env import (
     _BLAME_HEADER,
     _REF_NAME_RE,
+    EMPTY_TREE,
+    EMPTY_TREE_SHA256,
     FIELD_SEP,
     RECORD_SEP,
     SHA_RE,
@@ -201,6 +203,11 @@ class SafeRepo:
             self._objects = ObjectReader(self.path, self._env)
         return self._objects
 
+    @property
+    def empty_tree(self) -> str:
+        """The id of the empty tree in this repository's object format (SHA-1 or SHA-256)."""
+        return EMPTY_TREE_SHA256 if len(self.head) == 64 else EMPTY_TREE
+
     @staticmethod
     def check_rev(rev: str) -> str:
         """Accept a full commit id, or a ref name we made; never anything option-like."""
@@ -306,7 +313,7 @@ class SafeRepo:
         sha = b""
         for line in raw.split(b"\n"):
             # Header lines are "<sha> <orig> <final>[ <count>]"; content lines start with a tab.
-            if len(line) > 41 and line[40:41] == b" " and _BLAME_HEADER.match(line):
+            if (line[40:41] == b" " or line[64:65] == b" ") and _BLAME_HEADER.match(line):
                 sha, orig, _final = line.split(b" ", 3)[:3]
                 pending.append(len(origins))
                 origins.append((sha.decode(), int(orig), names.get(sha, path), ""))

@@ -193,7 +193,7 @@ def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: s
     ancestry come from git, never from the commits that happened to be read."""
     root = repo.root_commit() if truncated or not commits else commits[0].sha
     if len(commits) == 1 and not wanted:
-        return gitsafe.EMPTY_TREE, "one commit only (no starter commit to compare with): every file shows as added"
+        return repo.empty_tree, "one commit only (no starter commit to compare with): every file shows as added"
     if not wanted:
         return root, None
     try:
