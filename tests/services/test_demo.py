@@ -38,3 +38,47 @@ def test_the_draft_candidate_still_has_the_per_attempt_key(sample_cohort):
     subjects = [c.subject for c in chen.commits()]
     assert subjects.index("Add a test: a retry after a 503 must reuse the idempotency key") < \
         subjects.index("Persist the idempotency key before the first request")
+
+
+def test_rebuilding_never_deletes_what_it_did_not_build(tmp_path):
+    folder = tmp_path / "c"
+    # Someone's own work where a sample candidate's folder would go, with an older history.
+    mine = folder / "ada-okafor"
+    mine.mkdir(parents=True)
+    (mine / "my-notes.txt").write_text("mine\n")
+    try:
+        samples.build_demo(folder)
+    except samples.SampleError as error:
+        assert str(mine) in str(error) and "nothing was deleted" in str(error)
+    else:
+        raise AssertionError("the build went ahead over a folder it did not make")
+    assert (mine / "my-notes.txt").read_text() == "mine\n"
+    # Nothing else was built either, and no scratch folder is left behind.
+    assert sorted(p.name for p in folder.iterdir()) == ["ada-okafor"]
+
+
+def test_rebuilding_replaces_its_own_unchanged_repository_but_not_a_changed_one(tmp_path):
+    folder = samples.build_demo(tmp_path / "c")
+    ada, ben = folder / "ada-okafor", folder / "ben-larsen"
+    # The samples moved on since the last build: both would be rebuilt.
+    for repo in (ada, ben):
+        (repo / ".git" / "refs" / "heads" / "main").write_text("0" * 40 + "\n")
+    built = samples._read_manifest(folder)
+    built["ada-okafor"] = samples._fingerprint(ada)
+    built["ben-larsen"] = samples._fingerprint(ben)
+    samples._write_manifest(folder, built)
+    (ben / "scratch.txt").write_text("a file of mine\n")
+    try:
+        samples.build_demo(folder)
+    except samples.SampleError as error:
+        assert str(ben) in str(error) and str(ada) not in str(error)
+    else:
+        raise AssertionError("a changed folder was replaced")
+    assert (ben / "scratch.txt").exists()
+    (ben / "scratch.txt").unlink()
+    # With ben-larsen's folder moved away, the rebuild replaces only what it made and nobody touched.
+    ben.rename(tmp_path / "ben-kept")
+    samples.build_demo(folder)
+    assert gitsafe.read_head(ada).sha != "0" * 40
+    assert (tmp_path / "ben-kept" / ".git").is_dir()
+    assert not [p for p in folder.iterdir() if ".building-" in p.name]

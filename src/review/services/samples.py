@@ -7,9 +7,12 @@ commit ids come out the same on every machine.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import shutil
+import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,28 +88,93 @@ def load_series(root: Path | None = None) -> list[Series]:
     return series
 
 
+# What `review demo` built in a folder, so that a rebuild replaces only its own, unchanged work.
+MANIFEST = ".review-demo.json"
+
+
 def build_demo(into: Path | None = None, root: Path | None = None) -> Path:
     """Build (or refresh) one repository per sample candidate under `into`; returns the folder.
 
-    Score files (``<name>.review.toml``) already in the folder are kept.
+    Nothing the builder did not make is ever deleted: a candidate's folder is replaced only when an
+    earlier build made it and nothing in it has changed since (the folder's manifest says which).
+    Anything else in the way stops the build before it changes a file, naming the path. Score files
+    (``<name>.review.toml``) and every other file in the folder are left as they are.
     """
     into = (into or default_demo_dir()).resolve()
     into.mkdir(parents=True, exist_ok=True)
-    for item in load_series(root):
-        target = into / item.name
-        scratch = into / f".{item.name}.building"
-        shutil.rmtree(scratch, ignore_errors=True)
-        expected = build_repo(scratch, item.commits)
-        try:
-            current = gitsafe.read_head(target).sha if target.exists() else None
-        except gitsafe.GitSafeError:
-            current = None
-        if current == expected:
-            shutil.rmtree(scratch)
-            continue
-        shutil.rmtree(target, ignore_errors=True)
-        os.rename(scratch, target)
+    built = _read_manifest(into)
+    # Every repository is built beside its target first: what needs replacing is known before anything is.
+    scratches: dict[str, Path] = {}
+    try:
+        for item in load_series(root):
+            # A fresh scratch folder of our own: never one that happens to exist with that name.
+            scratch = Path(tempfile.mkdtemp(prefix=f".{item.name}.building-", dir=into))
+            scratches[item.name] = scratch
+            if _head_of(into / item.name) == build_repo(scratch, item.commits):
+                shutil.rmtree(scratches.pop(item.name))
+        blocked = [into / name for name in scratches if _in_the_way(into / name, built.get(name))]
+        if blocked:
+            raise SampleError(
+                f"{', '.join(map(str, blocked))}: not built by `review demo`, or changed since it was; nothing "
+                "was deleted. Move it away, or build the sample cohort elsewhere with --into DIR.")
+        for name, scratch in list(scratches.items()):
+            target = into / name
+            if target.exists():
+                # Ours and unchanged (checked above): the samples moved on since it was built.
+                shutil.rmtree(target)
+            os.rename(scratch, target)
+            del scratches[name]
+            built[name] = _fingerprint(target)
+            _write_manifest(into, built)
+    finally:
+        for scratch in scratches.values():
+            shutil.rmtree(scratch, ignore_errors=True)
     return into
+
+
+def _head_of(folder: Path) -> str | None:
+    if not folder.exists():
+        return None
+    try:
+        return gitsafe.read_head(folder).sha
+    except gitsafe.GitSafeError:
+        return None
+
+
+def _in_the_way(target: Path, recorded: str | None) -> bool:
+    """Whether `target` holds something a rebuild must not replace: a folder (or file) the builder did
+    not make, or one it made that has changed since. Nothing there is never in the way."""
+    if not target.exists() and not target.is_symlink():
+        return False
+    return target.is_symlink() or not target.is_dir() or recorded != _fingerprint(target)
+
+
+def _fingerprint(folder: Path) -> str:
+    """Every entry under `folder` with its kind, size and modification time: a file added, removed,
+    edited or touched changes it."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        digest.update(f"{path.relative_to(folder).as_posix()}\0{info.st_mode}\0{info.st_size}\0"
+                      f"{info.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _read_manifest(into: Path) -> dict[str, str]:
+    try:
+        data = json.loads((into / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    built = data.get("built") if isinstance(data, dict) else None
+    if not isinstance(built, dict):
+        return {}
+    return {name: value for name, value in built.items() if isinstance(name, str) and isinstance(value, str)}
+
+
+def _write_manifest(into: Path, built: dict[str, str]) -> None:
+    partial = into / f"{MANIFEST}.partial"
+    partial.write_text(json.dumps({"built": built}, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(partial, into / MANIFEST)
 
 
 # --------------------------------------------------------------------------- building trusted repos
