@@ -53,7 +53,13 @@ def test_export_counts_and_agreement(sample_cohort, capsys):
     scored(ada, "bob", {**same, "evidence": "acceptable"})
     scored(sample_cohort / "ben-larsen", "ana", same, state="draft")
     assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out.partition("\r\n\r\n")[0])))
+    every = list(csv.DictReader(io.StringIO(capsys.readouterr().out.partition("\r\n\r\n")[0])))
+    # Every submission no one scored is listed too, with its state: an export leaves none out.
+    unscored = [r for r in every if r["state"] == export.NOT_SCORED]
+    assert sorted(r["submission"] for r in unscored) == sorted(
+        p.name for p in sample_cohort.iterdir() if p.is_dir() and p.name not in ("ada-okafor", "ben-larsen"))
+    assert all(r["reviewers"] == "" and len(r["commit"]) == 40 and r["stale"] == "no" for r in unscored)
+    rows = [r for r in every if r["state"] != export.NOT_SCORED]
     assert len(rows) == 3
     ada_rows = [r for r in rows if r["submission"] == "ada-okafor"]
     assert {r["agreement"] for r in ada_rows} == {"0.80"}  # 4 of 5 signals agree
@@ -61,10 +67,12 @@ def test_export_counts_and_agreement(sample_cohort, capsys):
     assert [r["agreement"] for r in rows if r["submission"] == "ben-larsen"] == [""]
     assert main(["export", str(sample_cohort), "--format", "json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["signals"][0] == "found-defect" and len(document["rows"]) == 3
+    assert document["signals"][0] == "found-defect" and len(document["rows"]) == 3 + len(unscored)
     assert main(["export", str(sample_cohort), "--format", "md"]) == 0
     markdown = capsys.readouterr().out
-    assert markdown.split("\n## Agreement")[0].count("\n") == 5  # header, rule, three reviews
+    # header, rule, three reviews, one row per submission not scored
+    assert markdown.split("\n## Agreement")[0].count("\n") == 5 + len(unscored)
+    assert markdown.count("| not scored |") == len(unscored)
 
 
 def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort, capsys):

@@ -21,6 +21,10 @@ from review.services import cohort, store
 from review.services.calibration import Drift, drift, planted_in
 
 
+# The state of a submission no reviewer has scored yet: a row of its own in every export.
+NOT_SCORED = "not scored"
+
+
 @dataclass
 class ExportRow:
     submission: str
@@ -83,6 +87,12 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
             rows.append(ExportRow(path.name, " + ".join(map(str, who)) if isinstance(who, list) else "", "unsealed",
                                   str(entry.get("commit", "")), False, "", {}, {}, [], "", None, {}, None,
                                   row.disclosure if row else None, f"not counted: {why}"))
+        if not scores.reviews and not scores.unsealed:
+            # Listed, never left out: an export is also the list of what is still to review.
+            rows.append(ExportRow(path.name, "", NOT_SCORED if not (row and row.problem) else "unreadable",
+                                  head or "", False, "", {}, {}, [], "", None, {}, None,
+                                  row.disclosure if row else None, row.problem if row else None))
+            continue
         agreed = agreement(scores.reviews, signal_ids)
         at_head = {r.who: r.tiers for r in scores.reviews if r.state == "final" and r.commit == head}
         if len(at_head) >= 2:
