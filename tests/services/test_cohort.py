@@ -77,6 +77,36 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
     assert [s["name"] for s in document["submissions"]] == sorted(s["name"] for s in document["submissions"])
 
 
+def test_triage_anonymous_shows_no_candidate_name_or_address(sample_cohort, capsys):
+    from review.services import samples
+
+    people = {person for series in samples.load_series() for spec in series.commits[1:]
+              for person in (spec.author_name, spec.author_email)}
+    names = {p.name for p in sample_cohort.iterdir() if p.is_dir()}
+    assert main(["triage", str(sample_cohort), "--anonymous", "--json"]) == 0
+    blind = capsys.readouterr().out
+    assert main(["triage", str(sample_cohort), "--anonymous"]) == 0
+    table = capsys.readouterr().out
+    for text in (blind, table):
+        # "Ada Okafor", "ada-okafor", "ada@…": none of them anywhere, the spans' evidence included.
+        leaked = [who for who in names | people if who.lower() in text.lower() and "[bot]" not in who
+                  and "noreply" not in who]
+        assert leaked == []
+    document = json.loads(blind)
+    assert [s["name"] for s in document["submissions"]] == [f"candidate-{n}" for n in range(1, len(names) + 1)]
+    # The assistants stay named: a tool is no candidate's identity.
+    ada = document["submissions"][0]
+    assert ada["assistants"] == ["Claude Code"] and ada["attribution"]["tools"] == ["Claude Code"]
+    assert main(["triage", str(sample_cohort)]) == 0
+    assert "ada-okafor" in capsys.readouterr().out
+
+
+def test_triage_of_an_empty_cohort_says_so(tmp_path, capsys):
+    assert main(["triage", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"no submissions in {tmp_path}") and "candidate" not in out.splitlines()[0][:9]
+
+
 def test_cli_errors_exit_2_with_a_message(tmp_path):
     result = subprocess.run([sys.executable, "-m", "review", "triage", str(tmp_path / "nope")],
                             capture_output=True, text=True)

@@ -21,6 +21,10 @@ def triage_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
     parser.add_argument("--harness", action="store_true",
                         help="run the harness suite where no result is cached for HEAD (slow)")
+    parser.add_argument("--anonymous", action="store_true",
+                        help="candidate-blind: submissions as candidate-N, names and e-mails masked everywhere")
+    parser.add_argument("--reveal", action="store_true",
+                        help="names shown although cohort.toml says anonymous = true")
 
 
 def harness_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +57,10 @@ def run_triage(args: argparse.Namespace) -> int:
         import asyncio
 
         asyncio.run(cohort.fill_harness(rows))
+    if args.anonymous or (cohort.cohort_blind(args.cohort) and not args.reveal):
+        masker, aliases = cohort.blind_masker(args.cohort)
+        for row in rows:
+            cohort.blind_row(row, masker, aliases)
     if args.json:
         # One submission per line, each written by the C encoder (an indented dump is pure Python,
         # and was most of a warm triage's time on a large submission).
@@ -62,6 +70,11 @@ def run_triage(args: argparse.Namespace) -> int:
         return 0
     from review.core import triage as marks
 
+    if not rows:
+        # A header over nothing reads as a failure to load; say what was found.
+        print(safe_line(f"no submissions in {args.cohort} (a cohort is a folder with one git repository "
+                        "per candidate)", 400))
+        return 0
     print(f"{'candidate':24} {'state':10} {'key scope':11} {'runs':8} {'disclosure':10} detail")
     for row in rows:
         detail = row.problem or f"{row.commits} commits, assistants: {', '.join(row.assistants) or 'none'}"

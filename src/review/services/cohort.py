@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from review import gitsafe
-from review.core import agreement, attribution
+from review.core import agreement, anonymity, attribution
 from review.core import triage as marks
 from review.harness import runner, sandbox
 from review.services import analysis, failures, row_cache, store
@@ -80,6 +80,40 @@ def cohort_blind(cohort: Path) -> bool:
     """`anonymous = true` in cohort.toml: every console and export of this cohort is candidate-blind
     unless the reviewer lifts it (`A` twice in the console, `--reveal` on export)."""
     return cohort_settings(cohort).get("anonymous") is True
+
+
+def blind_masker(cohort: Path) -> tuple[anonymity.Masker, dict[str, str]]:
+    """Candidate-blind output of a cohort: a masker of every candidate's folder name and commit
+    people (numbered in folder order, as the console numbers them), and folder name -> alias."""
+    submissions = list_submissions(cohort)
+    masker, aliases = anonymity.cohort_masker(path.name for path in submissions)
+    for path in submissions:
+        try:
+            commits = gitsafe.open_submission(path).commits(limit=gitsafe.MAX_COMMITS)
+        except gitsafe.GitSafeError:
+            continue
+        masker.add(aliases[path.name], anonymity.identity_parts(path.name, anonymity.commit_people(commits)))
+    return masker, aliases
+
+
+def blind_row(row: Row, masker: anonymity.Masker, aliases: dict[str, str]) -> None:
+    """The row as a candidate-blind reader sees it: its alias for a name, every text masked."""
+    row.name = aliases.get(row.name, masker.mask(row.name))
+    row.path = masker.mask(row.path)
+    row.problem = masker.mask(row.problem) if row.problem else row.problem
+    if row.attribution is not None:
+        row.attribution = _masked(row.attribution, masker)
+
+
+def _masked(value, masker: anonymity.Masker):
+    """Every string inside a JSON-ready value masked; keys are the format's own words, left alone."""
+    if isinstance(value, str):
+        return masker.mask(value)
+    if isinstance(value, list):
+        return [_masked(item, masker) for item in value]
+    if isinstance(value, dict):
+        return {key: _masked(item, masker) for key, item in value.items()}
+    return value
 
 
 def cohort_base(cohort: Path) -> str | None:

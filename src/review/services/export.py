@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from review import gitsafe
-from review.core import anonymity
 from review.core.agreement import SignalAgreement, cohort_agreement, leans
 from review.core.rubric import Rubric, from_settings
 from review.core.text import safe_line
 from review.harness import runner, scenarios
 from review.services import cohort, store
 from review.services.calibration import Drift, drift, planted_in
-
 
 # The state of a submission no reviewer has scored yet: a row of its own in every export.
 NOT_SCORED = "not scored"
@@ -113,14 +111,7 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
 def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
     """Candidate-blind export: the submission as candidate-N (numbered as the console numbers it), and
     every name, e-mail and folder name of any candidate masked in the comments and problems too."""
-    submissions = cohort.list_submissions(cohort_dir)
-    masker, aliases = anonymity.cohort_masker(path.name for path in submissions)
-    for path in submissions:
-        try:
-            commits = gitsafe.open_submission(path).commits(limit=gitsafe.MAX_COMMITS)
-        except gitsafe.GitSafeError:
-            continue
-        masker.add(aliases[path.name], anonymity.identity_parts(path.name, anonymity.commit_people(commits)))
+    masker, aliases = cohort.blind_masker(cohort_dir)
     for row in rows:
         row.submission = aliases.get(row.submission, masker.mask(row.submission))
         row.comments = {signal: masker.mask(text) for signal, text in row.comments.items()}
