@@ -243,3 +243,13 @@ def test_bench_options_belong_to_their_benchmark():
     result = review("bench", "triage", "--help")
     assert "--submissions N" in result.stdout and "--commits" not in result.stdout
     assert "Generates a cohort" in result.stdout
+
+
+def test_each_command_help_starts_with_its_own_usage_line(capsys):
+    for words in (["triage"], ["demo"], ["export"], ["bench", "triage"]):
+        try:
+            main([*words, "--help"])
+        except SystemExit as end:
+            assert end.code == 0
+        first = capsys.readouterr().out.splitlines()[0]
+        assert first.startswith(f"usage: review {' '.join(words)} ["), first

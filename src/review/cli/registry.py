@@ -58,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
                               listed_only=True)
     # `open` is listed as COHORT: `review COHORT` is how it is typed.
     listing = ",".join("COHORT" if c.name == "open" else c.name for c in COMMANDS)
-    sub = parser.add_subparsers(dest="command", metavar=f"{{{listing}}}", title="commands")
+    # prog: each command's usage starts `review demo …`, not with the two-line usage of `review` itself.
+    sub = parser.add_subparsers(dest="command", metavar=f"{{{listing}}}", title="commands", prog="review")
     for command in COMMANDS:
         command.arguments(sub.add_parser(command.name, help=command.help, description=command.help))
     return parser
