@@ -1,10 +1,5 @@
 """review: a terminal console for grading the idempotent-checkout take-home."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    # One version number: pyproject.toml's, through the package metadata.
-    __version__ = version("review")
-except PackageNotFoundError:
-    # Running from a source tree that was never installed.
-    __version__ = "0+unknown"
+# The one version number: pyproject.toml reads it from here (hatch's version source), and
+# `review --version` prints it without loading the installed metadata.
+__version__ = "0.2.0"

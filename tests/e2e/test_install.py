@@ -45,7 +45,7 @@ def test_bundled_themes_and_samples_are_found_without_the_working_directory(tmp_
     assert len([p for p in samples.iterdir() if p.is_dir() and not p.name.startswith("_")]) == 8
 
 
-def test_one_version_number_from_the_package_metadata(capsys):
+def test_one_version_number_the_metadata_agrees_with(capsys):
     assert __version__ == version("review")
     with pytest.raises(SystemExit):
         main(["--version"])

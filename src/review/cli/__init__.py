@@ -12,7 +12,6 @@ import signal
 import sys
 
 from review.cli import pipes, registry
-from review.services import cohort, samples
 from review.support import gc
 
 
@@ -33,8 +32,10 @@ def _main(argv: list[str] | None) -> int:
     # Triage of a large history allocates millions of objects too.
     gc.tune()
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = registry.build_parser()
-    args = parser.parse_args(registry.normalise(argv))
+    words = registry.normalise(argv)
+    # Only the command typed is declared (its module imported): start-up stays small.
+    parser = registry.build_parser(words[0] if words and words[0] in registry.BY_NAME else None)
+    args = parser.parse_args(words)
     if args.command is None:
         if argv:
             parser.error("a cohort folder or a command is needed")
@@ -51,7 +52,9 @@ def _main(argv: list[str] | None) -> int:
     previous = {} if command.opens_console else _stop_on_signals(received)
     try:
         return command.run(args)
-    except (cohort.CohortError, samples.SampleError) as error:
+    except Exception as error:
+        if not _is_input_error(error):
+            raise
         print(f"review: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -68,6 +71,15 @@ def _main(argv: list[str] | None) -> int:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def _is_input_error(error: Exception) -> bool:
+    """A cohort or sample folder that cannot be used: said in one line, exit 2. The services that
+    raise these are imported only by the commands that use them (start-up stays small); one that was
+    never imported raised nothing."""
+    cohort, samples = sys.modules.get("review.services.cohort"), sys.modules.get("review.services.samples")
+    return (cohort is not None and isinstance(error, cohort.CohortError)) or \
+        (samples is not None and isinstance(error, samples.SampleError))
 
 
 def _stop_on_signals(received: list[int]) -> dict:

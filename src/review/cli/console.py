@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from review.core.text import safe_line
-from review.services import cohort, samples
 from review.tui import DEFAULT_THEME
 
 UNSAFE_HELP = ("run candidate code without bubblewrap, with Node's permission flags alone (no network or "
@@ -53,8 +52,10 @@ def open_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def demo_arguments(parser: argparse.ArgumentParser) -> None:
+    from review.support import paths
+
     parser.add_argument("--into", type=Path, default=None,
-                        help=f"where to build (default {samples.default_demo_dir()})")
+                        help=f"where to build (default {paths.demo_dir()})")
     parser.add_argument("--build-only", action="store_true", help="build, print the folder, do not open")
     console_arguments(parser)
 
@@ -64,6 +65,8 @@ def run_open(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    from review.services import samples
+
     folder = samples.build_demo(args.into)
     if args.build_only:
         print(folder)
@@ -103,6 +106,8 @@ def _check_theme(name: str):
 def make_app(cohort_dir: Path, args: argparse.Namespace):
     """The console for `cohort_dir` as the options ask, or None after saying on stderr why not.
     A clear message and exit 2 come before the screen takes over."""
+    from review.services import cohort
+
     cohort.list_submissions(cohort_dir)
     problem = check_reviewers(args.reviewer)
     if problem:

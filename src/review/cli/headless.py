@@ -8,12 +8,10 @@ import json
 import sys
 from pathlib import Path
 
-from review import gitsafe
 from review.cli import pipes
 from review.cli.console import UNSAFE_HELP
 from review.core.text import safe_line
 from review.harness.scenarios import SCENARIOS
-from review.services import cohort
 
 
 def triage_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +49,8 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_triage(args: argparse.Namespace) -> int:
+    from review.services import cohort
+
     rows = cohort.triage(args.cohort)
     rows.sort(key=lambda r: r.name)
     if args.harness:
@@ -88,6 +88,7 @@ def run_triage(args: argparse.Namespace) -> int:
 def run_harness(args: argparse.Namespace) -> int:
     import asyncio
 
+    from review import gitsafe
     from review.harness import runner, sandbox
 
     if not args.submission.is_dir():
@@ -169,7 +170,7 @@ def _timeline(repo, info, listener, as_json: bool) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from review.core import rubric
-    from review.services import export
+    from review.services import cohort, export
 
     try:
         blind = args.anonymous or (cohort.cohort_blind(args.cohort) and not args.reveal)

@@ -1,45 +1,49 @@
-"""Every command of ``review``, in one list: its name, its one-line help, how its arguments are
-declared and what runs it. The parser, the help listing and ``review COHORT`` are all built from it."""
+"""Every command of ``review``, in one list: its name, its one-line help, and the module that
+declares its arguments and runs it. The parser, the help listing and ``review COHORT`` are all built
+from it. A command's module is imported only when that command is parsed or run: `review --version`
+and `review --help` load none of them."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import importlib
 from dataclasses import dataclass
 
 from review import __version__
-from review.cli import console, dev, headless, prepare
+from review.cli import console
 
 
 @dataclass(frozen=True)
 class Command:
     name: str
     help: str
-    arguments: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
+    # review.cli.<module>: its `<stem>_arguments(parser)` and `run_<stem>(args)`, stem the name with _ for -.
+    module: str
     # The console handles its own keys and signals; every other command stops cleanly on them.
     opens_console: bool = False
 
+    @property
+    def _stem(self) -> str:
+        return self.name.replace("-", "_")
+
+    def arguments(self, parser: argparse.ArgumentParser) -> None:
+        getattr(importlib.import_module(f"review.cli.{self.module}"), f"{self._stem}_arguments")(parser)
+
+    def run(self, args: argparse.Namespace) -> int:
+        return getattr(importlib.import_module(f"review.cli.{self.module}"), f"run_{self._stem}")(args)
+
 
 COMMANDS = (
-    Command("open", "open the console on a cohort folder (the default: `review COHORT`)",
-            console.open_arguments, console.run_open, opens_console=True),
-    Command("demo", "build the bundled sample cohort as git repos and open it",
-            console.demo_arguments, console.run_demo, opens_console=True),
-    Command("triage", "the triage rows, headless", headless.triage_arguments, headless.run_triage),
-    Command("harness", "run a submission against the pinned fake gateway",
-            headless.harness_arguments, headless.run_harness),
-    Command("export", "every review of a cohort, with per-signal tiers and agreement",
-            headless.export_arguments, headless.run_export),
-    Command("bench", "benchmarks that print figures and ratios", dev.bench_arguments, dev.run_bench),
-    Command("doctor", "what this machine gives the console: versions, sandbox, folders",
-            dev.doctor_arguments, dev.run_doctor),
-    Command("lint-prompt", "warn where a task text leaks the mechanism or omits what is graded",
-            prepare.lint_prompt_arguments, prepare.run_lint_prompt),
-    Command("import", "a cohort from bundles, zip/tar archives, folders or clone URLs",
-            prepare.import_arguments, prepare.run_import),
-    Command("calibrate", "slip known-answer submissions into a cohort; --report: drift",
-            prepare.calibrate_arguments, prepare.run_calibrate),
+    Command("open", "open the console on a cohort folder (the default: `review COHORT`)", "console", opens_console=True),
+    Command("demo", "build the bundled sample cohort as git repos and open it", "console", opens_console=True),
+    Command("triage", "the triage rows, headless", "headless"),
+    Command("harness", "run a submission against the pinned fake gateway", "headless"),
+    Command("export", "every review of a cohort, with per-signal tiers and agreement", "headless"),
+    Command("bench", "benchmarks that print figures and ratios", "dev"),
+    Command("doctor", "what this machine gives the console: versions, sandbox, folders", "dev"),
+    Command("lint-prompt", "warn where a task text leaks the mechanism or omits what is graded", "prepare"),
+    Command("import", "a cohort from bundles, zip/tar archives, folders or clone URLs", "prepare"),
+    Command("calibrate", "slip known-answer submissions into a cohort; --report: drift", "prepare"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}
 
@@ -48,7 +52,12 @@ USAGE = "review [OPTIONS] COHORT\n       review COMMAND [ARGS]   (review COMMAND
 META = {"-h", "--help", "--version"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+EVERY = "*"
+
+
+def build_parser(command_name: str | None = EVERY) -> argparse.ArgumentParser:
+    """The parser of `review`. `command_name`: the one command whose arguments are declared (its module
+    imported); None for none (`review --help`, `review --version`); EVERY for all of them."""
     parser = argparse.ArgumentParser(
         prog="review", usage=USAGE,
         description="Grade take-home submissions in the terminal: `review COHORT` opens the console on a folder "
@@ -61,7 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     # prog: each command's usage starts `review demo …`, not with the two-line usage of `review` itself.
     sub = parser.add_subparsers(dest="command", metavar=f"{{{listing}}}", title="commands", prog="review")
     for command in COMMANDS:
-        command.arguments(sub.add_parser(command.name, help=command.help, description=command.help))
+        command_parser = sub.add_parser(command.name, help=command.help, description=command.help)
+        if command_name in (EVERY, command.name):
+            command.arguments(command_parser)
     return parser
 
 

@@ -21,11 +21,12 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from review.core import jsondata
+from review.harness.records import FaultPlan, RequestRecord
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -40,37 +41,6 @@ def _web():
 MAX_KEY_LENGTH = 255
 MAX_BODY = 64 * 1024
 MAX_REQUESTS = 500  # per run: a flood is answered 429 and counted, never held in memory
-
-
-@dataclass(frozen=True)
-class FaultPlan:
-    """What the gateway does to the first request(s) of a scenario. Data, not code paths."""
-
-    first: str = "ok"  # ok | 503 | drop-after-charge | hang-after-charge | kill-after-charge
-    every: str = "ok"  # ok | 503 | decline: what every later request (or every request) gets
-    processing_ms: int = 0  # time a charge takes to execute (a window for concurrent duplicates: 409)
-
-
-@dataclass
-class RequestRecord:
-    seq: int
-    t_ms: float
-    process: int
-    call: int | None
-    method: str
-    path: str
-    key: str | None
-    key_source: str  # header | body | none
-    amount: object
-    fingerprint: str
-    status: int | str  # an HTTP status, or "dropped" / "no answer"
-    charge_created: bool = False
-    charge_id: str | None = None
-    replayed: bool = False
-    note: str = ""
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from review.harness.gateway import FaultPlan, RequestRecord
+from review.harness.records import FaultPlan, RequestRecord
 
 AMOUNT = 1999
 RETRY_BUDGET = 4  # one call + 3 retries, as the task allows

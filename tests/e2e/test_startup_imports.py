@@ -1,0 +1,43 @@
+"""What a command loads before it does anything: `review --version` and `review --help` load no command's
+module, and none of the heavy libraries (Textual, markdown-it, aiohttp) the console and the harness need."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("textual", "rich", "markdown_it", "aiohttp")
+
+
+def modules_loaded(*argv: str) -> set[str]:
+    """The modules imported by `review ARGV` run in a fresh interpreter, as a user's shell runs it."""
+    code = ("import sys, json, contextlib, io\n"
+            "from review.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try:\n"
+            f"        main({list(argv)!r})\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "print(json.dumps(sorted(sys.modules)))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(json.loads(result.stdout))
+
+
+def heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY)
+
+
+def test_version_and_help_load_no_command_and_no_heavy_library():
+    for argv in (["--version"], ["--help"]):
+        loaded = modules_loaded(*argv)
+        assert heavy(loaded) == [], argv
+        # No command's own module: the registry names them, and imports one only when it is typed.
+        assert not {"review.cli.headless", "review.cli.prepare", "review.cli.dev"} & loaded, argv
+        assert not any(m.startswith(("review.services", "review.gitsafe", "review.harness")) for m in loaded), argv
+
+
+def test_a_command_loads_its_own_module_only():
+    loaded = modules_loaded("triage", "--help")
+    assert "review.cli.headless" in loaded and "review.cli.prepare" not in loaded and "review.cli.dev" not in loaded
+    assert heavy(loaded) == []
