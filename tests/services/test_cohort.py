@@ -71,10 +71,18 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
     ada = next(s for s in document["submissions"] if s["name"] == "ada-okafor")
     # The untouched draft: every added line of code is the assistant's (the note is prose, not counted).
     assert ada["attribution"]["tools"] == ["Claude Code"] and ada["ai_share"] == 1.0
-    assert set(ada["attribution"]) >= {"tools", "share", "spans", "conflicts", "unmapped", "files", "cut"}
+    # Lean: counts, tools, conflicts and per-file figures; the spans only on request.
+    assert set(ada["attribution"]) >= {"tools", "share", "conflicts", "unmapped", "files", "cut", "added_lines"}
+    assert "spans" not in ada["attribution"]
     counted = {f["path"]: f["counted"] for f in ada["attribution"]["files"]}
     assert counted == {"NOTE.md": False, "checkout.mjs": True}
     assert [s["name"] for s in document["submissions"]] == sorted(s["name"] for s in document["submissions"])
+    # --spans, warm (the row cache answers) as cold: every span of the AI-written code.
+    assert main(["triage", str(sample_cohort), "--json", "--spans"]) == 0
+    full = next(s for s in json.loads(capsys.readouterr().out)["submissions"] if s["name"] == "ada-okafor")
+    assert {(s["path"], s["tool"]) for s in full["attribution"]["spans"]} == {("checkout.mjs", "Claude Code")}
+    assert {k: v for k, v in full["attribution"].items() if k != "spans"} == ada["attribution"]
+    assert main(["triage", str(sample_cohort), "--spans"]) == 2
 
 
 def test_triage_anonymous_shows_no_candidate_name_or_address(sample_cohort, capsys):
@@ -255,7 +263,7 @@ def test_a_sha256_repository_is_read_like_any_other(tmp_path):
     git("add", "-A", cwd=single)
     git("commit", "-q", "-m", "all at once", cwd=single)
 
-    rows = {r.name: r for r in cohort.triage(tmp_path)}
+    rows = {r.name: r for r in cohort.triage(tmp_path, spans=True)}
     row = rows["sha256-cand"]
     assert row.problem is None, row.problem
     assert len(row.head) == 64 and row.commits == 2

@@ -17,6 +17,9 @@ from review.harness.scenarios import SCENARIOS
 def triage_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cohort", type=Path)
     parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+    parser.add_argument("--spans", action="store_true",
+                        help="with --json: every row's attribution spans too (runs of lines and who wrote them; "
+                             "large on a long history)")
     parser.add_argument("--harness", action="store_true",
                         help="run the harness suite where no result is cached for HEAD (slow)")
     parser.add_argument("--anonymous", action="store_true",
@@ -51,7 +54,10 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
 def run_triage(args: argparse.Namespace) -> int:
     from review.services import cohort
 
-    rows = cohort.triage(args.cohort)
+    if args.spans and not args.json:
+        print("review: --spans goes with --json (the table shows no spans)", file=sys.stderr)
+        return 2
+    rows = cohort.triage(args.cohort, spans=args.spans)
     rows.sort(key=lambda r: r.name)
     if args.harness:
         import asyncio

@@ -28,8 +28,16 @@ def store_cached(suite: SuiteResult) -> None:
     write_json_atomic(_cache_file(suite.commit, suite.sandbox), suite.to_json())
 
 
+# Every kind a result may be filed under (sandbox.detect's kinds).
+SANDBOX_KINDS = ("bwrap", "reduced", "none")
+
+
 def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
     """A stored suite result for this commit id (same harness version and sandbox kind), if any."""
+    if kind is None and not any(_cache_file(commit, each).exists() for each in SANDBOX_KINDS):
+        # Nothing was ever run for this commit: no need to ask which sandbox this machine has (detecting
+        # runs node and bwrap, 30 ms: most of a warm triage).
+        return None
     try:
         kind = kind or sandbox.detect().kind
         data = json.loads(_cache_file(commit, kind).read_text())

@@ -3,7 +3,6 @@ computes each one's triage row, saying why when a folder cannot be read."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import os
 import tomllib
@@ -11,12 +10,20 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from review import gitsafe
-from review.core import agreement, anonymity, attribution
+from review.core import agreement
 from review.core import triage as marks
-from review.harness import runner, sandbox
-from review.services import analysis, failures, row_cache, store
+from review.harness import cache
+from review.services import failures, row_cache, store
+
+# A warm triage (the row cache answers) reads no history: what computes a row, runs the harness or
+# masks names is imported where it is used, so `review triage` starts without it.
+if TYPE_CHECKING:
+    from review.core import anonymity
+    from review.harness.results import SuiteResult
+    from review.services import analysis
 
 
 class CohortError(Exception):
@@ -52,6 +59,13 @@ class Row:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+def drop_spans(row: Row) -> None:
+    """The row without its attribution's spans (one per run of lines: 600 KB for a 100k-line diff):
+    a triage row carries counts, tools, conflicts and per-file figures; spans come on request."""
+    if row.attribution is not None and "spans" in row.attribution:
+        row.attribution = {name: value for name, value in row.attribution.items() if name != "spans"}
+
+
 def list_submissions(cohort: Path) -> list[Path]:
     """Every direct subfolder, in name order (hidden folders are our own scratch space)."""
     if not cohort.exists():
@@ -85,6 +99,8 @@ def cohort_blind(cohort: Path) -> bool:
 def blind_masker(cohort: Path) -> tuple[anonymity.Masker, dict[str, str]]:
     """Candidate-blind output of a cohort: a masker of every candidate's folder name and commit
     people (numbered in folder order, as the console numbers them), and folder name -> alias."""
+    from review.core import anonymity
+
     submissions = list_submissions(cohort)
     masker, aliases = anonymity.cohort_masker(path.name for path in submissions)
     for path in submissions:
@@ -126,17 +142,20 @@ def placeholder(path: Path) -> Row:
     return Row(name=path.name, path=str(path))
 
 
-Analyse = Callable[[gitsafe.SafeRepo, list[gitsafe.Commit]], analysis.Analysis]
+Analyse = Callable[[gitsafe.SafeRepo, list[gitsafe.Commit]], "analysis.Analysis"]
 
 
 def _analyse_once(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> analysis.Analysis:
+    from review.services import analysis
+
     return analysis.analyse(repo, base=cohort_base(repo.source.parent), commits=commits)
 
 
-def load_row(path: Path, analyse: Analyse = _analyse_once) -> Row:
+def load_row(path: Path, analyse: Analyse = _analyse_once, spans: bool = False) -> Row:
     """One triage row. `analyse` is the session's (cached), so the submission screen reuses it. Any
-    failure while reading the submission is its row's reason, never the table's end."""
-    return _guarded(path, lambda: _load_row(path, analyse))
+    failure while reading the submission is its row's reason, never the table's end. `spans`: with
+    the attribution's spans (see drop_spans)."""
+    return _guarded(path, lambda: _load_row(path, analyse, spans))
 
 
 def _guarded(path: Path, make: Callable[[], Row]) -> Row:
@@ -150,12 +169,12 @@ def _guarded(path: Path, make: Callable[[], Row]) -> Row:
         return row
 
 
-def warm_row(path: Path) -> tuple[Row | None, str | None]:
+def warm_row(path: Path, spans: bool = False) -> tuple[Row | None, str | None]:
     """(the row from the row cache when the submission's commits are the ones seen last time — only
     what changes without a commit is read again — or None when it must be computed; the row's cache
     key, None when it cannot be told)."""
     warm = row_cache.key(path, cohort_base(path.parent)) if not path.is_symlink() else None
-    cached = row_cache.get(warm) if warm else None
+    cached = row_cache.get(warm, spans) if warm else None
     if cached is None:
         return None, warm
     row = placeholder(path)
@@ -165,12 +184,12 @@ def warm_row(path: Path) -> tuple[Row | None, str | None]:
     return row, warm
 
 
-def _load_row(path: Path, analyse: Analyse) -> Row:
-    found, warm = warm_row(path)
-    return found if found is not None else _cold_row(path, analyse, warm)
+def _load_row(path: Path, analyse: Analyse, spans: bool) -> Row:
+    found, warm = warm_row(path, spans)
+    return found if found is not None else _cold_row(path, analyse, warm, spans)
 
 
-def _cold_row(path: Path, analyse: Analyse, warm: str | None) -> Row:
+def _cold_row(path: Path, analyse: Analyse, warm: str | None, spans: bool = False) -> Row:
     """The row computed from the submission, kept under `warm` (the row cache's key) when it has one."""
     row = placeholder(path)
     scores = store.read_scores(path)
@@ -178,6 +197,8 @@ def _cold_row(path: Path, analyse: Analyse, warm: str | None) -> Row:
     _compute_row(row, path, analyse, scores)
     if warm and row.problem is None and row.head:
         row_cache.put(warm, row)
+    if not spans:
+        drop_spans(row)
     return row
 
 
@@ -194,7 +215,7 @@ def apply_scores(row: Row, scores: store.ScoreFile) -> None:
 def _finish(row: Row, scores: store.ScoreFile) -> None:
     """Scores and the harness cache: read every time (they change without a commit)."""
     apply_scores(row, scores)
-    cached = runner.cached_suite(row.head) if row.head else None
+    cached = cache.cached_suite(row.head) if row.head else None
     if cached:
         apply_suite(row, cached)
     if scores.problem or scores.unsealed_notice:
@@ -203,6 +224,9 @@ def _finish(row: Row, scores: store.ScoreFile) -> None:
 
 
 def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile) -> None:
+    from review.core import attribution
+    from review.services import analysis
+
     try:
         if path.is_symlink():
             raise gitsafe.GitSafeError("a symbolic link; not followed")
@@ -238,26 +262,27 @@ def head_agreement(scores: store.ScoreFile, head: str | None) -> list[int] | Non
     return list(agreement.submission_agreement(at_head, sorted({s for tiers in at_head for s in tiers})))
 
 
-def apply_suite(row: Row, suite: runner.SuiteResult) -> None:
+def apply_suite(row: Row, suite: SuiteResult) -> None:
     """A suite's verdicts into the row: the summary, one verdict per scenario, the key's scope."""
     row.harness = suite.summary
     row.scenarios = suite.verdicts
     row.key_scope = suite.key_scope
 
 
-def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analyse_once) -> Iterator[Row]:
+def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analyse_once,
+              spans: bool = False) -> Iterator[Row]:
     """Rows in the order they complete, never behind one slow row. Warm rows first, in this thread
     (a millisecond each, CPU-bound: threads would only fight over the GIL); then the rest, whose
     cloning is I/O bound, on a few threads."""
     cold: list[Callable[[], Row]] = []  # each cold row's work, its cache key already read
     for path in paths:
         try:
-            row, key = warm_row(path)
+            row, key = warm_row(path, spans)
         except Exception:  # the boundary is load_row's: the whole path meets the same failure there
-            cold.append(functools.partial(load_row, path, analyse))
+            cold.append(functools.partial(load_row, path, analyse, spans))
             continue
         if row is None:
-            cold.append(functools.partial(_guarded, path, functools.partial(_cold_row, path, analyse, key)))
+            cold.append(functools.partial(_guarded, path, functools.partial(_cold_row, path, analyse, key, spans)))
         else:
             yield row
     if not cold:
@@ -268,8 +293,8 @@ def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analy
             yield future.result()
 
 
-def triage(cohort: Path, workers: int = 4) -> list[Row]:
-    return list(load_rows(list_submissions(cohort), workers))
+def triage(cohort: Path, workers: int = 4, spans: bool = False) -> list[Row]:
+    return list(load_rows(list_submissions(cohort), workers, spans=spans))
 
 
 QUEUED = "queued"  # a row's harness text while it waits for fill_harness
@@ -288,6 +313,10 @@ def harness_concurrency() -> int:
 async def fill_harness(rows: list[Row], concurrency: int | None = None, on_done=None, on_start=None) -> None:
     """Run the suite for every readable row without a cached result, a few at a time. Cancelling
     it (process.run_until_stopped, as the console does when it quits) kills each run's processes."""
+    import asyncio
+
+    from review.harness import runner, sandbox
+
     gate = asyncio.Semaphore(concurrency or harness_concurrency())
     try:
         info = sandbox.detect()

@@ -52,23 +52,43 @@ def key(path: Path, base: str | None) -> str | None:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _file(row_key: str) -> Path:
+def _file(row_key: str, part: str = "") -> Path:
     folder = paths.cache_dir() / "rows"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return folder / f"{row_key}.json"
+    return folder / f"{row_key}{part}.json"
 
 
-def get(row_key: str) -> dict | None:
+# The attribution's spans are kept in a file of their own: a warm triage reads only the lean row
+# (a 100k-line diff's spans are 600 KB of JSON that a triage table never shows).
+SPANS = ".spans"
+
+
+def get(row_key: str, spans: bool = False) -> dict | None:
+    """The row kept under `row_key`; with `spans`, its attribution's spans too (None when either file
+    is missing or unreadable: the row is computed again)."""
     try:
         data = json.loads(_file(row_key).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not set(CACHED_FIELDS) <= set(data):
+            return None
+        if spans and isinstance(data["attribution"], dict):
+            kept = json.loads(_file(row_key, SPANS).read_text(encoding="utf-8"))
+            if not isinstance(kept, list):
+                return None
+            data["attribution"] = {**data["attribution"], "spans": kept}
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and set(CACHED_FIELDS) <= set(data) else None
+    return data
 
 
 def put(row_key: str, row: object) -> None:
+    lean = {name: getattr(row, name) for name in CACHED_FIELDS}
+    attribution = lean["attribution"]
     try:
-        cache.write_json_atomic(_file(row_key), {name: getattr(row, name) for name in CACHED_FIELDS})
+        if isinstance(attribution, dict) and "spans" in attribution:
+            # The spans first: a lean row on disk always has its spans beside it.
+            cache.write_json_atomic(_file(row_key, SPANS), attribution["spans"])
+            lean["attribution"] = {name: value for name, value in attribution.items() if name != "spans"}
+        cache.write_json_atomic(_file(row_key), lean)
     except OSError:
         pass  # a cache that cannot be written is only slower
 
