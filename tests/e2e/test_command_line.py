@@ -253,3 +253,33 @@ def test_each_command_help_starts_with_its_own_usage_line(capsys):
             assert end.code == 0
         first = capsys.readouterr().out.splitlines()[0]
         assert first.startswith(f"usage: review {' '.join(words)} ["), first
+
+
+def test_triage_shows_progress_on_a_terminal_and_nowhere_else(sample_cohort_master, tmp_path):
+    import pty
+
+    cache = {"REVIEW_CACHE_DIR": str(tmp_path / "cache")}
+    main_fd, terminal = pty.openpty()
+    try:
+        result = subprocess.run([sys.executable, "-m", "review", "triage", str(sample_cohort_master)],
+                                stdout=subprocess.PIPE, stderr=terminal, env={**os.environ, **cache}, timeout=300)
+        os.close(terminal)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(main_fd)
+    assert result.returncode == 0
+    count = len([p for p in sample_cohort_master.iterdir() if p.is_dir()])
+    # Counts and rate, then erased: the table on stdout is untouched by it.
+    assert f"triage: {count}/{count} submissions".encode() in seen and seen.endswith(b"\r\x1b[K")
+    assert b"triage:" not in result.stdout and result.stdout.startswith(b"candidate")
+    # In a pipe (and with --json anywhere) not a byte of it.
+    piped = review("triage", str(sample_cohort_master), env={**os.environ, **cache})
+    assert piped.returncode == 0 and piped.stderr == ""

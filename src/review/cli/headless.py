@@ -52,27 +52,32 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_triage(args: argparse.Namespace) -> int:
+    from review.cli.progress import Progress
     from review.services import cohort
 
     if args.spans and not args.json:
         print("review: --spans goes with --json (the table shows no spans)", file=sys.stderr)
         return 2
-    rows = cohort.triage(args.cohort, spans=args.spans)
-    rows.sort(key=lambda r: r.name)
+    paths = cohort.list_submissions(args.cohort)
+    blind = None
+    if args.anonymous or (cohort.cohort_blind(args.cohort) and not args.reveal):
+        blind = cohort.blind_masker(args.cohort)
+    # Counts and rate on a terminal's stderr while rows are read; nothing in a pipe or beside --json.
+    progress = Progress("triage", len(paths), shown=not args.json)
+    ordered = _in_name_order(cohort.load_rows(paths, spans=args.spans), [path.name for path in paths], progress)
+    if args.json and not args.harness:
+        # Streamed: each row is written as soon as the rows before it in name order are.
+        _write_json(args.cohort, (_blinded(row, blind) for row in ordered))
+        return 0
+    rows = list(ordered)
+    progress.done()
     if args.harness:
         import asyncio
 
         asyncio.run(cohort.fill_harness(rows))
-    if args.anonymous or (cohort.cohort_blind(args.cohort) and not args.reveal):
-        masker, aliases = cohort.blind_masker(args.cohort)
-        for row in rows:
-            cohort.blind_row(row, masker, aliases)
+    rows = [_blinded(row, blind) for row in rows]
     if args.json:
-        # One submission per line, each written by the C encoder (an indented dump is pure Python,
-        # and was most of a warm triage's time on a large submission).
-        rows_text = ",\n".join(f"    {json.dumps(r.to_json())}" for r in rows)
-        sys.stdout.write(f'{{\n  "cohort": {json.dumps(str(args.cohort.resolve()))},\n  "submissions": [\n'
-                         f"{rows_text}\n  ]\n}}\n")
+        _write_json(args.cohort, iter(rows))
         return 0
     from review.core import triage as marks
 
@@ -89,6 +94,39 @@ def run_triage(args: argparse.Namespace) -> int:
                         f"{row.disclosure or '—':10} {detail}", 400))
     print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
     return 0
+
+
+def _in_name_order(rows, names: list[str], progress):
+    """Rows as they complete (warm ones first, cold ones as their threads finish), yielded in `names`
+    order: a row waits only for the rows before it."""
+    waiting: dict[str, object] = {}
+    position = 0
+    for row in rows:
+        progress.step()
+        waiting[row.name] = row
+        while position < len(names) and names[position] in waiting:
+            yield waiting.pop(names[position])
+            position += 1
+    yield from waiting.values()
+
+
+def _blinded(row, blind):
+    if blind is not None:
+        from review.services import cohort
+
+        cohort.blind_row(row, *blind)
+    return row
+
+
+def _write_json(cohort_dir: Path, rows) -> None:
+    """One submission per line, each written by the C encoder (an indented dump is pure Python, and
+    was most of a warm triage's time on a large submission)."""
+    sys.stdout.write(f'{{\n  "cohort": {json.dumps(str(cohort_dir.resolve()))},\n  "submissions": [')
+    separator = "\n"
+    for row in rows:
+        sys.stdout.write(f"{separator}    {json.dumps(row.to_json())}")
+        separator = ",\n"
+    sys.stdout.write("\n  ]\n}\n")
 
 
 def run_harness(args: argparse.Namespace) -> int:
