@@ -229,6 +229,9 @@ def place(trace: Trace, parents: dict[str, tuple[str, ...]], blame: Blame,
         commit = _resolve(revision, parents)
         if commit is None:
             unplaced += [trace.ranges[i] for i in indexes]
+            # No line placed, but the tool is named: a record that claims nothing names it.
+            records += [LineRecord(span.path, None, [], span.tool, f"Agent Trace (traces.jsonl line {span.line_no})",
+                                   FAMILY, span.order, False) for span in map(trace.ranges.__getitem__, indexes)]
             continue
         # Its own lines, or its child's (the tree the agent edited was the revision's): the one that
         # introduced more of the record's lines that survive at HEAD; the child when they tie.

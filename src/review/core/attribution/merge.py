@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord, Notice, Ranges
+from review.core.attribution.rewritten import RewrittenNote, summary
 from review.core.attribution.trailers import CommitAttribution
-
-if TYPE_CHECKING:
-    from review.core.attribution.rewritten import RewrittenNote
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
 
@@ -89,7 +86,7 @@ class Attribution:
                 "unmapped": [u.to_json() for u in self.unmapped],
                 "notices": [n.to_json() for n in self.notices],
                 "rewritten": [r.to_json() for r in self.rewritten[:MAX_REWRITTEN_LISTED]],
-                "rewritten_count": len(self.rewritten)}
+                "rewritten_count": len(self.rewritten), "rewritten_summary": summary(self.rewritten)}
 
 
 def _label(tool: str | None) -> str:
