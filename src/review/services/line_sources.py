@@ -18,6 +18,7 @@ TRACE_LIMIT = 4 << 20
 # Notes on commits not in the history read at once (git-ai's own repository holds thousands, from
 # squash-merged branches): past this the rest are counted, not read.
 MAX_REWRITTEN = 1000
+OLD_TEXT_BUDGET = 64 << 20  # the rewritten commits' files read, in all
 
 
 @dataclass
@@ -139,10 +140,18 @@ def _read_rewritten(repo: gitsafe.SafeRepo, sources: LineSources) -> None:
             note.problem = "its commit is not in the repository (not kept after it was rewritten): its lines " \
                            "cannot be matched by content"
     wanted = sorted({(note.commit, record.path) for note in notes if note.commit in present for record in note.records})
-    answers = repo.objects.read_many([f"{sha}:{path}" for sha, path in wanted], NOTE_LIMIT)
-    for (sha, path), answer in zip(wanted, answers):
-        if answer and answer[0] == "blob" and answer[2] <= NOTE_LIMIT and b"\0" not in answer[1]:
-            sources.old_texts[(sha, path)] = rewritten.split_lines(answer[1])
+    spent = 0
+    for at in range(0, len(wanted), 64):  # in batches, so the budget stops the reading itself
+        if spent > OLD_TEXT_BUDGET:
+            sources.cut.append(f"{len(wanted) - at} file(s) of rewritten commits not read (past "
+                               f"{OLD_TEXT_BUDGET >> 20} MB of them): their notes' lines are not matched")
+            break
+        batch = wanted[at:at + 64]
+        for (sha, path), answer in zip(batch, repo.objects.read_many([f"{sha}:{path}" for sha, path in batch],
+                                                                     NOTE_LIMIT)):
+            if answer and answer[0] == "blob" and answer[2] <= NOTE_LIMIT and b"\0" not in answer[1]:
+                spent += answer[2]
+                sources.old_texts[(sha, path)] = rewritten.split_lines(answer[1])
     for note in notes:
         if note.problem is None and note.records and not any((note.commit, r.path) in sources.old_texts
                                                               for r in note.records):

@@ -15,6 +15,7 @@ is listed; a revision that is not in the history is listed with the ranges it co
 from __future__ import annotations
 
 import bisect
+import itertools
 from dataclasses import dataclass, field
 
 from review.core import jsondata
@@ -151,6 +152,7 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
     algorithm is not one writers use, are said as notices (they are placed by line number instead)."""
     found: dict[int, tuple[str, int, int]] = {}
     search = content_hash.Search()
+    paths = sorted(runs)
     unknown: set[str] = set()
     missed = skipped = 0
     for index, span in enumerate(trace.ranges):
@@ -167,8 +169,10 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
         if search.exhausted:
             skipped += 1
             continue
-        ordered = [(span.path, first, texts) for first, texts in runs.get(span.path, [])]
-        ordered += [(path, first, texts) for path in sorted(runs) if path != span.path for first, texts in runs[path]]
+        # Its own path first, then every other: looked at lazily, each run charged to the search's budget.
+        ordered = itertools.chain(((span.path, first, texts) for first, texts in runs.get(span.path, [])),
+                                  ((path, first, texts) for path in paths if path != span.path
+                                   for first, texts in runs[path]))
         hit = search.find(algorithm, wanted, span.end - span.start + 1, ordered)
         if hit is not None:
             found[index] = hit

@@ -63,8 +63,11 @@ _ALGORITHMS: dict[str, tuple[Callable[[bytes], str], int]] = {
 _ALIASES = {"murmur": "murmur3", "murmur32": "murmur3", "murmur332": "murmur3", "murmur32v3": "murmur3",
             "mmh3": "murmur3", "fnv1a32": "fnv1a", "fnv": "fnv1a", "sha2": "sha256", "crc": "crc32"}
 _HASH = re.compile(r"^\s*([A-Za-z0-9_-]{1,24})\s*:\s*([0-9A-Fa-f]{8,128})\s*$")
-# Bytes hashed (times each algorithm's cost) in one submission's search: a bound on its time.
-SEARCH_BUDGET = 64 << 20
+# Bytes hashed (times each algorithm's cost), plus a charge per window and per run looked at, in one
+# submission's search: a bound on its time (about a third of a second at most).
+SEARCH_BUDGET = 16 << 20
+_PER_WINDOW = 64
+_PER_RUN = 16
 
 
 def parse(value: str) -> tuple[str, str] | None:
@@ -106,12 +109,15 @@ class Search:
         number, the lines' UTF-8 bytes) — whose text hashes to `wanted`; None when none does or the budget ran out."""
         hasher, cost = _ALGORITHMS[algorithm]
         for path, first, encoded in runs:
+            self.spent += _PER_RUN
+            if self.spent > self.budget:
+                return None
             for size in (length, length - 1):
                 if size < 1 or size > len(encoded):
                     continue
                 for at in range(len(encoded) - size + 1):
                     body = b"\n".join(encoded[at:at + size])
-                    self.spent += 2 * (len(body) + 1) * cost
+                    self.spent += 2 * (len(body) + 1) * cost + _PER_WINDOW
                     if self.spent > self.budget:
                         return None
                     if _matches(hasher(body), wanted) or _matches(hasher(body + b"\n"), wanted):
