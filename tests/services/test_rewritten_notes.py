@@ -162,3 +162,29 @@ def test_notes_on_other_branches_commits_are_listed_too(tmp_path):
     assert note.carried == 0 and note.problem is None
     assert note.describe() == f"git-ai note on {tried[:7]} (not in this history): OpenAI Codex, 4 lines of " \
                               "other.mjs; none of its lines' text survives among the lines added at HEAD"
+
+
+def test_the_old_commit_is_copied_from_the_submission_only_when_it_holds_it(tmp_path):
+    """The clone does not copy a commit no ref reaches; it is asked of the submission by id, once its
+    own object files say it holds it, and kept under refs/review/noted/."""
+    repo, agent = claude_then_me(tmp_path)
+    git("reset", "-q", "--soft", "HEAD~2", cwd=repo)
+    git("commit", "-q", "-m", "Solution", cwd=repo)
+    safe = gitsafe.open_submission(repo)
+    assert safe.objects.read(agent, 0) is None  # not in the sanitised copy
+    gone = "0123456789abcdef0123456789abcdef01234567"
+    assert safe.fetch_commits([agent, gone]) == ({agent}, None)
+    assert safe.objects.read(agent, 0)[0] == "commit"
+    assert agent in safe.refs_under("refs/review/")[f"refs/review/noted/{agent}"]
+    assert safe.fetch_commits([gone]) == (set(), None)  # nothing held: git is not even asked
+
+
+def test_a_note_on_a_blob_is_listed_and_matches_nothing(tmp_path):
+    repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
+    commit(repo, "mine", {"checkout.mjs": CLAUDE_LINES})
+    blob = git("rev-parse", "HEAD:checkout.mjs", cwd=repo).strip()
+    git("notes", "--ref=ai", "add", "-m", note_for("claude", "checkout.mjs", "1-4"), blob, cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    [note] = result.attribution.rewritten
+    assert note.problem == "it annotates a blob, not a commit: no lines to match" and note.carried == 0
+    assert not any(line.tool for line in added(result, "checkout.mjs").values())

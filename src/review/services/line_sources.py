@@ -122,8 +122,9 @@ def _read_rewritten(repo: gitsafe.SafeRepo, sources: LineSources) -> None:
     (a commit no ref reaches is not cloned), and where their ancestry joins HEAD's."""
     notes = sources.rewritten
     shas = [note.commit for note in notes]
-    present = {sha for sha, answer in zip(shas, repo.objects.read_many(shas, 0)) if answer and answer[0] == "commit"}
-    missing = [sha for sha in shas if sha not in present]
+    kinds = {sha: answer[0] for sha, answer in zip(shas, repo.objects.read_many(shas, 0)) if answer}
+    present = {sha for sha, kind in kinds.items() if kind == "commit"}
+    missing = [sha for sha in shas if sha not in kinds]
     held: set[str] = set()
     problem = None
     if missing:
@@ -134,8 +135,10 @@ def _read_rewritten(repo: gitsafe.SafeRepo, sources: LineSources) -> None:
     for note in notes:
         if note.commit in present:
             continue
-        if note.commit in held:
-            note.problem = f"its commit could not be copied from the submission ({problem})"
+        if note.commit in kinds:
+            note.problem = f"it annotates a {kinds[note.commit]}, not a commit: no lines to match"
+        elif note.commit in held:
+            note.problem = f"its commit could not be copied from the submission ({problem or 'not a commit'})"
         else:
             note.problem = "its commit is not in the repository (not kept after it was rewritten): its lines " \
                            "cannot be matched by content"
