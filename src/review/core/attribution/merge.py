@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from review.core.attribution.note import NoteDisclosure, NoteEntry
-from review.core.attribution.records import LineRecord, Notice, Ranges
+from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
 from review.core.attribution.trailers import CommitAttribution
 
@@ -307,7 +307,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                 sides[message] = [(c.source, c.tool) for c in ordered]
     conflicts = [Conflict(path, start, end, message, sides.get(message, []))
                  for (path, message), lines in sorted(disagreements.items())
-                 for start, end in _runs(sorted(lines))]
+                 for start, end in line_runs(sorted(lines))]
     commit_tools = sorted({s.tool for c in commits for s in c.signals})
     if note.declares_none and commit_tools:
         conflicts.insert(0, Conflict(None, None, None,
@@ -321,7 +321,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     spans = []
     for path in sorted(winners):
         lines = winners[path]
-        for start, end in _runs(sorted(lines)):
+        for start, end in line_runs(sorted(lines)):
             # Split each run where the winning claim changes.
             run_start = start
             for line in range(start, end + 1):
@@ -337,12 +337,3 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
 def _written(entry: NoteEntry) -> str:
     return f"{entry.file} line {entry.line_no}: {entry.raw.strip()}" if entry.file else entry.raw.strip()
 
-
-def _runs(numbers: list[int]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1] = (runs[-1][0], n)
-        else:
-            runs.append((n, n))
-    return runs

@@ -83,3 +83,14 @@ def parse_ranges(text: str) -> list[tuple[int, int]]:
             a, b = (int(x) for x in part.split("-"))
             ranges.append((min(a, b), max(a, b)))
     return ranges
+
+
+def line_runs(numbers: list[int]) -> list[tuple[int, int]]:
+    """Sorted line numbers as runs: [1, 2, 3, 7] → [(1, 3), (7, 7)]."""
+    runs: list[tuple[int, int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs

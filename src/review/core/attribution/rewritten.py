@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from review.core.attribution.records import LineRecord, Ranges, Runs
+from review.core.attribution.records import LineRecord, Ranges, Runs, line_runs
 from review.core.line_moves import COPY_MIN_ALNUM, MAX_SEED_HITS, MOVE_MIN_ALNUM, alnum
 
 FAMILY = "git-ai"
@@ -175,7 +175,7 @@ def carry(notes: list[RewrittenNote], texts: dict[tuple[str, str], list[bytes]],
         note, record = notes[n], notes[n].records[r]
         source = f"{note.source} on {note.commit[:7]}, {CARRIED}"
         for path, numbers in sorted(by_path.items()):
-            carried.append((n, LineRecord(path, None, _runs(sorted(numbers)), record.tool, source, FAMILY, -1)))
+            carried.append((n, LineRecord(path, None, line_runs(sorted(numbers)), record.tool, source, FAMILY, -1)))
     return carried
 
 
@@ -192,7 +192,7 @@ def settle(notes: list[RewrittenNote], carried: list[tuple[int, LineRecord]], bl
                  if origins is None or line > len(origins) or origins[line - 1][0] not in before]
         if not lines:
             continue
-        record.ranges = _runs(lines)
+        record.ranges = line_runs(lines)
         kept.append(record)
         seen.setdefault(n, set()).update((record.path, line) for line in lines)
     for n, found in seen.items():
@@ -200,7 +200,7 @@ def settle(notes: list[RewrittenNote], carried: list[tuple[int, LineRecord]], bl
         by_path: dict[str, list[int]] = {}
         for path, line in found:
             by_path.setdefault(path, []).append(line)
-        notes[n].carried_to = {path: _runs(sorted(numbers)) for path, numbers in sorted(by_path.items())}
+        notes[n].carried_to = {path: line_runs(sorted(numbers)) for path, numbers in sorted(by_path.items())}
     return kept
 
 
@@ -242,12 +242,3 @@ def older_than(commits: Iterable[str], outside: dict[str, tuple[str, ...]],
         older[commit] = walked[forks]
     return older
 
-
-def _runs(numbers: list[int]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1] = (runs[-1][0], n)
-        else:
-            runs.append((n, n))
-    return runs
