@@ -188,3 +188,16 @@ def test_a_note_on_a_blob_is_listed_and_matches_nothing(tmp_path):
     [note] = result.attribution.rewritten
     assert note.problem == "it annotates a blob, not a commit: no lines to match" and note.carried == 0
     assert not any(line.tool for line in added(result, "checkout.mjs").values())
+
+
+def test_a_legacy_authorship_ref_that_names_no_commit_claims_nothing(tmp_path):
+    """refs/ai/authorship/HEAD is no commit's record: it is not read as HEAD's, nor listed."""
+    repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
+    commit(repo, "mine", {"checkout.mjs": CLAUDE_LINES})
+    legacy = '{"files":{"checkout.mjs":{"authors":[{"author":"Claude","lines":[[1,4]]}]}},' \
+             '"schema_version":"authorship/0.0.1"}'
+    blob = git("hash-object", "-w", "--stdin", cwd=repo, input_text=legacy).strip()
+    git("update-ref", "refs/ai/authorship/HEAD", blob, cwd=repo)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    assert not any(line.tool for line in added(result, "checkout.mjs").values())
+    assert result.attribution.rewritten == [] and result.attribution.tools == []

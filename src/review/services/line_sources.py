@@ -72,8 +72,9 @@ def read(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool)
             for noted, note_blob in repo.notes_list(ref).items():
                 annotated.setdefault(noted, (note_blob, "git-ai note"))
     for name, oid in refs.items():
-        if name.startswith("refs/ai/authorship/"):
-            annotated.setdefault(name.rsplit("/", 1)[-1], (oid, "git-ai legacy authorship"))
+        commit = name.rsplit("/", 1)[-1]
+        if name.startswith("refs/ai/authorship/") and gitsafe.SHA_RE.match(commit):  # else it names no commit
+            annotated.setdefault(commit, (oid, "git-ai legacy authorship"))
     history = {c.sha for c in commits}
     in_history = [(c.sha, *annotated[c.sha]) for c in commits if c.sha in annotated]  # history order
     elsewhere = sorted((sha, *found) for sha, found in annotated.items() if sha not in history)
