@@ -171,3 +171,4 @@ def test_a_revision_not_in_the_history_places_nothing_and_says_so(tmp_path):
     assert notice == f"revision {gone[:12]} is not in this history (rewritten, or never committed): Cursor on " \
                      "a.mjs:1–3 not placed"
     assert result.attribution.tools == ["Cursor"]
+    assert cohort.load_row(repo).disclosure == "unmapped"  # a disclosure of lines, none of them placed

@@ -82,7 +82,7 @@ def test_a_note_whose_commit_is_gone_is_listed_and_says_its_lines_cannot_be_matc
     assert note.carried == 0 and "its commit is not in the repository" in note.problem
     assert result.attribution.tools == ["Claude Code"]  # the note still names its tool
     row = cohort.load_row(repo)
-    assert row.assistants == ["Claude Code"]
+    assert row.assistants == ["Claude Code"] and row.disclosure == "unmapped"
     assert "1 git-ai note describes a commit not in this history: Claude Code, 4 lines of checkout.mjs" in \
            row.attribution["rewritten_summary"]
     assert "could not be matched" in row.attribution["rewritten_summary"]

@@ -268,12 +268,12 @@ def _say_unplaced(trace: Trace, unplaced: list[TraceRange]) -> None:
     for number, (revision, spans) in enumerate(sorted(by_revision.items())):
         if number == MAX_LISTED:
             rest = sum(len(s) for _, s in sorted(by_revision.items())[MAX_LISTED:])
-            trace.notices.append(Notice(FAMILY, f"{rest} more range(s) name revisions not in this history"))
+            trace.notices.append(Notice(FAMILY, f"{rest} more range(s) name revisions not in this history", True))
             break
         tools = sorted({s.tool for s in spans if s.tool}) or ["no assistant"]
         where = ", ".join(s.where() for s in spans[:5]) + (f" and {len(spans) - 5} more" if len(spans) > 5 else "")
         trace.notices.append(Notice(FAMILY, f"revision {revision[:12]} is not in this history (rewritten, or "
-                                            f"never committed): {', '.join(tools)} on {where} not placed"))
+                                            f"never committed): {', '.join(tools)} on {where} not placed", True))
 
 
 def _say_unknown(trace: Trace) -> None:

@@ -77,6 +77,12 @@ class Attribution:
     # git-ai notes on commits no longer in the history, each with the lines carried to HEAD.
     rewritten: list[RewrittenNote] = field(default_factory=list)
 
+    @property
+    def unplaced(self) -> int:
+        """Line-level accounts that name lines no HEAD line could be matched to: a record whose revision
+        is not in the history, a note on a rewritten commit that is gone."""
+        return sum(n.unplaced for n in self.notices) + sum(r.problem is not None for r in self.rewritten)
+
     def claim(self, path: str, line: int) -> Claim | None:
         return self.lines.get(path, {}).get(line)
 

@@ -31,6 +31,7 @@ class Notice:
 
     source: str
     message: str
+    unplaced: bool = False  # it names lines it could not place (the row's disclosure reads "unmapped")
 
     def to_json(self) -> dict:
         return {"source": self.source, "message": self.message}
