@@ -15,6 +15,16 @@ def current(view: DiffView):
     return (file_diff.path if file_diff else None), hunk
 
 
+async def first_hunk_of(pilot, screen, path):
+    """Step through the hunks to `path`'s first: (the line below the diff, the rows the diff paints)."""
+    view = screen.query_one(DiffView)
+    while current(view)[0] != path:
+        await pilot.press("n")
+    await pilot.pause()
+    source = str(screen.query_one("#diff-source").render())
+    return source, ["".join(segment.text for segment in view.render_line(y)) for y in range(view.size.height)]
+
+
 async def test_hunk_navigation_and_ai_only(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -208,13 +218,41 @@ async def test_a_moved_persons_block_says_where_it_came_from_in_the_gutter_and_b
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await open_submission(app, pilot, "cand")
-        view = screen.query_one(DiffView)
-        while current(view)[0] != "b.mjs":
-            await pilot.press("n")
-        await pilot.pause()
-        source = str(screen.query_one("#diff-source").render())
+        source, rendered = await first_hunk_of(pilot, screen, "b.mjs")
         assert "AI (Aider)" in source and "moved from a.mjs:2 (" in source and ", Ann)" in source
-        rendered = ["".join(segment.text for segment in view.render_line(y)) for y in range(view.size.height)]
         moved = [row for row in rendered if "parseFloat" in row]
         assert moved and "mv│" in moved[0]  # Ann's line, moved by aider: marked moved, not AI
         assert any("Ai│+export const b = 2;" in row for row in rendered)  # aider's own line
+
+
+async def test_lines_carried_from_a_squashed_commits_note_are_marked_and_the_note_is_listed(tmp_path):
+    """An agent's git-ai note on a commit the candidate squashed away: its lines are marked in the
+    diff, the line below the diff says where they came from, and the Note pane lists the note."""
+    from helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
+    (repo / "checkout.mjs").write_text("export async function chargeWithRetry(amount) {\n"
+                                       "  const idempotencyKey = await loadOrCreateKey(amount);\n"
+                                       "  return sendWithBackoff(amount, idempotencyKey);\n}\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "agent", cwd=repo)
+    agent = git("rev-parse", "HEAD", cwd=repo).strip()
+    git("notes", "--ref=ai", "add", "-m", 'checkout.mjs\n  s_aaaaaaaaaaaaaa 1-4\n---\n{"sessions": {"s_aaaaaaaaaaaaaa": '
+        '{"agent_id": {"tool": "claude", "id": "x"}}}}\n', agent, cwd=repo)
+    with (repo / "checkout.mjs").open("a") as handle:
+        handle.write("export const persisted = new Map();\n")
+    git("commit", "-q", "-am", "mine", cwd=repo)
+    git("reset", "-q", "--soft", "HEAD~2", cwd=repo)
+    git("commit", "-q", "-m", "Solution", cwd=repo)
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await open_submission(app, pilot, "cand")
+        source, rendered = await first_hunk_of(pilot, screen, "checkout.mjs")
+        assert "AI (Claude Code)" in source and f"git-ai note on {agent[:7]}, from a rewritten commit" in source
+        assert any("CC│+export async function chargeWithRetry" in row for row in rendered)
+        assert any("  │+export const persisted" in row for row in rendered)
+        await pilot.press("2")
+        await pilot.pause()
+        summary = str(screen.query_one("#note-summary").render())
+        assert "1 git-ai note describes a commit not in this history: Claude Code, 4 lines of checkout.mjs" in summary
+        assert f"git-ai note on {agent[:7]} (not in this history)" in summary

@@ -36,7 +36,7 @@ Origin = tuple[str, int, str, str]
 Origins = list[Origin]
 
 
-def _alnum(text: bytes) -> int:
+def alnum(text: bytes) -> int:
     return len(text.translate(None, _NOT_ALNUM))
 
 
@@ -105,7 +105,7 @@ class MoveFinder:
                     first = position
                     while position < end and texts[position] in alive:
                         position += 1
-                    if position - first == 1 and _alnum(texts[first]) < MOVE_MIN_ALNUM:
+                    if position - first == 1 and alnum(texts[first]) < MOVE_MIN_ALNUM:
                         continue
                     if removed_from is None:
                         removed_from = {}
@@ -145,7 +145,7 @@ class MoveFinder:
         over at most once, so the work is linear in the lines (times the seeds' bounded hits). Then
         the best blocks win, the same file's first (git's -M runs before -C)."""
         texts, origins = section.texts, section.origins
-        weights = [_alnum(texts[i]) for i in range(first, end)]
+        weights = [alnum(texts[i]) for i in range(first, end)]
         if sum(weights) < MOVE_MIN_ALNUM:
             return
         alive, holder = self._alive, self._holder

@@ -30,7 +30,7 @@ DISCLOSURES = ("ok", "no-ai", "unmapped", "conflict", "none")
 DISCLOSURE_MEANS = {
     "ok": "tools named and mapped to lines",
     "no-ai": "the candidate declares no AI use, and nothing says otherwise",
-    "unmapped": "disclosure lines that map to no file or line (listed on the note)",
+    "unmapped": "disclosure lines, or line-level records, that map to no file or line (listed on the note)",
     "conflict": "two sources name different authors for the same lines",
     "none": "nothing disclosed: no tool in the note or the commits",
 }

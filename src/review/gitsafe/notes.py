@@ -3,10 +3,12 @@ clone, and again when the source's notes refs change)."""
 
 from __future__ import annotations
 
+import fcntl
 from pathlib import Path
 
-from review.gitsafe.env import GitSafeError, _run, git_env
-from review.gitsafe.head import find_git_dir
+from review.gitsafe import objects_held
+from review.gitsafe.env import SHA_RE, GitSafeError, _run, git_env
+from review.gitsafe.head import check_repository, find_git_dir
 
 
 def safe_dirs(source: Path) -> tuple[str, ...]:
@@ -32,3 +34,43 @@ def fetch_notes(clone_dir: Path, source: Path) -> str | None:
     except GitSafeError as error:
         return str(error)
     return None
+
+
+# Commits no ref reaches that a note describes, once copied, are kept under these refs of the copy.
+NOTED_PREFIX = "refs/review/noted/"
+MAX_FETCHED = 1000
+# Asked of the submission's own upload-pack: a commit no ref names may be sent (git before 2.26 speaks
+# protocol 0, which refuses that unless told; protocol 2 sends any commit it holds).
+_UPLOAD_PACK = "git -c uploadpack.allowAnySHA1InWant=true upload-pack"
+
+
+def fetch_commits(clone_dir: Path, source: Path, shas: list[str]) -> tuple[set[str], str | None]:
+    """Copy into the clone the commits among `shas` that the submission holds but no ref reaches (a
+    note's commit a squash, rebase or amend replaced, still kept by the reflog), each kept under
+    refs/review/noted/<id>. Returns (the ids the submission holds, why they could not be copied)."""
+    wanted = [sha for sha in dict.fromkeys(shas) if SHA_RE.match(sha)]
+    if not wanted:
+        return set(), None
+    try:
+        git_dir = find_git_dir(source)
+        check_repository(git_dir)  # the source may have changed since it was copied
+    except GitSafeError as error:
+        return set(), str(error)
+    held = objects_held.held(git_dir, wanted)
+    present = wanted if held is None else [sha for sha in wanted if sha in held]
+    if not present:
+        return set(), None
+    problem = None
+    if len(present) > MAX_FETCHED:
+        problem = f"{len(present) - MAX_FETCHED} of {len(present)} commits not copied (the first {MAX_FETCHED} were)"
+        present = present[:MAX_FETCHED]
+    # One copy at a time per clone (threads, a second console), as for the notes themselves.
+    with open(clone_dir / "review-notes.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--no-tags", f"--upload-pack={_UPLOAD_PACK}",
+                  "--", str(git_dir), *(f"+{sha}:{NOTED_PREFIX}{sha}" for sha in present)],
+                 env=git_env(safe_dirs(source)))
+        except GitSafeError as error:
+            return set(present) if held is not None else set(), str(error)
+    return set(present), problem

@@ -364,6 +364,27 @@ class SafeRepo:
         """Fetch the source's git notes again (the clone already did once)."""
         self.notes_problem = notes.fetch_notes(self.path, self.source)
 
+    def fetch_commits(self, shas: list[str]) -> tuple[set[str], str | None]:
+        """Copy from the submission commits no ref reaches (a note's commit a squash replaced): (the ids
+        the submission holds, why they could not be copied); see ``notes.fetch_commits``."""
+        return notes.fetch_commits(self.path, self.source, shas)
+
+    def outside_history(self, tips: list[str], max_bytes: int = 16 << 20) -> tuple[dict[str, tuple[str, ...]], bool]:
+        """Every commit reachable from `tips` (commit ids the clone holds) but not from HEAD, with its
+        parents (one git call), and whether that is all of them (False: past `max_bytes` of output)."""
+        tips = [self.check_rev(tip) for tip in tips if tip != "HEAD"]
+        if not tips:
+            return {}, True
+        out = run_capped(["--git-dir", str(self.path), "rev-list", "--parents", "--end-of-options", *tips,
+                          f"^{self.head}", "--"], self._env, max_bytes)
+        complete = len(out) <= max_bytes
+        found: dict[str, tuple[str, ...]] = {}
+        for line in out[:max_bytes].decode("ascii", "replace").splitlines():
+            parts = line.split()
+            if parts and all(SHA_RE.match(part) for part in parts):
+                found[parts[0]] = tuple(parts[1:])
+        return found, complete
+
     def notes_list(self, ref: str) -> dict[str, str]:
         """Commit id -> the id of its note's blob under `ref` (one git call, not one per commit)."""
         if not _REF_NAME_RE.match(ref):

@@ -15,13 +15,13 @@ from typing import Generic, TypeVar
 from review import gitsafe
 from review.core import attribution, diff, evidence, line_origins, share
 from review.core.attribution import Blame
+from review.services import line_sources
 
 T = TypeVar("T")
 
 README_NAMES = ("README.md", "readme.md", "Readme.md")
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
 NOTE_LIMIT = 256 * 1024
-AGENT_TRACE = ".agent-trace/traces.jsonl"
 MAX_BLAMED_FILES = 1000  # files an assistant could have written; past this, the cut says so
 BLAME_MAX_BYTES = 4 << 20  # blame's output is ~50 bytes per line of the file: bounded memory
 
@@ -102,34 +102,6 @@ def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
 def commit_signals(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:
     return [attribution.commit_signals(c.sha, c.message, (c.author_name, c.author_email),
                                        (c.committer_name, c.committer_email)) for c in commits]
-
-
-def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list[attribution.LineRecord]:
-    """git-ai's notes (refs/notes/ai, then each refs/notes/ai-remote/*; one note per commit, the first
-    found), its legacy refs/ai/authorship/<commit> for commits with no note, and an Agent Trace file;
-    every object read through the one batch reader."""
-    records: list[attribution.LineRecord] = []
-    annotated: dict[str, str] = {}
-    refs = repo.refs_under("refs/notes/", "refs/ai/")  # one git call; most submissions have none
-    for ref in ["refs/notes/ai", *sorted(name for name in refs if name.startswith("refs/notes/ai-remote/"))]:
-        if ref in refs:
-            for noted, note_blob in repo.notes_list(ref).items():
-                annotated.setdefault(noted, note_blob)
-    legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in refs.items() if name.startswith("refs/ai/authorship/")}
-    wanted = []  # (commit, blob, its parser), in history order
-    for commit in commits:
-        if commit.sha in annotated:
-            wanted.append((commit.sha, annotated[commit.sha], attribution.parse_git_ai_note))
-        elif commit.sha in legacy:
-            wanted.append((commit.sha, legacy[commit.sha], attribution.parse_legacy_authorship))
-    found = repo.objects.read_many([blob for _, blob, _ in wanted], 4 << 20)  # one batch, not one trip each
-    for (sha, _, parse), answer in zip(wanted, found):
-        if answer:
-            records += parse(sha, answer[1].decode("utf-8", "replace"))
-    trace = repo.show("HEAD", AGENT_TRACE, limit=4 << 20)
-    if trace:
-        records += attribution.parse_agent_trace(trace.decode("utf-8", "replace"))
-    return records
 
 
 FIRST_SCREEN_LINES = 2000  # patch lines parsed first, for whoever paints the diff before it is whole
@@ -248,19 +220,21 @@ def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclos
 
 
 def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict[str, list[str]],
-                     records: list[attribution.LineRecord], disclosure: attribution.NoteDisclosure,
-                     the_diff: diff.Diff, moved_into: dict[str, set[str]] | None = None) -> set[str] | None:
+                     sources: line_sources.LineSources, disclosure: attribution.NoteDisclosure,
+                     the_diff: diff.Diff, moved_into: dict[str, set[str]] | None = None,
+                     parents: dict[str, tuple[str, ...]] | None = None) -> set[str] | None:
     """The paths any source could give to an assistant: changed by a commit whose metadata names one,
-    named by a line record or the note, or holding lines of such a commit that a later one moved
-    there (`moved_into`, from the replay). None: every path (a note naming commits or the tests, or a
-    rename, can reach any file). Blame, one git process per file, runs only on these."""
+    named by a line-level source (or found there by its text) or the note, or holding lines of such a
+    commit that a later one moved there (`moved_into`, from the replay). None: every path (a note
+    naming commits or the tests, or a rename, can reach any file). Blame, one git process per file,
+    runs only on these."""
     if any(e.kind in ("commit", "tests") for e in disclosure.entries) or \
             any(f.status == "renamed" for f in the_diff.files):
         return None
     claiming = {c.commit for c in signals if c.signals}
     paths = {path for sha in claiming for path in changed.get(sha, [])}
-    paths |= {r.path for r in records}
-    for sha in claiming | {r.commit for r in records if r.commit}:
+    paths |= sources.paths()
+    for sha in claiming | sources.commits(parents or {}):
         paths |= (moved_into or {}).get(sha, set())
     paths |= {e.path for e in disclosure.entries if e.path}
     return paths
@@ -295,8 +269,9 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         base_sha, base_problem = choose_base(repo, commits, base, truncated)
         note = read_note(repo)
         disclosure = attribution.parse_note(note.text)
-        records = _line_records(repo, commits)
-        replay = linear and (records or disclosure.entries or disclosure.heading is not None
+        sources = line_sources.read(repo, commits, truncated)
+        cut += sources.cut
+        replay = linear and (sources.any or disclosure.entries or disclosure.heading is not None
                              or any(s.signals for s in signals))
         if replay_ahead is not None and not replay:
             replay_ahead.cancel()
@@ -319,6 +294,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
             replay_ahead = start_replay()
         if not disclosure.entries and disclosure.heading is None:
             disclosure = readme_disclosure(repo, the_diff) or disclosure
+        line_sources.match(sources, the_diff)
 
         locate_functions(repo, disclosure, the_diff)
         head_files = {f.path: f for f in repo.files("HEAD")}
@@ -332,8 +308,9 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
             replayed = replay_ahead.result()
             changed = replayed.changed if replayed is not None else repo.changed_paths()
         wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
-        claimed = could_be_claimed(signals, changed, records, disclosure, the_diff,
-                                   replayed.moved_into if replayed is not None else None)
+        claimed = could_be_claimed(signals, changed, sources, disclosure, the_diff,
+                                   replayed.moved_into if replayed is not None else None,
+                                   {c.sha: c.parents for c in commits})
         if claimed is not None:  # a file no source could give to an assistant needs no blame: a person's lines
             wanted = [path for path in wanted if path in claimed]
         wanted += [e.path for e in disclosure.entries if e.path and e.path in head_files and e.path not in wanted]
@@ -377,8 +354,10 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
             head_lines[entry.path] = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
 
     authors = {c.sha: c.author_name for c in commits}
+    records = line_sources.records(sources, commits, blame)
     result = attribution.attribute(signals, authors, disclosure, head_lines, blame, records,
-                                   repo.head, {c.sha: c.subject for c in commits})
+                                   repo.head, {c.sha: c.subject for c in commits}, sources.notices,
+                                   sources.rewritten)
     mark(the_diff, result)
     analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame,
                         share_patterns=patterns, changed=changed, cut=cut)

@@ -250,7 +250,7 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
         row.ai_share = understood.diff.ai_share
         row.attribution = understood.to_json()
         found = understood.attribution
-        row.disclosure = marks.disclosure_state(found.tools, len(found.conflicts), len(found.unmapped),
+        row.disclosure = marks.disclosure_state(found.tools, len(found.conflicts), len(found.unmapped) + found.unplaced,
                                                  found.note.declares_none)
     _finish(row, scores)
 

@@ -29,7 +29,7 @@ def code_version() -> str:
     for folder in ("core", "gitsafe"):
         for path in sorted((root / folder).rglob("*.py")):
             digest.update(path.read_bytes())
-    for name in ("services/analysis.py", "services/cohort.py", "services/row_cache.py"):
+    for name in ("services/analysis.py", "services/line_sources.py", "services/cohort.py", "services/row_cache.py"):
         digest.update((root / name).read_bytes())
     return digest.hexdigest()[:16]
 

@@ -2,7 +2,7 @@
 identities), the candidate's note, git-ai notes and Agent Trace, merged into one claim per line.
 Pure: no I/O. One module per source; ``merge`` puts them together and finds the conflicts."""
 
-from review.core.attribution.agent_trace import parse_agent_trace
+from review.core.attribution.agent_trace import Trace, TraceRange, parse_agent_trace, read_trace
 from review.core.attribution.git_ai import parse_git_ai_note, parse_legacy_authorship
 from review.core.attribution.merge import Attribution, Blame, Claim, Conflict, Span, Unmapped, attribute
 from review.core.attribution.note import (
@@ -13,13 +13,15 @@ from review.core.attribution.note import (
     parse_note,
     parse_note_line,
 )
-from review.core.attribution.records import LineRecord, parse_ranges
+from review.core.attribution.records import LineRecord, Notice, parse_ranges
+from review.core.attribution.rewritten import RewrittenNote
 from review.core.attribution.tools import AGENTS, Agent, match_identity, parse_agent_value, tool_in_text
 from review.core.attribution.trailers import CommitAttribution, Rejected, Signal, assistants, commit_signals, trailers
 
 __all__ = [
     "AGENTS", "HUMAN", "Agent", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict", "LineRecord",
-    "NoteDisclosure", "NoteEntry", "Rejected", "Signal", "Span", "Unmapped", "assistants", "attribute",
+    "NoteDisclosure", "NoteEntry", "Notice", "Rejected", "RewrittenNote", "Signal", "Span", "Trace", "TraceRange",
+    "Unmapped", "assistants", "attribute", "read_trace",
     "commit_signals", "match_identity", "parse_agent_trace", "parse_agent_value",
     "parse_git_ai_note", "parse_legacy_authorship", "locate_function", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",
 ]

@@ -1,37 +1,289 @@
-"""Agent Trace JSON Lines (.agent-trace/traces.jsonl) → line records. Pure."""
+"""Agent Trace JSON Lines (.agent-trace/traces.jsonl) → line records. Pure.
+
+A record lists files → conversations → ranges, each conversation with a contributor (`ai`, `mixed`,
+`human`, `unknown`) that a range may override with its own (the spec's agent handoffs), and `vcs.revision`
+naming the commit the line numbers belong to. The spec's reference implementation writes that revision as
+``git rev-parse HEAD`` at the time of the edit: the parent of the commit that will hold the change. So a
+revision is read as naming its own lines or its child's, whichever introduced more of the record's lines
+that survive (the child on a tie); a range with a `content_hash` is first looked for by that hash among
+the lines the submission added, wherever it moved. Within the file, a later record wins over an earlier
+one on the lines both name (a later edit), and a range's own contributor over its conversation's: no
+conflict among the file's own records. `mixed` counts as AI and says so; `unknown` claims nothing and
+is listed; a revision that is not in the history is listed with the ranges it could not place.
+"""
 
 from __future__ import annotations
 
+import bisect
+import itertools
+from dataclasses import dataclass, field
+
 from review.core import jsondata
-from review.core.attribution.records import LineRecord
-from review.core.attribution.tools import tool_in_text
+from review.core.attribution import content_hash
+from review.core.attribution.records import LineRecord, Notice, Runs
+from review.core.attribution.tools import canonical_tool, tool_in_text
+
+TRACE_PATH = ".agent-trace/traces.jsonl"
+FAMILY = "Agent Trace"
+# Ranges read from one file: past this the rest are not read, and the notices say so.
+MAX_RANGES = 200_000
+# Listed one by one (unknown ranges, unplaced records); past this, counted.
+MAX_LISTED = 20
+KINDS = ("ai", "mixed", "human", "unknown")
+# Paths the reference implementation writes for events that are no file's lines (shell commands, sessions).
+EVENT_PATHS = (".shell-history", ".sessions", ".unknown")
+MIXED = "mixed: AI output a person edited, or the reverse; counted as AI"
+
+# For each HEAD line: (commit, line there, path there, mover), as core.attribution.merge.Blame holds it.
+Blame = dict[str, list[tuple[str, int, str, str]]]
+
+
+@dataclass
+class TraceRange:
+    line_no: int  # the record's line in the file
+    path: str
+    start: int
+    end: int
+    kind: str  # one of KINDS
+    tool: str | None  # the assistant, for `ai` and `mixed`
+    revision: str | None  # vcs.revision as written (None: the record names none)
+    content_hash: str
+    own: bool  # the range names its own contributor (an override of its conversation's)
+
+    @property
+    def order(self) -> int:
+        return 2 * self.line_no + self.own
+
+    def where(self) -> str:
+        return f"{self.path}:{self.start}–{self.end}" if self.end != self.start else f"{self.path}:{self.start}"
+
+
+@dataclass
+class Trace:
+    ranges: list[TraceRange] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def tools(self) -> list[str]:
+        return sorted({r.tool for r in self.ranges if r.tool})
+
+
+def _tool(name: str, model: str) -> str | None:
+    """The assistant a record names: its tool (one name per tool), else its model's maker; None for
+    a test agent. `unknown` is what the reference implementation writes when it cannot tell."""
+    if name and name.strip().lower() != "unknown":
+        canonical = canonical_tool(name)
+        if canonical is None:
+            return None
+        return tool_in_text(name) if canonical == name.strip() and tool_in_text(name) else canonical
+    return tool_in_text(model) or model or "an agent (Agent Trace)"
+
+
+def read_trace(text: str, name: str = TRACE_PATH) -> Trace:
+    """Every range of every record, with what could not be read said as notices. Linear in the text."""
+    trace = Trace()
+    unreadable = cut = 0
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        record = jsondata.obj(jsondata.loads(line))
+        if not record:
+            unreadable += 1
+            continue
+        if len(trace.ranges) >= MAX_RANGES:
+            cut += 1
+            continue
+        revision = jsondata.text(jsondata.obj(record.get("vcs")).get("revision")).strip() or None
+        tool_name = jsondata.text(jsondata.obj(record.get("tool")).get("name"))
+        for file in map(jsondata.obj, jsondata.arr(record.get("files"))):
+            path = jsondata.text(file.get("path"))
+            if not path or path in EVENT_PATHS:
+                continue
+            for conversation in map(jsondata.obj, jsondata.arr(file.get("conversations"))):
+                contributor = jsondata.obj(conversation.get("contributor"))
+                for span in map(jsondata.obj, jsondata.arr(conversation.get("ranges"))):
+                    own = jsondata.obj(span.get("contributor"))
+                    who = own if jsondata.text(own.get("type")) else contributor
+                    kind = jsondata.text(who.get("type")).strip().lower()
+                    try:
+                        start, end = int(span["start_line"]), int(span["end_line"])
+                    except (KeyError, TypeError, ValueError, OverflowError):
+                        unreadable += 1
+                        continue
+                    if kind not in KINDS:
+                        trace.notices.append(Notice(FAMILY, f"{name} line {line_no}: {path}:{start}–{end} names "
+                                                            f"contributor type {kind[:40] or '(none)'!r}, not one "
+                                                            "the spec defines: read as unknown"))
+                        kind = "unknown"
+                    tool = _tool(tool_name, jsondata.text(who.get("model_id"))) if kind in ("ai", "mixed") else None
+                    if kind in ("ai", "mixed") and tool is None:
+                        kind = "unknown"  # a test agent: not an assistant
+                    trace.ranges.append(TraceRange(line_no, path, max(1, min(start, end)), max(1, start, end), kind,
+                                                   tool, revision, jsondata.text(span.get("content_hash")),
+                                                   bool(jsondata.text(own.get("type")))))
+                    if len(trace.ranges) >= MAX_RANGES:
+                        break
+    if unreadable:
+        trace.notices.append(Notice(FAMILY, f"{name}: {unreadable} line(s) or range(s) are not records or ranges "
+                                            "the spec describes: not read"))
+    if cut:
+        trace.notices.append(Notice(FAMILY, f"{name}: past {MAX_RANGES} ranges, {cut} more record(s) were not read"))
+    return trace
 
 
 def parse_agent_trace(text: str) -> list[LineRecord]:
-    """Agent Trace JSON Lines (.agent-trace/traces.jsonl): files → conversations → ranges."""
-    records: list[LineRecord] = []
-    for line in text.splitlines():
-        record = jsondata.obj(jsondata.loads(line))
-        if not record:
+    """Each range as a record of the lines at its revision as written (None: at HEAD)."""
+    return [_record(r, r.path, r.revision, r.start, r.end) for r in read_trace(text).ranges]
+
+
+def _record(span: TraceRange, path: str, commit: str | None, start: int, end: int, how: str = "") -> LineRecord:
+    source = f"Agent Trace (traces.jsonl line {span.line_no}{how})"
+    if span.kind == "mixed":
+        source += f": {MIXED}"
+    return LineRecord(path, commit, [(start, end)], span.tool, source, FAMILY, span.order, span.kind != "unknown")
+
+
+# --------------------------------------------------------------------------- placing the ranges
+
+
+def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
+    """Range index -> (path, start, end) at HEAD of each range found by its content hash among the
+    added lines (its own path first, then every other). Ranges whose hash matched nothing, or whose
+    algorithm is not one writers use, are said as notices (they are placed by line number instead)."""
+    found: dict[int, tuple[str, int, int]] = {}
+    search = content_hash.Search()
+    paths = sorted(runs)
+    unknown: set[str] = set()
+    missed = skipped = 0
+    for index, span in enumerate(trace.ranges):
+        parsed = content_hash.parse(span.content_hash) if span.content_hash else None
+        if span.content_hash and parsed is None:
+            unknown.add(span.content_hash[:40])
             continue
-        revision = jsondata.obj(record.get("vcs")).get("revision")
-        tool_name = jsondata.text(jsondata.obj(record.get("tool")).get("name"))
-        for file in map(jsondata.obj, jsondata.arr(record.get("files"))):
-            for conversation in map(jsondata.obj, jsondata.arr(file.get("conversations"))):
-                contributor = jsondata.obj(conversation.get("contributor"))
-                default = contributor.get("type", "unknown")
-                model = jsondata.text(contributor.get("model_id"))
-                for span in map(jsondata.obj, jsondata.arr(conversation.get("ranges"))):
-                    kind = jsondata.obj(span.get("contributor")).get("type", default)
-                    if kind not in ("ai", "mixed", "human"):
-                        continue  # "unknown" claims nothing
-                    try:
-                        start, end = int(span["start_line"]), int(span["end_line"])
-                    except (KeyError, TypeError, ValueError):
-                        continue
-                    tool = None if kind == "human" else (tool_in_text(str(tool_name or "")) or
-                                                          tool_in_text(str(model or "")) or
-                                                          str(tool_name or model or "an agent (Agent Trace)"))
-                    records.append(LineRecord(jsondata.text(file.get("path")), revision if isinstance(revision, str) else None,
-                                              [(min(start, end), max(start, end))], tool, "Agent Trace"))
+        if parsed is None:
+            continue
+        algorithm, wanted = parsed
+        if not content_hash.known(algorithm):
+            unknown.add(algorithm)
+            continue
+        if search.exhausted:
+            skipped += 1
+            continue
+        # Its own path first, then every other: looked at lazily, each run charged to the search's budget.
+        ordered = itertools.chain(((span.path, first, texts) for first, texts in runs.get(span.path, [])),
+                                  ((path, first, texts) for path in paths if path != span.path
+                                   for first, texts in runs[path]))
+        hit = search.find(algorithm, wanted, span.end - span.start + 1, ordered)
+        if hit is not None:
+            found[index] = hit
+        elif search.exhausted:
+            skipped += 1
+        else:
+            missed += 1
+    if missed:
+        trace.notices.append(Notice(FAMILY, f"{missed} range(s)' content hash matched none of the lines added at "
+                                            "HEAD (the lines changed since, or the writer hashed other text): "
+                                            "placed by their line numbers"))
+    if unknown:
+        trace.notices.append(Notice(FAMILY, "content hashes in a form not recognised "
+                                            f"({', '.join(sorted(unknown)[:5])}): those ranges are placed by "
+                                            "their line numbers"))
+    if skipped:
+        trace.notices.append(Notice(FAMILY, f"{skipped} range(s)' content hash not looked for (the search's "
+                                            "time budget was spent): placed by their line numbers"))
+    return found
+
+
+def place(trace: Trace, parents: dict[str, tuple[str, ...]], blame: Blame,
+          found: dict[int, tuple[str, int, int]] | None = None) -> list[LineRecord]:
+    """Line records from the trace's ranges: those `found` by their hash at HEAD where they are; the
+    rest at their record's revision or its child (`parents`: commit -> its parents, the history read),
+    whichever introduced more of the record's surviving lines. A revision not in the history places
+    nothing and is said as a notice."""
+    found = found or {}
+    children: dict[str, list[str]] = {}
+    for sha, its_parents in parents.items():
+        for parent in its_parents:
+            children.setdefault(parent, []).append(sha)
+    introduced: dict[tuple[str, str], list[int]] = {}  # (commit, path there) -> its lines surviving at HEAD
+    for origins in blame.values():
+        for sha, line, there, _mover in origins:
+            introduced.setdefault((sha, there), []).append(line)
+    for lines in introduced.values():
+        lines.sort()
+
+    def surviving(commit: str, path: str, start: int, end: int) -> int:
+        lines = introduced.get((commit, path), [])
+        return bisect.bisect_right(lines, end) - bisect.bisect_left(lines, start)
+
+    by_record: dict[int, list[int]] = {}
+    for index, span in enumerate(trace.ranges):
+        if index not in found:
+            by_record.setdefault(span.line_no, []).append(index)
+    records: list[LineRecord] = []
+    for index, (path, start, end) in found.items():
+        span = trace.ranges[index]
+        records.append(_record(span, path, None, start, end, f", found by its content hash at {path}:{start}"))
+    unplaced: list[TraceRange] = []
+    for indexes in by_record.values():
+        revision = trace.ranges[indexes[0]].revision
+        if revision is None:  # no revision (the spec's minimal record): the lines at HEAD
+            records += [_record(span, span.path, None, span.start, span.end) for span in map(trace.ranges.__getitem__, indexes)]
+            continue
+        commit = _resolve(revision, parents)
+        if commit is None:
+            unplaced += [trace.ranges[i] for i in indexes]
+            # No line placed, but the tool is named: a record that claims nothing names it.
+            records += [LineRecord(span.path, None, [], span.tool, f"Agent Trace (traces.jsonl line {span.line_no})",
+                                   FAMILY, span.order, False) for span in map(trace.ranges.__getitem__, indexes)]
+            continue
+        # Its own lines, or its child's (the tree the agent edited was the revision's): the one that
+        # introduced more of the record's lines that survive at HEAD; the child when they tie.
+        candidates = [*children.get(commit, []), commit]
+        best = max(candidates, key=lambda c: sum(surviving(c, trace.ranges[i].path, trace.ranges[i].start,
+                                                           trace.ranges[i].end) for i in indexes))
+        how = f", at {commit[:7]}" if best == commit else f", at {best[:7]}, the commit after revision {commit[:7]}"
+        records += [_record(span, span.path, best, span.start, span.end, how) for span in map(trace.ranges.__getitem__, indexes)]
+    _say_unplaced(trace, unplaced)
+    _say_unknown(trace)
     return records
+
+
+def _resolve(revision: str, parents: dict[str, tuple[str, ...]]) -> str | None:
+    """The history's commit a revision names: its full id, or a prefix of at least 7 digits that
+    names exactly one."""
+    revision = revision.lower()
+    if revision in parents:
+        return revision
+    if len(revision) < 7 or len(revision) >= 40 or any(c not in "0123456789abcdef" for c in revision):
+        return None
+    matches = [sha for sha in parents if sha.startswith(revision)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _say_unplaced(trace: Trace, unplaced: list[TraceRange]) -> None:
+    by_revision: dict[str, list[TraceRange]] = {}
+    for span in unplaced:
+        by_revision.setdefault(span.revision or "", []).append(span)
+    for number, (revision, spans) in enumerate(sorted(by_revision.items())):
+        if number == MAX_LISTED:
+            rest = sum(len(s) for _, s in sorted(by_revision.items())[MAX_LISTED:])
+            trace.notices.append(Notice(FAMILY, f"{rest} more range(s) name revisions not in this history", True))
+            break
+        tools = sorted({s.tool for s in spans if s.tool}) or ["no assistant"]
+        where = ", ".join(s.where() for s in spans[:5]) + (f" and {len(spans) - 5} more" if len(spans) > 5 else "")
+        trace.notices.append(Notice(FAMILY, f"revision {revision[:12]} is not in this history (rewritten, or "
+                                            f"never committed): {', '.join(tools)} on {where} not placed", True))
+
+
+def _say_unknown(trace: Trace) -> None:
+    mixed = sum(s.kind == "mixed" for s in trace.ranges)
+    if mixed:
+        trace.notices.append(Notice(FAMILY, f"{mixed} range(s) marked mixed ({MIXED})"))
+    unknown = [s for s in trace.ranges if s.kind == "unknown"]
+    for span in unknown[:MAX_LISTED]:
+        trace.notices.append(Notice(FAMILY, f"traces.jsonl line {span.line_no}: {span.where()} is of unknown "
+                                            "origin: not counted as AI"))
+    if len(unknown) > MAX_LISTED:
+        trace.notices.append(Notice(FAMILY, f"{len(unknown) - MAX_LISTED} more range(s) of unknown origin: not "
+                                            "counted as AI"))

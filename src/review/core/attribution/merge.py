@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 
 from review.core.attribution.note import NoteDisclosure, NoteEntry
-from review.core.attribution.records import LineRecord
+from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
+from review.core.attribution.rewritten import RewrittenNote, summary
 from review.core.attribution.trailers import CommitAttribution
+
+MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
 
 # path -> per HEAD line (1-based index - 1): the commit that wrote it, its line number and path in that
 # commit, and the commit that moved or copied it to where it is ("" when it never moved).
@@ -70,6 +72,16 @@ class Attribution:
     unmapped: list[Unmapped]
     commits: list[CommitAttribution]
     note: NoteDisclosure
+    # What line-level sources said that claims no line (unknown origin, a record that cannot be placed).
+    notices: list[Notice] = field(default_factory=list)
+    # git-ai notes on commits no longer in the history, each with the lines carried to HEAD.
+    rewritten: list[RewrittenNote] = field(default_factory=list)
+
+    @property
+    def unplaced(self) -> int:
+        """Line-level accounts that name lines no HEAD line could be matched to: a record whose revision
+        is not in the history, a note on a rewritten commit that is gone."""
+        return sum(n.unplaced for n in self.notices) + sum(r.problem is not None for r in self.rewritten)
 
     def claim(self, path: str, line: int) -> Claim | None:
         return self.lines.get(path, {}).get(line)
@@ -77,27 +89,10 @@ class Attribution:
     def to_json(self, share: float | None = None) -> dict:
         return {"tools": self.tools, "share": share, "spans": [s.to_json() for s in self.spans],
                 "conflicts": [c.to_json() for c in self.conflicts],
-                "unmapped": [u.to_json() for u in self.unmapped]}
-
-
-class Ranges:
-    """Line ranges as merged, sorted intervals: membership by bisection, memory by interval count."""
-
-    def __init__(self, ranges: list[tuple[int, int]]) -> None:
-        merged: list[list[int]] = []
-        for start, end in sorted(ranges):
-            if merged and start <= merged[-1][1] + 1:
-                merged[-1][1] = max(merged[-1][1], end)
-            else:
-                merged.append([start, end])
-        self.starts = [start for start, _ in merged]
-        self.ends = [end for _, end in merged]
-
-    def __contains__(self, line: object) -> bool:
-        if not isinstance(line, int):
-            return False
-        at = bisect.bisect_right(self.starts, line) - 1
-        return at >= 0 and line <= self.ends[at]
+                "unmapped": [u.to_json() for u in self.unmapped],
+                "notices": [n.to_json() for n in self.notices],
+                "rewritten": [r.to_json() for r in self.rewritten[:MAX_REWRITTEN_LISTED]],
+                "rewritten_count": len(self.rewritten), "rewritten_summary": summary(self.rewritten)}
 
 
 def _label(tool: str | None) -> str:
@@ -109,12 +104,15 @@ TEST_FILE = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s
 
 def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: NoteDisclosure,
               head_lines: dict[str, int], blame: Blame, records: list[LineRecord],
-              head: str, subjects: dict[str, str] | None = None) -> Attribution:
+              head: str, subjects: dict[str, str] | None = None, notices: list[Notice] | None = None,
+              rewritten: list[RewrittenNote] | None = None) -> Attribution:
     """Merge every source into one claim per HEAD line.
 
     `authors`: commit id -> its author (for "a person" claims); `head_lines`: path -> line count at
     HEAD; `blame`: for each path, which commit (and which of its lines) each HEAD line comes from;
-    `subjects`: commit id -> subject, for a note that names a commit by its subject.
+    `subjects`: commit id -> subject, for a note that names a commit by its subject; `notices`: what
+    line-level sources said that claims no line; `rewritten`: git-ai notes on commits not in the
+    history (their carried lines are among `records`; their tools are named).
 
     A commit without an assistant in its metadata claims nothing: its lines default to a person
     (layer 0), which no other source conflicts with.
@@ -170,27 +168,51 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     # record about commit C's file P looks only at the HEAD lines that came from C's P, in whatever
     # file they are now (5,000 noted commits on a file of 400 lines: 5,000 short lists, not 2 million
     # comparisons).
+    # Records of one family settle the lines they share among themselves (the highest order wins, with
+    # no conflict); only a family with more than one order, or an "unknown" record, is settled per line.
+    orders: dict[str, set[tuple[int, bool]]] = {}
+    for record in records:
+        if record.family:
+            orders.setdefault(record.family, set()).add((record.order, record.claims))
+    settled = {family for family, seen in orders.items() if len(seen) > 1 or not all(c for _, c in seen)}
+    kept: dict[tuple[str, str, int], tuple[int, list[Claim | None]]] = {}  # (family, path, line) -> order, claims
+
+    def keep_best(family: str, order: int, path: str, index: int, claim: Claim | None) -> None:
+        held = kept.get((family, path, index))
+        if held is None or order > held[0]:
+            kept[(family, path, index)] = (order, [claim])
+        elif order == held[0]:
+            held[1].append(claim)
+
     from_commit: dict[str, dict[str, list[tuple[str, int, int]]]] | None = None  # path there -> commit -> lines
     for record in records:
         wanted = Ranges(record.ranges)  # intervals, not a set of lines: "1-20000000" costs nothing
-        claim = Claim(record.tool, record.source, 3)  # one object for all of the record's lines
+        claim = Claim(record.tool, record.source, 3) if record.claims else None  # one object for all its lines
+        family = record.family if record.family in settled else ""
+        hits: list[tuple[str, int]] = []
         if record.commit in (None, head):
             origins = blame.get(record.path, [])
-            path_claims = claims.setdefault(record.path, {})
             for start, end in zip(wanted.starts, wanted.ends):
-                for index in range(max(1, start), min(end, len(origins)) + 1):
-                    path_claims.setdefault(index, []).append(claim)
-            continue
-        if from_commit is None:
-            from_commit = {}
-            for path, origins in blame.items():
-                for index, (sha, orig, there, _moved) in enumerate(origins, start=1):
-                    from_commit.setdefault(there, {}).setdefault(sha, []).append((path, index, orig))
-        for sha, introduced in from_commit.get(record.path, {}).items():
-            if sha.startswith(record.commit or "-"):  # a legacy note may name its commit by a short id
-                for path, index, orig in introduced:
-                    if orig in wanted:
-                        claims.setdefault(path, {}).setdefault(index, []).append(claim)
+                hits += ((record.path, index) for index in range(max(1, start), min(end, len(origins)) + 1))
+        else:
+            if from_commit is None:
+                from_commit = {}
+                for path, origins in blame.items():
+                    for index, (sha, orig, there, _moved) in enumerate(origins, start=1):
+                        from_commit.setdefault(there, {}).setdefault(sha, []).append((path, index, orig))
+            for sha, introduced in from_commit.get(record.path, {}).items():
+                if sha.startswith(record.commit or "-"):  # a legacy note may name its commit by a short id
+                    hits += ((path, index) for path, index, orig in introduced if orig in wanted)
+        if family:
+            for path, index in hits:
+                keep_best(family, record.order, path, index, claim)
+        elif claim is not None:
+            for path, index in hits:
+                claims.setdefault(path, {}).setdefault(index, []).append(claim)
+    for (_family, path, index), (_order, found) in kept.items():
+        for won in found:
+            if won is not None:
+                claims.setdefault(path, {}).setdefault(index, []).append(won)
 
     # Layer 2: the note, in order, so a later, more specific line overrides an earlier one.
     unmapped: list[Unmapped] = []
@@ -291,7 +313,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                 sides[message] = [(c.source, c.tool) for c in ordered]
     conflicts = [Conflict(path, start, end, message, sides.get(message, []))
                  for (path, message), lines in sorted(disagreements.items())
-                 for start, end in _runs(sorted(lines))]
+                 for start, end in line_runs(sorted(lines))]
     commit_tools = sorted({s.tool for c in commits for s in c.signals})
     if note.declares_none and commit_tools:
         conflicts.insert(0, Conflict(None, None, None,
@@ -305,26 +327,19 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     spans = []
     for path in sorted(winners):
         lines = winners[path]
-        for start, end in _runs(sorted(lines)):
+        for start, end in line_runs(sorted(lines)):
             # Split each run where the winning claim changes.
             run_start = start
             for line in range(start, end + 1):
                 if line == end or (lines[line].tool, lines[line].source) != (lines[line + 1].tool, lines[line + 1].source):
                     spans.append(Span(path, run_start, line, lines[line].tool, lines[line].source))
                     run_start = line + 1
-    tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool)})
-    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note)
+    tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
+                    *(tool for found in rewritten or [] for tool in found.tools)})
+    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, list(notices or []),
+                       list(rewritten or []))
 
 
 def _written(entry: NoteEntry) -> str:
     return f"{entry.file} line {entry.line_no}: {entry.raw.strip()}" if entry.file else entry.raw.strip()
 
-
-def _runs(numbers: list[int]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][1] + 1:
-            runs[-1] = (runs[-1][0], n)
-        else:
-            runs.append((n, n))
-    return runs

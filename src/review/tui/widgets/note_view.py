@@ -10,8 +10,11 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from review.core.attribution.rewritten import summary as rewritten_summary
 from review.core.text import safe_line, safe_text
 from review.services.analysis import Analysis
+
+MAX_REWRITTEN_SHOWN = 20  # rewritten commits' notes listed one by one above the note
 
 
 def disclosure_summary(analysis: Analysis) -> str:
@@ -32,6 +35,13 @@ def disclosure_summary(analysis: Analysis) -> str:
         lines.append(f"⚡ conflict: {where}{conflict.message}")
     for item in result.unmapped:
         lines.append(f"· not mapped (note line {item.line_no}): {item.text} — {item.reason}")
+    if result.rewritten:
+        lines.append(rewritten_summary(result.rewritten) or "")
+        lines += [f"  · {note.describe()}" for note in result.rewritten[:MAX_REWRITTEN_SHOWN]]
+        if len(result.rewritten) > MAX_REWRITTEN_SHOWN:
+            lines.append(f"  · and {len(result.rewritten) - MAX_REWRITTEN_SHOWN} more (review triage --json lists them)")
+    for notice in result.notices:
+        lines.append(f"· {notice.source}: {notice.message}")
     return "\n".join(safe_line(line, 400) for line in lines)
 
 

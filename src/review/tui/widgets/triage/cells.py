@@ -124,6 +124,8 @@ def filter_fields(row: cohort.Row, me: str) -> dict[str, list[str]]:
     }
 
 
+MAX_NOTICES = 5  # line-level sources' notices in the row's detail; the Note pane lists every one
+
 LEGEND = "Runs, one mark per scenario: " + " ".join(triage.SHORT.values()) + \
     f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
 
@@ -146,6 +148,13 @@ def detail(row: cohort.Row) -> str:
         parts.append(f"disclosure: {row.disclosure} — {triage.DISCLOSURE_MEANS.get(row.disclosure, '')}")
     if row.problem:
         parts.append(f"problem: {row.problem}")
-    for what in (row.attribution or {}).get("cut") or []:
+    found = row.attribution or {}
+    if found.get("rewritten_summary"):
+        parts.append(str(found["rewritten_summary"]))
+    notices = found.get("notices") or []
+    parts += [f"· {notice.get('source')}: {notice.get('message')}" for notice in notices[:MAX_NOTICES]]
+    if len(notices) > MAX_NOTICES:
+        parts.append(f"· and {len(notices) - MAX_NOTICES} more (the submission's Note pane lists them all)")
+    for what in found.get("cut") or []:
         parts.append(f"⚠ {what}")  # what was not read or counted: said, never silent
     return "\n".join(parts)
