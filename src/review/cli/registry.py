@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from review import __version__
-from review.cli import console, dev, headless, prepare
+from review.cli import console, dev, headless, prepare, serve
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,8 @@ COMMANDS = (
             console.open_arguments, console.run_open, opens_console=True),
     Command("demo", "build the bundled sample cohort as git repos and open it",
             console.demo_arguments, console.run_demo, opens_console=True),
+    Command("serve", "the console in a browser: one console per tab, behind a token, on loopback",
+            serve.serve_arguments, serve.run_serve),
     Command("triage", "the triage rows, headless", headless.triage_arguments, headless.run_triage),
     Command("harness", "run a submission against the pinned fake gateway",
             headless.harness_arguments, headless.run_harness),
