@@ -18,6 +18,7 @@ import pyte
 import pytest
 
 from helpers import Served, leftover_processes, leftovers_after
+from review.devtools import doctor
 from review.services.serve import address
 
 
@@ -209,6 +210,23 @@ def test_a_port_in_use_or_a_bad_option_is_said_before_anything_starts(sample_coh
     assert result.returncode == 2 and "line-breaking" in result.stderr
     result = review("serve", str(sample_cohort / "missing"))
     assert result.returncode == 2 and result.stdout == ""
+
+
+def test_doctor_says_whether_serving_is_possible(monkeypatch):
+    check = doctor.check_serve(port=0)
+    assert check.status == "ok" and "textual-serve 1.1" in check.detail
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        check = doctor.check_serve(port=port)
+    assert check.status == "degraded" and f"port {port} on 127.0.0.1 is in use" in check.detail
+    assert "--port" in check.fix
+    # Without textual-serve (an install that lost it), said as such.
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    check = doctor.check_serve(port=0)
+    assert check.status == "missing" and "`review serve` is unavailable" in check.detail
+    assert "serve" in {c.name for c in doctor.run_checks()}
 
 
 # ---------------------------------------------------------------- consoles: how many, and their end

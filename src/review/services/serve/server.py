@@ -142,7 +142,7 @@ class ConsoleServer(Server):
         html = self.pages.get_template(template).render(title=self.title, **context)
         return web.Response(text=html, status=status, content_type="text/html")
 
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
         names = request.query.getall("reviewer", [])
         if names:
             problem = self.settings.check_reviewers(names)
@@ -173,9 +173,12 @@ class ConsoleServer(Server):
         if reviewers is None:
             raise _forbidden("this console's link was used already or has expired: reload the page")
         websocket = web.WebSocketResponse(heartbeat=15)
+
+        async def close() -> None:
+            await websocket.close()
+
         console = ConsoleProcess(self.settings.console(reviewers), write_bytes=websocket.send_bytes,
-                                 write_str=websocket.send_str, close=websocket.close,
-                                 download_manager=self.download_manager)
+                                 write_str=websocket.send_str, close=close, download_manager=self.download_manager)
         self.seats.live.add(console)
         messages: asyncio.Task | None = None
         try:
@@ -216,10 +219,11 @@ class ConsoleServer(Server):
             ready(url_for(listening, self.prefix))
             await stop.wait()
         finally:
-            for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-                loop.remove_signal_handler(number)
+            # A second Ctrl-C while the consoles end changes nothing: each is killed after its grace.
             await self.stop_consoles()
             await runner.cleanup()
+            for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                loop.remove_signal_handler(number)
 
 
 def _forbidden(reason: str) -> web.HTTPException:

@@ -32,6 +32,7 @@ class ConsoleProcess(AppService):
         super().__init__(shlex.join(argv), write_bytes=write_bytes, write_str=write_str, close=close,
                          download_manager=download_manager)
         self.argv = argv
+        self._ending: asyncio.Future[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
         environment = self._build_environment(width=width, height=height)
@@ -42,10 +43,6 @@ class ConsoleProcess(AppService):
         self._stdin = self._process.stdin
         return self._process
 
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
-
     async def exited(self) -> None:
         """Returns once the console's process has ended (quit in its tab, or killed)."""
         if self._process is not None:
@@ -54,11 +51,18 @@ class ConsoleProcess(AppService):
     async def stop(self) -> None:
         """Asks the console to quit (as closing its window would), waits QUIT_GRACE seconds, then kills
         it and everything it started: its process group and session, and every process below it (the
-        harness starts each run in a session of its own)."""
+        harness starts each run in a session of its own). Its tab and the server's Ctrl-C may both ask:
+        it ends once, and both wait for that, even when the one asking is cancelled."""
+        if self._ending is None:
+            self._ending = asyncio.ensure_future(self._end())
+        await asyncio.shield(self._ending)
+
+    async def _end(self) -> None:
         process = self._process
         if process is None:
             return
-        under = [(pid, _started(pid)) for pid in processes.descendants(process.pid)] if process.returncode is None else []
+        running = process.returncode is None
+        under = [(pid, _started(pid)) for pid in processes.descendants(process.pid)] if running else []
         await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
         if process.returncode is None:
             await self.send_meta({"type": "quit"})
