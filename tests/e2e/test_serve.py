@@ -6,6 +6,7 @@ websocket client plays the tab here; tests/e2e/test_serve_browser.py does the sa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import shutil
@@ -170,6 +171,39 @@ async def test_the_tab_asks_who_is_reviewing_and_checks_it_as_the_console_does(s
     # What the name holds is shown as text, never as markup.
     status, _, page = await get(server.url + "?reviewer=%3Cb%3Eana")
     assert status == 200 and "&lt;b&gt;ana" in page and "<b>ana" not in page
+
+
+async def test_through_another_port_forwarded_to_it_as_ssh_L_does(served):
+    """`ssh -L 9000:127.0.0.1:8000`: the browser's address names the laptop's port, and so must the
+    page's websocket. A forwarder on loopback plays the tunnel."""
+    server = served()
+    port = int(server.base.rsplit(":", 1)[1])
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        writer.close()
+
+    async def tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        far_reader, far_writer = await asyncio.open_connection("127.0.0.1", port)
+        await asyncio.gather(pipe(reader, far_writer), pipe(far_reader, writer))
+
+    forwarder = await asyncio.start_server(tunnel, "127.0.0.1", 0)
+    local = forwarder.sockets[0].getsockname()[1]
+    try:
+        url = server.url.replace(f":{port}/", f":{local}/")
+        async with aiohttp.ClientSession() as client:
+            async with client.get(url, params={"reviewer": "ana"}) as answer:
+                socket_url = websocket_url(await answer.text())
+            assert socket_url.startswith(f"ws://127.0.0.1:{local}/")
+            tab = Tab(await client.ws_connect(socket_url + "?width=100&height=30"), 100, 30)
+            await tab.wait_for("8 for ana to score")
+            await tab.socket.close()
+    finally:
+        forwarder.close()
+    assert await leftovers_after("-m review open", timeout=15) == []
 
 
 # ---------------------------------------------------------------- the command line

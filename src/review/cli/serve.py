@@ -16,6 +16,12 @@ DEFAULT_SESSIONS = 4
 
 
 def serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Serves the console to browsers: prints one URL (with a random token: every request without it is "
+        "refused) and runs a console per tab that opens it. The page asks for the reviewer's name "
+        "(?reviewer=NAME in the URL, or --reviewer here, answers for it); the console options below are "
+        "given to every tab's console. Ctrl-C stops the server and every console.")
+    parser.epilog = "From a laptop: ssh -L 8000:127.0.0.1:8000 THIS-MACHINE, then open the printed URL there."
     parser.add_argument("cohort", type=Path)
     parser.add_argument("--host", default=DEFAULT_HOST,
                         help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; from a laptop, "
