@@ -311,7 +311,9 @@ async def test_ctrl_c_on_the_server_ends_every_console_and_the_runs_they_started
             # In the first tab, a suite run on a submission, still running when the server stops.
             await tabs[0].keys("\x1b[B", "\x1b[B", "\r")
             await tabs[0].wait_for("whole submission")
-            await tabs[0].keys("5", "r")
+            await tabs[0].keys("5")
+            await tabs[0].wait_for("r runs the suite on HEAD")
+            await tabs[0].keys("r")
             await tabs[0].wait_for("▶ suite on HEAD")
             async with asyncio.timeout(60):
                 while not leftover_processes("driver.mjs"):

@@ -128,7 +128,9 @@ def test_a_reviewer_names_herself_and_grades_a_submission_end_to_end(browser, se
     tab.keys("ArrowDown", "ArrowDown", "Enter")
     tab.wait_for("whole submission (starter → HEAD)")
     assert tab.shown().splitlines()[0].lstrip().startswith("chen-wei")
-    tab.keys("4", "s", "Control+s")
+    tab.keys("4")
+    tab.wait_for("Found the defect: not scored yet")
+    tab.keys("s", "Control+s")
     tab.wait_for("saved draft")
     review = review_in(sample_cohort, "chen-wei")
     assert review["reviewers"] == ["ana"] and review["state"] == "draft"
@@ -145,7 +147,9 @@ def test_a_second_tab_as_another_reviewer_sees_the_first_ones_save(browser, serv
     assert len(server.consoles()) == 2
     ana.keys("ArrowDown", "ArrowDown", "Enter")
     ana.wait_for("whole submission (starter → HEAD)")
-    ana.keys("4", "w", "Control+s")
+    ana.keys("4")
+    ana.wait_for("Found the defect: not scored yet")
+    ana.keys("w", "Control+s")
     ana.wait_for("saved draft")
     # Bob's console, in its own tab and process, reads the file ana's saved.
     for _ in range(200):
@@ -234,7 +238,9 @@ def test_the_stub_log_streams_live_in_the_tab(browser, served):
     tab.wait_for("8 for ana to score")
     tab.keys("ArrowDown", "ArrowDown", "Enter")
     tab.wait_for("whole submission (starter → HEAD)")
-    tab.keys("5", "r")
+    tab.keys("5")
+    tab.wait_for("r runs the suite on HEAD")
+    tab.keys("r")
     # Requests are on screen while the suite is still running, then the suite ends.
     live = False
     for _ in range(1200):
