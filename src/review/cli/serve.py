@@ -42,9 +42,9 @@ def console_command(cohort_dir: Path, args: argparse.Namespace):
     and the reviewers the page named (as --reviewer=NAME, so a name starting with '-' stays a name)."""
     passed: list[str] = []
     for flag, keywords in console.CONSOLE_OPTIONS:
-        value = getattr(args, flag[2:].replace("-", "_"))
         if flag == "--reviewer":
             continue
+        value = getattr(args, flag[2:].replace("-", "_"))
         if keywords.get("action") == "store_true":
             passed += [flag] if value else []
         else:
