@@ -172,8 +172,12 @@ class Served:
         return line
 
     def consoles(self) -> list[str]:
-        """The console processes it runs now (one per open tab)."""
-        return leftover_processes("-m review open")
+        """The console processes it runs now (one per open tab): its own children only, since a console's
+        child is named like it between its fork and its exec."""
+        from review.harness.process import live_processes
+
+        mine = {str(pid) for pid, fields in live_processes() if fields[1] == str(self.process.pid)}
+        return [line for line in leftover_processes("-m review open") if line.split(":", 1)[0] in mine]
 
     def stop(self, timeout: float = 30.0) -> tuple[int, str]:
         """Ctrl-C, as the reviewer who started it would type it: its exit code and what it said."""
