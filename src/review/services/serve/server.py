@@ -36,6 +36,8 @@ TEMPLATES = HERE / "templates"
 TICKET_SECONDS = 30.0
 MAX_NAME = 64
 
+# textual.js tries to add two <style> elements of its own (one empty); the policy refuses them (the
+# browser's console says so) and the page's stylesheet sets what they would have.
 CSP = "; ".join([
     "default-src 'none'", "script-src 'self'", "style-src 'self'", "font-src 'self'", "img-src 'self'",
     "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
