@@ -145,3 +145,50 @@ def seal_file(path: Path) -> Path:
     data["reviews"] = [{**entry, "seal": seal.sign(entry, secret)} for entry in data.get("reviews", [])]
     path.write_text(tomli_w.dumps(data))
     return path
+
+
+class Served:
+    """`review serve COHORT --port 0 OPTIONS` started by a test, in a session of its own (so a signal
+    the test sends reaches it alone): the URL it printed, and what it started."""
+
+    def __init__(self, cohort: Path, *options: str) -> None:
+        import sys
+
+        self.process = subprocess.Popen([sys.executable, "-m", "review", "serve", str(cohort), "--port", "0", *options],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        start_new_session=True)
+        self.url = self._first_line()
+        self.base = self.url.rsplit("/", 2)[0]  # http://127.0.0.1:PORT, without the token
+
+    def _first_line(self, timeout: float = 30.0) -> str:
+        import select
+
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        line = self.process.stdout.readline().strip() if ready else ""
+        if not line.startswith("http://"):
+            self.process.kill()
+            raise AssertionError(f"review serve printed no URL: {line!r}; stderr: {self.process.communicate()[1]}")
+        return line
+
+    def consoles(self) -> list[str]:
+        """The console processes it runs now (one per open tab): its own children only, since a console's
+        child is named like it between its fork and its exec."""
+        from review.harness.process import live_processes
+
+        mine = {str(pid) for pid, fields in live_processes() if fields[1] == str(self.process.pid)}
+        return [line for line in leftover_processes("-m review open") if line.split(":", 1)[0] in mine]
+
+    def stop(self, timeout: float = 30.0) -> tuple[int, str]:
+        """Ctrl-C, as the reviewer who started it would type it: its exit code and what it said."""
+        import signal
+
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            _, err = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, err = self.process.communicate()
+            raise AssertionError(f"review serve did not stop within {timeout} s of Ctrl-C: {err}") from None
+        return self.process.returncode, err

@@ -103,9 +103,9 @@ def _check_theme(name: str):
     return load
 
 
-def make_app(cohort_dir: Path, args: argparse.Namespace):
-    """The console for `cohort_dir` as the options ask, or None after saying on stderr why not.
-    A clear message and exit 2 come before the screen takes over."""
+def check_options(cohort_dir: Path, args: argparse.Namespace):
+    """The themes loaded when the cohort and the console's options are usable, else None after saying
+    on stderr why not (`review serve` checks them once before any tab starts a console)."""
     from review.services import cohort
 
     cohort.list_submissions(cohort_dir)
@@ -123,6 +123,16 @@ def make_app(cohort_dir: Path, args: argparse.Namespace):
     except keymap.KeymapError as error:
         print(f"review: {error}", file=sys.stderr)
         return None
+    return load
+
+
+def make_app(cohort_dir: Path, args: argparse.Namespace):
+    """The console for `cohort_dir` as the options ask, or None after saying on stderr why not.
+    A clear message and exit 2 come before the screen takes over."""
+    load = check_options(cohort_dir, args)
+    if load is None:
+        return None
+    from review.services import cohort
     from review.tui.app import ReviewApp
 
     return ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,

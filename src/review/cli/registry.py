@@ -36,6 +36,7 @@ class Command:
 COMMANDS = (
     Command("open", "open the console on a cohort folder (the default: `review COHORT`)", "console", opens_console=True),
     Command("demo", "build the bundled sample cohort as git repos and open it", "console", opens_console=True),
+    Command("serve", "the console in a browser: one console per tab, behind a token, on loopback", "serve"),
     Command("triage", "the triage rows, headless", "headless"),
     Command("harness", "run a submission against the pinned fake gateway", "headless"),
     Command("export", "every review of a cohort, with per-signal tiers and agreement", "headless"),

@@ -133,6 +133,28 @@ def check_terminal() -> Check:
     return Check("terminal", "ok", detail)
 
 
+def check_serve(host: str | None = None, port: int | None = None) -> Check:
+    """Whether `review serve` can start here: textual-serve imports, and its port is free."""
+    from review.services.serve import address
+
+    host = host or address.DEFAULT_HOST
+    port = address.DEFAULT_PORT if port is None else port
+    try:
+        from importlib.metadata import version
+
+        import textual_serve.server  # noqa: F401 (what `review serve` loads)
+
+        found = f"textual-serve {version('textual-serve')}"
+    except ImportError as error:
+        return Check("serve", "missing", f"textual-serve cannot be loaded ({error}): `review serve` is unavailable",
+                     "reinstall review (it depends on textual-serve 1.1)")
+    try:
+        address.listen(host, port).close()
+    except address.ServeError as error:
+        return Check("serve", "degraded", f"{found}, but {error}", "review serve --port N (0: any free port)")
+    return Check("serve", "ok", f"{found}; port {port} on {host} is free for `review serve`")
+
+
 def _writable(folder: Path) -> tuple[bool, str]:
     probe = folder
     while not probe.exists() and probe != probe.parent:
@@ -164,7 +186,7 @@ def check_folders() -> list[Check]:
 
 def run_checks() -> list[Check]:
     return [check_python(), check_git(), check_node(), check_sandbox(), check_prlimit(), check_setpriv(), check_tmux(),
-            check_terminal(), *check_folders()]
+            check_terminal(), check_serve(), *check_folders()]
 
 
 def report(as_json: bool) -> tuple[str, int]:
