@@ -41,9 +41,16 @@ def test_known_formats(message, expected):
     assert tools(message) == expected
 
 
-def test_trailers_anywhere_in_the_body_and_any_case():
-    squash = "Squash (#12)\n\n* first\n\nco-authored-by: Claude <noreply@anthropic.com>\n\n* second\n---------\n"
+def test_a_trailer_is_what_git_reads_as_one_in_any_case():
+    """GitHub's squash merge puts the co-authors after a `---------` line, in the block that ends the
+    message: a trailer. The same line in the middle of the body is not one; it is shown, rejected."""
+    squash = "Squash (#12)\n\n* first\n\n* second\n\n---------\n\nco-authored-by: Claude <noreply@anthropic.com>\n"
     assert tools(squash) == ["Claude Code"]
+    middle = "Squash (#12)\n\n* first\n\nCo-authored-by: Claude <noreply@anthropic.com>\n\n* second\n---------\n"
+    result = commit_signals("c", middle, ME, ME)
+    assert result.signals == []
+    [rejected] = result.rejected
+    assert "not in the trailer block" in rejected.reason and rejected.evidence.startswith("Co-authored-by: Claude")
 
 
 def test_model_is_kept():

@@ -1,11 +1,19 @@
 """Assistants by identity and by name: the known agents' addresses and names, the words that name a
-tool in free text, and the shapes of Assisted-by/Generated-by values. Pure."""
+tool in free text, model names, and who a name in an explicit disclosure form is — a tool (known or
+not) or a person — decided by its shape. Pure.
+
+The known list is for aliases (one name per tool) and for unstructured markers (a tool mentioned in
+a sentence). A name in an explicit disclosure form (a trailer's value, a git-ai author, "X wrote
+checkout.mjs") is that tool whether the list knows it or not, unless its shape is a person's.
+"""
 
 from __future__ import annotations
 
 import functools
 import re
 from dataclasses import dataclass
+
+from review.core.text import visible
 
 
 @dataclass(frozen=True)
@@ -25,7 +33,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent("OpenAI Codex", ("noreply@openai.com", "codex@openai.com"),
           ("+chatgpt-codex-connector[bot]@users.noreply.github.com", "+codex@users.noreply.github.com"),
           r"(?:openai )?codex(?: cli)?(?: \((?P<model>[^)]*)\))?|chatgpt-codex-connector\[bot\]"),
-    Agent("Cursor", ("cursoragent@cursor.com",), (), r"cursor(?: agent)?"),
+    Agent("Cursor", ("cursoragent@cursor.com",), ("+cursor[bot]@users.noreply.github.com",), r"cursor(?: agent)?"),
     Agent("Aider", ("aider@aider.chat", "noreply@aider.chat", "noreply@aider.dev"), (),
           r"aider \((?P<model>[^)]*)\)"),
     Agent("Devin", (), ("+devin-ai-integration[bot]@users.noreply.github.com",),
@@ -38,8 +46,11 @@ AGENTS: tuple[Agent, ...] = (
     Agent("Amp", ("amp@ampcode.com",), (), r"amp"),
     Agent("OpenCode", ("noreply@opencode.ai",), (), r"opencode"),
     Agent("Windsurf", ("noreply@windsurf.com", "noreply@codeium.com"), (), r"windsurf|codeium"),
-    Agent("Factory Droid", (), ("+factory-droid[bot]@users.noreply.github.com",), r"factory-droid\[bot\]"),
+    Agent("Factory Droid", (), ("+factory-droid[bot]@users.noreply.github.com",), r"factory-droid\[bot\]|droid"),
     Agent("Qwen Code", ("qwen-coder@alibabacloud.com",), (), r"qwen-coder"),
+    Agent("Junie", ("junie@jetbrains.com",), ("+jetbrains-junie[bot]@users.noreply.github.com",),
+          r"junie|jetbrains-junie\[bot\]"),
+    Agent("Firebender", ("help@firebender.com",), (), r"firebender"),
 )
 
 # Words that name an assistant inside free-text values (Assisted-by, notes). Word boundaries matter:
@@ -70,7 +81,8 @@ _TOOL_WORDS: tuple[tuple[str, str], ...] = (
 NEGATIVE_VALUES = {"none", "n/a", "na", "no", "-", "false", "not used", "nothing", "no ai", "0"}
 
 MAX_IDENTITY = 320
-_IDENT = re.compile(r"^\s*(?P<name>.*?)\s*<(?P<email>[^<>]*)>\s*$")
+MAX_NAME = 60  # a tool's name as shown; longer is cut, and said to be
+_IDENT = re.compile(r"^\s*(?P<name>[^<>]*?)\s*<(?P<email>[^<>]*)>\s*$")
 
 
 # --------------------------------------------------------------------------- matching
@@ -107,7 +119,7 @@ def _email_could_be_bot(email: str) -> bool:
 def _model_from_name(agent: Agent, name: str) -> str | None:
     if not agent.names:
         return None
-    match = re.fullmatch(agent.names, name.strip(), re.I)
+    match = _name_pattern(agent.names).fullmatch(name.strip())
     if match and "model" in match.groupdict() and match["model"]:
         return match["model"].strip()
     return None
@@ -117,63 +129,276 @@ def _model_from_name(agent: Agent, name: str) -> str | None:
 ALIASES = {
     "claude": "Claude Code", "claude code": "Claude Code", "claude-code": "Claude Code", "claude_code": "Claude Code",
     "copilot": "GitHub Copilot", "github copilot": "GitHub Copilot", "copilot chat": "GitHub Copilot",
-    "copilot-agent": "GitHub Copilot", "github-copilot": "GitHub Copilot",
+    "copilot-agent": "GitHub Copilot", "github-copilot": "GitHub Copilot", "copilot cli": "GitHub Copilot",
+    "github copilot cli": "GitHub Copilot", "copilot-cli": "GitHub Copilot",
     "cursor": "Cursor", "cursor agent": "Cursor", "cursor-agent": "Cursor",
     "codex": "OpenAI Codex", "openai codex": "OpenAI Codex", "codex cli": "OpenAI Codex", "codex-cli": "OpenAI Codex",
+    "openai-codex": "OpenAI Codex", "openai codex cli": "OpenAI Codex",
     "devin": "Devin", "firebender": "Firebender", "droid": "Factory Droid", "factory droid": "Factory Droid",
     "factory-droid": "Factory Droid", "gemini": "Gemini", "gemini cli": "Gemini CLI", "gemini-cli": "Gemini CLI",
     "aider": "Aider", "windsurf": "Windsurf", "amp": "Amp", "opencode": "OpenCode", "continue": "Continue",
-    "junie": "Junie", "qwen": "Qwen Code", "qwen code": "Qwen Code", "pi": "Pi",
+    "junie": "Junie", "qwen": "Qwen Code", "qwen code": "Qwen Code", "qwen-coder": "Qwen Code", "pi": "Pi",
+    "chatgpt": "ChatGPT", "jules": "Jules", "tabnine": "Tabnine", "cline": "Cline", "roo code": "Roo Code",
+    "kiro": "Amazon Q Developer", "amazon q": "Amazon Q Developer", "deepseek": "DeepSeek", "llm": "an LLM (unnamed)",
 }
 # Test doubles that tools use in their own test suites: not assistants (git-ai's `mock_ai`).
 TEST_AGENTS = {"mock_ai", "mock-ai", "mock", "test_agent", "test-agent", "fake_ai", "fake-ai"}
 
+# What a source says when it names no tool: an assistant all the same.
+UNNAMED = ("an assistant (unnamed)", "an agent (unnamed)", "an LLM (unnamed)", "an agent (git-ai)",
+           "an agent (Agent Trace)")
+KNOWN_TOOLS = frozenset({agent.tool for agent in AGENTS} | set(ALIASES.values()) |
+                        {tool for _, tool in _TOOL_WORDS} | set(UNNAMED) | {"Replit Agent", "Gemini CLI"})
+
 
 def canonical_tool(name: str) -> str | None:
-    """The one name for a tool as a source spells it; unknown tools as written (never dropped);
-    None for a test agent, which is not an assistant."""
+    """The one name for a tool as a source spells it; unknown tools as written (sanitised, never
+    dropped); None for a test agent, which is not an assistant."""
     key = " ".join(name.strip().lower().split())
     if key in TEST_AGENTS:
         return None
-    return ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or name.strip()
+    return ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or ALIASES.get(_VERSION.sub("", key)) or \
+        written_name(name)
+
+
+# A version glued to a tool's name: "ChatGPTv5", "Cursor 1.7", "OpenCode v1.0.203".
+_VERSION = re.compile(r"[\s-]?v?\d+(?:\.\d+){0,3}$")
+
+
+def written_name(name: str) -> str:
+    """A name as the candidate wrote it, made safe to keep: controls and invisible characters
+    visible, whitespace collapsed, cut at MAX_NAME characters (saying so)."""
+    text = " ".join(visible(name[:4 * MAX_NAME]).split())
+    return text if len(text) <= MAX_NAME else text[:MAX_NAME] + "…"
+
+
+def is_known_tool(name: str) -> bool:
+    return name in KNOWN_TOOLS
 
 
 def tool_in_text(value: str) -> str | None:
     """The assistant a free-text value names, or None."""
     for pattern, tool in _TOOL_WORDS:
-        if re.search(rf"(?<![A-Za-z]){pattern}(?![A-Za-z])", value, re.I):
+        if _word_pattern(pattern).search(value):
             return tool
     return None
 
 
+@functools.lru_cache(maxsize=64)
+def _word_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z]){pattern}(?![A-Za-z])", re.I)
+
+
+# Model names, as sources write them alone: o3, gpt-4o, claude-3-5-sonnet, gemini-2.5-pro,
+# anthropic/claude-opus-4-5 (a provider first, as litellm and models.dev write them).
+_MODEL = re.compile(
+    r"(?:[a-z0-9_.-]{1,40}/)?(?:o[1-9](?:-[a-z]+)?|gpt-?\d[\w.-]*|gpt-?4o[\w.-]*|chatgpt-[\w.-]+|claude-[\w.-]+|"
+    r"(?:opus|sonnet|haiku)-?\d[\w.-]*|gemini-[\w.-]+|codex-[\w.-]+|(?:code)?llama-?\d[\w.-]*|deepseek-[\w.-]+|"
+    r"qwen\d?-[\w.-]+|(?:mistral|codestral|devstral|mixtral)-[\w.-]+|grok-\d[\w.-]*|kimi-[\w.-]+|glm-\d[\w.-]*|"
+    r"command-r[\w.-]*|phi-\d[\w.-]*)", re.I)
+
+
+def is_model_name(name: str) -> bool:
+    text = name.strip()
+    return len(text) <= 80 and _MODEL.fullmatch(text) is not None
+
+
+# --------------------------------------------------------------------------- who a name is
+
+_PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "della", "bin", "al", "ibn",
+              "dos", "das", "y", "ter", "ten"}
+# Words no person's name holds, though a tool's may: they keep "Cursor Agent" or "Claude Sonnet" a tool.
+_TOOLISH = {"agent", "bot", "ai", "code", "assistant", "copilot", "model", "llm", "gpt", "chat", "coder", "cli",
+            "opus", "sonnet", "haiku", "pilot", "autopilot", "studio", "ide", "cloud", "labs", "app"}
+# Tool words that are also given names: "Claude Martin" and "Devin Smith" are people.
+_GIVEN_NAMES = {"claude", "devin", "jules", "junie", "amp", "pi"}
+_PERSON_WORDS = re.compile(r"^(?:me|i|myself|we|us|ourselves|mine|the candidate|the author|human|a human|by hand|"
+                           r"hand[- ]written|handwritten|manual(?:ly)?|myself, by hand)$", re.I)
+_NAME_TOKEN = re.compile(r"(?:Mc|Mac|O['’])?[^\W\d_][^\W\d_A-Z]*(?:[-'’][^\W\d_][^\W\d_A-Z]*)*\.?|[A-Z]\.?")
+_PRODUCT_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
+
+# Local parts of addresses people do not write from: a vendor's service address.
+_SERVICE_LOCAL = {"noreply", "no-reply", "no_reply", "donotreply", "do-not-reply", "help", "support", "bot",
+                  "agent", "ai", "assistant", "bots", "automation"}
+# Known vendors' domains: a tool's own name at its vendor ("Gemini <gemini@google.com>").
+_VENDOR_DOMAINS = {"anthropic.com", "openai.com", "google.com", "github.com", "cursor.com", "cursor.sh",
+                   "jetbrains.com", "aider.chat", "aider.dev", "ampcode.com", "opencode.ai", "windsurf.com",
+                   "codeium.com", "devin.ai", "cognition.ai", "factory.ai", "alibabacloud.com", "firebender.com",
+                   "amazon.com", "tabnine.com", "sourcegraph.com", "replit.com", "deepseek.com", "mistral.ai"}
+
+
+@dataclass(frozen=True)
+class Who:
+    """Who a name in a disclosure form is."""
+
+    kind: str  # tool | person | none (a declaration of no assistant) | unclear
+    tool: str | None = None
+    model: str | None = None
+    reason: str = ""  # for a person, none or unclear: why it is not a tool
+
+    @property
+    def known(self) -> bool:
+        return self.tool is None or is_known_tool(self.tool) or is_model_name(self.tool)
+
+
+def is_service_address(email: str) -> bool:
+    """A vendor's noreply, help or bot address (never GitHub's own web-flow committer, nor a
+    person's GitHub noreply address)."""
+    email = email.strip().lower()
+    local, at, domain = email.rpartition("@")
+    if not at:
+        return False
+    if local.endswith("[bot]") or "[bot]" in local:
+        return True
+    if domain == "github.com" and local == "noreply":
+        return False  # "GitHub <noreply@github.com>" commits what people did on the website
+    if domain == "users.noreply.github.com":
+        return False  # a person's own GitHub address (bots are caught above)
+    return local in _SERVICE_LOCAL
+
+
+def _vendor_own_name(name: str, email: str) -> bool:
+    """`Gemini <gemini@google.com>`, `Junie <junie@jetbrains.com>`: a tool's name at its vendor."""
+    local, _, domain = email.strip().lower().rpartition("@")
+    key = " ".join(name.lower().split())
+    return domain in _VENDOR_DOMAINS and key in ALIASES and local.replace(".", " ").replace("-", " ") in (
+        key, key.replace(" ", ""), key.replace(" ", "-"))
+
+
+def person_shaped(name: str) -> bool:
+    """A personal name as people write theirs: one to four words, each capitalised like a name
+    ("Jay Satiro", "Mary-Jane O'Neil", "Ann McDonald", "Finn Müller"), none a word of a tool's name."""
+    words = name.replace(",", " ").split()
+    if not 1 <= len(words) <= 4:
+        return False
+    lowered = [w.lower().strip(".") for w in words]
+    if any(w in _TOOLISH for w in lowered):
+        return False
+    if any(tool_in_text(w) and w not in _GIVEN_NAMES for w in lowered):
+        return False
+    if not any(w[0].isupper() for w in words):
+        return False
+    return all(w.lower() in _PARTICLES or _NAME_TOKEN.fullmatch(w) for w in words)
+
+
+def product_shaped(name: str) -> bool:
+    """A single token as products are named: an inner capital (MonkeyCode), a digit (ChatGPTv5), a
+    separator (gpt-4o, cursor-agent), or all capitals (GPT)."""
+    token = name.strip()
+    if " " in token or not _PRODUCT_TOKEN.fullmatch(token) or len(token) > MAX_NAME:
+        return False
+    inner_capital = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    return inner_capital or any(c.isdigit() for c in token) or any(c in "-_.+" for c in token) or \
+        (token.isupper() and len(token) >= 3)
+
+
+def who_is(value: str, *, ai_key: bool = False) -> Who:
+    """Who a name in an explicit disclosure form is — a trailer's value, a git-ai author, the
+    subject of "X wrote …" — decided by its shape: a personal name (with a personal address) is a
+    person; a known tool, a model, a vendor's service address, a tool-shaped value (``A:model``,
+    ``A (model)``, ``a/model``) or a single product-like token is a tool, known or not.
+
+    `ai_key`: the form itself declares AI help (Generated-by, AI-assistant): a value naming no
+    tool is still an assistant, unnamed.
+    """
+    text = " ".join(value.split()).strip(" .;,")
+    lowered = text.lower()
+    if not text:
+        return Who("unclear", reason="empty")
+    if lowered in NEGATIVE_VALUES or lowered.startswith(("none", "no ", "not used")):
+        return Who("none", reason="declares no assistant")
+    if len(text) > 4 * MAX_NAME:
+        return Who("unclear", reason=f"too long for a name ({len(text)} characters)")
+    ident = _IDENT.match(text)
+    if ident:
+        name, email = ident["name"].strip(" \"'"), ident["email"].strip()
+        found = match_identity(name, email)
+        if found:
+            return Who("tool", found[0].tool, found[1])
+        if name and (is_service_address(email) or _vendor_own_name(name, email)):
+            tool, model = _tool_and_model(name)
+            return Who("tool", tool, model)
+        if not name or person_shaped(name) or not (is_model_name(name) or product_shaped(name) or _tool_shaped(name)):
+            return Who("person", reason="a person's name and address, not an assistant's")
+        text, lowered = name, name.lower()
+    if _PERSON_WORDS.match(lowered):
+        return Who("person", reason="the candidate")
+    if lowered in ALIASES or _VERSION.sub("", lowered) in ALIASES:
+        return Who("tool", canonical_tool(text))
+    if lowered.startswith("llm ") or lowered == "llm":
+        return Who("tool", "an LLM (unnamed)")
+    shaped = _tool_shaped(text)
+    if shaped:
+        return Who("tool", *shaped)
+    if is_model_name(text):
+        return Who("tool", tool_in_text(text) or written_name(text), text)
+    if person_shaped(text):
+        return Who("person", reason="a name as people are named, not an assistant's")
+    named = tool_in_text(text)
+    if named:
+        return Who("tool", named, _model_in(text))
+    if product_shaped(text):
+        return Who("tool", canonical_tool(text))
+    if ai_key:
+        return Who("tool", "an assistant (unnamed)")
+    return Who("unclear", reason="names no assistant")
+
+
+_KERNEL = re.compile(r"^(?P<agent>[^:\s][^:]{0,60}?):(?P<model>\S{1,80})")  # Claude:claude-3-opus coccinelle
+_PAREN = re.compile(r"^(?P<agent>[^()]{1,60}?)\s*\((?P<model>[^()]{0,80})\)")  # Claude Code (claude-opus-5)
+_SLASH = re.compile(r"^(?P<agent>[\w.-]{1,60})\s?/\s?(?P<model>[\w.:-]{1,80})")  # claude-code/claude-fable-5
+
+
+def _tool_shaped(text: str) -> tuple[str, str | None] | None:
+    """`AGENT:MODEL`, `AGENT (MODEL)`, `agent/model` → (tool, model), the agent known or not."""
+    for shape in (_KERNEL, _PAREN, _SLASH):
+        match = shape.match(text)
+        if not match:
+            continue
+        agent, model = match["agent"].strip(), match["model"].strip() or None
+        if shape is _KERNEL and (agent.lower() in ("http", "https", "mailto") or
+                                 (person_shaped(agent) and not (model and is_model_name(model)))):
+            continue  # a link, or "Jane Doe:reviewer"
+        if shape is _PAREN and not (model and (is_model_name(model) or tool_in_text(model) or
+                                               any(c.isdigit() for c in model))):
+            continue  # "Jane Doe (reviewer)": a remark, not a model
+        if shape is _SLASH and not (is_model_name(model) or tool_in_text(agent) or agent.lower() in ALIASES):
+            continue  # "and/or", "client/server"
+        return _tool_and_model(agent, model)
+    return None
+
+
+def _tool_and_model(name: str, model: str | None = None) -> tuple[str, str | None]:
+    """A tool's name → its one name and the model it carries ("Claude Opus 4.5" → Claude Code, Opus 4.5)."""
+    name = name.strip()
+    lowered = name.lower()
+    if lowered in ALIASES or _VERSION.sub("", lowered) in ALIASES:
+        return canonical_tool(name) or written_name(name), model
+    match = _PAREN.match(name)
+    if match and model is None:
+        return _tool_and_model(match["agent"], match["model"].strip() or None)
+    found = match_identity(name, "")
+    if found:
+        return found[0].tool, model or found[1]
+    named = tool_in_text(name)
+    if named:
+        return _refine(named, name), model or _model_in(name)
+    return canonical_tool(name) or written_name(name), model
+
+
+def _model_in(text: str) -> str | None:
+    match = re.search(r"\((?P<model>[^()]{1,80})\)", text)
+    return match["model"].strip() if match else None
+
+
 def parse_agent_value(value: str) -> tuple[str, str | None] | None:
-    """Split an Assisted-by/Generated-by value into (tool, model); None when it names no assistant.
+    """Split an Assisted-by/Generated-by value into (tool, model); None when it names no tool.
 
     Shapes: ``Claude:claude-3-opus coccinelle sparse`` (kernel), ``LLM coccinelle sparse``,
     ``Claude Code (claude-opus-5)``, ``claude-code/claude-fable-5``, ``Name <email>``.
     """
-    text = value.strip()
-    ident = _IDENT.match(text)
-    if ident:
-        found = match_identity(ident["name"], ident["email"])
-        if found:
-            return found[0].tool, found[1]
-        text = ident["name"]
-    model: str | None = None
-    kernel = re.match(r"^(?P<agent>[^:\s][^:]*?):(?P<model>\S+)", text)
-    paren = re.match(r"^(?P<agent>[^()]+?)\s*\((?P<model>[^)]*)\)", text)
-    slash = re.match(r"^(?P<agent>[\w.-]+)/(?P<model>[\w.:-]+)", text)
-    for shape in (kernel, paren, slash):
-        if shape:
-            model = shape["model"].strip() or None
-            text_agent = shape["agent"].strip()
-            tool = tool_in_text(text_agent) or tool_in_text(text)
-            if tool:
-                return _refine(tool, text_agent), model
-    if re.match(r"^llm\b", text, re.I):
-        return "an LLM (unnamed)", None
-    tool = tool_in_text(text)
-    return (_refine(tool, text), model) if tool else None
+    who = who_is(value)
+    return (who.tool, who.model) if who.kind == "tool" and who.tool else None
 
 
 def _refine(tool: str, text: str) -> str:
