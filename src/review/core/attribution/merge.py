@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord
+from review.core.attribution.tools import is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
 
 # path -> per HEAD line (1-based index - 1): the commit that wrote it, its line number and path in that
@@ -70,13 +71,15 @@ class Attribution:
     unmapped: list[Unmapped]
     commits: list[CommitAttribution]
     note: NoteDisclosure
+    # Tools named in an explicit disclosure form that the console does not know: shown as written.
+    unknown_tools: list[str] = field(default_factory=list)
 
     def claim(self, path: str, line: int) -> Claim | None:
         return self.lines.get(path, {}).get(line)
 
     def to_json(self, share: float | None = None) -> dict:
-        return {"tools": self.tools, "share": share, "spans": [s.to_json() for s in self.spans],
-                "conflicts": [c.to_json() for c in self.conflicts],
+        return {"tools": self.tools, "unknown_tools": self.unknown_tools, "share": share,
+                "spans": [s.to_json() for s in self.spans], "conflicts": [c.to_json() for c in self.conflicts],
                 "unmapped": [u.to_json() for u in self.unmapped]}
 
 
@@ -120,6 +123,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     (layer 0), which no other source conflicts with.
     """
     by_commit = {c.commit: c for c in commits}
+    records = [_as_person_when_named(record, by_commit.get(record.commit or "")) for record in records]
     claims: dict[str, dict[int, list[Claim]]] = {}
 
     def add(path: str, line: int, claim: Claim) -> None:
@@ -297,9 +301,11 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         conflicts.insert(0, Conflict(None, None, None,
                                      f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
                                      [("note", None), *(("commit metadata", tool) for tool in commit_tools)]))
-    if note.heading is None and commit_tools:
+    if not note.discloses and commit_tools:
+        # Wherever a disclosure stands in the note (a section, a label, a sentence), it is one; only
+        # a note that says nothing of who wrote the code leaves the commits' assistants undisclosed.
         conflicts.insert(0, Conflict(None, None, None,
-                                     f"the note has no disclosure section, but commit metadata names {', '.join(commit_tools)}",
+                                     f"the note discloses no assistant, but commit metadata names {', '.join(commit_tools)}",
                                      [("note (no disclosure)", None), *(("commit metadata", tool) for tool in commit_tools)]))
 
     spans = []
@@ -313,7 +319,27 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                     spans.append(Span(path, run_start, line, lines[line].tool, lines[line].source))
                     run_start = line + 1
     tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool)})
-    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note)
+    unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
+    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, unknown)
+
+
+def _as_person_when_named(record: LineRecord, commit: CommitAttribution | None) -> LineRecord:
+    """A record that names its author (git-ai's legacy authorship) about one of the commit's own
+    people — its author or committer, by full name or a part of it such as the first name — is
+    that person's, whatever else the name could be: a person is never an assistant."""
+    if record.author is None or record.tool is None or commit is None:
+        return record
+    named = _name_words(record.author)
+    for person in (commit.author, commit.committer):
+        words = _name_words(person)
+        if named and words and (named <= words or words <= named):
+            return LineRecord(record.path, record.commit, record.ranges, None,
+                              f"{record.source} (author {record.author}: the commit's {person})", record.author)
+    return record
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[^\W\d_]+", name.lower()))
 
 
 def _written(entry: NoteEntry) -> str:

@@ -15,6 +15,9 @@ class LineRecord:
     ranges: list[tuple[int, int]]
     tool: str | None  # None: a person
     source: str
+    # The author's name as the record gives it, when the record names people and tools alike (git-ai's
+    # legacy authorship): one that is the commit's own author or committer is that person.
+    author: str | None = None
 
 
 def parse_ranges(text: str) -> list[tuple[int, int]]:

@@ -231,13 +231,16 @@ def trailers(message: str) -> list[tuple[str, str, str]]:
 # --------------------------------------------------------------------------- one commit
 
 
-def _name(identity: tuple[str, str]) -> str:
+def _person(identity: tuple[str, str]) -> str:
+    """The person behind an identity ("Ann (aider)" is Ann); "" when the identity is an agent's."""
+    if match_identity(*identity):
+        return ""
     return _AIDER_SUFFIX.sub("", identity[0]).strip()
 
 
 def commit_signals(sha: str, message: str, author: tuple[str, str], committer: tuple[str, str]) -> CommitAttribution:
     """Every attribution signal in one commit's metadata, with what was considered and rejected."""
-    result = CommitAttribution(sha, author=_name(author), committer=_name(committer))
+    result = CommitAttribution(sha, author=_person(author), committer=_person(committer))
 
     def add(tool: str, model: str | None, source: str, evidence: str) -> None:
         result.signals.append(Signal(tool, model, source, evidence, sha))
