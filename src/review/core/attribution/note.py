@@ -37,7 +37,7 @@ _RANGE_FORMS = (
 _WHOLE_FILE = re.compile(r"^\s*(?::\s*|\s+\(?|\s*—\s*)(?:all|whole(?: file)?|entire(?: file)?|everything|the whole thing)\)?",
                          re.I)
 _COMMIT = re.compile(r"^commit\s+`?(?P<sha>[0-9a-fA-F]{6,40})`?", re.I)
-_WHO = re.compile(r"^\s*(?:[—–=:]+>?|-{1,2}>?|\bby\b|\bfrom\b|\bwritten by\b)?\s*(?P<who>.*?)\s*$", re.I)
+_WHO = re.compile(r"^\s*(?:[—–=:]+>?|-{1,2}>?|\bby\b|\bfrom\b|\bwritten by\b)?", re.I)
 _HUMAN_WORDS = re.compile(r"\b(me|mine|myself|i|human|by hand|hand[- ]written|the candidate|author)\b", re.I)
 _NONE = re.compile(
     r"^(?:ai(?: use)?:\s*)?(?:none|no|n/?a|nothing)\b|\bno (?:ai|assistants?|llms?|tools?|ai tools?)\b(?! other)|"
@@ -85,8 +85,7 @@ class NoteDisclosure:
 
 def _who(text: str) -> tuple[str, str | None]:
     """Who the end of a line form names: a tool (known or not, by its shape), or a person."""
-    match = _WHO.match(text)
-    who = match["who"].strip(" .;,") if match else text.strip(" .;,")
+    who = _WHO.sub("", text, count=1).strip().strip(" .;,")
     if not who:
         return who, None
     found = who_is(who)
@@ -130,7 +129,24 @@ def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
 # --------------------------------------------------------------------------- sentences
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\"“'`])")
-_FILE_IN_TEXT = re.compile(r"`?(?P<path>(?:[\w.@+-]+/)*[\w.@+-]*\w\.(?:[cm]?[jt]sx?|json|md|py|sh|ya?ml|toml))`?")
+# A file named in a sentence: a word of its own (split first, so the path pattern only ever sees
+# one word, whole: linear, where searching a sentence with it would not be).
+_WORD = re.compile(r"[^\s,;:()\[\]\"“”'`<>]+")
+_FILE_WORD = re.compile(r"(?:[\w.@+-]+/)*[\w.@+-]*\w\.(?:[cm]?[jt]sx?|json|md|py|sh|ya?ml|toml)")
+
+
+@dataclass(frozen=True)
+class _Found:
+    path: str
+    end: int  # where the path ends in the text searched
+
+
+def _file_in(text: str) -> _Found | None:
+    for word in _WORD.finditer(text):
+        token = word.group().rstrip(".!?")
+        if len(token) <= 300 and _FILE_WORD.fullmatch(token):
+            return _Found(token, word.start() + len(token))
+    return None
 _LINES_OF = re.compile(r"\blines?\s+(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+))?\s+(?:of|in)\s+", re.I)
 _WHOLE_OF = re.compile(r"\b(?:all|the whole|the entire|entirely|whole|every line)\b(?:\s+of)?", re.I)
 _WROTE = re.compile(r"\b(?:wrote|written|generated|produced|drafted|created|implemented|authored)\b", re.I)
@@ -256,21 +272,22 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
                                    who=who, tool=tool))
             continue
         lines = _LINES_OF.search(sentence)
-        path = _FILE_IN_TEXT.search(sentence[lines.end():] if lines else sentence)
+        path = _file_in(sentence[lines.end():] if lines else sentence)
         after = None
         if path and not lines:
-            rest = (sentence[path.end():])
+            # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
+            rest = sentence[path.end:]
             after = next((m for form in _RANGE_FORMS if (m := form.match(rest))), None)
         if lines and path:
             start, end = int(lines["a"]), int(lines["b"] or lines["a"])
-            found.append(NoteEntry(line_no, raw, "range", path=path["path"], start=min(start, end),
+            found.append(NoteEntry(line_no, raw, "range", path=path.path, start=min(start, end),
                                    end=max(start, end), who=who, tool=tool))
         elif path and after:
             start, end = int(after["a"]), int(after["b"] or after["a"])
-            found.append(NoteEntry(line_no, raw, "range", path=path["path"], start=min(start, end),
+            found.append(NoteEntry(line_no, raw, "range", path=path.path, start=min(start, end),
                                    end=max(start, end), who=who, tool=tool))
         elif path and (_WHOLE_OF.search(sentence) or _WROTE.search(sentence)) and tool:
-            found.append(NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool))
+            found.append(NoteEntry(line_no, raw, "file", path=path.path, who=who, tool=tool))
         elif _TESTS.search(sentence) and tool and _WROTE.search(sentence):
             found.append(NoteEntry(line_no, raw, "tests", who=who, tool=tool))
         elif (symbol := _SYMBOL.search(sentence)) and not path:

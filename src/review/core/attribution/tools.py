@@ -157,12 +157,17 @@ def canonical_tool(name: str) -> str | None:
     key = " ".join(name.strip().lower().split())
     if key in TEST_AGENTS:
         return None
-    return ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or ALIASES.get(_VERSION.sub("", key)) or \
+    return ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or ALIASES.get(_unversioned(key)) or \
         written_name(name)
 
 
 # A version glued to a tool's name: "ChatGPTv5", "Cursor 1.7", "OpenCode v1.0.203".
 _VERSION = re.compile(r"[\s-]?v?\d+(?:\.\d+){0,3}$")
+
+
+def _unversioned(key: str) -> str:
+    # Only names short enough to be one (the pattern, searched from every digit, is not linear).
+    return _VERSION.sub("", key) if len(key) <= MAX_NAME else key
 
 
 def written_name(name: str) -> str:
@@ -225,6 +230,26 @@ _VENDOR_DOMAINS = {"anthropic.com", "openai.com", "google.com", "github.com", "c
                    "jetbrains.com", "aider.chat", "aider.dev", "ampcode.com", "opencode.ai", "windsurf.com",
                    "codeium.com", "devin.ai", "cognition.ai", "factory.ai", "alibabacloud.com", "firebender.com",
                    "amazon.com", "tabnine.com", "sourcegraph.com", "replit.com", "deepseek.com", "mistral.ai"}
+
+
+# Automation that commits but writes no code of its own invention: dependency updates, CI fixes,
+# translations, formatting. Their service addresses name no assistant.
+_AUTOMATION = re.compile(r"dependabot|renovate|github-actions|pre-commit-ci|snyk|greenkeeper|imgbot|all-?contributors|"
+                         r"semantic-release|release-please|mergify|codecov|weblate|crowdin|transifex|autofix-ci|"
+                         r"restyled|pyup|whitesource|depfu|kodiakhq|netlify|sonarcloud|deepsource|changeset|"
+                         r"github-merge-queue|gitlab-bot|web-flow", re.I)
+_AI_HINT = re.compile(r"(?<![a-z])(?:ai|agent|llm|gpt|assistant|coder|copilot)(?![a-z])|ai(?=\[bot\]|$)", re.I)
+
+
+def _service_tool(name: str, email: str) -> Who | None:
+    """A name at a vendor's service address: that tool — unless it is automation, or a bot account
+    with no sign of an assistant in its name."""
+    if _AUTOMATION.search(name) or _AUTOMATION.search(email):
+        return Who("unclear", reason="an automation bot, not an assistant")
+    if "[bot]" in email.lower() and not (_AI_HINT.search(name) or _AI_HINT.search(email) or tool_in_text(name)):
+        return Who("unclear", reason="a bot account with no sign of an assistant")
+    tool, model = _tool_and_model(name)
+    return Who("tool", tool, model)
 
 
 @dataclass(frozen=True)
@@ -315,15 +340,17 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
         found = match_identity(name, email)
         if found:
             return Who("tool", found[0].tool, found[1])
+        if email.lower() == "noreply@github.com":
+            return Who("unclear", reason="GitHub's own web committer, not an assistant")
         if name and (is_service_address(email) or _vendor_own_name(name, email)):
-            tool, model = _tool_and_model(name)
-            return Who("tool", tool, model)
-        if not name or person_shaped(name) or not (is_model_name(name) or product_shaped(name) or _tool_shaped(name)):
+            return _service_tool(name, email)
+        if not (is_model_name(name) or _tool_shaped(name)):
+            # A personal address: a person, whether the name is theirs or their handle ("jdoe42").
             return Who("person", reason="a person's name and address, not an assistant's")
         text, lowered = name, name.lower()
     if _PERSON_WORDS.match(lowered):
         return Who("person", reason="the candidate")
-    if lowered in ALIASES or _VERSION.sub("", lowered) in ALIASES:
+    if lowered in ALIASES or _unversioned(lowered) in ALIASES:
         return Who("tool", canonical_tool(text))
     if lowered.startswith("llm ") or lowered == "llm":
         return Who("tool", "an LLM (unnamed)")
@@ -372,7 +399,7 @@ def _tool_and_model(name: str, model: str | None = None) -> tuple[str, str | Non
     """A tool's name → its one name and the model it carries ("Claude Opus 4.5" → Claude Code, Opus 4.5)."""
     name = name.strip()
     lowered = name.lower()
-    if lowered in ALIASES or _VERSION.sub("", lowered) in ALIASES:
+    if lowered in ALIASES or _unversioned(lowered) in ALIASES:
         return canonical_tool(name) or written_name(name), model
     match = _PAREN.match(name)
     if match and model is None:

@@ -53,7 +53,7 @@ DISCLOSURE_KEYS: dict[str, tuple[str, str | None]] = {
 # aider's documented forms (aider.chat, "Git integration"): "(aider)" appended to the author's and
 # committer's names, an "aider: " subject prefix.
 _AIDER_SUFFIX = re.compile(r"\s\(aider\)$", re.I)
-_AIDER_PREFIX = re.compile(r"^aider: ", re.I)
+_AIDER_PREFIX = re.compile(r"^aider: ")  # as aider writes it: a person's "Aider: …" is a subject about aider
 # The footer agents write on a line of its own, any tool: "🤖 Generated with [Firebender](https://…)"
 # (a few characters may come first: an emoji, or its mojibake).
 _GENERATED_WITH = re.compile(r"^.{0,8}?\bgenerated with \[(?P<name>[^\[\]\n]{1,60})\]\((?P<url>[^()\s]{1,300})\)\.?$",
@@ -252,7 +252,7 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
 
     lines = message.split("\n")
     subject = lines[0] if lines else ""
-    if _AIDER_PREFIX.match(subject.lstrip()):
+    if _AIDER_PREFIX.match(subject):
         add("Aider", None, "aider: subject prefix", subject)
 
     start, block = trailer_block(message)
