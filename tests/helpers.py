@@ -145,3 +145,74 @@ def seal_file(path: Path) -> Path:
     data["reviews"] = [{**entry, "seal": seal.sign(entry, secret)} for entry in data.get("reviews", [])]
     path.write_text(tomli_w.dumps(data))
     return path
+
+
+def commit_as(repo: Path, message: str, files: dict[str, str] | None = None, author: tuple[str, str] = ("Pat Doe",
+              "pat@example.com"), committer: tuple[str, str] | None = None) -> str:
+    """One commit of `files` (written as given), by `author` and `committer` (default: the author),
+    with the message exactly as written; its id."""
+    for name, text in (files or {}).items():
+        target = repo / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    committer = committer or author
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "--allow-empty", "--cleanup=verbatim", "-F", "-", cwd=repo, input_text=message,
+        env={"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1], "GIT_COMMITTER_NAME": committer[0],
+             "GIT_COMMITTER_EMAIL": committer[1]})
+    return git("rev-parse", "HEAD", cwd=repo).strip()
+
+
+STARTER = {"README.md": "# Task\nImplement chargeWithRetry in checkout.mjs.\n", "checkout.mjs": "// starter\n"}
+
+
+def attribution_cohort(cohort: Path) -> Path:
+    """Submissions whose authorship only each tool's own rules tell apart (real repositories):
+    `monkey`  Assisted-by: MonkeyCode, and a note whose disclosure names it: its line is AI
+    `sentence` "Claude Code wrote checkout.mjs." as the note's line 2, over Co-authored-by: Claude
+    `aider`   a commit aider only committed (the person's edits), then one aider wrote
+    `legacy`  git-ai legacy authorship listing the maintainer (full and first name) beside Claude and o3
+    `readme`  no note, and a README listing supported editors as links
+    `curl`    Assisted-by naming people, as curl uses it"""
+    monkey = make_repo(cohort / "monkey", STARTER, "starter")
+    commit_as(monkey, "Add the client\n\nAssisted-by: MonkeyCode\n",
+              {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n// starter\n"})
+    commit_as(monkey, "Add the note\n", {"NOTE.md": "# Note\n\n## AI disclosure\nMonkeyCode wrote checkout.mjs lines 1-1.\n"})
+
+    sentence = make_repo(cohort / "sentence", STARTER, "starter")
+    commit_as(sentence, "Add the client\n\nCo-authored-by: Claude\n",
+              {"checkout.mjs": "export async function chargeWithRetry(amount) {\n  return amount;\n}\n"})
+    commit_as(sentence, "Add the note\n", {"NOTE.md": "# Note\nClaude Code wrote checkout.mjs.\nI checked it.\n"})
+
+    aider = make_repo(cohort / "aider", STARTER, "starter")
+    commit_as(aider, "Commit the edits I made by hand\n", {"checkout.mjs": "export const mine = 1;\n"},
+              author=("Ann Lee", "ann@example.com"), committer=("Ann Lee (aider)", "ann@example.com"))
+    commit_as(aider, "Add the retry loop\n", {"checkout.mjs": "export const mine = 1;\nexport const aiders = 2;\n"},
+              author=("Ann Lee (aider)", "ann@example.com"), committer=("Ann Lee (aider)", "ann@example.com"))
+    commit_as(aider, "Add the note\n", {"NOTE.md": "# Note\n\n## AI use\nI used aider for line 2 of checkout.mjs.\n"},
+              author=("Ann Lee", "ann@example.com"))
+
+    legacy = make_repo(cohort / "legacy", STARTER, "starter")
+    noted = commit_as(legacy, "Add the client\n",
+                      {"checkout.mjs": "".join(f"export const line{n} = {n};\n" for n in range(1, 7))},
+                      author=("Jane Maintainer", "jane@example.org"))
+    record = {"files": {"checkout.mjs": {"file": "checkout.mjs", "authors": [
+        {"author": "Jane Maintainer", "lines": [1], "agent_metadata": None},
+        {"author": "Claude", "lines": [[2, 3]], "agent_metadata": None},
+        {"author": "o3", "lines": [4], "agent_metadata": None},
+        {"author": "Jane", "lines": [5], "agent_metadata": None}]}}, "schema_version": "authorship/0.0.1"}
+    blob = git("hash-object", "-w", "--stdin", cwd=legacy, input_text=json.dumps(record)).strip()
+    git("update-ref", f"refs/ai/authorship/{noted}", blob, cwd=legacy)
+    commit_as(legacy, "Add the note\n", {"NOTE.md": "# Note\n\n## AI use\nClaude and o3 wrote parts; git-ai recorded "
+                                                    "which.\n"}, author=("Jane Maintainer", "jane@example.org"))
+
+    readme = make_repo(cohort / "readme", STARTER, "starter")
+    commit_as(readme, "Solve it and document the editors\n",
+              {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n",
+               "README.md": "# Task\n\n## Editor extensions\n\n- [Windsurf](https://marketplace.windsurf.com/ext)\n"
+                            "- [Cursor](https://cursor.com/ext)\n\nWorks with Claude Code and GitHub Copilot too.\n"})
+
+    curl = make_repo(cohort / "curl", STARTER, "starter")
+    commit_as(curl, "Retry on 503\n\nAssisted-by: Jay Satiro\nAssisted-by: Jane Doe <jane@example.org>\n",
+              {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n"})
+    return cohort

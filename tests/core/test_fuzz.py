@@ -98,3 +98,32 @@ def test_locating_a_function_never_fails_and_stays_inside_the_file(text_):
         start, end = found
         assert 1 <= start <= end <= text_.count("\n") + 1
 
+
+
+TOOLS = st.sampled_from(["Windsurf", "Cursor", "Claude Code", "GitHub Copilot", "Codex", "aider", "MonkeyCode", "o3"])
+MENTIONS = st.one_of(
+    st.builds(lambda t: f"- [{t}](https://marketplace.example.com/{t})", TOOLS),
+    st.builds(lambda t: f"- {t}", TOOLS),
+    st.builds(lambda t, u: f"Works with {t} and {u}.", TOOLS, TOOLS),
+    st.builds(lambda t: f"| {t} | supported |", TOOLS),
+    st.builds(lambda t: f"## {t} integration", TOOLS),
+    st.sampled_from(["# Project", "## Editor extensions", "", "|---|---|", "Some prose about the project."]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(MENTIONS, max_size=30).map("\n".join))
+def test_a_tool_only_mentioned_is_never_an_assistant(note):
+    """Lists, links, tables and prose that name tools without saying any wrote something — a README's
+    supported editors — name no assistant and map no line."""
+    result = attribution.parse_note(note)
+    assert result.tools == [] and [e for e in result.entries if e.kind != "none"] == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_TEXT, st.sampled_from(["Assisted-by", "Co-authored-by", "Generated-by", "AI-assistant", "Made-with"]))
+def test_a_disclosure_trailer_of_any_value_is_a_tool_a_rejection_or_a_person(value, key):
+    message = f"Subject\n\n{key}: {value.replace(chr(10), ' ')}\n"
+    found = attribution.commit_signals("a" * 40, message, ("Pat", "pat@example.com"), ("Pat", "pat@example.com"))
+    for signal in found.signals:
+        assert signal.tool and text.visible(signal.tool) == signal.tool

@@ -14,11 +14,20 @@ from review.core.attribution.note import (
     parse_note_line,
 )
 from review.core.attribution.records import LineRecord, parse_ranges
-from review.core.attribution.tools import AGENTS, Agent, match_identity, parse_agent_value, tool_in_text
-from review.core.attribution.trailers import CommitAttribution, Rejected, Signal, assistants, commit_signals, trailers
+from review.core.attribution.tools import AGENTS, Agent, Who, match_identity, parse_agent_value, tool_in_text, who_is
+from review.core.attribution.trailers import (
+    DISCLOSURE_KEYS,
+    CommitAttribution,
+    Rejected,
+    Signal,
+    assistants,
+    commit_signals,
+    trailer_block,
+    trailers,
+)
 
 __all__ = [
-    "AGENTS", "HUMAN", "Agent", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict", "LineRecord",
+    "AGENTS", "DISCLOSURE_KEYS", "HUMAN", "Agent", "Who", "trailer_block", "who_is", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict", "LineRecord",
     "NoteDisclosure", "NoteEntry", "Rejected", "Signal", "Span", "Unmapped", "assistants", "attribute",
     "commit_signals", "match_identity", "parse_agent_trace", "parse_agent_value",
     "parse_git_ai_note", "parse_legacy_authorship", "locate_function", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",

@@ -241,7 +241,7 @@ _AUTOMATION = re.compile(r"dependabot|renovate|github-actions|pre-commit-ci|snyk
 _AI_HINT = re.compile(r"(?<![a-z])(?:ai|agent|llm|gpt|assistant|coder|copilot)(?![a-z])|ai(?=\[bot\]|$)", re.I)
 
 
-def _service_tool(name: str, email: str) -> Who | None:
+def _service_tool(name: str, email: str) -> Who:
     """A name at a vendor's service address: that tool — unless it is automation, or a bot account
     with no sign of an assistant in its name."""
     if _AUTOMATION.search(name) or _AUTOMATION.search(email):
@@ -389,7 +389,7 @@ def _tool_shaped(text: str) -> tuple[str, str | None] | None:
         if shape is _PAREN and not (model and (is_model_name(model) or tool_in_text(model) or
                                                any(c.isdigit() for c in model))):
             continue  # "Jane Doe (reviewer)": a remark, not a model
-        if shape is _SLASH and not (is_model_name(model) or tool_in_text(agent) or agent.lower() in ALIASES):
+        if shape is _SLASH and not ((model and is_model_name(model)) or tool_in_text(agent) or agent.lower() in ALIASES):
             continue  # "and/or", "client/server"
         return _tool_and_model(agent, model)
     return None
