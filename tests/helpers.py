@@ -209,7 +209,7 @@ def attribution_cohort(cohort: Path) -> Path:
     readme = make_repo(cohort / "readme", STARTER, "starter")
     commit_as(readme, "Solve it and document the editors\n",
               {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n",
-               "README.md": "# Task\n\n## Editor extensions\n\n- [Windsurf](https://marketplace.windsurf.com/ext)\n"
+               "README.md": "# Task\n\n## Git AI in your editor\n\n- [Windsurf](https://marketplace.windsurf.com/ext)\n"
                             "- [Cursor](https://cursor.com/ext)\n\nWorks with Claude Code and GitHub Copilot too.\n"})
 
     curl = make_repo(cohort / "curl", STARTER, "starter")

@@ -160,8 +160,8 @@ def test_a_trailer_is_only_what_git_reads_in_the_closing_block(tmp_path):
 
 def test_a_conventional_commit_prefix_names_no_assistant(tmp_path):
     repo = make_repo(tmp_path / "s", STARTER, "starter")
-    commit_as(repo, "copilot: fix(claude): make cursor blink\n\nfeat: Copilot review notes\n", {"checkout.mjs": CLIENT},
-              author=ANN)
+    commit_as(repo, "copilot: fix(claude): make cursor blink\n\ndocs: text generated with cursor keys no longer drifts\n",
+              {"checkout.mjs": CLIENT}, author=ANN)
     result = analyse(repo)
     assert result.attribution.tools == [] and result.signals[1].rejected == []
 
