@@ -56,11 +56,15 @@ _AIDER_SUFFIX = re.compile(r"\s\(aider\)$", re.I)
 _AIDER_PREFIX = re.compile(r"^aider: ")  # as aider writes it: a person's "Aider: …" is a subject about aider
 # The footer agents write on a line of its own, any tool: "🤖 Generated with [Firebender](https://…)"
 # (a few characters may come first: an emoji, or its mojibake).
-_GENERATED_WITH = re.compile(r"^.{0,8}?\bgenerated with \[(?P<name>[^\[\]\n]{1,60})\]\((?P<url>[^()\s]{1,300})\)\.?$",
-                             re.I)
+# Searched over the whole message, line by line (one pass in C, not a pattern per line).
+_GENERATED_WITH = re.compile(r"^[ \t]{0,40}.{0,8}?\bgenerated with \[(?P<name>[^\[\]\n]{1,60})\]"
+                             r"\((?P<url>[^()\s]{1,300})\)\.?[ \t\r]*$", re.I | re.M)
 # The same footer without a link, and Cursor's "Made with [Cursor](…)": only for known tools.
-_MADE_WITH_KNOWN = re.compile(r"^.{0,8}?\b(?:generated|made) with \[?(?P<name>claude code|devin|opencode|cursor|"
-                              r"codex|aider|copilot|windsurf|amp|junie|firebender)\]?(?:\([^()\s]{1,300}\))?\.?$", re.I)
+_MADE_WITH_KNOWN = re.compile(r"^[ \t]{0,40}.{0,8}?\b(?:generated|made) with \[?(?P<name>claude code|devin|opencode|"
+                              r"cursor|codex|aider|copilot|windsurf|amp|junie|firebender)\]?(?:\([^()\s]{1,300}\))?"
+                              r"\.?[ \t\r]*$", re.I | re.M)
+# A line shaped like a trailer (git's key: letters, digits and dashes, then maybe spaces, then a colon).
+_KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9-]{1,60})[ \t]*:", re.M)
 
 MAX_TRAILER_LINE = 1000  # a longer line is prose, never a trailer: patterns only ever see short lines
 GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")  # git's own trailer prefixes
@@ -124,25 +128,25 @@ def _starts_spaced(line: str) -> bool:
     return line[:1] in tuple(SPACE) if line else False
 
 
+# git's separator search: a key of letters, digits and dashes from the line's start, then maybe
+# spaces or tabs (never first), then the colon.
+_SEPARATOR = re.compile(r"[A-Za-z0-9-]*(?:(?<=.)[ \t]+)?:")
+
+
 def _separator(line: str) -> int:
-    """Where the key's `:` is, as git finds it: a key of letters, digits and dashes, then maybe
-    spaces; -1 when the line is no `key: value`."""
-    spaced = False
-    for index, char in enumerate(line):
-        if char == ":":
-            return index
-        if not spaced and (char.isascii() and char.isalnum() or char == "-"):
-            continue
-        if index and char in " \t":
-            spaced = True
-            continue
-        break
-    return -1
+    """Where the key's `:` is, as git finds it; -1 when the line is no `key: value`."""
+    found = _SEPARATOR.match(line)
+    return found.end() - 1 if found else -1
 
 
 def _ignored_tail(lines: list[str], last_ends: bool) -> int:
     """Where the message's trailing comments and blank lines (and git's old `Conflicts:` block)
     begin: git reads trailers above them."""
+    if not any(line.startswith(COMMENT) or line == "Conflicts:" for line in lines):
+        end = len(lines)  # most messages: only trailing empty lines to leave out
+        while end and lines[end - 1] == "":
+            end -= 1
+        return end
     start = None
     in_conflicts = False
     cutoff = next((index for index, line in enumerate(lines) if line == SCISSORS), len(lines))
@@ -166,6 +170,8 @@ def trailer_block(message: str) -> tuple[int, list[tuple[str, str, str]]]:
     block's first line (len(lines) when there is none) and its (lower-case key, value, raw line),
     continuation lines unfolded. Linear in the message's length."""
     lines = message.split("\n")
+    if ":" not in message:
+        return len(lines), []  # no line can be a trailer (git's own prefix lines hold no key either)
     last_ends = bool(lines) and lines[-1] == ""
     if last_ends:
         lines.pop()
@@ -256,32 +262,25 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
         add("Aider", None, "aider: subject prefix", subject)
 
     start, block = trailer_block(message)
+    body = len(subject) + 1
     # Footers, on a line of their own anywhere after the subject.
-    for line in lines[1:]:
-        if len(line) > MAX_TRAILER_LINE:
-            continue
-        stripped = line.strip()
-        footer = _GENERATED_WITH.match(stripped)
-        if footer:
-            tool = canonical_tool(footer["name"]) or footer["name"]
-            add(tool, None, "Generated with footer", stripped)
-            continue
-        known = _MADE_WITH_KNOWN.match(stripped)
-        if known:
-            add(canonical_tool(known["name"]) or known["name"], None, "Generated with footer", stripped)
+    lowered = message.lower()
+    if "generated with" in lowered or "made with" in lowered:
+        footers = {m.start(): m for m in _MADE_WITH_KNOWN.finditer(message, body)}
+        footers.update({m.start(): m for m in _GENERATED_WITH.finditer(message, body)})
+        for _, footer in sorted(footers.items()):
+            add(canonical_tool(footer["name"]) or footer["name"], None, "Generated with footer", footer.group().strip())
 
     for key, value, raw in block:
         _trailer(key, value, raw, add, reject)
 
     # A disclosure key on a body line that is not in the trailer block: considered, and said why not.
-    for line in lines[1:min(start, len(lines))]:
-        if len(line) > MAX_TRAILER_LINE or _starts_spaced(line):
-            continue
-        at = _separator(line)
-        key = line[:at].strip().lower() if at >= 1 else ""
-        if key in DISCLOSURE_KEYS:
-            reject(line.strip(), "a body line shaped like a trailer, not in the trailer block that ends the "
-                                 "message (git reads trailers only there)")
+    block_at = sum(len(line) + 1 for line in lines[:start])
+    for shaped in _KEY_LINE.finditer(message, body, max(body, block_at)):
+        if shaped["key"].lower() in DISCLOSURE_KEYS:
+            line = message[shaped.start():message.find("\n", shaped.start()) % (len(message) + 1)]
+            reject(line.strip()[:MAX_TRAILER_LINE], "a body line shaped like a trailer, not in the trailer block that "
+                                                    "ends the message (git reads trailers only there)")
     return result
 
 
