@@ -219,8 +219,10 @@ _TOOLISH = {"agent", "bot", "ai", "code", "assistant", "copilot", "model", "llm"
 _GIVEN_NAMES = {"claude", "devin", "jules", "junie", "amp", "pi"}
 _PERSON_WORDS = re.compile(r"^(?:me|i|myself|we|us|ourselves|mine|the candidate|the author|human|a human|by hand|"
                            r"hand[- ]written|handwritten|manual(?:ly)?|myself, by hand)$", re.I)
-_NAME_TOKEN = re.compile(r"(?:Mc|Mac|O['’])?[^\W\d_][^\W\d_A-Z]*(?:[-'’][^\W\d_][^\W\d_A-Z]*)*\.?|[A-Z]\.?")
-_PRODUCT_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
+# A part of a name: a capital or lower-case letter, then lower-case letters ("Satiro", "Müller");
+# "McDonald" and "O'Neil" by their prefix; an initial ("J.").
+_NAME_PART = re.compile(r"(?:Mc|Mac)?[^\W\d_][^\W\d_A-Z]*|[A-Z]")
+_PRODUCT_PART = re.compile(r"[A-Za-z0-9]+")
 
 # Local parts of addresses people do not write from: a vendor's service address.
 _SERVICE_LOCAL = {"noreply", "no-reply", "no_reply", "donotreply", "do-not-reply", "help", "support", "bot",
@@ -303,14 +305,21 @@ def person_shaped(name: str) -> bool:
         return False
     if not any(w[0].isupper() for w in words):
         return False
-    return all(w.lower() in _PARTICLES or _NAME_TOKEN.fullmatch(w) for w in words)
+    return all(w.lower() in _PARTICLES or _name_word(w) for w in words)
+
+
+def _name_word(word: str) -> bool:
+    parts = re.split(r"[-'’]", word[:-1] if word.endswith(".") else word)
+    return all(_NAME_PART.fullmatch(part) for part in parts)
 
 
 def product_shaped(name: str) -> bool:
     """A single token as products are named: an inner capital (MonkeyCode), a digit (ChatGPTv5), a
     separator (gpt-4o, cursor-agent), or all capitals (GPT)."""
     token = name.strip()
-    if " " in token or not _PRODUCT_TOKEN.fullmatch(token) or len(token) > MAX_NAME:
+    if " " in token or len(token) > MAX_NAME or not token[:1].isascii() or not token[:1].isalpha():
+        return False
+    if not all(_PRODUCT_PART.fullmatch(part) for part in re.split(r"[-_.+]", token)):
         return False
     inner_capital = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
     return inner_capital or any(c.isdigit() for c in token) or any(c in "-_.+" for c in token) or \

@@ -130,12 +130,12 @@ def _starts_spaced(line: str) -> bool:
 
 # git's separator search: a key of letters, digits and dashes from the line's start, then maybe
 # spaces or tabs (never first), then the colon.
-_SEPARATOR = re.compile(r"[A-Za-z0-9-]*(?:(?<=.)[ \t]+)?:")
+_SEPARATOR = re.compile(r"[A-Za-z0-9-]*[ \t]*:")
 
 
 def _separator(line: str) -> int:
     """Where the key's `:` is, as git finds it; -1 when the line is no `key: value`."""
-    found = _SEPARATOR.match(line)
+    found = _SEPARATOR.match(line) if line[:1] not in (" ", "\t") else None
     return found.end() - 1 if found else -1
 
 
