@@ -127,3 +127,41 @@ def test_a_disclosure_trailer_of_any_value_is_a_tool_a_rejection_or_a_person(val
     found = attribution.commit_signals("a" * 40, message, ("Pat", "pat@example.com"), ("Pat", "pat@example.com"))
     for signal in found.signals:
         assert signal.tool and text.visible(signal.tool) == signal.tool
+
+
+def _nested_repeats(tree, outer: int | None = None) -> list[tuple[int, int]]:
+    """(outer, inner) maxima of every repeat inside another where either is unbounded."""
+    from re import _constants as sre
+
+    found = []
+    for op, arg in tree:
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+            _, most, sub = arg
+            if outer is not None and ((outer > 1 and most == sre.MAXREPEAT) or (outer == sre.MAXREPEAT and most > 1)):
+                found.append((outer, most))
+            found += _nested_repeats(sub, most if outer is None or most > outer else outer)
+        elif op == sre.SUBPATTERN:
+            found += _nested_repeats(arg[-1], outer)
+        elif op == sre.BRANCH:
+            for branch in arg[1]:
+                found += _nested_repeats(branch, outer)
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            found += _nested_repeats(arg[1], outer)
+    return found
+
+
+def test_no_pattern_of_the_attribution_parsers_nests_unbounded_repeats():
+    """Linear time on hostile notes and commit messages: no pattern repeats a part that itself repeats
+    without bound (the shape that backtracks catastrophically)."""
+    import importlib
+    import re
+    from re import _parser
+
+    assert _nested_repeats(_parser.parse(r"(?:\s+\w)*x")) and not _nested_repeats(_parser.parse(r"(?:\s{1,5}\w){0,3}x"))
+    offenders = []
+    for name in ("trailers", "tools", "note", "git_ai", "records", "merge", "agent_trace"):
+        module = importlib.import_module(f"review.core.attribution.{name}")
+        for attribute, value in vars(module).items():
+            if isinstance(value, re.Pattern) and _nested_repeats(_parser.parse(value.pattern, value.flags)):
+                offenders.append(f"{name}.{attribute}")
+    assert offenders == []

@@ -162,7 +162,7 @@ def canonical_tool(name: str) -> str | None:
 
 
 # A version glued to a tool's name: "ChatGPTv5", "Cursor 1.7", "OpenCode v1.0.203".
-_VERSION = re.compile(r"[\s-]?v?\d+(?:\.\d+){0,3}$")
+_VERSION = re.compile(r"[\s-]?v?\d{1,9}(?:\.\d{1,9}){0,3}$")
 
 
 def _unversioned(key: str) -> str:
