@@ -343,6 +343,8 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
         return Who("none", reason="declares no assistant")
     if len(text) > 4 * MAX_NAME:
         return Who("unclear", reason=f"too long for a name ({len(text)} characters)")
+    if lowered in TEST_AGENTS:
+        return Who("unclear", reason="a tool's test double, not an assistant")
     ident = _IDENT.match(text)
     if ident:
         name, email = ident["name"].strip(" \"'"), ident["email"].strip()
