@@ -285,3 +285,14 @@ def test_a_sentence_disclosure_over_the_same_trailer_is_no_conflict():
     silent = attribute([commit(ai, "Claude Code")], {ai: "Ann"}, parse_note("# Note\nIt works.\n"), {"checkout.mjs": 2},
                        blame, [], ai)
     assert [c.message for c in silent.conflicts] == ["the note discloses no assistant, but commit metadata names Claude Code"]
+
+
+def test_a_readme_about_attribution_discloses_nothing_by_naming_tools():
+    """A project's README read in the note's place may be about attribution itself: its headings name
+    authorship, its prose and examples name every tool. Only its own disclosures count."""
+    readme = ("# Tool\n\n## Attribution: who wrote which line\n\nEach tool has one name (`claude-code` → Claude "
+              "Code; `droid` → Factory Droid).\n\n- **Footers**: `Generated with [Devin](https://devin.ai)`, and "
+              "Cursor's `Made-with: Cursor`.\n- A person who wrote with a tool's help (\"With the help of Copilot, I "
+              "wrote …\") credits the tool.\n\n```\nClaude Code wrote checkout.mjs.\n```\n")
+    assert parse_note(readme, document=True).entries == []
+    assert parse_note(readme + "\nI used Cursor for lines 1-4 of app.mjs.\n", document=True).tools == ["Cursor"]

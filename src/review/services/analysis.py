@@ -216,7 +216,7 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
         data = repo.show("HEAD", name, limit=NOTE_LIMIT)
         if not data or b"\0" in data:
             return None
-        found = attribution.parse_note(data.decode("utf-8", "replace"))
+        found = attribution.parse_note(data.decode("utf-8", "replace"), document=True)
         if not found.entries:
             return None
         for entry in found.entries:

@@ -264,10 +264,18 @@ def blocks(note: str) -> list[Block]:
     return found
 
 
+_CODE_OR_LINK = re.compile(r"`[^`\n]{0,500}`|" + _LINK.pattern)
+
+
+def _as_text(found: re.Match[str]) -> str:
+    # A code span is kept as written (a link inside it is code); a link reads as its text.
+    return found.group() if found.group().startswith("`") else found["text"]
+
+
 def plain(text: str) -> str:
     """Emphasis markers off (`**AI use:**` → `AI use:`) and links as their text; code spans keep
     their backticks."""
-    return _EMPHASIS.sub("", _LINK.sub(r"\g<text>", text))
+    return _EMPHASIS.sub("", _CODE_OR_LINK.sub(_as_text, text))
 
 
 # A heading about this work's AI use or its disclosure, not one that merely names AI or a tool
@@ -346,11 +354,15 @@ def _entries_of(block: Block, where: str = "section") -> list[NoteEntry]:
     return entries
 
 
-def parse_note(note: str) -> NoteDisclosure:
+def parse_note(note: str, document: bool = False) -> NoteDisclosure:
     """The disclosure: every section about AI use (its blocks, to the next heading of its level or
     higher) and every labelled paragraph, read whole; elsewhere, the sentences in disclosure language,
     wherever they stand. Line forms (`checkout.mjs:2-17 — Copilot`, a declaration of none) outside
-    those count only in a note that has neither."""
+    those count only in a note that has neither.
+
+    `document`: a project's own document read in the note's place (README.md), whose headings may
+    be about attribution as a subject ("Attribution: who wrote which line"): under them too, only
+    line forms, table rows and disclosure sentences count, never a tool merely mentioned."""
     found = blocks(note)
     result = NoteDisclosure()
     inside: set[int] = set()
@@ -369,9 +381,10 @@ def parse_note(note: str) -> NoteDisclosure:
     if result.heading is None and labelled:
         result.heading = _LABEL.match(plain(found[min(labelled)].text))["label"]  # type: ignore[index]
     elsewhere = "note" if not inside and not labelled else "prose"
+    disclosing = "note" if document else "section"
     for index, block in enumerate(found):
         if block.kind in ("paragraph", "item", "row"):
-            result.entries += _entries_of(block, "section" if index in inside | labelled else elsewhere)
+            result.entries += _entries_of(block, disclosing if index in inside | labelled else elsewhere)
     return result
 
 
