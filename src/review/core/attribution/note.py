@@ -93,7 +93,8 @@ def _who(text: str) -> tuple[str, str | None]:
     if found.kind == "tool":
         return who, found.tool
     if found.kind == "person" or _HUMAN_WORDS.search(who):
-        return who, None  # the candidate, or another person, named: not an assistant
+        # the candidate, or another person, named: not an assistant
+        return who, None
     return who, tool_in_text(who)
 
 
@@ -147,7 +148,8 @@ def _is_file_word(token: str) -> bool:
 @dataclass(frozen=True)
 class _Found:
     path: str
-    end: int  # where the path ends in the text searched
+    # where the path ends in the text searched
+    end: int
 
 
 def _file_in(text: str) -> _Found | None:

@@ -56,8 +56,10 @@ def _code_span(span: re.Match[str]) -> str:
 
 @dataclass(frozen=True)
 class Writer:
-    who: str  # as written
-    tool: str | None  # None: a person
+    # as written
+    who: str
+    # None: a person
+    tool: str | None
 
 
 def _writer(phrase: str, *, unknown_ok: bool) -> Writer | None:
@@ -66,10 +68,12 @@ def _writer(phrase: str, *, unknown_ok: bool) -> Writer | None:
     if len(words) > MAX_NAME_WORDS + 3:
         return None
     while words and words[0].lower().strip(",") in _FILLER:
-        words.pop(0)  # "Then Claude wrote …", "the first draft: …"
+        # "Then Claude wrote …", "the first draft: …"
+        words.pop(0)
     phrase = " ".join(words).strip(" ,")
     if not phrase or len(words) > MAX_NAME_WORDS or words[-1].lower() in _TRAILING or "`…`" in phrase:
-        return None  # "Devin — `…` and": the end of a list or a clause, not a name
+        # "Devin — `…` and": the end of a list or a clause, not a name
+        return None
     if _PRONOUN.match(phrase):
         return Writer(phrase, None)
     found = who_is(phrase)
@@ -118,7 +122,8 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
             before = sentence[:used.start()].strip().lower()
             if form is _USE and before and not re.search(r"(?:^|\s)(?:i|we)(?:\s+(?:also|then|first|only|mostly|just))?$",
                                                          before):
-                continue  # "the function used JSON.parse": not the candidate using a tool
+                # "the function used JSON.parse": not the candidate using a tool
+                continue
             found = _writer(_name_after(sentence[used.end():used.end() + 200]), unknown_ok=in_section)
             if found and found.tool:
                 return found

@@ -81,7 +81,8 @@ _TOOL_WORDS: tuple[tuple[str, str], ...] = (
 NEGATIVE_VALUES = {"none", "n/a", "na", "no", "-", "false", "not used", "nothing", "no ai", "0"}
 
 MAX_IDENTITY = 320
-MAX_NAME = 60  # a tool's name as shown; longer is cut, and said to be
+# a tool's name as shown; longer is cut, and said to be
+MAX_NAME = 60
 _IDENT = re.compile(r"^\s*(?P<name>[^<>]*?)\s*<(?P<email>[^<>]*)>\s*$")
 
 
@@ -258,10 +259,12 @@ def _service_tool(name: str, email: str) -> Who:
 class Who:
     """Who a name in a disclosure form is."""
 
-    kind: str  # tool | person | none (a declaration of no assistant) | unclear
+    # tool | person | none (a declaration of no assistant) | unclear
+    kind: str
     tool: str | None = None
     model: str | None = None
-    reason: str = ""  # for a person, none or unclear: why it is not a tool
+    # for a person, none or unclear: why it is not a tool
+    reason: str = ""
 
     @property
     def known(self) -> bool:
@@ -278,9 +281,11 @@ def is_service_address(email: str) -> bool:
     if local.endswith("[bot]") or "[bot]" in local:
         return True
     if domain == "github.com" and local == "noreply":
-        return False  # "GitHub <noreply@github.com>" commits what people did on the website
+        # "GitHub <noreply@github.com>" commits what people did on the website
+        return False
     if domain == "users.noreply.github.com":
-        return False  # a person's own GitHub address (bots are caught above)
+        # a person's own GitHub address (bots are caught above)
+        return False
     return local in _SERVICE_LOCAL
 
 
@@ -382,9 +387,12 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
     return Who("unclear", reason="names no assistant")
 
 
-_KERNEL = re.compile(r"^(?P<agent>[^:\s][^:]{0,60}?):(?P<model>\S{1,80})")  # Claude:claude-3-opus coccinelle
-_PAREN = re.compile(r"^(?P<agent>[^()]{1,60}?)\s*\((?P<model>[^()]{0,80})\)")  # Claude Code (claude-opus-5)
-_SLASH = re.compile(r"^(?P<agent>[\w.-]{1,60})\s?/\s?(?P<model>[\w.:-]{1,80})")  # claude-code/claude-fable-5
+# Claude:claude-3-opus coccinelle
+_KERNEL = re.compile(r"^(?P<agent>[^:\s][^:]{0,60}?):(?P<model>\S{1,80})")
+# Claude Code (claude-opus-5)
+_PAREN = re.compile(r"^(?P<agent>[^()]{1,60}?)\s*\((?P<model>[^()]{0,80})\)")
+# claude-code/claude-fable-5
+_SLASH = re.compile(r"^(?P<agent>[\w.-]{1,60})\s?/\s?(?P<model>[\w.:-]{1,80})")
 
 
 def _tool_shaped(text: str) -> tuple[str, str | None] | None:
@@ -396,12 +404,15 @@ def _tool_shaped(text: str) -> tuple[str, str | None] | None:
         agent, model = match["agent"].strip(), match["model"].strip() or None
         if shape is _KERNEL and (agent.lower() in ("http", "https", "mailto") or
                                  (person_shaped(agent) and not (model and is_model_name(model)))):
-            continue  # a link, or "Jane Doe:reviewer"
+            # a link, or "Jane Doe:reviewer"
+            continue
         if shape is _PAREN and not (model and (is_model_name(model) or tool_in_text(model) or
                                                any(c.isdigit() for c in model))):
-            continue  # "Jane Doe (reviewer)": a remark, not a model
+            # "Jane Doe (reviewer)": a remark, not a model
+            continue
         if shape is _SLASH and not ((model and is_model_name(model)) or tool_in_text(agent) or agent.lower() in ALIASES):
-            continue  # "and/or", "client/server"
+            # "and/or", "client/server"
+            continue
         return _tool_and_model(agent, model)
     return None
 

@@ -53,7 +53,8 @@ DISCLOSURE_KEYS: dict[str, tuple[str, str | None]] = {
 # aider's documented forms (aider.chat, "Git integration"): "(aider)" appended to the author's and
 # committer's names, an "aider: " subject prefix.
 _AIDER_SUFFIX = re.compile(r"\s\(aider\)$", re.I)
-_AIDER_PREFIX = re.compile(r"^aider: ")  # as aider writes it: a person's "Aider: …" is a subject about aider
+# as aider writes it: a person's "Aider: …" is a subject about aider
+_AIDER_PREFIX = re.compile(r"^aider: ")
 # The footer agents write on a line of its own, any tool: "🤖 Generated with [Firebender](https://…)"
 # (a few characters may come first: an emoji, or its mojibake).
 # Searched over the whole message, line by line (one pass in C, not a pattern per line).
@@ -66,8 +67,10 @@ _MADE_WITH_KNOWN = re.compile(r"^[ \t]{0,40}.{0,8}?\b(?:generated|made) with \[?
 # A line shaped like a trailer (git's key: letters, digits and dashes, then maybe spaces, then a colon).
 _KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9-]{1,60})[ \t]*:", re.M)
 
-MAX_TRAILER_LINE = 1000  # a longer line is prose, never a trailer: patterns only ever see short lines
-GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")  # git's own trailer prefixes
+# a longer line is prose, never a trailer: patterns only ever see short lines
+MAX_TRAILER_LINE = 1000
+# git's own trailer prefixes
+GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")
 COMMENT = "#"
 
 
@@ -116,8 +119,10 @@ class CommitAttribution:
 # --------------------------------------------------------------------------- the trailer block
 
 
-SPACE = " \t\n\r"  # git's own isspace (not C's, nor Unicode's wider idea of space)
-SCISSORS = "# ------------------------ >8 ------------------------"  # git cuts the message here
+# git's own isspace (not C's, nor Unicode's wider idea of space)
+SPACE = " \t\n\r"
+# git cuts the message here
+SCISSORS = "# ------------------------ >8 ------------------------"
 
 
 def _blank(line: str) -> bool:
@@ -143,7 +148,8 @@ def _ignored_tail(lines: list[str], last_ends: bool) -> int:
     """Where the message's trailing comments and blank lines (and git's old `Conflicts:` block)
     begin: git reads trailers above them."""
     if not any(line.startswith(COMMENT) or line == "Conflicts:" for line in lines):
-        end = len(lines)  # most messages: only trailing empty lines to leave out
+        # most messages: only trailing empty lines to leave out
+        end = len(lines)
         while end and lines[end - 1] == "":
             end -= 1
         return end
@@ -171,7 +177,8 @@ def trailer_block(message: str) -> tuple[int, list[tuple[str, str, str]]]:
     continuation lines unfolded. Linear in the message's length."""
     lines = message.split("\n")
     if ":" not in message:
-        return len(lines), []  # no line can be a trailer (git's own prefix lines hold no key either)
+        # no line can be a trailer (git's own prefix lines hold no key either)
+        return len(lines), []
     last_ends = bool(lines) and lines[-1] == ""
     if last_ends:
         lines.pop()
@@ -216,7 +223,8 @@ def trailer_block(message: str) -> tuple[int, list[tuple[str, str, str]]]:
     last_is_trailer = False
     for line in lines[start:end]:
         if line.startswith(COMMENT):
-            last_is_trailer = False  # a comment between them: what follows continues nothing
+            # a comment between them: what follows continues nothing
+            last_is_trailer = False
             continue
         if last_is_trailer and _starts_spaced(line):
             key, value, raw = found[-1]
@@ -345,7 +353,8 @@ def _trailer(key: str, value: str, raw: str, add, reject) -> None:
         reject(raw, "names neither a person's address nor an assistant")
     elif who.kind == "person":
         if key == "co-authored-by" and not tool_in_text(value):
-            return  # a person co-author, as GitHub means it: nothing to say
+            # a person co-author, as GitHub means it: nothing to say
+            return
         reject(raw, f"names a person, not an assistant ({who.reason})")
     else:
         reject(raw, f"names no assistant ({who.reason})")
