@@ -159,7 +159,7 @@ def test_no_pattern_of_the_attribution_parsers_nests_unbounded_repeats():
 
     assert _nested_repeats(_parser.parse(r"(?:\s+\w)*x")) and not _nested_repeats(_parser.parse(r"(?:\s{1,5}\w){0,3}x"))
     offenders = []
-    for name in ("trailers", "tools", "note", "sentences", "git_ai", "records", "merge", "agent_trace"):
+    for name in ("trailers", "tools", "names", "note", "sentences", "git_ai", "records", "merge", "agent_trace"):
         module = importlib.import_module(f"review.core.attribution.{name}")
         for attribute, value in vars(module).items():
             if isinstance(value, re.Pattern) and _nested_repeats(_parser.parse(value.pattern, value.flags)):

@@ -5,6 +5,7 @@ Pure: no I/O. One module per source; ``merge`` puts them together and finds the 
 from review.core.attribution.agent_trace import parse_agent_trace
 from review.core.attribution.git_ai import parse_git_ai_note, parse_legacy_authorship
 from review.core.attribution.merge import Attribution, Blame, Claim, Conflict, Span, Unmapped, attribute
+from review.core.attribution.names import Who, parse_agent_value, who_is
 from review.core.attribution.note import (
     HUMAN,
     NoteDisclosure,
@@ -14,7 +15,7 @@ from review.core.attribution.note import (
     parse_note_line,
 )
 from review.core.attribution.records import LineRecord, parse_ranges
-from review.core.attribution.tools import AGENTS, Agent, Who, match_identity, parse_agent_value, tool_in_text, who_is
+from review.core.attribution.tools import AGENTS, Agent, match_identity, tool_in_text
 from review.core.attribution.trailers import (
     DISCLOSURE_KEYS,
     CommitAttribution,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from review.core import jsondata
+from review.core.attribution.names import person_shaped, who_is
 from review.core.attribution.records import LineRecord, parse_ranges
-from review.core.attribution.tools import ALIASES, canonical_tool, person_shaped, who_is, written_name
+from review.core.attribution.tools import ALIASES, canonical_tool, written_name
 
 
 def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:

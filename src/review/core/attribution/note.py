@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
+from review.core.attribution.names import who_is
 from review.core.attribution.sentences import Writer, disclosed_writer
-from review.core.attribution.tools import tool_in_text, who_is
+from review.core.attribution.tools import tool_in_text
 
 HUMAN = None  # a span's tool when a person wrote it
 

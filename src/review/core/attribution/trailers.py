@@ -4,7 +4,7 @@
 Only disclosures count. A trailer is what git reads as one: a line of the trailer block that ends
 the message (`git interpret-trailers`, `git log --format=%(trailers)`), never a body line that
 merely looks like one, nor a subject's conventional-commit prefix. Its key must be one of the
-disclosure keys below; its value is a tool or a person by its shape (``tools.who_is``). Identity is
+disclosure keys below; its value is a tool or a person by its shape (``names.who_is``). Identity is
 the e-mail first, then the name; the author wrote the change, the committer only committed it.
 """
 
@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from review.core.attribution.tools import _IDENT, canonical_tool, match_identity, tool_in_text, who_is
+from review.core.attribution.names import who_is
+from review.core.attribution.tools import _IDENT, canonical_tool, match_identity, tool_in_text
 
 # Every trailer key that discloses an assistant, and how its value is read — the one list:
 #   identity  a person or a tool, by the value's shape (GitHub's co-author trailer, curl's Assisted-by)
