@@ -1,8 +1,13 @@
 """Commit-metadata attribution, with the verbatim examples of reference/attribution-formats.md."""
 
-import pytest
+import os
+import subprocess
 
-from review.core.attribution import commit_signals, parse_agent_value, trailers
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from review.core.attribution import commit_signals, parse_agent_value, trailer_block, trailers, who_is
 
 ME = ("Pat Doe", "pat@example.com")
 
@@ -41,9 +46,16 @@ def test_known_formats(message, expected):
     assert tools(message) == expected
 
 
-def test_trailers_anywhere_in_the_body_and_any_case():
-    squash = "Squash (#12)\n\n* first\n\nco-authored-by: Claude <noreply@anthropic.com>\n\n* second\n---------\n"
+def test_a_trailer_is_what_git_reads_as_one_in_any_case():
+    """GitHub's squash merge puts the co-authors after a `---------` line, in the block that ends the
+    message: a trailer. The same line in the middle of the body is not one; it is shown, rejected."""
+    squash = "Squash (#12)\n\n* first\n\n* second\n\n---------\n\nco-authored-by: Claude <noreply@anthropic.com>\n"
     assert tools(squash) == ["Claude Code"]
+    middle = "Squash (#12)\n\n* first\n\nCo-authored-by: Claude <noreply@anthropic.com>\n\n* second\n---------\n"
+    result = commit_signals("c", middle, ME, ME)
+    assert result.signals == []
+    [rejected] = result.rejected
+    assert "not in the trailer block" in rejected.reason and rejected.evidence.startswith("Co-authored-by: Claude")
 
 
 def test_model_is_kept():
@@ -97,3 +109,89 @@ def test_agent_value_shapes(value, tool, model):
 
 def test_subject_line_is_not_a_trailer():
     assert trailers("Fix: the thing\n\nbody") == []
+
+
+# --------------------------------------------------------------------------- the trailer block, as git reads it
+
+LINES = st.sampled_from([
+    "Subject", "", " ", "Co-authored-by: Claude <noreply@anthropic.com>", "Signed-off-by: Ann <ann@example.com>",
+    "(cherry picked from commit 0123abc)", "  continued", "\tcontinued", "# a comment", "Prose that says nothing.",
+    "Key : value", "key:value", "-x: y", "Note: a body line that looks like a trailer", " leading: space", "a b: c",
+    "Conflicts:", "\tfile.c", "--- ", "---------", "Assisted-by: MonkeyCode", "x\r", "Made-with: Cursor",
+    "# ------------------------ >8 ------------------------", "Fixes #12", "🤖 Generated with [Claude Code](https://x)",
+]) | st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\n\x00"), max_size=30)
+
+
+def git_reads(message: str) -> list[tuple[str, str]]:
+    env = {"PATH": os.environ["PATH"], "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "HOME": "/nonexistent"}
+    out = subprocess.run(["git", "interpret-trailers", "--parse", "--no-divider"], input=message.encode(),
+                         capture_output=True, env=env, check=True).stdout.decode("utf-8", "replace")
+    found = []
+    for line in out.split("\n"):
+        if line:
+            key, _, value = line.partition(":")
+            found.append((key.strip().lower(), " ".join(value.split())))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LINES, max_size=12), st.booleans())
+def test_the_trailer_block_is_the_one_git_reads(lines, final_newline):
+    """Against git itself (`git interpret-trailers --parse --no-divider`, as `git log --format=%(trailers)`
+    reads a commit): the same trailers, in the same order, continuation lines unfolded."""
+    message = "\n".join(lines) + ("\n" if final_newline else "")
+    mine = [(key, " ".join(value.split())) for key, value, _ in trailer_block(message)[1]]
+    assert mine == git_reads(message)
+
+
+def test_trailer_block_examples_git_agrees_with():
+    assert trailer_block("Subject\nCo-authored-by: Claude <noreply@anthropic.com>\n")[1] == []  # the title's own line
+    message = "Fix\n\nBody.\n\nSigned-off-by: Ann <ann@example.com>\nthis line is prose\nCo-authored-by: Bo <bo@x.org>\n"
+    assert [key for key, _, _ in trailer_block(message)[1]] == ["signed-off-by", "co-authored-by"]  # 2 of 3, with git's
+    assert trailer_block("Fix\n\nNote: prose\nmore prose\nand more\n")[1] == []
+
+
+@pytest.mark.parametrize("value, kind, tool, known", [
+    ("MonkeyCode", "tool", "MonkeyCode", False),  # a single product-like token: a tool, known or not
+    ("MonkeyCode:mc-2", "tool", "MonkeyCode", False),  # the kernel's AGENT:MODEL shape
+    ("Zed Agent <noreply@zed.dev>", "tool", "Zed Agent", False),  # a vendor's service address
+    ("Firebender <help@firebender.com>", "tool", "Firebender", True),
+    ("o3", "tool", "o3", True),  # a model alone
+    ("claude-3-5-sonnet", "tool", "Claude Code", True),
+    ("ChatGPTv5", "tool", "ChatGPT", True),  # Fedora's example
+    ("Jane Doe <jane@example.org>", "person", None, True),  # a personal name and address
+    ("jdoe42 <jdoe@example.org>", "person", None, True),  # a handle at a personal address is a person too
+    ("Jay Satiro", "person", None, True),  # curl's helpers
+    ("Claude Martin <claude.martin@example.com>", "person", None, True),
+    ("Claude Martin", "person", None, True),
+    ("none", "none", None, True),
+])
+def test_who_a_name_is_by_its_shape(value, kind, tool, known):
+    found = who_is(value)
+    assert (found.kind, found.tool, found.known) == (kind, tool, known)
+
+
+@pytest.mark.parametrize("message, tools, rejected", [
+    ("Retry\n\nAssisted-by: MonkeyCode\n", ["MonkeyCode"], []),
+    ("Retry\n\nAssisted-by: Jane Doe <jane@example.org>\n", [], ["names a person, not an assistant"]),
+    ("Retry\n\nGenerated-by: something internal\n", ["an assistant (unnamed)"], []),  # the key says AI; the value no tool
+    ("Retry\n\nAI-assistant: none\n", [], ["declares no assistant"]),
+    ("Retry\n\nAi-assisted: true\nCo-authored-by: Claude Code <noreply@anthropic.com>\n",
+     ["Claude Code", "an assistant (unnamed)"], []),
+    ("copilot: fix(claude): things\n", [], []),  # a subject's conventional-commit prefix is no disclosure
+])
+def test_disclosure_trailers_and_what_is_not_one(message, tools, rejected):
+    result = commit_signals("c", message, ME, ME)
+    assert result.tools == tools
+    assert [r.reason.split(" (")[0] for r in result.rejected] == rejected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=400))
+def test_any_value_is_a_tool_a_person_or_neither_and_a_tool_is_safe_to_show(value):
+    from review.core.text import visible
+
+    found = who_is(value)
+    assert found.kind in ("tool", "person", "none", "unclear")
+    if found.kind == "tool":
+        assert found.tool and visible(found.tool) == found.tool and len(found.tool) <= 61

@@ -98,3 +98,70 @@ def test_locating_a_function_never_fails_and_stays_inside_the_file(text_):
         start, end = found
         assert 1 <= start <= end <= text_.count("\n") + 1
 
+
+
+TOOLS = st.sampled_from(["Windsurf", "Cursor", "Claude Code", "GitHub Copilot", "Codex", "aider", "MonkeyCode", "o3"])
+MENTIONS = st.one_of(
+    st.builds(lambda t: f"- [{t}](https://marketplace.example.com/{t})", TOOLS),
+    st.builds(lambda t: f"- {t}", TOOLS),
+    st.builds(lambda t, u: f"Works with {t} and {u}.", TOOLS, TOOLS),
+    st.builds(lambda t: f"| {t} | supported |", TOOLS),
+    st.builds(lambda t: f"## {t} integration", TOOLS),
+    st.sampled_from(["# Project", "## Editor extensions", "", "|---|---|", "Some prose about the project."]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(MENTIONS, max_size=30).map("\n".join))
+def test_a_tool_only_mentioned_is_never_an_assistant(note):
+    """Lists, links, tables and prose that name tools without saying any wrote something — a README's
+    supported editors — name no assistant and map no line."""
+    result = attribution.parse_note(note)
+    assert result.tools == [] and [e for e in result.entries if e.kind != "none"] == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANY_TEXT, st.sampled_from(["Assisted-by", "Co-authored-by", "Generated-by", "AI-assistant", "Made-with"]))
+def test_a_disclosure_trailer_of_any_value_is_a_tool_a_rejection_or_a_person(value, key):
+    message = f"Subject\n\n{key}: {value.replace(chr(10), ' ')}\n"
+    found = attribution.commit_signals("a" * 40, message, ("Pat", "pat@example.com"), ("Pat", "pat@example.com"))
+    for signal in found.signals:
+        assert signal.tool and text.visible(signal.tool) == signal.tool
+
+
+def _nested_repeats(tree, outer: int | None = None) -> list[tuple[int, int]]:
+    """(outer, inner) maxima of every repeat inside another where either is unbounded."""
+    from re import _constants as sre
+
+    found = []
+    for op, arg in tree:
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+            _, most, sub = arg
+            if outer is not None and ((outer > 1 and most == sre.MAXREPEAT) or (outer == sre.MAXREPEAT and most > 1)):
+                found.append((outer, most))
+            found += _nested_repeats(sub, most if outer is None or most > outer else outer)
+        elif op == sre.SUBPATTERN:
+            found += _nested_repeats(arg[-1], outer)
+        elif op == sre.BRANCH:
+            for branch in arg[1]:
+                found += _nested_repeats(branch, outer)
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            found += _nested_repeats(arg[1], outer)
+    return found
+
+
+def test_no_pattern_of_the_attribution_parsers_nests_unbounded_repeats():
+    """Linear time on hostile notes and commit messages: no pattern repeats a part that itself repeats
+    without bound (the shape that backtracks catastrophically)."""
+    import importlib
+    import re
+    from re import _parser
+
+    assert _nested_repeats(_parser.parse(r"(?:\s+\w)*x")) and not _nested_repeats(_parser.parse(r"(?:\s{1,5}\w){0,3}x"))
+    offenders = []
+    for name in ("trailers", "tools", "names", "note", "sentences", "git_ai", "records", "merge", "agent_trace"):
+        module = importlib.import_module(f"review.core.attribution.{name}")
+        for attribute, value in vars(module).items():
+            if isinstance(value, re.Pattern) and _nested_repeats(_parser.parse(value.pattern, value.flags)):
+                offenders.append(f"{name}.{attribute}")
+    assert offenders == []

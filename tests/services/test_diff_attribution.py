@@ -264,7 +264,7 @@ def test_a_git_ai_style_history_gives_the_true_share_each_tool_once_and_no_noise
     # there is no note at all, while commits name assistants).
     assert [c for c in result.attribution.conflicts if c.path] == [] and result.cut == []
     assert [c.message for c in result.attribution.conflicts] == [
-        "the note has no disclosure section, but commit metadata names Claude Code, Devin"]
+        "the note discloses no assistant, but commit metadata names Claude Code, Devin"]
     assert len(result.blame) == 4  # only the files an assistant could have written were traced
 
 

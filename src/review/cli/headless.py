@@ -88,7 +88,8 @@ def run_triage(args: argparse.Namespace) -> int:
         return 0
     print(f"{'candidate':24} {'state':10} {'key scope':11} {'runs':8} {'disclosure':10} detail")
     for row in rows:
-        detail = row.problem or f"{row.commits} commits, assistants: {', '.join(row.assistants) or 'none'}"
+        detail = row.problem or \
+            f"{row.commits} commits, assistants: {marks.assistants_text(row.assistants, row.attribution, 'none')}"
         runs = marks.marks(row.scenarios) if row.scenarios else "—"
         print(safe_line(f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} "
                         f"{row.disclosure or '—':10} {detail}", 400))

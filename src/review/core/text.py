@@ -69,12 +69,19 @@ def safe_text(text: str) -> str:
 
     Tabs and newlines are kept: they are layout, not commands.
     """
+    text = visible(text)
+    mask = _mask
+    return mask(text) if mask is not None else text
+
+
+def visible(text: str) -> str:
+    """`safe_text` without the candidate-blind mask: for names the core keeps (a tool as a candidate
+    wrote it), which the views mask when they show them."""
     text = _CONTROL.sub(_show_control, text)
     text = _INVISIBLE.sub(_show_codepoint, text)
     if not text.isascii():
         text = "".join(f"<U+{ord(c):04X}>" if unicodedata.category(c) in _UNSURE_WIDTH else c for c in text)
-    mask = _mask
-    return mask(text) if mask is not None else text
+    return text
 
 
 def safe_line(text: str, limit: int = 500) -> str:

@@ -86,6 +86,12 @@ def key_scope(records: Mapping[str, Iterable[Mapping]]) -> str:
     return "per-call" if reused_in_a_call else "unknown"
 
 
+def assistants_text(assistants: list[str], attribution: Mapping | None, empty: str = "none detected") -> str:
+    """The row's assistants, each tool the console does not know marked so (it is shown as written)."""
+    unknown = set((attribution or {}).get("unknown_tools") or ())
+    return ", ".join(f"{tool} (not a known tool)" if tool in unknown else tool for tool in assistants) or empty
+
+
 def disclosure_state(tools: list[str], conflicts: int, unmapped: int, declares_none: bool) -> str:
     if conflicts:
         return "conflict"

@@ -178,9 +178,9 @@ def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: s
 
 
 def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attribution.NoteDisclosure | None:
-    """A candidate who wrote the disclosure in README.md instead of the note: its section about AI
-    use, or a labelled paragraph, when the candidate changed README.md (the starter's own words about
-    assistants are not a disclosure)."""
+    """A candidate who wrote the disclosure in README.md instead of the note: read as the note is
+    (a section about AI use, a labelled paragraph, disclosure sentences; never a tool merely listed or
+    linked), when the candidate changed README.md (the starter's own words are not a disclosure)."""
     for name in README_NAMES:
         changed = the_diff.file(name)
         if changed is None or not changed.added:
@@ -188,12 +188,12 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
         data = repo.show("HEAD", name, limit=NOTE_LIMIT)
         if not data or b"\0" in data:
             return None
-        found = attribution.parse_note(data.decode("utf-8", "replace"), anywhere=False)
+        found = attribution.parse_note(data.decode("utf-8", "replace"), document=True)
         if not found.entries:
             return None
         for entry in found.entries:
             entry.file = name
-        found.heading = f"{found.heading} (in {name})"
+        found.heading = f"{found.heading} (in {name})" if found.heading else None
         return found
     return None
 

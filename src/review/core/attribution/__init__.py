@@ -5,6 +5,7 @@ Pure: no I/O. One module per source; ``merge`` puts them together and finds the 
 from review.core.attribution.agent_trace import Trace, TraceRange, parse_agent_trace, read_trace
 from review.core.attribution.git_ai import parse_git_ai_note, parse_legacy_authorship
 from review.core.attribution.merge import Attribution, Blame, Claim, Conflict, Span, Unmapped, attribute
+from review.core.attribution.names import Who, parse_agent_value, who_is
 from review.core.attribution.note import (
     HUMAN,
     NoteDisclosure,
@@ -15,13 +16,22 @@ from review.core.attribution.note import (
 )
 from review.core.attribution.records import LineRecord, Notice, parse_ranges
 from review.core.attribution.rewritten import RewrittenNote
-from review.core.attribution.tools import AGENTS, Agent, match_identity, parse_agent_value, tool_in_text
-from review.core.attribution.trailers import CommitAttribution, Rejected, Signal, assistants, commit_signals, trailers
+from review.core.attribution.tools import AGENTS, Agent, match_identity, tool_in_text
+from review.core.attribution.trailers import (
+    DISCLOSURE_KEYS,
+    CommitAttribution,
+    Rejected,
+    Signal,
+    assistants,
+    commit_signals,
+    trailer_block,
+    trailers,
+)
 
 __all__ = [
-    "AGENTS", "HUMAN", "Agent", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict", "LineRecord",
-    "NoteDisclosure", "NoteEntry", "Notice", "Rejected", "RewrittenNote", "Signal", "Span", "Trace", "TraceRange",
-    "Unmapped", "assistants", "attribute", "read_trace",
+    "AGENTS", "DISCLOSURE_KEYS", "HUMAN", "Agent", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict",
+    "LineRecord", "NoteDisclosure", "NoteEntry", "Notice", "Rejected", "RewrittenNote", "Signal", "Span", "Trace",
+    "TraceRange", "Unmapped", "Who", "assistants", "attribute", "read_trace", "trailer_block", "who_is",
     "commit_signals", "match_identity", "parse_agent_trace", "parse_agent_value",
     "parse_git_ai_note", "parse_legacy_authorship", "locate_function", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",
 ]

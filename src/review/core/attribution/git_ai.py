@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from review.core import jsondata
+from review.core.attribution.names import person_shaped, who_is
 from review.core.attribution.records import LineRecord, parse_ranges
-from review.core.attribution.tools import canonical_tool
+from review.core.attribution.tools import ALIASES, canonical_tool, written_name
 
 
 def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
@@ -37,9 +38,26 @@ def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
     return records
 
 
+def legacy_author_tool(name: str, metadata: object) -> str | None:
+    """A legacy authorship author's tool, or None for a person. The log lists every author of the
+    lines, people included: an author is an assistant when it carries agent metadata (its tool, or
+    its name as written) or its name is a known tool or a model (o3, gpt-4o, claude-3-5-sonnet);
+    any other name — a maintainer's full name, or their first name — is a person."""
+    meta = jsondata.obj(metadata)
+    if meta:
+        agent = jsondata.obj(meta.get("agent_id")) or meta
+        tool = jsondata.text(agent.get("tool")) or jsondata.text(agent.get("name"))
+        return canonical_tool(tool or name)
+    who = who_is(name)
+    if who.kind == "tool" and who.tool and who.known and not person_shaped(name.strip()):
+        return who.tool
+    return canonical_tool(name) if name.strip().lower() in ALIASES else None
+
+
 def parse_legacy_authorship(commit: str, text: str) -> list[LineRecord]:
     """git-ai's legacy store, `refs/ai/authorship/<commit>`: JSON `authorship/0.0.1` ({"files": {path:
-    {"authors": [{"author": "Claude", "lines": [22, [30, 35]]}]}}}), or a v3 log kept there."""
+    {"authors": [{"author": "Claude", "lines": [22, [30, 35]], "agent_metadata": null}]}}}), or a v3
+    log kept there. People are listed beside the assistants: their lines are a person's."""
     if not text.lstrip().startswith("{"):
         return parse_git_ai_note(commit, text)
     records: list[LineRecord] = []
@@ -52,9 +70,10 @@ def parse_legacy_authorship(commit: str, text: str) -> list[LineRecord]:
             for item in jsondata.arr(author.get("lines")):
                 if isinstance(item, int) and not isinstance(item, bool):
                     ranges.append((item, item))
-                elif isinstance(item, list) and len(item) == 2 and all(isinstance(v, int) for v in item):
+                elif isinstance(item, list) and len(item) == 2 and all(
+                        isinstance(v, int) and not isinstance(v, bool) for v in item):
                     ranges.append((min(item), max(item)))
             if ranges and name:
-                records.append(LineRecord(str(path), commit, ranges, canonical_tool(name),
-                                          f"git-ai legacy authorship on {commit[:7]}"))
+                records.append(LineRecord(str(path), commit, ranges, legacy_author_tool(name, author.get("agent_metadata")),
+                                          f"git-ai legacy authorship on {commit[:7]}", author=written_name(name)))
     return records

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
 from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
+from review.core.attribution.tools import is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
@@ -82,12 +84,14 @@ class Attribution:
         """Line-level accounts that name lines no HEAD line could be matched to: a record whose revision
         is not in the history, a note on a rewritten commit that is gone."""
         return sum(n.unplaced for n in self.notices) + sum(r.problem is not None for r in self.rewritten)
+    # Tools named in an explicit disclosure form that the console does not know: shown as written.
+    unknown_tools: list[str] = field(default_factory=list)
 
     def claim(self, path: str, line: int) -> Claim | None:
         return self.lines.get(path, {}).get(line)
 
     def to_json(self, share: float | None = None) -> dict:
-        return {"tools": self.tools, "share": share, "spans": [s.to_json() for s in self.spans],
+        return {"tools": self.tools, "unknown_tools": self.unknown_tools, "share": share, "spans": [s.to_json() for s in self.spans],
                 "conflicts": [c.to_json() for c in self.conflicts],
                 "unmapped": [u.to_json() for u in self.unmapped],
                 "notices": [n.to_json() for n in self.notices],
@@ -118,6 +122,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     (layer 0), which no other source conflicts with.
     """
     by_commit = {c.commit: c for c in commits}
+    records = [_as_person_when_named(record, by_commit.get(record.commit or "")) for record in records]
     claims: dict[str, dict[int, list[Claim]]] = {}
 
     def add(path: str, line: int, claim: Claim) -> None:
@@ -319,9 +324,11 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         conflicts.insert(0, Conflict(None, None, None,
                                      f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
                                      [("note", None), *(("commit metadata", tool) for tool in commit_tools)]))
-    if note.heading is None and commit_tools:
+    if not note.discloses and commit_tools:
+        # Wherever a disclosure stands in the note (a section, a label, a sentence), it is one; only
+        # a note that says nothing of who wrote the code leaves the commits' assistants undisclosed.
         conflicts.insert(0, Conflict(None, None, None,
-                                     f"the note has no disclosure section, but commit metadata names {', '.join(commit_tools)}",
+                                     f"the note discloses no assistant, but commit metadata names {', '.join(commit_tools)}",
                                      [("note (no disclosure)", None), *(("commit metadata", tool) for tool in commit_tools)]))
 
     spans = []
@@ -336,8 +343,28 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                     run_start = line + 1
     tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
                     *(tool for found in rewritten or [] for tool in found.tools)})
+    unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
     return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, list(notices or []),
-                       list(rewritten or []))
+                       list(rewritten or []), unknown)
+
+
+def _as_person_when_named(record: LineRecord, commit: CommitAttribution | None) -> LineRecord:
+    """A record that names its author (git-ai's legacy authorship) about one of the commit's own
+    people — its author or committer, by full name or a part of it such as the first name — is
+    that person's, whatever else the name could be: a person is never an assistant."""
+    if record.author is None or record.tool is None or commit is None:
+        return record
+    named = _name_words(record.author)
+    for person in (commit.author, commit.committer):
+        words = _name_words(person)
+        if named and words and (named <= words or words <= named):
+            return dataclasses.replace(record, tool=None,
+                                       source=f"{record.source} (author {record.author}: the commit's {person})")
+    return record
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[^\W\d_]+", name.lower()))
 
 
 def _written(entry: NoteEntry) -> str:

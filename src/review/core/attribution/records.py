@@ -22,6 +22,9 @@ class LineRecord:
     family: str = ""
     order: int = 0
     claims: bool = True  # False: the record says the lines' origin is unknown: it claims nothing
+    # The author's name as the record gives it, when the record names people and tools alike (git-ai's
+    # legacy authorship): one that is the commit's own author or committer is that person.
+    author: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,17 @@
-"""Assistants by identity and by name: the known agents' addresses and names, the words that name a
-tool in free text, and the shapes of Assisted-by/Generated-by values. Pure."""
+"""Assistants the console knows: the agents' addresses and names, one name per tool (aliases), the
+words that name a tool in free text, and model names. Pure.
+
+The known list is for aliases and for unstructured markers (a tool mentioned in a sentence). Who a
+name in an explicit disclosure form is — a tool, known or not, or a person — is `names.who_is`.
+"""
 
 from __future__ import annotations
 
 import functools
 import re
 from dataclasses import dataclass
+
+from review.core.text import visible
 
 
 @dataclass(frozen=True)
@@ -25,7 +31,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent("OpenAI Codex", ("noreply@openai.com", "codex@openai.com"),
           ("+chatgpt-codex-connector[bot]@users.noreply.github.com", "+codex@users.noreply.github.com"),
           r"(?:openai )?codex(?: cli)?(?: \((?P<model>[^)]*)\))?|chatgpt-codex-connector\[bot\]"),
-    Agent("Cursor", ("cursoragent@cursor.com",), (), r"cursor(?: agent)?"),
+    Agent("Cursor", ("cursoragent@cursor.com",), ("+cursor[bot]@users.noreply.github.com",), r"cursor(?: agent)?"),
     Agent("Aider", ("aider@aider.chat", "noreply@aider.chat", "noreply@aider.dev"), (),
           r"aider \((?P<model>[^)]*)\)"),
     Agent("Devin", (), ("+devin-ai-integration[bot]@users.noreply.github.com",),
@@ -38,8 +44,11 @@ AGENTS: tuple[Agent, ...] = (
     Agent("Amp", ("amp@ampcode.com",), (), r"amp"),
     Agent("OpenCode", ("noreply@opencode.ai",), (), r"opencode"),
     Agent("Windsurf", ("noreply@windsurf.com", "noreply@codeium.com"), (), r"windsurf|codeium"),
-    Agent("Factory Droid", (), ("+factory-droid[bot]@users.noreply.github.com",), r"factory-droid\[bot\]"),
+    Agent("Factory Droid", (), ("+factory-droid[bot]@users.noreply.github.com",), r"factory-droid\[bot\]|droid"),
     Agent("Qwen Code", ("qwen-coder@alibabacloud.com",), (), r"qwen-coder"),
+    Agent("Junie", ("junie@jetbrains.com",), ("+jetbrains-junie[bot]@users.noreply.github.com",),
+          r"junie|jetbrains-junie\[bot\]"),
+    Agent("Firebender", ("help@firebender.com",), (), r"firebender"),
 )
 
 # Words that name an assistant inside free-text values (Assisted-by, notes). Word boundaries matter:
@@ -70,7 +79,9 @@ _TOOL_WORDS: tuple[tuple[str, str], ...] = (
 NEGATIVE_VALUES = {"none", "n/a", "na", "no", "-", "false", "not used", "nothing", "no ai", "0"}
 
 MAX_IDENTITY = 320
-_IDENT = re.compile(r"^\s*(?P<name>.*?)\s*<(?P<email>[^<>]*)>\s*$")
+# a tool's name as shown; longer is cut, and said to be
+MAX_NAME = 60
+_IDENT = re.compile(r"^\s*(?P<name>[^<>]*?)\s*<(?P<email>[^<>]*)>\s*$")
 
 
 # --------------------------------------------------------------------------- matching
@@ -107,7 +118,7 @@ def _email_could_be_bot(email: str) -> bool:
 def _model_from_name(agent: Agent, name: str) -> str | None:
     if not agent.names:
         return None
-    match = re.fullmatch(agent.names, name.strip(), re.I)
+    match = _name_pattern(agent.names).fullmatch(name.strip())
     if match and "model" in match.groupdict() and match["model"]:
         return match["model"].strip()
     return None
@@ -117,72 +128,80 @@ def _model_from_name(agent: Agent, name: str) -> str | None:
 ALIASES = {
     "claude": "Claude Code", "claude code": "Claude Code", "claude-code": "Claude Code", "claude_code": "Claude Code",
     "copilot": "GitHub Copilot", "github copilot": "GitHub Copilot", "copilot chat": "GitHub Copilot",
-    "copilot-agent": "GitHub Copilot", "github-copilot": "GitHub Copilot",
+    "copilot-agent": "GitHub Copilot", "github-copilot": "GitHub Copilot", "copilot cli": "GitHub Copilot",
+    "github copilot cli": "GitHub Copilot", "copilot-cli": "GitHub Copilot",
     "cursor": "Cursor", "cursor agent": "Cursor", "cursor-agent": "Cursor",
     "codex": "OpenAI Codex", "openai codex": "OpenAI Codex", "codex cli": "OpenAI Codex", "codex-cli": "OpenAI Codex",
+    "openai-codex": "OpenAI Codex", "openai codex cli": "OpenAI Codex",
     "devin": "Devin", "firebender": "Firebender", "droid": "Factory Droid", "factory droid": "Factory Droid",
     "factory-droid": "Factory Droid", "gemini": "Gemini", "gemini cli": "Gemini CLI", "gemini-cli": "Gemini CLI",
     "aider": "Aider", "windsurf": "Windsurf", "amp": "Amp", "opencode": "OpenCode", "continue": "Continue",
-    "junie": "Junie", "qwen": "Qwen Code", "qwen code": "Qwen Code", "pi": "Pi",
+    "junie": "Junie", "qwen": "Qwen Code", "qwen code": "Qwen Code", "qwen-coder": "Qwen Code", "pi": "Pi",
+    "chatgpt": "ChatGPT", "jules": "Jules", "tabnine": "Tabnine", "cline": "Cline", "roo code": "Roo Code",
+    "kiro": "Amazon Q Developer", "amazon q": "Amazon Q Developer", "deepseek": "DeepSeek", "llm": "an LLM (unnamed)",
 }
 # Test doubles that tools use in their own test suites: not assistants (git-ai's `mock_ai`).
 TEST_AGENTS = {"mock_ai", "mock-ai", "mock", "test_agent", "test-agent", "fake_ai", "fake-ai"}
 
+# What a source says when it names no tool: an assistant all the same.
+UNNAMED = ("an assistant (unnamed)", "an agent (unnamed)", "an LLM (unnamed)", "an agent (git-ai)",
+           "an agent (Agent Trace)")
+KNOWN_TOOLS = frozenset({agent.tool for agent in AGENTS} | set(ALIASES.values()) |
+                        {tool for _, tool in _TOOL_WORDS} | set(UNNAMED) | {"Replit Agent", "Gemini CLI"})
+
 
 def canonical_tool(name: str) -> str | None:
-    """The one name for a tool as a source spells it; unknown tools as written (never dropped);
-    None for a test agent, which is not an assistant."""
+    """The one name for a tool as a source spells it; unknown tools as written (sanitised, never
+    dropped); None for a test agent, which is not an assistant."""
     key = " ".join(name.strip().lower().split())
     if key in TEST_AGENTS:
         return None
-    return ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or name.strip()
+    return ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or ALIASES.get(_unversioned(key)) or \
+        written_name(name)
+
+
+# A version glued to a tool's name: "ChatGPTv5", "Cursor 1.7", "OpenCode v1.0.203".
+_VERSION = re.compile(r"[\s-]?v?\d{1,9}(?:\.\d{1,9}){0,3}$")
+
+
+def _unversioned(key: str) -> str:
+    # Only names short enough to be one (the pattern, searched from every digit, is not linear).
+    return _VERSION.sub("", key) if len(key) <= MAX_NAME else key
+
+
+def written_name(name: str) -> str:
+    """A name as the candidate wrote it, made safe to keep: controls and invisible characters
+    visible, whitespace collapsed, cut at MAX_NAME characters (saying so)."""
+    text = " ".join(visible(name[:4 * MAX_NAME]).split())
+    return text if len(text) <= MAX_NAME else text[:MAX_NAME] + "…"
+
+
+def is_known_tool(name: str) -> bool:
+    return name in KNOWN_TOOLS
 
 
 def tool_in_text(value: str) -> str | None:
     """The assistant a free-text value names, or None."""
     for pattern, tool in _TOOL_WORDS:
-        if re.search(rf"(?<![A-Za-z]){pattern}(?![A-Za-z])", value, re.I):
+        if _word_pattern(pattern).search(value):
             return tool
     return None
 
 
-def parse_agent_value(value: str) -> tuple[str, str | None] | None:
-    """Split an Assisted-by/Generated-by value into (tool, model); None when it names no assistant.
-
-    Shapes: ``Claude:claude-3-opus coccinelle sparse`` (kernel), ``LLM coccinelle sparse``,
-    ``Claude Code (claude-opus-5)``, ``claude-code/claude-fable-5``, ``Name <email>``.
-    """
-    text = value.strip()
-    ident = _IDENT.match(text)
-    if ident:
-        found = match_identity(ident["name"], ident["email"])
-        if found:
-            return found[0].tool, found[1]
-        text = ident["name"]
-    model: str | None = None
-    kernel = re.match(r"^(?P<agent>[^:\s][^:]*?):(?P<model>\S+)", text)
-    paren = re.match(r"^(?P<agent>[^()]+?)\s*\((?P<model>[^)]*)\)", text)
-    slash = re.match(r"^(?P<agent>[\w.-]+)/(?P<model>[\w.:-]+)", text)
-    for shape in (kernel, paren, slash):
-        if shape:
-            model = shape["model"].strip() or None
-            text_agent = shape["agent"].strip()
-            tool = tool_in_text(text_agent) or tool_in_text(text)
-            if tool:
-                return _refine(tool, text_agent), model
-    if re.match(r"^llm\b", text, re.I):
-        return "an LLM (unnamed)", None
-    tool = tool_in_text(text)
-    return (_refine(tool, text), model) if tool else None
+@functools.lru_cache(maxsize=64)
+def _word_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z]){pattern}(?![A-Za-z])", re.I)
 
 
-def _refine(tool: str, text: str) -> str:
-    """"GitHub Copilot:Claude Opus 4.6" names Copilot as the tool and Claude as the model."""
-    lowered = text.lower()
-    if "copilot" in lowered:
-        return "GitHub Copilot"
-    if "codex" in lowered:
-        return "OpenAI Codex"
-    if "cursor" in lowered:
-        return "Cursor"
-    return tool
+# Model names, as sources write them alone: o3, gpt-4o, claude-3-5-sonnet, gemini-2.5-pro,
+# anthropic/claude-opus-4-5 (a provider first, as litellm and models.dev write them).
+_MODEL = re.compile(
+    r"(?:[a-z0-9_.-]{1,40}/)?(?:o[1-9](?:-[a-z]+)?|gpt-?\d[\w.-]*|gpt-?4o[\w.-]*|chatgpt-[\w.-]+|claude-[\w.-]+|"
+    r"(?:opus|sonnet|haiku)-?\d[\w.-]*|gemini-[\w.-]+|codex-[\w.-]+|(?:code)?llama-?\d[\w.-]*|deepseek-[\w.-]+|"
+    r"qwen\d?-[\w.-]+|(?:mistral|codestral|devstral|mixtral)-[\w.-]+|grok-\d[\w.-]*|kimi-[\w.-]+|glm-\d[\w.-]*|"
+    r"command-r[\w.-]*|phi-\d[\w.-]*)", re.I)
+
+
+def is_model_name(name: str) -> bool:
+    text = name.strip()
+    return len(text) <= 80 and _MODEL.fullmatch(text) is not None

@@ -1,9 +1,11 @@
-"""Commit metadata → attribution signals: trailers, author and committer identities, subject
-prefixes, "Generated with" lines, with what was considered and rejected. Pure.
+"""Commit metadata → attribution signals: trailers, author and committer identities, aider's rules,
+"Generated with" footers, with what was considered and rejected. Pure.
 
-Each tool's format follows its own documentation, and its pitfalls: trailer keys are
-case-insensitive and may sit anywhere in the body; identity is matched on the email first, then on
-the name; a person named Claude is not an AI, and curl uses ``Assisted-by:`` for human helpers.
+Only disclosures count. A trailer is what git reads as one: a line of the trailer block that ends
+the message (`git interpret-trailers`, `git log --format=%(trailers)`), never a body line that
+merely looks like one, nor a subject's conventional-commit prefix. Its key must be one of the
+disclosure keys below; its value is a tool or a person by its shape (``names.who_is``). Identity is
+the e-mail first, then the name; the author wrote the change, the committer only committed it.
 """
 
 from __future__ import annotations
@@ -11,30 +13,66 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from review.core.attribution.tools import _IDENT, NEGATIVE_VALUES, match_identity, parse_agent_value, tool_in_text
+from review.core.attribution.names import who_is
+from review.core.attribution.tools import _IDENT, canonical_tool, match_identity, tool_in_text
 
-# Trailer keys whose presence alone says an assistant was involved, with the tool when it is implied.
-SESSION_TRAILERS: dict[str, str | None] = {
-    "claude-session": "Claude Code",
-    "codex-session": "OpenAI Codex",
-    "cursor-session": "Cursor",
-    "agent-logs-url": "GitHub Copilot",
-    "amp-thread-id": "Amp",
-    "entire-checkpoint": None,
-    "replit-commit-author": "Replit Agent",
+# Every trailer key that discloses an assistant, and how its value is read — the one list:
+#   identity  a person or a tool, by the value's shape (GitHub's co-author trailer, curl's Assisted-by)
+#   tool      the key itself says an assistant helped; the value names it (unnamed when it does not)
+#   purpose   the key says an assistant helped; the value says what for (QEMU's AI-used-for)
+#   flag      true/yes: an assistant helped, unnamed (aittributor's Ai-assisted)
+#   session   a session link only an agent writes; the tool it implies, if any
+DISCLOSURE_KEYS: dict[str, tuple[str, str | None]] = {
+    "co-authored-by": ("identity", None),
+    "assisted-by": ("identity", None),
+    "agent": ("identity", None),
+    "generated-by": ("tool", None),
+    "co-authored-by-ai": ("tool", None),
+    "co-developed-by-ai": ("tool", None),
+    "ai-assistant": ("tool", None),
+    "ai-assisted-by": ("tool", None),
+    "ai-generated-by": ("tool", None),
+    "assisted-by-ai": ("tool", None),
+    "llm-assisted-by": ("tool", None),
+    "ai-tool": ("tool", None),
+    "ai-agent": ("tool", None),
+    "coding-agent": ("tool", None),
+    "commit-generated-by": ("tool", None),
+    "made-with": ("tool", None),
+    "ai-used-for": ("purpose", None),
+    "ai-assisted": ("flag", None),
+    "ai-generated": ("flag", None),
+    "claude-session": ("session", "Claude Code"),
+    "codex-session": ("session", "OpenAI Codex"),
+    "cursor-session": ("session", "Cursor"),
+    "agent-logs-url": ("session", "GitHub Copilot"),
+    "amp-thread-id": ("session", "Amp"),
+    "entire-checkpoint": ("session", None),
+    "replit-commit-author": ("session", "Replit Agent"),
 }
 
-# Trailer keys that declare AI help; the value names the tool. Assisted-by is special: curl and
-# others use it for humans, so its value must name a known assistant to count.
-AI_VALUE_KEYS = {
-    "generated-by", "ai-used-for", "co-authored-by-ai", "ai-assisted-by", "ai-generated-by",
-    "llm-assisted-by", "assisted-by-ai", "co-developed-by-ai", "ai-assistant", "ai-tool", "coding-agent",
-    "ai-generated", "ai-assisted", "ai-agent", "commit-generated-by",
-}
+# aider's documented forms (aider.chat, "Git integration"): "(aider)" appended to the author's and
+# committer's names, an "aider: " subject prefix.
+_AIDER_SUFFIX = re.compile(r"\s\(aider\)$", re.I)
+# as aider writes it: a person's "Aider: …" is a subject about aider
+_AIDER_PREFIX = re.compile(r"^aider: ")
+# The footer agents write on a line of its own, any tool: "🤖 Generated with [Firebender](https://…)"
+# (a few characters may come first: an emoji, or its mojibake).
+# Searched over the whole message, line by line (one pass in C, not a pattern per line).
+_GENERATED_WITH = re.compile(r"^[ \t]{0,40}.{0,8}?\bgenerated with \[(?P<name>[^\[\]\n]{1,60})\]"
+                             r"\((?P<url>[^()\s]{1,300})\)\.?[ \t\r]*$", re.I | re.M)
+# The same footer without a link, and Cursor's "Made with [Cursor](…)": only for known tools.
+_MADE_WITH_KNOWN = re.compile(r"^[ \t]{0,40}.{0,8}?\b(?:generated|made) with \[?(?P<name>claude code|devin|opencode|"
+                              r"cursor|codex|aider|copilot|windsurf|amp|junie|firebender)\]?(?:\([^()\s]{1,300}\))?"
+                              r"\.?[ \t\r]*$", re.I | re.M)
+# A line shaped like a trailer (git's key: letters, digits and dashes, then maybe spaces, then a colon).
+_KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9-]{1,60})[ \t]*:", re.M)
 
-_TRAILER = re.compile(r"^(?P<key>[A-Za-z][A-Za-z0-9-]*)\s*:\s*(?P<value>.*\S)\s*$")
-
-_GENERATED_WITH = re.compile(r"generated with \[?(?P<tool>claude code|devin|opencode|cursor|codex)\]?", re.I)
+# a longer line is prose, never a trailer: patterns only ever see short lines
+MAX_TRAILER_LINE = 1000
+# git's own trailer prefixes
+GIT_GENERATED = ("Signed-off-by: ", "(cherry picked from commit ")
+COMMENT = "#"
 
 
 # --------------------------------------------------------------------------- results
@@ -65,6 +103,10 @@ class CommitAttribution:
     commit: str
     signals: list[Signal] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
+    # The commit's people, for records that name authors (a git-ai legacy author who is one of them
+    # is that person, never an assistant).
+    author: str = ""
+    committer: str = ""
 
     @property
     def tools(self) -> list[str]:
@@ -75,79 +117,248 @@ class CommitAttribution:
         return bool(self.signals)
 
 
-MAX_TRAILER_LINE = 1000  # a longer line is prose, never a trailer: regexes only ever see short lines
+# --------------------------------------------------------------------------- the trailer block
+
+
+# git's own isspace (not C's, nor Unicode's wider idea of space)
+SPACE = " \t\n\r"
+# git cuts the message here
+SCISSORS = "# ------------------------ >8 ------------------------"
+
+
+def _blank(line: str) -> bool:
+    return not line.strip(SPACE)
+
+
+def _starts_spaced(line: str) -> bool:
+    return line[:1] in tuple(SPACE) if line else False
+
+
+# git's separator search: a key of letters, digits and dashes from the line's start, then maybe
+# spaces or tabs (never first), then the colon.
+_SEPARATOR = re.compile(r"[A-Za-z0-9-]*[ \t]*:")
+
+
+def _separator(line: str) -> int:
+    """Where the key's `:` is, as git finds it; -1 when the line is no `key: value`."""
+    found = _SEPARATOR.match(line) if line[:1] not in (" ", "\t") else None
+    return found.end() - 1 if found else -1
+
+
+def _ignored_tail(lines: list[str], last_ends: bool) -> int:
+    """Where the message's trailing comments and blank lines (and git's old `Conflicts:` block)
+    begin: git reads trailers above them."""
+    if not any(line.startswith(COMMENT) or line == "Conflicts:" for line in lines):
+        # most messages: only trailing empty lines to leave out
+        end = len(lines)
+        while end and lines[end - 1] == "":
+            end -= 1
+        return end
+    start = None
+    in_conflicts = False
+    cutoff = next((index for index, line in enumerate(lines) if line == SCISSORS), len(lines))
+    for index, line in enumerate(lines[:cutoff]):
+        if line.startswith(COMMENT) or line == "":
+            start = index if start is None else start
+        elif line == "Conflicts:" and (index + 1 < len(lines) or last_ends):
+            in_conflicts = True
+            start = index if start is None else start
+        elif in_conflicts and line.startswith("\t"):
+            pass
+        elif start is not None:
+            start, in_conflicts = None, False
+    return cutoff if start is None else start
+
+
+def trailer_block(message: str) -> tuple[int, list[tuple[str, str, str]]]:
+    """The trailer block git reads (trailer.c, with no patch divider as for a commit's own
+    message): the last paragraph after the title whose lines are all trailers or their
+    continuations — or hold a git-generated trailer and at least a quarter trailers. Returns the
+    block's first line (len(lines) when there is none) and its (lower-case key, value, raw line),
+    continuation lines unfolded. Linear in the message's length."""
+    lines = message.split("\n")
+    if ":" not in message:
+        # no line can be a trailer (git's own prefix lines hold no key either)
+        return len(lines), []
+    last_ends = bool(lines) and lines[-1] == ""
+    if last_ends:
+        lines.pop()
+    end = _ignored_tail(lines, last_ends)
+    title_end = end
+    for index in range(end):
+        if lines[index].startswith(COMMENT):
+            continue
+        if _blank(lines[index]):
+            title_end = index
+            break
+    start = end
+    only_spaces, recognized, trailer_lines, other_lines, maybe_continued = True, False, 0, 0, 0
+    for index in range(end - 1, title_end - 1, -1):
+        line = lines[index]
+        if line.startswith(COMMENT):
+            other_lines += maybe_continued
+            maybe_continued = 0
+            continue
+        if _blank(line):
+            if only_spaces:
+                continue
+            other_lines += maybe_continued
+            if (recognized and trailer_lines * 3 >= other_lines) or (trailer_lines and not other_lines):
+                start = index + 1
+            break
+        only_spaces = False
+        if line.startswith(GIT_GENERATED):
+            trailer_lines += 1
+            maybe_continued = 0
+            recognized = True
+            continue
+        if _separator(line) >= 1 and not _starts_spaced(line):
+            trailer_lines += 1
+            maybe_continued = 0
+        elif _starts_spaced(line):
+            maybe_continued += 1
+        else:
+            other_lines += 1 + maybe_continued
+            maybe_continued = 0
+    found: list[tuple[str, str, str]] = []
+    last_is_trailer = False
+    for line in lines[start:end]:
+        if line.startswith(COMMENT):
+            # a comment between them: what follows continues nothing
+            last_is_trailer = False
+            continue
+        if last_is_trailer and _starts_spaced(line):
+            key, value, raw = found[-1]
+            found[-1] = (key, f"{value} {line.strip(SPACE)}".strip(SPACE), f"{raw}\n{line}")
+            continue
+        at = _separator(line)
+        last_is_trailer = at >= 1
+        if last_is_trailer:
+            found.append((line[:at].strip(SPACE).lower(), line[at + 1:].strip(SPACE), line))
+    return start, found
 
 
 def trailers(message: str) -> list[tuple[str, str, str]]:
-    """(lower-case key, value, raw line) for every trailer-shaped line after the subject."""
-    found = []
-    for line in message.splitlines()[1:]:
-        if len(line) > MAX_TRAILER_LINE:
-            continue
-        match = _TRAILER.match(line.strip().lstrip("*-").strip())
-        if match:
-            found.append((match["key"].lower(), match["value"], line.strip()))
-    return found
+    """(lower-case key, value, raw line) for every trailer git reads in the message."""
+    return trailer_block(message)[1]
+
+
+# --------------------------------------------------------------------------- one commit
+
+
+def _person(identity: tuple[str, str]) -> str:
+    """The person behind an identity ("Ann (aider)" is Ann); "" when the identity is an agent's."""
+    if match_identity(*identity):
+        return ""
+    return _AIDER_SUFFIX.sub("", identity[0]).strip()
 
 
 def commit_signals(sha: str, message: str, author: tuple[str, str], committer: tuple[str, str]) -> CommitAttribution:
     """Every attribution signal in one commit's metadata, with what was considered and rejected."""
-    result = CommitAttribution(sha)
+    result = CommitAttribution(sha, author=_person(author), committer=_person(committer))
 
     def add(tool: str, model: str | None, source: str, evidence: str) -> None:
         result.signals.append(Signal(tool, model, source, evidence, sha))
 
-    for role, (name, email) in (("author", author), ("committer", committer)):
-        found = match_identity(name, email)
-        if found:
-            add(found[0].tool, found[1], f"{role} identity", f"{name} <{email}>")
-        elif re.search(r"\s\(aider\)$", name):
-            add("Aider", None, f"{role} name suffix (aider)", f"{name} <{email}>")
+    def reject(evidence: str, reason: str) -> None:
+        result.rejected.append(Rejected(evidence, reason, sha))
 
-    subject = message.split("\n", 1)[0]
-    if re.match(r"^\s*aider:\s", subject, re.I):
+    _identities(author, committer, add, reject)
+
+    lines = message.split("\n")
+    subject = lines[0] if lines else ""
+    if _AIDER_PREFIX.match(subject):
         add("Aider", None, "aider: subject prefix", subject)
 
-    for line in message.splitlines()[1:]:
-        if len(line) > MAX_TRAILER_LINE:
-            continue
-        match = _GENERATED_WITH.search(line)
-        if match:
-            tool = {"claude code": "Claude Code", "devin": "Devin", "opencode": "OpenCode",
-                    "cursor": "Cursor", "codex": "OpenAI Codex"}[match["tool"].lower()]
-            add(tool, None, "Generated with line", line.strip())
+    start, block = trailer_block(message)
+    body = len(subject) + 1
+    # Footers, on a line of their own anywhere after the subject.
+    lowered = message.lower()
+    if "generated with" in lowered or "made with" in lowered:
+        footers = {m.start(): m for m in _MADE_WITH_KNOWN.finditer(message, body)}
+        footers.update({m.start(): m for m in _GENERATED_WITH.finditer(message, body)})
+        for _, footer in sorted(footers.items()):
+            add(canonical_tool(footer["name"]) or footer["name"], None, "Generated with footer", footer.group().strip())
 
-    for key, value, raw in trailers(message):
-        lowered = value.strip().lower()
-        if key == "co-authored-by":
-            ident = _IDENT.match(value)
-            if not ident:
-                continue
-            found = match_identity(ident["name"], ident["email"])
-            if found:
-                add(found[0].tool, found[1], "Co-authored-by trailer", raw)
-            elif tool_in_text(ident["name"]):
-                result.rejected.append(Rejected(raw, "a person's name and address, not a known assistant identity", sha))
-        elif key == "made-with" and "cursor" in lowered:
-            add("Cursor", None, "Made-with trailer", raw)
-        elif key in SESSION_TRAILERS:
-            add(SESSION_TRAILERS[key] or "an agent (unnamed)", None, f"{key} session trailer", raw)
-        elif key in ("assisted-by", "generated-by") or key in AI_VALUE_KEYS:
-            if lowered in NEGATIVE_VALUES or lowered.startswith(("none", "no ")):
-                result.rejected.append(Rejected(raw, "declares no assistant", sha))
-                continue
-            if key in ("ai-assisted", "ai-generated") and lowered in ("true", "yes"):
-                add("an assistant (unnamed)", None, f"{key} trailer", raw)
-                continue
-            parsed = parse_agent_value(value)
-            if parsed:
-                add(parsed[0], parsed[1], f"{raw.split(':', 1)[0]} trailer", raw)
-            elif key == "assisted-by":
-                result.rejected.append(Rejected(raw, "names a person, not an assistant (as curl uses Assisted-by)", sha))
-            else:
-                # The key itself declares AI help; the value says what for, not which tool.
-                add("an assistant (unnamed)", None, f"{raw.split(':', 1)[0]} trailer", raw)
+    for key, value, raw in block:
+        _trailer(key, value, raw, add, reject)
+
+    # A disclosure key on a body line that is not in the trailer block: considered, and said why not.
+    block_at = sum(len(line) + 1 for line in lines[:start])
+    for shaped in _KEY_LINE.finditer(message, body, max(body, block_at)):
+        if shaped["key"].lower() in DISCLOSURE_KEYS:
+            line = message[shaped.start():message.find("\n", shaped.start()) % (len(message) + 1)]
+            reject(line.strip()[:MAX_TRAILER_LINE], "a body line shaped like a trailer, not in the trailer block that "
+                                                    "ends the message (git reads trailers only there)")
     return result
+
+
+def _identities(author: tuple[str, str], committer: tuple[str, str], add, reject) -> None:
+    """The author wrote the change; the committer committed it. aider marks both names when it wrote
+    the change, the committer's alone when it committed the person's own edits."""
+    author_agent = match_identity(*author)
+    committer_agent = match_identity(*committer)
+    if author_agent:
+        add(author_agent[0].tool, author_agent[1], "author identity", f"{author[0]} <{author[1]}>")
+    elif committer_agent:
+        reject(f"committer {committer[0]} <{committer[1]}>",
+               f"{committer_agent[0].tool} committed the change; the author, a person, wrote it")
+    author_aider = bool(_AIDER_SUFFIX.search(author[0]))
+    committer_aider = bool(_AIDER_SUFFIX.search(committer[0]))
+    if author_aider:
+        source = "author and committer name suffix (aider)" if committer_aider else "author name suffix (aider)"
+        add("Aider", None, source, f"{author[0]} <{author[1]}>")
+    elif committer_aider:
+        reject(f"committer {committer[0]} <{committer[1]}>",
+               "(aider) on the committer's name only: aider committed the person's own edits, it did not write "
+               "them (aider's Git integration docs)")
+
+
+def _trailer(key: str, value: str, raw: str, add, reject) -> None:
+    kind, implied = DISCLOSURE_KEYS.get(key, (None, None))
+    if kind is None:
+        return
+    label = f"{raw.split(':', 1)[0].strip()} trailer"
+    lowered = value.strip().lower()
+    if len(value) > MAX_TRAILER_LINE:
+        reject(raw[:200] + "…", f"a {label} too long to read ({len(value)} characters)")
+        return
+    if kind == "session":
+        add(implied or "an agent (unnamed)", None, f"{key} session trailer", raw)
+        return
+    if kind == "flag":
+        if lowered in ("true", "yes", "1", "y"):
+            add("an assistant (unnamed)", None, label, raw)
+        elif lowered in ("false", "no", "0", "n", "none"):
+            reject(raw, "declares no assistant")
+        else:
+            who = who_is(value, ai_key=True)
+            if who.kind == "tool":
+                add(who.tool or "an assistant (unnamed)", who.model, label, raw)
+            else:
+                reject(raw, who.reason)
+        return
+    if kind == "purpose":
+        who = who_is(value, ai_key=True)
+        if who.kind == "none":
+            reject(raw, who.reason)
+        else:
+            add(tool_in_text(value) or "an assistant (unnamed)", None, label, raw)
+        return
+    who = who_is(value, ai_key=kind == "tool")
+    if who.kind == "tool" and who.tool:
+        add(who.tool, who.model, label, raw)
+    elif who.kind == "none":
+        reject(raw, who.reason)
+    elif key == "co-authored-by" and _IDENT.match(value) is None and who.kind == "unclear":
+        reject(raw, "names neither a person's address nor an assistant")
+    elif who.kind == "person":
+        if key == "co-authored-by" and not tool_in_text(value):
+            # a person co-author, as GitHub means it: nothing to say
+            return
+        reject(raw, f"names a person, not an assistant ({who.reason})")
+    else:
+        reject(raw, f"names no assistant ({who.reason})")
 
 
 def assistants(attributions: list[CommitAttribution]) -> list[str]:

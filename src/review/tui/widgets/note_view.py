@@ -23,13 +23,20 @@ def disclosure_summary(analysis: Analysis) -> str:
     lines = []
     if analysis.note.problem:
         lines.append(f"⚠ {analysis.note.problem}")
-    if note.heading is None:
-        lines.append("No disclosure section (a heading naming disclosure, AI or assistant).")
+    if not note.discloses:
+        lines.append("No disclosure (a section about AI use, a labelled paragraph, or a sentence such as "
+                     "“Claude Code wrote checkout.mjs”).")
+    elif note.heading is None:
+        where = next((e.file for e in note.entries if e.file), "the note")
+        named = ", ".join(note.tools) or ("none (declared)" if note.declares_none else "none named")
+        lines.append(f"Disclosure sentences in {where} (no section): assistants named: {named}.")
     else:
         named = ", ".join(note.tools) or ("none (declared)" if note.declares_none else "none named")
         lines.append(f"Disclosure section “{note.heading}”: assistants named: {named}.")
     commit_tools = sorted({s.tool for c in result.commits for s in c.signals})
     lines.append(f"Commit metadata names: {', '.join(commit_tools) or 'no assistant'}.")
+    if result.unknown_tools:
+        lines.append(f"Not a known tool (shown as written): {', '.join(result.unknown_tools)}.")
     for conflict in result.conflicts:
         where = f"{conflict.path}:{conflict.start}-{conflict.end} " if conflict.path else ""
         lines.append(f"⚡ conflict: {where}{conflict.message}")

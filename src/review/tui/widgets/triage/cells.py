@@ -137,7 +137,7 @@ def detail(row: cohort.Row) -> str:
     if not row.complete:
         return f"{row.name}: reading…"
     parts = [f"{row.name}: HEAD {row.head[:12] if row.head else '?'} · {row.commits} commits · "
-             f"assistants: {', '.join(row.assistants) or 'none detected'}"]
+             f"assistants: {triage.assistants_text(row.assistants, row.attribution)}"]
     if row.scenarios:
         parts.append("runs: " + triage.spelled_marks(row.scenarios))
     elif row.harness:

@@ -1,0 +1,276 @@
+"""Who a name is, by its shape: a tool (known to the console or not) or a person. Pure.
+
+A name in an explicit disclosure form — a trailer's value, a git-ai author, the subject of "X wrote
+…" — is that tool whether the console knows it or not, unless its shape is a person's: a personal
+name, or any name at a personal address (curl's "Assisted-by: Jane Doe <jane@example.org>").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from review.core.attribution.tools import (
+    _IDENT,
+    ALIASES,
+    MAX_NAME,
+    NEGATIVE_VALUES,
+    TEST_AGENTS,
+    _unversioned,
+    canonical_tool,
+    is_known_tool,
+    is_model_name,
+    match_identity,
+    tool_in_text,
+    written_name,
+)
+
+_PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "della", "bin", "al", "ibn",
+              "dos", "das", "y", "ter", "ten"}
+# Words no person's name holds, though a tool's may: they keep "Cursor Agent" or "Claude Sonnet" a tool.
+_TOOLISH = {"agent", "bot", "ai", "code", "assistant", "copilot", "model", "llm", "gpt", "chat", "coder", "cli",
+            "opus", "sonnet", "haiku", "pilot", "autopilot", "studio", "ide", "cloud", "labs", "app"}
+# Tool words that are also given names: "Claude Martin" and "Devin Smith" are people.
+_GIVEN_NAMES = {"claude", "devin", "jules", "junie", "amp", "pi"}
+_PERSON_WORDS = re.compile(r"^(?:me|i|myself|we|us|ourselves|mine|the candidate|the author|human|a human|by hand|"
+                           r"hand[- ]written|handwritten|manual(?:ly)?|myself, by hand)$", re.I)
+# A part of a name: a capital or lower-case letter, then lower-case letters ("Satiro", "Müller");
+# "McDonald" and "O'Neil" by their prefix; an initial ("J.").
+_NAME_PART = re.compile(r"(?:Mc|Mac)?[^\W\d_][^\W\d_A-Z]*|[A-Z]")
+_PRODUCT_PART = re.compile(r"[A-Za-z0-9]+")
+
+# Local parts of addresses people do not write from: a vendor's service address.
+_SERVICE_LOCAL = {"noreply", "no-reply", "no_reply", "donotreply", "do-not-reply", "help", "support", "bot",
+                  "agent", "ai", "assistant", "bots", "automation"}
+# Known vendors' domains: a tool's own name at its vendor ("Gemini <gemini@google.com>").
+_VENDOR_DOMAINS = {"anthropic.com", "openai.com", "google.com", "github.com", "cursor.com", "cursor.sh",
+                   "jetbrains.com", "aider.chat", "aider.dev", "ampcode.com", "opencode.ai", "windsurf.com",
+                   "codeium.com", "devin.ai", "cognition.ai", "factory.ai", "alibabacloud.com", "firebender.com",
+                   "amazon.com", "tabnine.com", "sourcegraph.com", "replit.com", "deepseek.com", "mistral.ai"}
+
+
+# Automation that commits but writes no code of its own invention: dependency updates, CI fixes,
+# translations, formatting. Their service addresses name no assistant.
+_AUTOMATION = re.compile(r"dependabot|renovate|github-actions|pre-commit-ci|snyk|greenkeeper|imgbot|all-?contributors|"
+                         r"semantic-release|release-please|mergify|codecov|weblate|crowdin|transifex|autofix-ci|"
+                         r"restyled|pyup|whitesource|depfu|kodiakhq|netlify|sonarcloud|deepsource|changeset|"
+                         r"github-merge-queue|gitlab-bot|web-flow", re.I)
+_AI_HINT = re.compile(r"(?<![a-z])(?:ai|agent|llm|gpt|assistant|coder|copilot)(?![a-z])|ai(?=\[bot\]|$)", re.I)
+
+
+def _service_tool(name: str, email: str) -> Who:
+    """A name at a vendor's service address: that tool — unless it is automation, or a bot account
+    with no sign of an assistant in its name."""
+    if _AUTOMATION.search(name) or _AUTOMATION.search(email):
+        return Who("unclear", reason="an automation bot, not an assistant")
+    if "[bot]" in email.lower() and not (_AI_HINT.search(name) or _AI_HINT.search(email) or tool_in_text(name)):
+        return Who("unclear", reason="a bot account with no sign of an assistant")
+    tool, model = _tool_and_model(name)
+    return Who("tool", tool, model)
+
+
+@dataclass(frozen=True)
+class Who:
+    """Who a name in a disclosure form is."""
+
+    # tool | person | none (a declaration of no assistant) | unclear
+    kind: str
+    tool: str | None = None
+    model: str | None = None
+    # for a person, none or unclear: why it is not a tool
+    reason: str = ""
+
+    @property
+    def known(self) -> bool:
+        return self.tool is None or is_known_tool(self.tool) or is_model_name(self.tool)
+
+
+def is_service_address(email: str) -> bool:
+    """A vendor's noreply, help or bot address (never GitHub's own web-flow committer, nor a
+    person's GitHub noreply address)."""
+    email = email.strip().lower()
+    local, at, domain = email.rpartition("@")
+    if not at:
+        return False
+    if local.endswith("[bot]") or "[bot]" in local:
+        return True
+    if domain == "github.com" and local == "noreply":
+        # "GitHub <noreply@github.com>" commits what people did on the website
+        return False
+    if domain == "users.noreply.github.com":
+        # a person's own GitHub address (bots are caught above)
+        return False
+    return local in _SERVICE_LOCAL
+
+
+def _vendor_own_name(name: str, email: str) -> bool:
+    """`Gemini <gemini@google.com>`, `Junie <junie@jetbrains.com>`: a tool's name at its vendor."""
+    local, _, domain = email.strip().lower().rpartition("@")
+    key = " ".join(name.lower().split())
+    return domain in _VENDOR_DOMAINS and key in ALIASES and local.replace(".", " ").replace("-", " ") in (
+        key, key.replace(" ", ""), key.replace(" ", "-"))
+
+
+def person_shaped(name: str) -> bool:
+    """A personal name as people write theirs: one to four words, each capitalised like a name
+    ("Jay Satiro", "Mary-Jane O'Neil", "Ann McDonald", "Finn Müller"), none a word of a tool's name."""
+    words = name.replace(",", " ").split()
+    if not 1 <= len(words) <= 4:
+        return False
+    lowered = [w.lower().strip(".") for w in words]
+    if any(w in _TOOLISH for w in lowered):
+        return False
+    if any(tool_in_text(w) and w not in _GIVEN_NAMES for w in lowered):
+        return False
+    if not any(w[0].isupper() for w in words):
+        return False
+    return all(w.lower() in _PARTICLES or _name_word(w) for w in words)
+
+
+def _name_word(word: str) -> bool:
+    parts = re.split(r"[-'’]", word[:-1] if word.endswith(".") else word)
+    return all(_NAME_PART.fullmatch(part) for part in parts)
+
+
+def product_shaped(name: str) -> bool:
+    """A single token as products are named: an inner capital (MonkeyCode), a digit (ChatGPTv5), a
+    separator (gpt-4o, cursor-agent), or all capitals (GPT)."""
+    token = name.strip()
+    if " " in token or len(token) > MAX_NAME or not token[:1].isascii() or not token[:1].isalpha():
+        return False
+    if not all(_PRODUCT_PART.fullmatch(part) for part in re.split(r"[-_.+]", token)):
+        return False
+    inner_capital = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    return inner_capital or any(c.isdigit() for c in token) or any(c in "-_.+" for c in token) or \
+        (token.isupper() and len(token) >= 3)
+
+
+def who_is(value: str, *, ai_key: bool = False) -> Who:
+    """Who a name in an explicit disclosure form is — a trailer's value, a git-ai author, the
+    subject of "X wrote …" — decided by its shape: a personal name (with a personal address) is a
+    person; a known tool, a model, a vendor's service address, a tool-shaped value (``A:model``,
+    ``A (model)``, ``a/model``) or a single product-like token is a tool, known or not.
+
+    `ai_key`: the form itself declares AI help (Generated-by, AI-assistant): a value naming no
+    tool is still an assistant, unnamed.
+    """
+    text = " ".join(value.split()).strip(" .;,")
+    lowered = text.lower()
+    if not text:
+        return Who("unclear", reason="empty")
+    if lowered in NEGATIVE_VALUES or lowered.startswith(("none", "no ", "not used")):
+        return Who("none", reason="declares no assistant")
+    if len(text) > 4 * MAX_NAME:
+        return Who("unclear", reason=f"too long for a name ({len(text)} characters)")
+    if lowered in TEST_AGENTS:
+        return Who("unclear", reason="a tool's test double, not an assistant")
+    ident = _IDENT.match(text)
+    if ident:
+        name, email = ident["name"].strip(" \"'"), ident["email"].strip()
+        found = match_identity(name, email)
+        if found:
+            return Who("tool", found[0].tool, found[1])
+        if email.lower() == "noreply@github.com":
+            return Who("unclear", reason="GitHub's own web committer, not an assistant")
+        if name and (is_service_address(email) or _vendor_own_name(name, email)):
+            return _service_tool(name, email)
+        if not (is_model_name(name) or _tool_shaped(name)):
+            # A personal address: a person, whether the name is theirs or their handle ("jdoe42").
+            return Who("person", reason="a person's name and address, not an assistant's")
+        text, lowered = name, name.lower()
+    if _PERSON_WORDS.match(lowered):
+        return Who("person", reason="the candidate")
+    if lowered in ALIASES or _unversioned(lowered) in ALIASES:
+        return Who("tool", canonical_tool(text))
+    if lowered.startswith("llm ") or lowered == "llm":
+        return Who("tool", "an LLM (unnamed)")
+    shaped = _tool_shaped(text)
+    if shaped:
+        return Who("tool", *shaped)
+    if is_model_name(text):
+        return Who("tool", tool_in_text(text) or written_name(text), text)
+    if person_shaped(text):
+        return Who("person", reason="a name as people are named, not an assistant's")
+    named = tool_in_text(text)
+    if named:
+        return Who("tool", named, _model_in(text))
+    if product_shaped(text):
+        return Who("tool", canonical_tool(text))
+    if ai_key:
+        return Who("tool", "an assistant (unnamed)")
+    return Who("unclear", reason="names no assistant")
+
+
+# Claude:claude-3-opus coccinelle
+_KERNEL = re.compile(r"^(?P<agent>[^:\s][^:]{0,60}?):(?P<model>\S{1,80})")
+# Claude Code (claude-opus-5)
+_PAREN = re.compile(r"^(?P<agent>[^()]{1,60}?)\s*\((?P<model>[^()]{0,80})\)")
+# claude-code/claude-fable-5
+_SLASH = re.compile(r"^(?P<agent>[\w.-]{1,60})\s?/\s?(?P<model>[\w.:-]{1,80})")
+
+
+def _tool_shaped(text: str) -> tuple[str, str | None] | None:
+    """`AGENT:MODEL`, `AGENT (MODEL)`, `agent/model` → (tool, model), the agent known or not."""
+    for shape in (_KERNEL, _PAREN, _SLASH):
+        match = shape.match(text)
+        if not match:
+            continue
+        agent, model = match["agent"].strip(), match["model"].strip() or None
+        if shape is _KERNEL and (agent.lower() in ("http", "https", "mailto") or
+                                 (person_shaped(agent) and not (model and is_model_name(model)))):
+            # a link, or "Jane Doe:reviewer"
+            continue
+        if shape is _PAREN and not (model and (is_model_name(model) or tool_in_text(model) or
+                                               any(c.isdigit() for c in model))):
+            # "Jane Doe (reviewer)": a remark, not a model
+            continue
+        if shape is _SLASH and not ((model and is_model_name(model)) or tool_in_text(agent) or agent.lower() in ALIASES):
+            # "and/or", "client/server"
+            continue
+        return _tool_and_model(agent, model)
+    return None
+
+
+def _tool_and_model(name: str, model: str | None = None) -> tuple[str, str | None]:
+    """A tool's name → its one name and the model it carries ("Claude Opus 4.5" → Claude Code, Opus 4.5)."""
+    name = name.strip()
+    lowered = name.lower()
+    if lowered in ALIASES or _unversioned(lowered) in ALIASES:
+        return canonical_tool(name) or written_name(name), model
+    match = _PAREN.match(name)
+    if match and model is None:
+        return _tool_and_model(match["agent"], match["model"].strip() or None)
+    found = match_identity(name, "")
+    if found:
+        return found[0].tool, model or found[1]
+    named = tool_in_text(name)
+    if named:
+        return _refine(named, name), model or _model_in(name)
+    return canonical_tool(name) or written_name(name), model
+
+
+def _model_in(text: str) -> str | None:
+    match = re.search(r"\((?P<model>[^()]{1,80})\)", text)
+    return match["model"].strip() if match else None
+
+
+def parse_agent_value(value: str) -> tuple[str, str | None] | None:
+    """Split an Assisted-by/Generated-by value into (tool, model); None when it names no tool.
+
+    Shapes: ``Claude:claude-3-opus coccinelle sparse`` (kernel), ``LLM coccinelle sparse``,
+    ``Claude Code (claude-opus-5)``, ``claude-code/claude-fable-5``, ``Name <email>``.
+    """
+    who = who_is(value)
+    return (who.tool, who.model) if who.kind == "tool" and who.tool else None
+
+
+def _refine(tool: str, text: str) -> str:
+    """"GitHub Copilot:Claude Opus 4.6" names Copilot as the tool and Claude as the model."""
+    lowered = text.lower()
+    if "copilot" in lowered:
+        return "GitHub Copilot"
+    if "codex" in lowered:
+        return "OpenAI Codex"
+    if "cursor" in lowered:
+        return "Cursor"
+    return tool

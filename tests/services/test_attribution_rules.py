@@ -1,0 +1,224 @@
+"""Each tool's own rules, on real repositories: which lines an assistant wrote, which a person wrote
+(aider committing a person's edits, a maintainer listed in git-ai's legacy authorship, curl's
+Assisted-by), and that only disclosures name an assistant."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import STARTER, attribution_cohort, commit_as, git, make_repo
+from review import gitsafe
+from review.services import analysis
+
+ANN = ("Ann Lee", "ann@example.com")
+ANN_AIDER = ("Ann Lee (aider)", "ann@example.com")
+CLIENT = "export async function chargeWithRetry(amount) {\n  return amount;\n}\n"
+
+
+def analyse(repo):
+    return analysis.analyse(gitsafe.open_submission(repo))
+
+
+def added(result, path="checkout.mjs"):
+    file_diff = result.diff.file(path)
+    return {line.new_no: line.tool for hunk in file_diff.hunks for line in hunk.lines if line.kind == "+"}
+
+
+@pytest.fixture(scope="module")
+def cohort(tmp_path_factory):
+    return attribution_cohort(tmp_path_factory.mktemp("rules"))
+
+
+# --------------------------------------------------------------------------- aider ("Git integration")
+
+
+def test_aider_on_author_and_committer_wrote_the_change(tmp_path):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add the client\n", {"checkout.mjs": CLIENT}, author=ANN_AIDER, committer=ANN_AIDER)
+    result = analyse(repo)
+    assert set(added(result).values()) == {"Aider"}
+    assert result.signals[1].signals[0].source == "author and committer name suffix (aider)"
+
+
+def test_aider_on_the_committer_only_committed_the_persons_own_edits(tmp_path):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Commit my edits\n", {"checkout.mjs": CLIENT}, author=ANN, committer=ANN_AIDER)
+    result = analyse(repo)
+    assert set(added(result).values()) == {None} and result.attribution.tools == []
+    [rejected] = result.signals[1].rejected  # considered, shown in the Commits pane, and why not
+    assert rejected.evidence == "committer Ann Lee (aider) <ann@example.com>"
+    assert "aider committed the person's own edits" in rejected.reason
+    from review.tui.widgets.diff.commits import commit_detail
+
+    assert "✗ not counted: committer Ann Lee (aider)" in commit_detail(result.commits[1], result.signals[1])
+
+
+def test_the_aider_subject_prefix_as_aider_writes_it(tmp_path):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "aider: feat: Add the client\n", {"checkout.mjs": CLIENT}, author=ANN)
+    commit_as(repo, "Aider: notes on using aider\n", {"docs.mjs": "export const d = 1;\n"}, author=ANN)
+    result = analyse(repo)
+    assert set(added(result).values()) == {"Aider"} and set(added(result, "docs.mjs").values()) == {None}
+
+
+def test_aiders_co_authored_by_trailer_with_its_model(tmp_path):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add the client\n\nCo-authored-by: aider (openrouter/anthropic/claude-sonnet-4) <aider@aider.chat>\n",
+              {"checkout.mjs": CLIENT}, author=ANN)
+    result = analyse(repo)
+    [signal] = result.signals[1].signals
+    assert (signal.tool, signal.model) == ("Aider", "openrouter/anthropic/claude-sonnet-4")
+    assert set(added(result).values()) == {"Aider"}
+
+
+# --------------------------------------------------------------------------- each tool's trailer or identity
+
+
+@pytest.mark.parametrize("message, author, tool", [
+    # Claude Code: its co-author trailer (model-named since 2.0.60) and its footer
+    ("Add it\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\n"
+     "Co-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>\n", ANN, "Claude Code"),
+    # OpenAI Codex: its attribution hook's default trailer
+    ("Add it\n\nCo-authored-by: Codex <noreply@openai.com>\n", ANN, "OpenAI Codex"),
+    # Cursor: its co-author trailer, and Made-with since 2.6
+    ("Add it\n\nMade-with: Cursor\nCo-authored-by: Cursor <cursoragent@cursor.com>\n", ANN, "Cursor"),
+    # GitHub Copilot coding agent: its co-author with GitHub's stable noreply form
+    ("Add it\n\nCo-authored-by: Copilot <223556219+Copilot@users.noreply.github.com>\n", ANN, "GitHub Copilot"),
+    # Devin: its bot's noreply address and its footer
+    ("Add it\n\nGenerated with [Devin](https://devin.ai)\n\n"
+     "Co-Authored-By: Devin <158243242+devin-ai-integration[bot]@users.noreply.github.com>\n", ANN, "Devin"),
+    # Gemini Code Assist: its GitHub bot as the author
+    ("Add it\n", ("gemini-code-assist[bot]", "176961590+gemini-code-assist[bot]@users.noreply.github.com"),
+     "Gemini Code Assist"),
+    # Gemini CLI writes no trailer; the address users give it at Google's domain names it
+    ("Add it\n\nCo-Authored-By: Gemini <gemini@google.com>\n", ANN, "Gemini"),
+    # Junie: the co-author projects' agent instructions ask it to add
+    ("Add it\n\nCo-authored-by: Junie <junie@jetbrains.com>\n", ANN, "Junie"),
+    # OpenCode: its co-author and footer
+    ("Add it\n\n🤖 Generated with [opencode](https://opencode.ai)\n\nCo-Authored-By: opencode <noreply@opencode.ai>\n",
+     ANN, "OpenCode"),
+    # Factory Droid: its bot as co-author
+    ("Add it\n\nCo-authored-by: factory-droid[bot] <138933559+factory-droid[bot]@users.noreply.github.com>\n", ANN,
+     "Factory Droid"),
+    # Jules: its bot as the author
+    ("Add it\n", ("google-labs-jules[bot]", "161369871+google-labs-jules[bot]@users.noreply.github.com"), "Jules"),
+    # Claude Code on the web: its own identity as the author
+    ("Add it\n", ("Claude Code", "noreply@anthropic.com"), "Claude Code"),
+    # Windsurf: its noreply address as the author
+    ("Add it\n", ("Windsurf", "noreply@windsurf.com"), "Windsurf"),
+], ids=["claude-code", "codex", "cursor", "copilot", "devin", "gemini-code-assist", "gemini-cli", "junie", "opencode",
+        "droid", "jules-bot-author", "claude-code-web-author", "windsurf-noreply-author"])
+def test_each_tools_own_form_names_it_and_its_lines_are_ai(tmp_path, message, author, tool):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, message, {"checkout.mjs": CLIENT}, author=author)
+    result = analyse(repo)
+    assert result.attribution.tools == [tool]
+    assert set(added(result).values()) == {tool}
+
+
+def test_any_generated_with_footer_and_a_vendors_help_address_name_that_tool(tmp_path):
+    """Firebender, as git-ai's own history has it, and a tool the console has never heard of."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add it\n\n🤖 Generated with [Firebender](https://firebender.com)\n\n"
+                    "Co-Authored-By: Firebender <help@firebender.com>\n", {"checkout.mjs": CLIENT}, author=ANN)
+    commit_as(repo, "Add a helper\n\nGenerated with [Ona](https://ona.com)\n",
+              {"lib.mjs": "export const helper = 1;\n"}, author=ANN)
+    commit_as(repo, "Add another\n\nCo-authored-by: Zed Agent <noreply@zed.dev>\n",
+              {"more.mjs": "export const more = 1;\n"}, author=ANN)
+    result = analyse(repo)
+    assert set(added(result).values()) == {"Firebender"}
+    assert set(added(result, "lib.mjs").values()) == {"Ona"} and set(added(result, "more.mjs").values()) == {"Zed Agent"}
+    assert result.attribution.tools == ["Firebender", "Ona", "Zed Agent"]
+    assert result.attribution.unknown_tools == ["Ona", "Zed Agent"]
+
+
+def test_bots_that_are_not_assistants_and_github_web_commits_name_none(tmp_path):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Bump deps (#4)\n\nCo-authored-by: dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>\n"
+                    "Co-authored-by: pre-commit-ci[bot] <66853113+pre-commit-ci[bot]@users.noreply.github.com>\n",
+              {"checkout.mjs": CLIENT}, author=ANN, committer=("GitHub", "noreply@github.com"))
+    result = analyse(repo)
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}
+    assert [r.reason for r in result.signals[1].rejected] == ["names no assistant (an automation bot, not an assistant)"] * 2
+
+
+# --------------------------------------------------------------------------- only disclosures count
+
+
+def test_a_trailer_is_only_what_git_reads_in_the_closing_block(tmp_path):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    message = ("Add the client\n\nCo-authored-by: Claude <noreply@anthropic.com>\n\nThe line above is quoted from the\n"
+               "spec, not a credit.\n")
+    commit_as(repo, message, {"checkout.mjs": CLIENT}, author=ANN)
+    assert git("interpret-trailers", "--parse", "--no-divider", cwd=repo, input_text=message) == ""  # git agrees
+    result = analyse(repo)
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}
+    assert "not in the trailer block" in result.signals[1].rejected[0].reason
+
+
+def test_a_conventional_commit_prefix_names_no_assistant(tmp_path):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "copilot: fix(claude): make cursor blink\n\ndocs: text generated with cursor keys no longer drifts\n",
+              {"checkout.mjs": CLIENT}, author=ANN)
+    result = analyse(repo)
+    assert result.attribution.tools == [] and result.signals[1].rejected == []
+
+
+def test_a_readme_read_as_the_note_names_no_assistant_for_a_list_of_supported_editors(cohort):
+    result = analyse(cohort / "readme")
+    assert result.note.path is None  # no NOTE.md: README.md is read in its place
+    assert result.attribution.tools == [] and result.attribution.note.entries == []
+
+
+# --------------------------------------------------------------------------- a named tool is that tool; a person never
+
+
+def test_a_tool_named_in_explicit_forms_is_that_tool_known_or_not(cohort):
+    result = analyse(cohort / "monkey")
+    assert result.attribution.tools == ["MonkeyCode"] and result.attribution.unknown_tools == ["MonkeyCode"]
+    assert added(result) == {1: "MonkeyCode"}  # the note's line 1-1; the trailer's commit says the same
+    source = next(line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.new_no == 1)
+    assert "note line 4" in source and "Assisted-by trailer" in source
+    assert result.attribution.conflicts == [] and result.attribution.unmapped == []
+
+
+def test_assisted_by_naming_people_as_curl_does_stays_people(cohort):
+    result = analyse(cohort / "curl")
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}
+    reasons = [r.reason for r in result.signals[1].rejected]
+    assert reasons == ["names a person, not an assistant (a name as people are named, not an assistant's)",
+                       "names a person, not an assistant (a person's name and address, not an assistant's)"]
+
+
+def test_git_ai_legacy_authorship_lists_people_beside_assistants(cohort):
+    result = analyse(cohort / "legacy")
+    assert result.attribution.tools == ["Claude Code", "o3"]  # the maintainer named neither by full nor first name
+    assert added(result) == {1: None, 2: "Claude Code", 3: "Claude Code", 4: "o3", 5: None, 6: None}
+    assert result.attribution.unknown_tools == []  # o3 is a model
+
+
+def test_a_legacy_author_who_is_the_commits_author_is_that_person_whatever_else_the_name_could_be(tmp_path):
+    """A maintainer called Devin Moore, listed by first name: not the Devin agent."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    devin = ("Devin Moore", "devin@example.org")
+    noted = commit_as(repo, "Add it\n", {"checkout.mjs": CLIENT}, author=devin)
+    record = {"files": {"checkout.mjs": {"authors": [{"author": "Devin", "lines": [1], "agent_metadata": None},
+                                                     {"author": "Cursor", "lines": [2], "agent_metadata": None}]}},
+              "schema_version": "authorship/0.0.1"}
+    blob = git("hash-object", "-w", "--stdin", cwd=repo, input_text=json.dumps(record)).strip()
+    git("update-ref", f"refs/ai/authorship/{noted}", blob, cwd=repo)
+    result = analyse(repo)
+    assert added(result) == {1: None, 2: "Cursor", 3: None} and result.attribution.tools == ["Cursor"]
+
+
+# --------------------------------------------------------------------------- where the disclosure stands
+
+
+def test_a_disclosure_sentence_without_a_heading_over_the_same_trailer_is_ok(cohort):
+    result = analyse(cohort / "sentence")
+    assert result.attribution.conflicts == [] and result.attribution.unmapped == []
+    assert set(added(result).values()) == {"Claude Code"}
+    sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
+    assert all("note line 2" in source and "Co-authored-by trailer" in source for source in sources), sources
