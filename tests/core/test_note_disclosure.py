@@ -284,7 +284,9 @@ def test_a_sentence_disclosure_over_the_same_trailer_is_no_conflict():
         "note line 2, and commit aaaaaaa: Co-authored-by trailer"
     silent = attribute([commit(ai, "Claude Code")], {ai: "Ann"}, parse_note("# Note\nIt works.\n"), {"checkout.mjs": 2},
                        blame, [], ai)
-    assert [c.message for c in silent.conflicts] == ["the note discloses no assistant, but commit metadata names Claude Code"]
+    # A note silent about assistants does not disagree with the commits: no conflict, a notice.
+    assert silent.conflicts == []
+    assert [n.message for n in silent.notices] == ["the note names no assistant; commit metadata names Claude Code"]
 
 
 def test_a_readme_about_attribution_discloses_nothing_by_naming_tools():

@@ -262,9 +262,9 @@ def test_a_git_ai_style_history_gives_the_true_share_each_tool_once_and_no_noise
     assert result.attribution.tools == ["Claude Code", "Cursor", "Devin"]  # each once; mock_ai is no assistant
     # No line-level noise: no source disagrees on any line (the one submission-wide finding is that
     # there is no note at all, while commits name assistants).
-    assert [c for c in result.attribution.conflicts if c.path] == [] and result.cut == []
-    assert [c.message for c in result.attribution.conflicts] == [
-        "the note discloses no assistant, but commit metadata names Claude Code, Devin"]
+    assert result.attribution.conflicts == [] and result.cut == []
+    assert [n.message for n in result.attribution.notices] == [
+        "the note names no assistant; commit metadata names Claude Code, Devin"]
     assert len(result.blame) == 4  # only the files an assistant could have written were traced
 
 

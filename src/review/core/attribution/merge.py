@@ -324,12 +324,11 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         conflicts.insert(0, Conflict(None, None, None,
                                      f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
                                      [("note", None), *(("commit metadata", tool) for tool in commit_tools)]))
-    if not note.discloses and commit_tools:
-        # Wherever a disclosure stands in the note (a section, a label, a sentence), it is one; only
-        # a note that says nothing of who wrote the code leaves the commits' assistants undisclosed.
-        conflicts.insert(0, Conflict(None, None, None,
-                                     f"the note discloses no assistant, but commit metadata names {', '.join(commit_tools)}",
-                                     [("note (no disclosure)", None), *(("commit metadata", tool) for tool in commit_tools)]))
+    notices = list(notices or [])
+    if not note.discloses and not note.declares_none and commit_tools:
+        # Silence is no disagreement: the commits disclose the tool and which lines, and the note says
+        # nothing against them. Shown beside the disclosure, never counted as a conflict.
+        notices.insert(0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}"))
 
     spans = []
     for path in sorted(winners):
@@ -344,7 +343,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
                     *(tool for found in rewritten or [] for tool in found.tools)})
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
-    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, list(notices or []),
+    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, notices,
                        list(rewritten or []), unknown)
 
 
