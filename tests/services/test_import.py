@@ -155,3 +155,28 @@ def test_a_member_twice_or_an_oversized_archive_is_refused(tmp_path, monkeypatch
     monkeypatch.setattr(importer, "MAX_UNPACKED", 100)
     big = _tar(tmp_path / "big.tar.gz", [(_info("repo/r.bin", size=4000), os.urandom(4000))])
     assert "the archive itself is over" in importer.import_sources(tmp_path / "cohort2", [str(big)])[0].problem
+
+
+def _object_files(objects: Path) -> dict[int, Path]:
+    return {path.stat().st_ino: path for path in objects.rglob("*") if path.is_file()
+            and path.parent.name not in ("info",)}
+
+
+def test_an_imported_submission_is_copied_once_not_again_by_triage(tmp_path, alice):
+    from review import gitsafe
+
+    dest = tmp_path / "cohort"
+    assert main(["import", str(dest), str(alice)]) == 0
+    submission = dest / "alice"
+    clone = gitsafe.clone.cache_path_for(submission)
+    made = clone.stat().st_ino
+    rows = cohort.triage(dest)
+    assert rows[0].problem is None and rows[0].commits == 1
+    # The first triage found the cache's copy made by the import: not cloned again.
+    assert clone.stat().st_ino == made
+    # One copy of the objects on disk: every object file of the cache's copy is the cohort's, linked.
+    cohort_objects = _object_files(submission / ".git" / "objects")
+    cache_objects = _object_files(clone / "objects")
+    assert cache_objects and set(cache_objects) <= set(cohort_objects)
+    # And the notes travelled into the cache's copy: the row read them.
+    assert gitsafe.open_submission(submission).git("notes", "--ref", "ai", "list").strip()

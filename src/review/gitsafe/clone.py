@@ -78,6 +78,33 @@ def _clone(folder: Path, clone_dir: Path, with_notes: bool) -> None:
           "--", str(find_git_dir(folder)), str(clone_dir)], env=git_env(safe_dirs(folder)))
 
 
+def seed_from_copy(copy_git_dir: Path, folder: Path, head_sha: str) -> None:
+    """The cache's copy of the submission that will stand at `folder`, made from `copy_git_dir`: a
+    copy `review import` has just made itself (clone --no-local, no hooks, no template), trusted as
+    the cache's own clone is. Its object files are shared by hard links (git copies them where the
+    cache is on another file system), so an imported cohort is not copied a second time when it is
+    triaged. Call it once the copy is final (nothing will change its refs), before it is moved to
+    `folder`; the marker records what `open_submission` checks, so the first triage finds it made."""
+    target = cache_path_for(folder)
+    notes = refs_fingerprint(copy_git_dir)
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = Path(tempfile.mkdtemp(prefix=".clone-", dir=target.parent))
+    try:
+        clone_dir = tmp / "repo.git"
+        fetch = [arg for spec in NOTES_REFSPECS for arg in ("-c", f"remote.origin.fetch={spec}")]
+        _run(["clone", "--quiet", "--bare", "--local", "--no-tags", "--template=", *fetch, "--",
+              str(copy_git_dir), str(clone_dir)], env=git_env())
+        _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=git_env())
+        _write_marker(clone_dir, folder.resolve(), head_sha, notes, None)
+        old = target.with_name(target.name + f".old-{os.getpid()}")
+        if target.exists():
+            os.rename(target, old)
+        os.rename(clone_dir, target)
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
     check_repository(find_git_dir(folder))  # only its own objects and refs, nothing that could hang git
     notes = refs_fingerprint(find_git_dir(folder))

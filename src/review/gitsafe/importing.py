@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from review.gitsafe.clone import seed_from_copy
 from review.gitsafe.env import GitSafeError, _run, git_env
 from review.gitsafe.head import check_repository, find_git_dir, read_head
 from review.gitsafe.notes import safe_dirs
@@ -90,6 +91,11 @@ def clone_into(target: Path, *, folder: Path | None = None, bundle: Path | None 
         except GitSafeError:
             raise GitSafeError("the copy has no HEAD commit (an empty repository or bundle)") from None
         _run([*git, "remote", "remove", "origin"], env=git_env())  # the cohort keeps no link to where it came from
+        try:
+            # The cache's copy from this one, sharing its objects: triage does not copy it again.
+            seed_from_copy(repo / ".git", target, head_sha)
+        except GitSafeError:
+            pass  # the first triage makes its own copy, as for any submission
         os.rename(repo, target)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
