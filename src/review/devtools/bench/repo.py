@@ -5,9 +5,11 @@ add `lines` lines in all across 250 files, every tenth commit with a ``Co-author
 a git-ai note (refs/notes/ai, authorship/3.0.0) on every commit naming the lines it added — a
 real-repository shape (thousands of commits, notes, a 100k-line diff) anyone can rebuild.
 
-Measured beside baselines made of plain git on the same repository, in the same run:
-triage cold (a new cache) against one ``git log -p`` plus one ``git cat-file --batch`` read of every
-note; triage warm against reading the log; peak memory of each; the goals.
+Measured beside baselines made of plain git on the same repository, in the same run: triage cold (a
+new cache) against the safe floor, what any cold triage costs under the rule that git never runs in
+the submitted folder (the sanitised clone, one ``git log -p`` and one ``git cat-file --batch`` read of
+every note); triage warm against reading the log; both as whole processes, timed from outside; peak
+memory of each; the goals.
 """
 
 from __future__ import annotations
@@ -84,8 +86,24 @@ def _in_child(args: list[str], cache: Path) -> list[str]:
     """``python -m review.devtools.bench ARGS`` in a process of its own with `cache` as the cache: what
     it printed."""
     result = subprocess.run([sys.executable, "-m", "review.devtools.bench", *args], capture_output=True, text=True,
-                            check=True, env={**os.environ, "REVIEW_CACHE_DIR": str(cache)})
+                            check=True, env=_child_env(cache))
     return result.stdout.split()
+
+
+def _child_env(cache: Path) -> dict[str, str]:
+    # As an installed command runs: its bytecode cached (a test run may have turned that off).
+    env = {**os.environ, "REVIEW_CACHE_DIR": str(cache)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _review_process(cohort: Path, cache: Path) -> float:
+    """`review triage COHORT --json` as a reviewer's shell runs it, timed from outside: process start,
+    imports and all (seconds)."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "review", "triage", str(cohort), "--json"], stdout=subprocess.DEVNULL,
+                   check=True, env=_child_env(cache))
+    return time.perf_counter() - start
 
 
 def _triage_in_child(cohort: Path, cache: Path, moves: bool = True) -> tuple[float, int]:
@@ -111,7 +129,8 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     head = make_large_repo(cohort / "large", commits, lines)
     built = time.perf_counter() - start
     git_dir = str(cohort / "large" / ".git")
-    log_s, _ = _timed(["--git-dir", git_dir, "log", "--format=%H%x00%P%x00%an%x00%ae%x00%aI%x00%B", head])
+    # What a warm triage is measured against: reading every commit's message, one git process.
+    log_s = min(_timed(["--git-dir", git_dir, "log", "--format=%H%n%B", head])[0] for _ in range(3))
     log_p_s, _ = _timed(["--git-dir", git_dir, "log", "-p", "--format=%H", head])
     list_s, listed = _timed(["--git-dir", git_dir, "notes", "--ref=ai", "list"])
     blobs = b"".join(line.split()[0] + b"\n" for line in listed.splitlines() if line.strip())
@@ -119,8 +138,13 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     baseline = log_p_s + list_s + batch_s  # what the cold goal is measured against
     cache = folder / "cache"
     shutil.rmtree(cache, ignore_errors=True)  # cold is cold: a cache left by an earlier run (--into) is dropped
-    cold_s, cold_rss = _triage_in_child(cohort, cache)
-    warm_s, warm_rss = _triage_in_child(cohort, cache)
+    # Whole processes, timed from outside (process start included), as a reviewer runs them; peak RSS
+    # is read by a run of its own from the inside (the kernel's own high-water mark of that process).
+    cold_s = _review_process(cohort, cache)
+    warm_s = min(_review_process(cohort, cache) for _ in range(5))
+    warm_rss = _triage_in_child(cohort, cache)[1]
+    shutil.rmtree(cache, ignore_errors=True)
+    cold_rss = _triage_in_child(cohort, cache)[1]
     # What following moved and copied lines costs: cold triage with and without it, in turns (the best
     # of two or three each, so one slow run on a shared machine does not make the ratio). The last run
     # follows moves, so the cache is left as the kept-copy figure below expects it.
@@ -134,6 +158,9 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     shutil.rmtree(cache / "rows")
     copied_s, _ = _triage_in_child(cohort, cache)
     clone_s = _clone_in_child(cohort / "large", folder / "clone-cache")
+    # The least any cold triage can cost under the rule that git never runs in the submitted folder:
+    # the sanitised copy, then the one git log -p the line origins are read from, and the notes.
+    floor = clone_s + baseline
     figures: dict[str, Any] = {
         "repository": {"commits": commits, "diff_lines": lines, "notes": commits, "built_s": round(built, 2)},
         "baselines_s": {"git_log": round(log_s, 3), "git_log_p": round(log_p_s, 3),
@@ -143,24 +170,25 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
         "sanitised_clone_s": round(clone_s, 3),
         # The least a cold triage can cost under that rule, before any Python: the copy, then the one
         # git log -p the line origins are read from (in the copy).
-        "floor_clone_plus_log_p": {"seconds": round(clone_s + log_p_s, 3),
-                                   "ratio": round((clone_s + log_p_s) / baseline, 2)},
-        "triage_cold": {"seconds": round(cold_s, 3), "ratio": round(cold_s / baseline, 2),
-                        "goal": 2.0, "against": "git log -p + one batch read of every note",
+        "safe_floor": {"seconds": round(floor, 3),
+                       "parts": "the sanitised clone + git log -p + notes list and one batch read of every note"},
+        "triage_cold": {"seconds": round(cold_s, 3), "ratio": round(cold_s / floor, 2),
+                        "goal": 1.2, "against": "the safe floor (copy + git log -p + notes batch)",
                         "peak_rss_mb": round(cold_rss / 1024, 1), "rss_goal_mb": 300},
         "move_detection": {"cold_with_s": round(min(with_moves), 3), "cold_without_s": round(min(without_moves), 3),
                            "ratio": round(min(with_moves) / min(without_moves), 2), "goal": 1.2},
         "triage_rows_from_kept_copy": {"seconds": round(copied_s, 3),
                                        "ratio": round(copied_s / baseline, 2)},
         "triage_warm": {"seconds": round(warm_s, 3), "ratio": round(warm_s / log_s, 2), "goal": 2.0,
-                        "against": "git log", "peak_rss_mb": round(warm_rss / 1024, 1), "rss_goal_mb": 300},
+                        "against": "git log --format=%H%n%B, both whole processes",
+                        "peak_rss_mb": round(warm_rss / 1024, 1), "rss_goal_mb": 300},
     }
     if goals is not None:
         from review.devtools.bench.common import Goal
 
         cold, warm = figures["triage_cold"], figures["triage_warm"]
         goals += [Goal(f"cold triage, {commits}-commit repository with notes", f"{cold['seconds']:.2f} s",
-                       f"git log -p + notes batch {baseline:.2f} s", cold["ratio"], 2.0),
+                       f"safe floor {floor:.2f} s", cold["ratio"], 1.2),
                   Goal(f"warm triage, {commits}-commit repository with notes", f"{warm['seconds'] * 1000:.0f} ms",
                        f"git log {log_s * 1000:.0f} ms", warm["ratio"], 2.0),
                   Goal("cold triage with move detection, against without", f"{min(with_moves):.2f} s",
@@ -177,8 +205,8 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     print(f"  every note: notes list + one cat-file --batch {(list_s + batch_s) * 1000:8.0f} ms")
     print(f"  of the cold triage, the sanitised clone alone     {clone_s * 1000:8.0f} ms  (ratio "
           f"{clone_s / baseline:.2f} on its own; git is never run in the submission itself)")
-    print(f"  the copy + git log -p: the floor of any cold triage {(clone_s + log_p_s) * 1000:5.0f} ms  ratio "
-          f"{(clone_s + log_p_s) / baseline:.2f}, with no Python at all")
+    print(f"  the safe floor: the copy + git log -p + the notes     {floor * 1000:5.0f} ms  (what any cold triage "
+          "costs before any Python)")
     print(f"  rows again, the copy kept {copied_s * 1000:8.0f} ms  ratio {copied_s / baseline:6.2f} "
           "(the cold triage less the sanitised clone: the analysis alone)")
     moves = figures["move_detection"]
