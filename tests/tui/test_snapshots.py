@@ -95,7 +95,7 @@ class TestRubricPane:
     def test_80x24_rubric_tab_with_a_tier_chosen(self, snap_compare, make_app):
         async def score(pilot):
             await open_ben(pilot)
-            pilot.app.screen.AUTOSAVE_SECONDS = 3600  # no autosave time stamp in the picture
+            pilot.app.screen.scoring.AUTOSAVE_SECONDS = 3600  # no autosave time stamp in the picture
             await pilot.press("4", "s", "down", "a")
             await settle(pilot.app, pilot)
 

@@ -71,10 +71,10 @@ async def test_note_pane_shows_the_note_literally(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "finn-mueller")
-        assert not screen.note_opened
+        assert not screen.score_session.note_opened
         await pilot.press("2")
         await pilot.pause()
-        assert screen.note_opened and isinstance(app.focused, NoteView)
+        assert screen.score_session.note_opened and isinstance(app.focused, NoteView)
         summary = str(screen.query_one("#note-summary").render())
         assert "declares no assistant" in summary and "Cursor" in summary
         text = str(screen.query_one("#note-text").render())

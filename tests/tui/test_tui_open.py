@@ -9,6 +9,7 @@ from pathlib import Path
 from helpers import settle, wait_until
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
+from review.tui.screens.submission.deferred import DeferredPanes
 from review.tui.screens.submission.screen import SubmissionScreen
 from review.tui.widgets.diff.view import DiffView
 from review.tui.widgets.rubric_form import RubricForm
@@ -68,7 +69,7 @@ async def test_escape_before_the_panes_off_screen_are_mounted_goes_back_to_triag
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         cohort, row = await rest_on(app, pilot, "ben-larsen")
-        screen = SubmissionScreen(Path(row.path), row, cohort.session, cohort.reviewers, cohort.blind)
+        screen = SubmissionScreen(cohort.context, row, cohort.rubric)
         await app.push_screen(screen)
         scores = sample_cohort / "ben-larsen.review.toml"
         before = scores.read_bytes() if scores.exists() else None
@@ -86,22 +87,22 @@ async def test_keys_typed_before_the_panes_are_mounted_are_kept_and_replayed_in_
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         cohort, row = await rest_on(app, pilot, "ben-larsen")
-        mount = SubmissionScreen.mount_panes
+        mount = DeferredPanes.mount
 
         async def later(self) -> None:  # the mounting is left to the test, so the keys surely come before it
             pass
 
-        SubmissionScreen.mount_panes = later  # type: ignore[method-assign]
+        DeferredPanes.mount = later  # type: ignore[method-assign]
         try:
-            screen = SubmissionScreen(Path(row.path), row, cohort.session, cohort.reviewers, cohort.blind)
+            screen = SubmissionScreen(cohort.context, row, cohort.rubric)
             await app.push_screen(screen)
             await pilot.press("4", "s")  # the rubric, then Strong on its first signal
             await settle(app, pilot)
-            assert not screen.panes_ready and [key.key for key in screen.typed_ahead or []] == ["4", "s"]
+            assert not screen.panes_ready and [key.key for key in screen.deferred.typed_ahead] == ["4", "s"]
         finally:
-            SubmissionScreen.mount_panes = mount  # type: ignore[method-assign]
-        await screen.mount_panes()
-        await wait_until(pilot, lambda: screen.panes_ready and not screen.typed_ahead)
+            DeferredPanes.mount = mount  # type: ignore[method-assign]
+        await screen.deferred.mount()
+        await wait_until(pilot, lambda: screen.panes_ready and not screen.deferred.typed_ahead)
         await settle(app, pilot)
         assert screen.focused is not None and any(isinstance(n, RubricForm) for n in screen.focused.ancestors)
         assert list(screen.query_one(RubricForm).values()["tiers"].values()) == ["strong"]
@@ -115,8 +116,9 @@ async def test_a_submission_not_read_ahead_shows_its_diff_before_its_lines_are_a
         await settle(app, pilot)
         cohort = app.screen
         row = cohort.rows["ben-larsen"]
-        fresh = Session(sample_cohort)  # nothing read in this console yet
-        screen = SubmissionScreen(Path(row.path), row, fresh, cohort.reviewers, cohort.blind)
+        # Nothing read in this console yet: the screen opened next asks a session of its own.
+        fresh = app.context.session = Session(sample_cohort)
+        screen = SubmissionScreen(app.context, row, cohort.rubric)
         await app.push_screen(screen)
         await settle(app, pilot)
         assert screen.analysis is not None and sum(fresh.analyses_made.values()) == 1

@@ -43,7 +43,7 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         await pilot.press("a")  # the focused signal's tier
         assert screen.query_one(RubricForm).values()["tiers"]["blast-radius"] == "acceptable"
         await pilot.press("2")  # a digit always goes to a pane: the note, and it is on screen now
-        assert screen.note_opened and screen.active_pane == "note"
+        assert screen.score_session.note_opened and screen.active_pane == "note"
         assert screen.query_one(RubricForm).values()["tiers"]["blast-radius"] == "acceptable"
         await pilot.press("4", "F", "ctrl+s")
         await settle(app, pilot)
@@ -181,7 +181,7 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         await pilot.press("g")
         note = screen.query_one(NoteView)
         await settles(pilot, lambda: top_note_line(note).startswith(f"{lines[0]} │"))
-        assert screen.active_pane == "note" and screen.note_opened and app.focused is note
+        assert screen.active_pane == "note" and screen.score_session.note_opened and app.focused is note
         await pilot.press("4")
         assert app.focused is row
         await pilot.press("g")  # the next hint: the restart gap (near the end: on screen, maybe not on top)
@@ -218,13 +218,13 @@ async def test_the_note_counts_as_read_when_it_is_on_screen_in_its_own_column(sa
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(200, 40)) as pilot:  # wider: the note has a column of its own
         screen = await open_submission(app, pilot, "chen-wei")
-        assert screen.query_one("#pane-note").display and screen.note_opened
+        assert screen.query_one("#pane-note").display and screen.score_session.note_opened
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("bob",))
     async with app.run_test(size=(100, 30)) as pilot:  # tabs: only once its tab is shown
         screen = await open_submission(app, pilot, "chen-wei")
-        assert not screen.note_opened
+        assert not screen.score_session.note_opened
         await pilot.press("2")
-        assert screen.note_opened
+        assert screen.score_session.note_opened
 
 
 async def test_q_with_unsaved_scores_asks_and_each_answer_does_what_it_says(sample_cohort):
@@ -233,7 +233,7 @@ async def test_q_with_unsaved_scores_asks_and_each_answer_does_what_it_says(samp
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "ada-okafor")
-        screen.AUTOSAVE_SECONDS = 60  # so that nothing is autosaved before the question
+        screen.scoring.AUTOSAVE_SECONDS = 60  # so that nothing is autosaved before the question
         await score_all(pilot, "32")
         await pilot.press("down", "down", "down", "down", "down", "q")  # focus on a flag, as the reviewer had it
         await settle(app, pilot)
@@ -251,7 +251,7 @@ async def test_q_with_unsaved_scores_asks_and_each_answer_does_what_it_says(samp
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "ada-okafor")
-        screen.AUTOSAVE_SECONDS = 60
+        screen.scoring.AUTOSAVE_SECONDS = 60
         await pilot.press("4", "w", "escape")  # back to triage asks too
         await settle(app, pilot)
         assert isinstance(app.screen, LeaveScreen)

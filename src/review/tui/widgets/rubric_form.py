@@ -163,6 +163,8 @@ class RubricForm(VerticalScroll):
         super().__init__(id=id)
         self.rubric = rubric
         self.state = "draft"
+        # The status line's text, as last set (a re-review adds what changed to it).
+        self.status = ""
         self.anchored: list[dict[str, str]] = []  # comments anchored to a diff hunk or a scenario's log
 
     def compose(self) -> ComposeResult:
@@ -243,6 +245,7 @@ class RubricForm(VerticalScroll):
         self.query_one("#rubric-header", Static).update(Content(text))
 
     def set_status(self, text: str) -> None:
+        self.status = text
         status = self.query_one("#rubric-status", Static)
         status.update(Content(text))
         status.display = bool(text)  # an empty status would leave a gap above the first signal
