@@ -224,3 +224,20 @@ async def test_g_in_the_stub_log_goes_to_the_code_that_sent_the_requests(sample_
         assert 4 in lines_on_screen()
         await pilot.press("4", "g")  # in the rubric, g is the signal's own: Found the defect's evidence (commits)
         assert screen.active_pane == "commits"
+
+
+async def test_w_writes_what_the_log_shows_to_a_file_in_the_logs_folder(sample_cohort):
+    from helpers import BEN_HEAD, seed_ben_suite
+    from review.support import paths
+
+    seed_ben_suite()
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("5", "w")
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: paths.logs_dir().is_dir() and any(paths.logs_dir().iterdir()), timeout=10)
+        [written] = paths.logs_dir().iterdir()
+        assert written.name.startswith(f"ben-larsen-{BEN_HEAD[:12]}-")
+        assert written.read_text().splitlines() == log.raw_lines
+        assert any("] first-503: " in line for line in log.raw_lines)

@@ -114,7 +114,7 @@ def make_app(cohort_dir: Path, args: argparse.Namespace):
     from review.tui import keymap
 
     try:
-        keymap.load()
+        keys = keymap.load()
     except keymap.KeymapError as error:
         print(f"review: {error}", file=sys.stderr)
         return None
@@ -122,7 +122,7 @@ def make_app(cohort_dir: Path, args: argparse.Namespace):
 
     return ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
                      run_harness=not args.no_harness, blind=args.blind,
-                     anonymous=args.anonymous or cohort.cohort_blind(cohort_dir))
+                     anonymous=args.anonymous or cohort.cohort_blind(cohort_dir), keymap=keys)
 
 
 def _open(cohort_dir: Path, args: argparse.Namespace) -> int:

@@ -131,20 +131,16 @@ def _timeline(repo, info, listener, as_json: bool) -> int:
 
     from review.harness import timeline
 
-    def show(entry: timeline.Entry) -> None:
-        if as_json:
-            return
-        tests = entry.tests
-        parts = [entry.commit[:12], entry.suite.summary if entry.suite else "suite not run",
-                 f"own tests {tests.state}" + (f" ({tests.summary})" if tests and tests.summary else "") if tests
-                 else "own tests not run"]
-        if entry.same_code_as:
-            parts.append(f"same code as {entry.same_code_as[:12]}")
-        if entry.problem:
-            parts.append(entry.problem)
-        print(safe_line("  ".join(parts), 400), flush=True)
+    commits = [c.sha for c in repo.commits()]
+    shown = 0
 
-    entries = asyncio.run(timeline.run_timeline(repo, [c.sha for c in repo.commits()], show, listener, info))
+    def show(entry: timeline.Entry) -> None:
+        nonlocal shown
+        shown += 1
+        if not as_json:
+            print("\n".join(timeline.describe(entry, shown, len(commits))), flush=True)
+
+    entries = asyncio.run(timeline.run_timeline(repo, commits, show, listener, info))
     if as_json:
         json.dump({"submission": repo.source.name, "sandbox": info.kind, "commits": [
             {"commit": e.commit, "same_code_as": e.same_code_as, "problem": e.problem,

@@ -30,12 +30,14 @@ from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
 from review.services import cohort, failures, store
 from review.services.analysis import Analysis
+from review.services.runs import Target
 from review.services.scoring import RubricChoice, ScoreSession
 from review.tui.context import ConsoleContext
 from review.tui.modals.anchor import AnchorCommentScreen
 from review.tui.screens.submission import panes
 from review.tui.screens.submission.deferred import DeferredPanes
 from review.tui.screens.submission.navigation import Navigation
+from review.tui.screens.submission.runs import Runs
 from review.tui.screens.submission.scoring import Scoring
 from review.tui.widgets.diff.commits import CommitsTable, commit_detail
 from review.tui.widgets.diff.pane import DiffPane
@@ -43,7 +45,7 @@ from review.tui.widgets.diff.view import load_lexers
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
-from review.tui.widgets.stub_log.log import StubLog, Target
+from review.tui.widgets.stub_log.log import StubLog
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ class SubmissionScreen(Screen[Closed]):
         self.scoring = Scoring(self, self.score_session, self.form, self.saved_facts, self.finish)
         self.deferred = DeferredPanes(self, self.pane_content, self.panes_mounted)
         self.navigation = Navigation(self)
+        self.runs = Runs(self, self.stub_log)
 
     @property
     def panes_ready(self) -> bool:
@@ -337,15 +340,14 @@ class SubmissionScreen(Screen[Closed]):
         suites, tests = message.suites or {}, message.tests or {}
         self.suite = suites.get(analysis.head)
         self.test_runs = {sha: run.colour for sha, run in tests.items()}
-        log = self.stub_log
-        log.repo = analysis.repo
-        log.head = log.target = self.target_for(analysis.head)
-        log.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
+        runs = self.runs
+        runs.repo = analysis.repo
+        runs.head = runs.target = self.target_for(analysis.head)
+        runs.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
         if self.suite:
-            log.last_verdicts = self.suite.verdicts
+            self.stub_log.last_verdicts = self.suite.verdicts
             # The pane opens with the run triage (or an earlier session) made.
-            log.show_earlier(self.suite)
-        log.update_status()
+            self.stub_log.show_earlier(self.suite)
         scores = message.scores or store.ScoreFile(store.score_path(self.path))
         self.scoring.start(analysis.head, [(c.sha, c.subject) for c in analysis.commits], scores)
         self.refresh_evidence()
@@ -409,15 +411,16 @@ class SubmissionScreen(Screen[Closed]):
     @on(DiffPane.Shown)
     def diff_shown(self, message: DiffPane.Shown) -> None:
         """`r` in the stub log runs the commit the diff shows."""
-        if self.analysis is None:
-            return
-        log = self.stub_log
-        log.target = self.target_for(message.range.target)
-        log.update_status()
+        if self.analysis is not None:
+            self.runs.target = self.target_for(message.range.target)
 
     def target_for(self, commit: str) -> Target:
         assert self.analysis is not None
         return Target(commit, f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}")
+
+    @on(StubLog.Asked)
+    def run_asked(self, message: StubLog.Asked) -> None:
+        self.runs.asked(message)
 
     @on(StubLog.SuiteDone)
     def suite_done(self, message: StubLog.SuiteDone) -> None:
@@ -431,10 +434,11 @@ class SubmissionScreen(Screen[Closed]):
 
     @on(StubLog.CompareDone)
     def compare_done(self, message: StubLog.CompareDone) -> None:
-        self.commits_table.set_cells(message.before.commit, suite=message.before_suite)
-        self.commits_table.set_cells(message.after.commit, suite=message.after_suite)
-        if self.analysis is not None and message.after.commit == self.analysis.head:
-            self.suite = message.after_suite
+        compared = message.comparison
+        self.commits_table.set_cells(compared.before.commit, suite=compared.before_suite)
+        self.commits_table.set_cells(compared.after.commit, suite=compared.after_suite)
+        if self.analysis is not None and compared.after.commit == self.analysis.head:
+            self.suite = compared.after_suite
             self.refresh_evidence()
 
     @on(StubLog.TimelineEntry)
@@ -467,7 +471,7 @@ class SubmissionScreen(Screen[Closed]):
     def action_timeline(self) -> None:
         if self.analysis is None:
             return
-        self.stub_log.run_timeline(self.timeline_targets())
+        self.runs.timeline(self.timeline_targets())
 
     def highlighted_commit(self) -> Target | None:
         table = self.commits_table
@@ -477,14 +481,13 @@ class SubmissionScreen(Screen[Closed]):
         return self.timeline_targets()[index] if 0 <= index < len(self.analysis.commits) else None
 
     def action_before_after_from_commit(self) -> None:
-        chosen = self.highlighted_commit()
-        log = self.stub_log
-        if chosen is None or log.head is None:
+        chosen, head = self.highlighted_commit(), self.runs.head
+        if chosen is None or head is None:
             return
-        if chosen.commit == log.head.commit:
+        if chosen.commit == head.commit:
             self.app.notify("That is HEAD: pick an earlier commit to compare with it.", markup=False)
             return
-        if log.before_after(chosen, log.head) is not False and self.layout_name == "tabs":
+        if self.runs.before_after(chosen, head) and self.layout_name == "tabs":
             self.action_pane("log")
 
     def action_commit_diff(self) -> None:
@@ -532,7 +535,7 @@ class SubmissionScreen(Screen[Closed]):
     def action_back(self) -> None:
         # Escape stops a run first (the timeline runs while the Commits pane has focus).
         if self.stub_log.running:
-            self.stub_log.action_cancel()
+            self.runs.cancel()
             self.app.notify("Run cancelled; escape again goes back to triage.", markup=False)
             return
         self.leave("back")

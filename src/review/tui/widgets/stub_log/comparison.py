@@ -15,28 +15,27 @@ from review.harness import compare, runner
 from review.tui import palette
 from review.tui.widgets.stub_log.lines import LogLines
 
-CHANGE_ROLES = {"fixed": "ok", "broke": "bad", "changed": "warn"}  # same, missing: dim
+# Same and missing are dim.
+CHANGE_ROLES = {"fixed": "ok", "broke": "bad", "changed": "warn"}
 
 
-class Comparison(Vertical):
+class ComparisonView(Vertical):
     DEFAULT_CSS = """
-    Comparison { height: 1fr; }
-    Comparison #compare-table { height: auto; max-height: 11; }
-    Comparison #compare-detail { height: 1fr; border-top: solid $panel; }
+    ComparisonView { height: 1fr; }
+    ComparisonView #compare-table { height: auto; max-height: 11; }
+    ComparisonView #compare-detail { height: 1fr; border-top: solid $panel; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.labels: tuple[str, str] = ("", "")
         self.suites: tuple[runner.SuiteResult, runner.SuiteResult] | None = None
+        self.table: DataTable = DataTable(cursor_type="row", id="compare-table")
+        self.detail = LogLines(id="compare-detail", max_lines=2_000)
 
     def compose(self) -> ComposeResult:
-        yield DataTable(cursor_type="row", id="compare-table")
-        yield LogLines(id="compare-detail", max_lines=2_000)
-
-    @property
-    def table(self) -> DataTable:
-        return self.query_one("#compare-table", DataTable)
+        yield self.table
+        yield self.detail
 
     def show(self, labels: tuple[str, str], suites: tuple[runner.SuiteResult, runner.SuiteResult],
              changes: list[compare.Change]) -> None:
@@ -56,7 +55,7 @@ class Comparison(Vertical):
         self.show_detail(event.row_key.value if event.row_key else None)
 
     def show_detail(self, name: str | None) -> None:
-        detail = self.query_one("#compare-detail", LogLines)
+        detail = self.detail
         detail.clear()
         detail.forget_keys()
         if self.suites is None or name is None:
