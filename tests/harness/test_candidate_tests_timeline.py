@@ -109,6 +109,11 @@ async def test_timeline_goes_red_then_green_and_reuses_results_for_a_note_only_c
     verdicts = {s.name: s.verdict for s in entries[1].suite.scenarios}
     assert verdicts["first-503"] == "double-charge" and verdicts["restart"] == "double-charge"
     assert all(s.verdict == "ok" for s in entries[3].suite.scenarios)
+    # One line per commit, the same in the stub log and on the command line; a red run's output below it.
+    red = timeline.describe(entries[2], 3, 5)
+    assert red[0].startswith(f"3/5 {commits[2][:12]} · suite ") and " · own tests RED (" in red[0]
+    assert len(red) > 1 and all(line.startswith("    ") for line in red[1:])
+    assert timeline.describe(entries[4], 5, 5)[0].startswith(f"5/5 {commits[4][:12]} · same code as {commits[3][:12]}")
 
 
 @needs_bwrap
@@ -163,9 +168,9 @@ test("probe", () => {
 
 @needs_bwrap
 async def test_a_test_suite_past_the_memory_cap_is_stopped_and_says_why(tmp_path, monkeypatch):
-    from review.harness import process
+    from review.harness import driver_run, process
 
-    monkeypatch.setattr(runner, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20))
+    monkeypatch.setattr(driver_run, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20))
     hog = """import { test } from "node:test";
 test("hogs", async () => {
   const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));

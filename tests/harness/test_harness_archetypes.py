@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from review import gitsafe
-from review.harness import runner, sandbox
+from review.harness import runner, sandbox, suite_stream
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 
@@ -102,7 +102,7 @@ def test_client_without_timeout_hangs_and_is_killed(sample_cohort_master):
 async def test_events_stream_as_they_happen(sample_cohort_master):
     repo = gitsafe.open_submission(sample_cohort_master / "ben-larsen")
     kinds, texts = [], []
-    async for event in runner.stream_suite(repo, names=["first-503"]):
+    async for event in suite_stream.stream_suite(repo, names=["first-503"]):
         kinds.append(event.kind)
         texts.append(event.text)
     assert kinds[0] == "scenario-start" and kinds[-1] == "suite-done"

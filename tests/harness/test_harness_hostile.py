@@ -12,7 +12,7 @@ import pytest
 
 from helpers import leftover_processes, submission
 from review import gitsafe
-from review.harness import runner, sandbox, scenarios
+from review.harness import run_dirs, runner, sandbox, scenarios
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 QUICK = scenarios.Scenario("quick", "200", "1 charge", scenarios.FaultPlan(), limit_s=3.0)
@@ -319,13 +319,13 @@ def test_run_folders_of_a_dead_console_are_removed_at_the_next_start(tmp_path):
     root.mkdir(parents=True, exist_ok=True)
     (root / f"run-{dead.pid}-abc").mkdir()  # a console killed mid-run (SIGKILL, an SSH drop)
     (root / f"run-{os.getpid()}-live").mkdir()  # this console's own: in use
-    runner._swept.clear()
-    runner.runs_root()
+    run_dirs._swept.clear()
+    run_dirs.runs_root()
     assert sorted(p.name for p in root.iterdir()) == [f"run-{os.getpid()}-live"]
 
 
 def test_log_lines_show_a_key_whole_and_say_how_much_of_a_hostile_one_was_cut():
-    from review.harness.runner import short_key
+    from review.harness.log_text import short_key
 
     uuid = "f5e32a5c-7d0e-4c1b-9a55-0b7f3c2e9d11"
     assert short_key(uuid) == uuid
@@ -386,10 +386,10 @@ def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path
 async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code, words):
     """The runner measures the run's processes (resident memory, their count) and its folder, and
     kills the run past a cap: the verdict says which, from the runner's own measurement."""
-    from review.harness import process
+    from review.harness import driver_run, process
 
-    monkeypatch.setattr(runner, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20,
-                                                         output=4 << 20))
+    monkeypatch.setattr(driver_run, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20,
+                                                             output=4 << 20))
     result, lines = await run(tmp_path, code)
     assert result.verdict == "resource-limit", (result.verdict, result.reasons)
     assert any(words in reason for reason in result.reasons)

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from review import gitsafe
 from review.core import jsondata
 from review.core.text import safe_line
-from review.harness import cache, export, process, runner, sandbox
+from review.harness import cache, driver_run, export, process, run_dirs, sandbox
 
 TESTS_VERSION = "2"
 TIMEOUT_S = 30.0
@@ -115,7 +115,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         sandbox.require_bwrap(info, sandbox.TESTS_NEED)
     except sandbox.SandboxError as error:
         return TestRun(commit, "unavailable", safe_line(shown, 300), reason=str(error))
-    run_dir = Path(tempfile.mkdtemp(prefix=runner.run_prefix("tests"), dir=runner.runs_root()))
+    run_dir = Path(tempfile.mkdtemp(prefix=run_dirs.run_prefix("tests"), dir=run_dirs.runs_root()))
     try:
         work = run_dir / "work"
         work.mkdir()
@@ -129,7 +129,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         written = [0]
         reader = asyncio.create_task(_read(proc.stdout, lines, written))
         # The same caps as a scenario run (memory, processes, disk, output), measured by the runner.
-        watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, runner.LIMITS, output=written))
+        watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, driver_run.LIMITS, output=written))
         ended = asyncio.create_task(proc.wait())
         try:
             done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)

@@ -17,11 +17,11 @@ from review.services import samples
 
 def _startup_ms(info, runs: int = 5) -> float:
     """node's start-up in the sandbox, driver included: the fixed cost every process pays."""
-    from review.harness import runner, sandbox
+    from review.harness import run_dirs, sandbox
 
     times = []
     for _ in range(runs):
-        with tempfile.TemporaryDirectory(dir=runner.runs_root()) as scratch:
+        with tempfile.TemporaryDirectory(dir=run_dirs.runs_root()) as scratch:
             work, gw = Path(scratch) / "work", Path(scratch) / "gw"
             work.mkdir()
             gw.mkdir()
