@@ -9,8 +9,10 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable, Iterator
+from concurrent import futures
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from review import gitsafe
 from review.core import attribution, diff, evidence, line_origins, share
@@ -155,36 +157,90 @@ def _replay_history(repo: gitsafe.SafeRepo, stop: threading.Event) -> line_origi
     return None if stop.is_set() else replayed
 
 
-def _changed_paths(repo: gitsafe.SafeRepo) -> _Ahead[dict[str, list[str]]]:
-    return _Ahead(lambda _stop: repo.changed_paths(), "changed-paths")
-
-
-class _Ahead(Generic[T]):
+def _in_thread(work: Callable[[], T], name: str) -> Future[T]:
     """Work started in a thread of its own while the caller does other work: git's processes run on
     another core meanwhile (the history's patches alone took 0.5 s of git on 5,000 commits)."""
+    future: Future[T] = Future()
 
-    def __init__(self, work: Callable[[threading.Event], T], name: str) -> None:
-        self.stop = threading.Event()
-        self._result: T | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, args=(work,), name=name, daemon=True)
-        self._thread.start()
-
-    def _run(self, work: Callable[[threading.Event], T]) -> None:
+    def run() -> None:
+        future.set_running_or_notify_cancel()
         try:
-            self._result = work(self.stop)
-        except BaseException as error:  # handed to the caller, whose boundary reports it
-            self._error = error
+            future.set_result(work())
+        # Handed to the caller, whose boundary reports it.
+        except BaseException as error:
+            future.set_exception(error)
 
-    def result(self) -> T:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._result  # type: ignore[return-value]
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return future
+
+
+class _Origins:
+    """Where the lines' origins come from while the rest is read: the history's replay (linear and read
+    whole), in a thread of its own, when any source could claim a line; else blame per file. A long
+    history is mostly git's work, so its replay starts first, before that is known (git runs on another
+    core while the notes and the diff are read), and is stopped if nothing can claim; a short one is
+    mostly Python, like the parsing, so while a screen waits to paint the diff it starts once the diff
+    is handed out. Which paths each commit touched comes from the replay on its way, else one git call."""
+
+    def __init__(self, repo: gitsafe.SafeRepo, linear: bool, long_history: bool) -> None:
+        self.repo, self.linear = repo, linear
+        self.stop = threading.Event()
+        self.replay: Future[line_origins.Replay | None] | None = \
+            self.start_replay() if linear and long_history else None
+        self.changed: Future[dict[str, list[str]]] | None = None
+        self.wanted = False
+
+    def start_replay(self) -> Future[line_origins.Replay | None]:
+        # Each replay has its own stop: one stopped before never stops the next.
+        self.stop = threading.Event()
+        return _in_thread(functools.partial(_replay_history, self.repo, self.stop), "line-origins")
+
+    def plan(self, may_claim: bool, screen_waits: bool) -> None:
+        """The sources are read: whether any could claim a line decides the replay."""
+        self.wanted = self.linear and may_claim
+        if self.replay is not None and not self.wanted:
+            self.cancel_replay()
+        if self.wanted and self.replay is None and not screen_waits:
+            self.replay = self.start_replay()
+        if not self.wanted:
+            self.changed = _in_thread(self.repo.changed_paths, "changed-paths")
+
+    def diff_handed_out(self) -> None:
+        if self.wanted and self.replay is None:
+            self.replay = self.start_replay()
+
+    def changed_paths(self) -> tuple[dict[str, list[str]], line_origins.Replay | None]:
+        """Which paths each commit changed, and the replay when there is one (it read them on its way)."""
+        if self.changed is not None:
+            return self.changed.result(), None
+        assert self.replay is not None
+        replayed = self.replay.result()
+        return (replayed.changed if replayed is not None else self.repo.changed_paths()), replayed
+
+    def traced(self, wanted: list[str], replayed: line_origins.Replay | None) -> line_origins.Replay | None:
+        """The replay, once the files to trace are known: stopped when there are none (e.g. only
+        README.md is claimed, and it is deleted), run now for a claim found only later (a disclosure
+        in README.md)."""
+        if self.replay is not None and not wanted:
+            self.cancel_replay()
+            return replayed
+        if self.replay is not None:
+            return self.replay.result()
+        if wanted and self.linear:
+            return _replay_history(self.repo, threading.Event())
+        return replayed
+
+    def cancel_replay(self) -> None:
+        if self.replay is not None:
+            self.stop.set()
+            futures.wait([self.replay])
+            self.replay = None
 
     def cancel(self) -> None:
+        """A failure while reading: stop and wait for what runs beside it."""
         self.stop.set()
-        self._thread.join()
+        running: list[Future] = [f for f in (self.replay, self.changed) if f is not None]
+        futures.wait(running)
 
 
 def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None,
@@ -266,84 +322,84 @@ def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict
     return paths
 
 
-def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsafe.Commit] | None = None,
-            on_diff: Callable[[diff.Diff], None] | None = None) -> Analysis:
-    """`on_diff` is handed the diff's first lines (`partial`) and then the whole diff, as soon as each
-    is parsed and before any line is attributed (a screen paints them while the rest is read; the
-    marks land on the whole diff's lines later)."""
-    commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
+@dataclass
+class _Sources:
+    """What could give a line to an assistant, read before the diff: each commit's metadata, the
+    note's disclosure, git-ai's notes and Agent Trace's records; and the base the diff starts from."""
+
+    signals: list[attribution.CommitAttribution]
+    base: str
+    base_problem: str | None
+    note: Note
+    disclosure: attribution.NoteDisclosure
+    records: list[attribution.LineRecord]
+
+    @property
+    def may_claim(self) -> bool:
+        disclosure = self.disclosure
+        return bool(self.records or disclosure.entries or disclosure.heading is not None
+                    or any(s.signals for s in self.signals))
+
+
+def _read_sources(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], base: str | None,
+                  truncated: bool) -> _Sources:
+    signals = commit_signals(commits)
+    base_sha, base_problem = choose_base(repo, commits, base, truncated)
+    note = read_note(repo)
+    return _Sources(signals, base_sha, base_problem, note, attribution.parse_note(note.text),
+                    _line_records(repo, commits))
+
+
+def _history_cut(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool) -> list[str]:
+    """What of the history was not read, said from the start."""
     cut: list[str] = []
-    truncated = len(commits) >= gitsafe.MAX_COMMITS
     if truncated:
         total = repo.count_commits()
         cut.append(f"the history has {total} commits; the latest {len(commits)} were read for attribution "
                    f"({total - len(commits)} older ones were not)")
     if repo.notes_problem:
         cut.append(f"the repository's git notes could not be copied, so no git-ai note was read ({repo.notes_problem})")
-    # Line origins come from replaying the history's patches when it is linear and read whole (else
-    # blame per file), in a thread of its own, when any source could claim a line. A long history is
-    # mostly git's work, so it starts first, before that is known (git runs on another core while the
-    # notes and the diff are read), and is stopped if nothing can claim; a short one is mostly Python,
-    # like the parsing, so while a screen waits to paint the diff it starts once the diff is handed out.
-    linear = not truncated and not any(len(c.parents) > 1 for c in commits)
-    start_replay = functools.partial(_Ahead, functools.partial(_replay_history, repo), "line-origins")
-    replay_ahead = start_replay() if linear and len(commits) >= LONG_HISTORY else None
-    changed_ahead = None  # which paths each commit touched: read by the replay on its way, else one git call
-    replayed = None
-    try:
-        signals = commit_signals(commits)
-        base_sha, base_problem = choose_base(repo, commits, base, truncated)
-        note = read_note(repo)
-        disclosure = attribution.parse_note(note.text)
-        records = _line_records(repo, commits)
-        replay = linear and (records or disclosure.entries or disclosure.heading is not None
-                             or any(s.signals for s in signals))
-        if replay_ahead is not None and not replay:
-            replay_ahead.cancel()
-            replay_ahead = None
-        if replay and replay_ahead is None and on_diff is None:  # no screen waits to paint
-            replay_ahead = start_replay()
-        if not replay:
-            changed_ahead = _changed_paths(repo)
-        patch = repo.diff(base_sha, "HEAD")
-        first = diff.head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
-        if on_diff is not None and first is not None:  # a screen's worth at once, the whole patch next
-            head = diff.parse(first, base_sha, repo.head)
-            head.partial = True
-            on_diff(head)
-        the_diff = diff.parse(patch, base_sha, repo.head)
-        del patch
-        if on_diff is not None:
-            on_diff(the_diff)
-        if replay and replay_ahead is None:
-            replay_ahead = start_replay()
-        if not disclosure.entries and disclosure.heading is None:
-            disclosure = readme_disclosure(repo, the_diff) or disclosure
+    return cut
 
-        locate_functions(repo, disclosure, the_diff)
-        head_files = {f.path: f for f in repo.files("HEAD")}
-        attributes = repo.show("HEAD", ".gitattributes", limit=256 * 1024) if ".gitattributes" in head_files else None
-        patterns = share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")
-        leave_out_non_code(the_diff, patterns)
-        if changed_ahead is not None:
-            changed = changed_ahead.result()
-        else:
-            assert replay_ahead is not None
-            replayed = replay_ahead.result()
-            changed = replayed.changed if replayed is not None else repo.changed_paths()
-        wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
-        claimed = could_be_claimed(signals, changed, records, disclosure, the_diff,
-                                   replayed.moved_into if replayed is not None else None)
-        if claimed is not None:  # a file no source could give to an assistant needs no blame: a person's lines
-            wanted = [path for path in wanted if path in claimed]
-        wanted += [e.path for e in disclosure.entries if e.path and e.path in head_files and e.path not in wanted]
-    except BaseException:
-        for ahead in (changed_ahead, replay_ahead):
-            if ahead is not None:
-                ahead.cancel()
-        raise
-    blame: attribution.Blame = {}
-    head_lines: dict[str, int] = {}
+
+def _read_diff(repo: gitsafe.SafeRepo, base: str, on_diff: Callable[[diff.Diff], None] | None) -> diff.Diff:
+    """base..HEAD, parsed; a screen waiting to paint it gets a screen's worth first, then the whole."""
+    patch = repo.diff(base, "HEAD")
+    first = diff.head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
+    if on_diff is not None and first is not None:
+        head = diff.parse(first, base, repo.head)
+        head.partial = True
+        on_diff(head)
+    the_diff = diff.parse(patch, base, repo.head)
+    del patch
+    if on_diff is not None:
+        on_diff(the_diff)
+    return the_diff
+
+
+def _share_patterns(repo: gitsafe.SafeRepo, head_files: dict[str, gitsafe.FileEntry]) -> list[tuple[str, str]]:
+    """.gitattributes' linguist patterns at HEAD: which files the AI share leaves out."""
+    attributes = repo.show("HEAD", ".gitattributes", limit=256 * 1024) if ".gitattributes" in head_files else None
+    return share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")
+
+
+def _to_trace(sources: _Sources, changed: dict[str, list[str]], replayed: line_origins.Replay | None,
+              the_diff: diff.Diff, head_files: dict[str, gitsafe.FileEntry]) -> list[str]:
+    """The files whose lines are traced to their commits: those in the diff some source could claim
+    (a file no source could give to an assistant needs no blame: a person's lines), and those the note
+    names."""
+    wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
+    claimed = could_be_claimed(sources.signals, changed, sources.records, sources.disclosure, the_diff,
+                               replayed.moved_into if replayed is not None else None)
+    if claimed is not None:
+        wanted = [path for path in wanted if path in claimed]
+    return wanted + [e.path for e in sources.disclosure.entries
+                     if e.path and e.path in head_files and e.path not in wanted]
+
+
+def _untraced(wanted: list[str], the_diff: diff.Diff, head_files: dict[str, gitsafe.FileEntry],
+              cut: list[str]) -> list[str]:
+    """What is too large to trace, said in the cut; the files still to trace."""
     if the_diff.truncated:
         cut.append(f"the diff is cut at {diff.MAX_PATCH_BYTES >> 20} MB: later files are not shown or counted")
     too_big = [p for p in wanted if (head_files[p].size or 0) > BLAME_MAX_BYTES]
@@ -354,12 +410,16 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     if len(wanted) > MAX_BLAMED_FILES:
         cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits (the first "
                    f"{MAX_BLAMED_FILES} were): their lines count as unattributed")
-    if replay_ahead is not None and not wanted:
-        replay_ahead.cancel()  # nothing to trace after all (e.g. only README.md is claimed, and it is deleted)
-    elif replay_ahead is not None:
-        replayed = replay_ahead.result()
-    elif wanted and linear:  # claimed by what was only found later (a disclosure in README.md)
-        replayed = _replay_history(repo, threading.Event())
+    return wanted
+
+
+def _trace(repo: gitsafe.SafeRepo, wanted: list[str], replayed: line_origins.Replay | None,
+           disclosure: attribution.NoteDisclosure, head_files: dict[str, gitsafe.FileEntry],
+           cut: list[str]) -> tuple[attribution.Blame, dict[str, int]]:
+    """Each traced file's lines: from the replay when it has the file, else blame; and how many lines
+    each file has at HEAD."""
+    blame: attribution.Blame = {}
+    head_lines: dict[str, int] = {}
     for path in wanted[:MAX_BLAMED_FILES]:
         if replayed is not None and path in replayed.files:
             blame[path] = replayed.files[path]
@@ -375,22 +435,61 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         if entry.path and entry.path in head_files and entry.path not in head_lines:
             data = repo.show("HEAD", entry.path) or b""
             head_lines[entry.path] = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    return blame, head_lines
 
+
+def _with_draft(analysis: Analysis, replayed: line_origins.Replay | None) -> Analysis:
+    """The model draft: the first commit after the starter whose metadata names an assistant, how many
+    lines it added and how many survive at HEAD."""
+    commits, signals = analysis.commits, analysis.signals
+    draft = next((s.commit for s in signals[1:] if s.signals), None)
+    parent = next(c.parents[0] for c in commits if c.sha == draft) if draft and commits else None
+    if draft and parent:
+        analysis.draft = draft
+        # The replay counted every commit's added lines on its way; without one, one git call.
+        analysis.draft_added = replayed.added.get(draft, 0) if replayed is not None else \
+            analysis.repo.added_lines(parent, draft)
+        analysis.draft_surviving = sum(origin[0] == draft for origins in analysis.blame.values()
+                                       for origin in origins)
+    return analysis
+
+
+def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsafe.Commit] | None = None,
+            on_diff: Callable[[diff.Diff], None] | None = None) -> Analysis:
+    """`on_diff` is handed the diff's first lines (`partial`) and then the whole diff, as soon as each
+    is parsed and before any line is attributed (a screen paints them while the rest is read; the
+    marks land on the whole diff's lines later)."""
+    commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
+    truncated = len(commits) >= gitsafe.MAX_COMMITS
+    cut = _history_cut(repo, commits, truncated)
+    linear = not truncated and not any(len(c.parents) > 1 for c in commits)
+    origins = _Origins(repo, linear, len(commits) >= LONG_HISTORY)
+    try:
+        sources = _read_sources(repo, commits, base, truncated)
+        origins.plan(sources.may_claim, screen_waits=on_diff is not None)
+        the_diff = _read_diff(repo, sources.base, on_diff)
+        origins.diff_handed_out()
+        if not sources.disclosure.entries and sources.disclosure.heading is None:
+            sources.disclosure = readme_disclosure(repo, the_diff) or sources.disclosure
+        locate_functions(repo, sources.disclosure, the_diff)
+        head_files = {f.path: f for f in repo.files("HEAD")}
+        patterns = _share_patterns(repo, head_files)
+        leave_out_non_code(the_diff, patterns)
+        changed, replayed = origins.changed_paths()
+        wanted = _to_trace(sources, changed, replayed, the_diff, head_files)
+    except BaseException:
+        origins.cancel()
+        raise
+    wanted = _untraced(wanted, the_diff, head_files, cut)
+    replayed = origins.traced(wanted, replayed)
+    blame, head_lines = _trace(repo, wanted, replayed, sources.disclosure, head_files, cut)
     authors = {c.sha: c.author_name for c in commits}
-    result = attribution.attribute(signals, authors, disclosure, head_lines, blame, records,
+    result = attribution.attribute(sources.signals, authors, sources.disclosure, head_lines, blame, sources.records,
                                    repo.head, {c.sha: c.subject for c in commits})
     mark(the_diff, result)
-    analysis = Analysis(repo, base_sha, base_problem, commits, signals, note, the_diff, result, blame=blame,
-                        share_patterns=patterns, changed=changed, cut=cut)
-    draft = next((s.commit for s in signals[1:] if s.signals), None)
-    if draft:
-        parent = next(c.parents[0] for c in commits if c.sha == draft) if commits else None
-        if parent:
-            analysis.draft = draft
-            # The replay counted every commit's added lines on its way; without one, one git call.
-            analysis.draft_added = replayed.added.get(draft, 0) if replayed is not None else repo.added_lines(parent, draft)
-            analysis.draft_surviving = sum(origin[0] == draft for origins in blame.values() for origin in origins)
-    return analysis
+    return _with_draft(Analysis(repo, sources.base, sources.base_problem, commits, sources.signals, sources.note,
+                                the_diff, result, blame=blame, share_patterns=patterns, changed=changed, cut=cut),
+                       replayed)
 
 
 def leave_out_non_code(the_diff: diff.Diff, patterns: list[tuple[str, str]]) -> None:
