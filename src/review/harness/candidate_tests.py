@@ -121,32 +121,10 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         work.mkdir()
         export.export_code(repo, commit, work, skipped=frozenset())
         argv = sandbox.tests_command(info, work, run_dir / "etc", argv_inside, cpu_seconds=int(timeout_s) + 5)
-        env = sandbox.clean_env(info, work, {"NODE_ENV": "test", "CI": "1", "NO_COLOR": "1"})
-        proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
-                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                                                    start_new_session=True)
-        lines: list[str] = []
-        written = [0]
-        reader = asyncio.create_task(_read(proc.stdout, lines, written))
-        # The same caps as a scenario run (memory, processes, disk, output), measured by the runner.
-        watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, driver_run.LIMITS, output=written))
-        ended = asyncio.create_task(proc.wait())
-        try:
-            done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            process.kill_group(proc.pid)  # the tests' own servers and children too
-            watchdog.cancel()
-        limit = watchdog.result() if watchdog in done and ended not in done else None
-        hung = not done
-        await proc.wait()
-        try:
-            await asyncio.wait_for(reader, timeout=2)
-        except TimeoutError:
-            reader.cancel()
+        lines, hung, limit, code = await _supervised(info, work, argv, timeout_s)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
     wall = round((time.monotonic() - started) * 1000, 1)
-    code = None if hung or limit else proc.returncode
     state = "hung" if hung else "limit" if limit else ("green" if code == 0 else "red")
     reason = f"killed after {timeout_s:g} s" if hung else f"killed by the runner: {limit}" if limit else \
         f"exit code {code}"
@@ -155,6 +133,36 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
                      counts)
     _store(result)
     return result
+
+
+async def _supervised(info: sandbox.SandboxInfo, work: Path, argv: list[str],
+                      timeout_s: float) -> tuple[list[str], bool, str | None, int | None]:
+    """The tests' process in the sandbox until it ends, hangs past `timeout_s` or passes a cap: (its
+    output, hung, the cap it passed, its exit code when it exited of itself)."""
+    env = sandbox.clean_env(info, work, {"NODE_ENV": "test", "CI": "1", "NO_COLOR": "1"})
+    proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                                                start_new_session=True)
+    lines: list[str] = []
+    written = [0]
+    reader = asyncio.create_task(_read(proc.stdout, lines, written))
+    # The same caps as a scenario run (memory, processes, disk, output), measured by the runner.
+    watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, driver_run.LIMITS, output=written))
+    ended = asyncio.create_task(proc.wait())
+    try:
+        done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        # The tests' own servers and children too.
+        process.kill_group(proc.pid)
+        watchdog.cancel()
+    limit = watchdog.result() if watchdog in done and ended not in done else None
+    hung = not done
+    await proc.wait()
+    try:
+        await asyncio.wait_for(reader, timeout=2)
+    except TimeoutError:
+        reader.cancel()
+    return lines, hung, limit, None if hung or limit else proc.returncode
 
 
 async def _read(stream: asyncio.StreamReader | None, lines: list[str], written: list[int]) -> None:
