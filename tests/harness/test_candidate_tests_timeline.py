@@ -44,7 +44,8 @@ async def test_red_green_and_none_from_real_runs(tmp_path):
     assert any("not ok 1 - adds" in line for line in run.output)
     green = submission(tmp_path / "green", {"checkout.mjs": "", "checkout.test.mjs": PASSING})
     assert (await candidate_tests.run_tests(green, green.head)).state == "green"
-    assert candidate_tests.cached_tests(green.head).state == "green"  # kept per commit
+    # Kept per commit.
+    assert candidate_tests.cached_tests(green.head).state == "green"
 
 
 @needs_bwrap
@@ -103,9 +104,11 @@ async def test_timeline_goes_red_then_green_and_reuses_results_for_a_note_only_c
     entries = await timeline.run_timeline(repo, commits, seen.append)
     assert seen == entries
     colours = [e.tests.colour if e.tests else None for e in entries]
-    assert colours == ["none", "none", "red", "green", "green"]  # starter, draft, failing test, fix, note
+    # starter, draft, failing test, fix, note.
+    assert colours == ["none", "none", "red", "green", "green"]
     assert entries[4].same_code_as == commits[3] and entries[4].suite is entries[3].suite
-    assert entries[2].same_code_as is None  # a test file is code too
+    # a test file is code too.
+    assert entries[2].same_code_as is None
     verdicts = {s.name: s.verdict for s in entries[1].suite.scenarios}
     assert verdicts["first-503"] == "double-charge" and verdicts["restart"] == "double-charge"
     assert all(s.verdict == "ok" for s in entries[3].suite.scenarios)
@@ -125,8 +128,10 @@ async def test_coverage_counts_the_fresh_key_line_twice_when_the_draft_retries(s
     fresh_key = next(n for n, line in enumerate(source, 1) if "crypto.randomUUID()" in line)
     backoff = next(n for n, line in enumerate(source, 1) if "setTimeout" in line)
     assert result.verdict == "double-charge"
-    assert counts[fresh_key] == 2 and counts[backoff] == 1  # two attempts, one wait between them
-    assert 1 not in counts  # the comment line
+    # Two attempts, one wait between them.
+    assert counts[fresh_key] == 2 and counts[backoff] == 1
+    # The comment line.
+    assert 1 not in counts
 
 
 @needs_bwrap

@@ -24,7 +24,8 @@ async def run(tmp_path, code: str, scenario=QUICK, extra_files=None):
     lines: list[str] = []
     result = await runner.run_scenario(repo, repo.head, scenario, lambda e: lines.append(e.text))
     assert leftover_processes("driver.mjs") == []
-    assert list((gitsafe.cache_root() / "runs").iterdir()) == []  # the run's folders are gone
+    # The run's folders are gone.
+    assert list((gitsafe.cache_root() / "runs").iterdir()) == []
     return result, lines
 
 
@@ -43,7 +44,8 @@ async def test_a_client_that_never_settles_is_killed_while_the_console_stays_res
     task.cancel()
     assert result.verdict == "hung" and result.outcomes[0]["kind"] == "hung"
     assert "3 s limit" in result.reasons[-1]
-    assert ticks >= 40  # the event loop kept turning for the whole 3 s
+    # The event loop kept turning for the whole 3 s.
+    assert ticks >= 40
 
 
 async def test_a_promise_left_pending_with_nothing_to_wait_for_is_hung_too(tmp_path):
@@ -208,7 +210,8 @@ async def test_a_50_kb_line_and_a_fake_node_notice_are_shown_cut_not_fatal(tmp_p
     assert result.verdict == "ok"
     long = [line for line in lines if "xxxx" in line]
     assert long and "more characters]" in long[0] and len(long[0]) < 3000
-    assert any("(node:1) ExperimentalWarning" in line for line in lines)  # the program's own words: shown
+    # The program's own words: shown.
+    assert any("(node:1) ExperimentalWarning" in line for line in lines)
     assert any("after the long line" in line for line in lines) and len(long) == 1
 
 
@@ -224,7 +227,8 @@ async def test_a_tree_naming_checkout_twice_exports_the_first(tmp_path):
     git("update-ref", "refs/heads/main", commit, cwd=folder)
     repo = gitsafe.open_submission(folder)
     result = await runner.run_scenario(repo, repo.head, QUICK)
-    assert result.verdict == "ok"  # the first entry ran; the duplicate neither crashed nor replaced it
+    # The first entry ran; the duplicate neither crashed nor replaced it.
+    assert result.verdict == "ok"
 
 
 async def test_output_of_any_shape_is_read_in_bounded_lines():
@@ -238,7 +242,8 @@ async def test_output_of_any_shape_is_read_in_bounded_lines():
     stream.feed_eof()
     lines = [line async for line in process.capped_lines(stream, 1 << 20, notice_once=True)]
     assert lines[0] == "first" and lines[1].startswith("y" * 2000) and "the line goes on" in lines[1]
-    assert lines[2:] == ["after", "no newline at the end"]  # the notice, once, is Node's own: dropped
+    # The notice, once, is Node's own: dropped.
+    assert lines[2:] == ["after", "no newline at the end"]
     assert all(len(line) < 2100 for line in lines)
 
 
@@ -296,9 +301,11 @@ async def test_a_forged_outcome_changes_nothing(tmp_path):
             "body: JSON.stringify({amount, idempotencyKey: 'k'})});\n"
             "  return {ok: r.ok};\n}\n")
     result, lines = await run(tmp_path, code, scenarios.BY_NAME["always-503"])
-    assert result.outcomes[0]["kind"] == "resolved"  # from the exit code the runner saw, not the claims
+    # From the exit code the runner saw, not the claims.
+    assert result.outcomes[0]["kind"] == "resolved"
     assert result.verdict != "ok"
-    assert any("[review-driver]" in line and "forged" in line for line in lines)  # shown, as the client's
+    # shown, as the client's.
+    assert any("[review-driver]" in line and "forged" in line for line in lines)
 
 
 async def test_a_client_that_never_reaches_the_charge_endpoint_gets_a_verdict_of_its_own(tmp_path):
@@ -317,8 +324,10 @@ def test_run_folders_of_a_dead_console_are_removed_at_the_next_start(tmp_path):
     dead.wait()
     root = gitsafe.cache_root() / "runs"
     root.mkdir(parents=True, exist_ok=True)
-    (root / f"run-{dead.pid}-abc").mkdir()  # a console killed mid-run (SIGKILL, an SSH drop)
-    (root / f"run-{os.getpid()}-live").mkdir()  # this console's own: in use
+    # a console killed mid-run (SIGKILL, an SSH drop)
+    (root / f"run-{dead.pid}-abc").mkdir()
+    # This console's own: in use.
+    (root / f"run-{os.getpid()}-live").mkdir()
     run_dirs._swept.clear()
     run_dirs.runs_root()
     assert sorted(p.name for p in root.iterdir()) == [f"run-{os.getpid()}-live"]

@@ -59,7 +59,8 @@ def test_an_older_review_opens_as_a_draft_for_head_and_says_what_changed(tmp_pat
     assert again.reviewed_before is not None and again.loaded is None
     assert any(line.startswith("STALE: your final review was for bbbbbbb") and "1 new commit(s): hoist the key"
                in line for line in start.status)
-    assert again.note_opened is None  # the note gate is per commit
+    # The note gate is per commit.
+    assert again.note_opened is None
 
 
 def test_final_needs_every_tier_and_the_note_on_screen(tmp_path):
@@ -81,7 +82,8 @@ def test_saves_asked_for_during_a_save_wait_for_it_and_leaving_waits_too(tmp_pat
     scoring.begin_save(autosave=True)
     assert not scoring.ask_save(None, autosave=True)
     assert not scoring.ask_save("next", autosave=False)
-    assert not scoring.ask_save(None, autosave=True)  # folded into the waiting one
+    # Folded into the waiting one.
+    assert not scoring.ask_save(None, autosave=True)
     assert scoring.queued_save == ("next", False)
     assert scoring.leave("back", form_dirty=False) == "wait"
     scoring.saving = False
@@ -104,7 +106,8 @@ def test_a_conflict_is_overwritten_only_by_the_reviewers_own_save_or_reloaded(tm
     assert written.review is None and written.theirs is not None
     text = mine.refused(written.problem or "", written.theirs)
     assert text.startswith("CONFLICT:") and "found-defect=weak" in text and mine.conflict is not None
-    assert mine.begin_save(autosave=True) == (None, False)  # an autosave never overwrites
+    # An autosave never overwrites.
+    assert mine.begin_save(autosave=True) == (None, False)
     mine.saving = False
     assert mine.begin_save(autosave=False) == (None, True)
     mine.saving = False

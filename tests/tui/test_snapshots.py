@@ -30,7 +30,8 @@ def make_app(sample_cohort, monkeypatch):
 
     def make(theme: str, no_color: bool, reviewers=("ana",)) -> ReviewApp:
         if no_color:
-            monkeypatch.setenv("NO_COLOR", "1")  # read when the app is made
+            # Read when the app is made.
+            monkeypatch.setenv("NO_COLOR", "1")
         return ReviewApp(Path(sample_cohort.name), theme=theme, run_harness=False, reviewers=reviewers)
 
     return make
@@ -45,7 +46,8 @@ async def open_ben(pilot):
 class TestTriage:
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
     def test_80x24(self, snap_compare, make_app, theme, no_color):
-        seed_ben_suite()  # one row with its runs: marks and key scope
+        # One row with its runs: marks and key scope.
+        seed_ben_suite()
 
         async def loaded(pilot):
             await settle(pilot.app, pilot)
@@ -95,7 +97,8 @@ class TestRubricPane:
     def test_80x24_rubric_tab_with_a_tier_chosen(self, snap_compare, make_app):
         async def score(pilot):
             await open_ben(pilot)
-            pilot.app.screen.scoring.AUTOSAVE_SECONDS = 3600  # no autosave time stamp in the picture
+            # No autosave time stamp in the picture.
+            pilot.app.screen.scoring.AUTOSAVE_SECONDS = 3600
             await pilot.press("4", "s", "down", "a")
             await settle(pilot.app, pilot)
 
@@ -118,7 +121,8 @@ class TestRubricPane:
         async def rubric_open(pilot):
             await open_ben(pilot)
             await pilot.press("4")
-            pilot.app.screen.form.scroll_end(animate=False)  # "Other reviews", with ≠ where bob differs
+            # "Other reviews", with ≠ where bob differs.
+            pilot.app.screen.form.scroll_end(animate=False)
             await settle(pilot.app, pilot)
 
         assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=rubric_open)

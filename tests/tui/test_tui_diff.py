@@ -34,7 +34,8 @@ async def test_hunk_navigation_and_ai_only(sample_cohort):
         assert ai_paths == {"checkout.mjs"}
         assert current(view)[1].tools == ["OpenAI Codex"]
         await pilot.pause()
-        source = str(screen.query_one("#diff-source").render())  # the line below the diff follows the hunk
+        # The line below the diff follows the hunk.
+        source = str(screen.query_one("#diff-source").render())
         assert source.startswith("checkout.mjs") and "AI (OpenAI Codex)" in source
         await pilot.press("a")
         assert len(view.hunk_rows) == 3
@@ -58,7 +59,8 @@ async def test_commit_stepping_and_draft_against_head(sample_cohort):
         assert "one idempotency key per charge" in pane.shown.label
         changed = [line for h in view.diff.files[0].hunks for line in h.lines if line.kind != " "]
         assert any("const idempotencyKey = crypto.randomUUID()" in line.text for line in changed)
-        assert all(line.tool is None for line in changed)  # Ben's own commit
+        # Ben's own commit.
+        assert all(line.tool is None for line in changed)
         await pilot.press("D")
         await settle(app, pilot)
         assert pane.shown.label.startswith("model draft")
@@ -135,7 +137,8 @@ async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with
         await pilot.press("5", "question_mark")
         assert isinstance(app.screen, HelpScreen)
         rows = app.screen.rows
-        assert rows[0][0] == "Stub log"  # the focused pane's keys come first
+        # The focused pane's keys come first.
+        assert rows[0][0] == "Stub log"
         ids = {binding_id: (group, keys) for group, keys, _, binding_id in rows}
         for wanted in ("log.run", "log.before-after", "log.coverage", "commits.timeline", "diff.next-hunk",
                        "diff.coverage", "rubric.go-to-evidence", "rubric.strong", "submission.save", "app.quit"):
@@ -143,18 +146,21 @@ async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with
         assert ids["commits.timeline"][0] == "Commits" and ids["rubric.strong"][0] == "Rubric"
         assert ids["log.run"][1] == "^r"
         await pilot.press("escape")
-        await pilot.press("ctrl+r")  # the remapped key runs the suite
+        # The remapped key runs the suite.
+        await pilot.press("ctrl+r")
         await pilot.pause()
         assert app.screen.query_one("StubLog").running
 
 
 async def test_z_zooms_the_focused_pane_to_the_whole_screen_and_back(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
-    async with app.run_test(size=(200, 50)) as pilot:  # wider: four panes side by side
+    # wider: four panes side by side.
+    async with app.run_test(size=(200, 50)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
         shown = [name for name in ("diff", "note", "log", "rubric") if screen.query_one(f"#pane-{name}").display]
         assert len(shown) == 4
-        await pilot.press("5", "z")  # the stub log alone
+        # The stub log alone.
+        await pilot.press("5", "z")
         await pilot.pause()
         assert [n for n in ("diff", "note", "log", "rubric", "commits") if screen.query_one(f"#pane-{n}").display] \
             == ["log"]
@@ -186,7 +192,8 @@ async def test_a_commit_adding_the_note_counts_no_prose_as_code(tmp_path):
             await settle(app, pilot)
         assert "“note”" in pane.shown.label
         header = str(pane.query_one("#diff-range").render())
-        assert "lines of code" not in header  # no code in this commit: no share to give
+        # No code in this commit: no share to give.
+        assert "lines of code" not in header
         assert "11 added lines not counted (prose (the note, a README))" in header
         await pilot.press("less_than_sign")
         await settle(app, pilot)
@@ -216,5 +223,7 @@ async def test_a_moved_persons_block_says_where_it_came_from_in_the_gutter_and_b
         assert "AI (Aider)" in source and "moved from a.mjs:2 (" in source and ", Ann)" in source
         rendered = ["".join(segment.text for segment in view.render_line(y)) for y in range(view.size.height)]
         moved = [row for row in rendered if "parseFloat" in row]
-        assert moved and "mv│" in moved[0]  # Ann's line, moved by aider: marked moved, not AI
-        assert any("Ai│+export const b = 2;" in row for row in rendered)  # aider's own line
+        # Ann's line, moved by aider: marked moved, not AI.
+        assert moved and "mv│" in moved[0]
+        # aider's own line.
+        assert any("Ai│+export const b = 2;" in row for row in rendered)

@@ -104,7 +104,8 @@ def run_harness(args: argparse.Namespace) -> int:
         return _timeline(repo, info, listener, args.json)
     try:
         suite = asyncio.run(runner.run_suite(repo, commit, args.scenario, listener, info))
-    except sandbox.SandboxError as error:  # a full disk, a cache that cannot be written: said, exit 2
+    # a full disk, a cache that cannot be written: said, exit 2.
+    except sandbox.SandboxError as error:
         print(f"review: not run: {error}", file=sys.stderr)
         return 2
     if args.json:

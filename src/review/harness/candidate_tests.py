@@ -73,17 +73,21 @@ def summarise(counts: dict[str, int]) -> str:
 
 @dataclass
 class TestRun:
-    __test__ = False  # not a pytest class
+    # Not a pytest class.
+    __test__ = False
 
     commit: str
-    state: str  # red | green | none | hung | limit (past a resource cap) | unavailable
+    # Red | green | none | hung | limit (past a resource cap) | unavailable.
+    state: str
     command: str = ""
     exit_code: int | None = None
     summary: str = ""
-    output: list[str] = field(default_factory=list)  # sanitised, the last KEPT_LINES
+    # sanitised, the last KEPT_LINES.
+    output: list[str] = field(default_factory=list)
     wall_ms: float = 0.0
     reason: str = ""
-    counts: dict[str, int] = field(default_factory=dict)  # from the TAP summary: tests, pass, fail, …
+    # From the TAP summary: tests, pass, fail, …
+    counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def colour(self) -> str:
@@ -180,7 +184,8 @@ def _cache_file(commit: str) -> Path:
 
 
 def _store(result: TestRun) -> None:
-    if result.state == "unavailable":  # installing bubblewrap later must not meet a stale answer
+    # Installing bubblewrap later must not meet a stale answer.
+    if result.state == "unavailable":
         return
     cache.write_json_atomic(_cache_file(result.commit), result.to_json())
 

@@ -25,7 +25,8 @@ class Entry:
     commit: str
     suite: runner.SuiteResult | None
     tests: candidate_tests.TestRun | None
-    same_code_as: str | None = None  # an earlier commit with identical code, whose results these are
+    # An earlier commit with identical code, whose results these are.
+    same_code_as: str | None = None
     problem: str | None = None
 
 

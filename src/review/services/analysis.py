@@ -19,15 +19,19 @@ README_NAMES = ("README.md", "readme.md", "Readme.md")
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
 NOTE_LIMIT = 256 * 1024
 AGENT_TRACE = ".agent-trace/traces.jsonl"
-MAX_BLAMED_FILES = 1000  # files an assistant could have written; past this, the cut says so
-BLAME_MAX_BYTES = 4 << 20  # blame's output is ~50 bytes per line of the file: bounded memory
+# Files an assistant could have written; past this, the cut says so.
+MAX_BLAMED_FILES = 1000
+# blame's output is ~50 bytes per line of the file: bounded memory.
+BLAME_MAX_BYTES = 4 << 20
 
 
 @dataclass
 class Note:
     path: str | None
-    text: str  # raw, untrusted: sanitise before display
-    problem: str | None = None  # missing, binary, not UTF-8, cut
+    # raw, untrusted: sanitise before display.
+    text: str
+    # missing, binary, not UTF-8, cut.
+    problem: str | None = None
 
 
 @dataclass
@@ -36,18 +40,22 @@ class Analysis:
     base: str
     base_problem: str | None
     commits: list[gitsafe.Commit]
-    signals: list[attribution.CommitAttribution]
+    # What each commit's own metadata (trailers, author) says about assistants, in history order.
+    commit_attributions: list[attribution.CommitAttribution]
     note: Note
     diff: diff.Diff
     attribution: attribution.Attribution
-    draft: str | None = None  # the first commit whose metadata names an assistant
+    # The first commit whose metadata names an assistant.
+    draft: str | None = None
     draft_added: int = 0
     draft_surviving: int = 0
     blame: Blame = field(default_factory=dict, repr=False)
     # .gitattributes' linguist patterns at HEAD: which files any diff of this submission leaves out of the share
     share_patterns: list[tuple[str, str]] = field(default_factory=list, repr=False)
-    changed: dict[str, list[str]] = field(default_factory=dict, repr=False)  # commit -> paths it changed
-    cut: list[str] = field(default_factory=list)  # what was not read or counted, and why: never a silent cap
+    # Commit -> paths it changed.
+    changed: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    # What was not read or counted, and why: never a silent cap.
+    cut: list[str] = field(default_factory=list)
 
     @property
     def head(self) -> str:
@@ -96,7 +104,7 @@ def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
     return Note(None, "", "no NOTE.md at HEAD: the candidate wrote no note")
 
 
-def commit_signals(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:
+def commit_attributions(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:
     return [attribution.commit_signals(c.sha, c.message, (c.author_name, c.author_email),
                                        (c.committer_name, c.committer_email)) for c in commits]
 
@@ -107,19 +115,22 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     every object read through the one batch reader."""
     records: list[attribution.LineRecord] = []
     annotated: dict[str, str] = {}
-    refs = repo.refs_under("refs/notes/", "refs/ai/")  # one git call; most submissions have none
+    # One git call; most submissions have none.
+    refs = repo.refs_under("refs/notes/", "refs/ai/")
     for ref in ["refs/notes/ai", *sorted(name for name in refs if name.startswith("refs/notes/ai-remote/"))]:
         if ref in refs:
             for noted, note_blob in repo.notes_list(ref).items():
                 annotated.setdefault(noted, note_blob)
     legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in refs.items() if name.startswith("refs/ai/authorship/")}
-    wanted = []  # (commit, blob, its parser), in history order
+    # (commit, blob, its parser), in history order.
+    wanted = []
     for commit in commits:
         if commit.sha in annotated:
             wanted.append((commit.sha, annotated[commit.sha], attribution.parse_git_ai_note))
         elif commit.sha in legacy:
             wanted.append((commit.sha, legacy[commit.sha], attribution.parse_legacy_authorship))
-    found = repo.objects.read_many([blob for _, blob, _ in wanted], 4 << 20)  # one batch, not one trip each
+    # One batch, not one trip each.
+    found = repo.objects.read_many([blob for _, blob, _ in wanted], 4 << 20)
     for (sha, _, parse), answer in zip(wanted, found):
         if answer:
             records += parse(sha, answer[1].decode("utf-8", "replace"))
@@ -129,8 +140,10 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     return records
 
 
-FIRST_SCREEN_LINES = 2000  # patch lines parsed first, for whoever paints the diff before it is whole
-LONG_HISTORY = 64  # commits: past this, the replay is started before the diff is parsed
+# Patch lines parsed first, for whoever paints the diff before it is whole.
+FIRST_SCREEN_LINES = 2000
+# commits: past this, the replay is started before the diff is parsed.
+LONG_HISTORY = 64
 
 
 def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None,
@@ -193,7 +206,7 @@ def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclos
                 break
 
 
-def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict[str, list[str]],
+def could_be_claimed(attributions: list[attribution.CommitAttribution], changed: dict[str, list[str]],
                      records: list[attribution.LineRecord], disclosure: attribution.NoteDisclosure,
                      the_diff: diff.Diff, moved_into: dict[str, set[str]] | None = None) -> set[str] | None:
     """The paths any source could give to an assistant: changed by a commit whose metadata names one,
@@ -203,7 +216,7 @@ def could_be_claimed(signals: list[attribution.CommitAttribution], changed: dict
     if any(e.kind in ("commit", "tests") for e in disclosure.entries) or \
             any(f.status == "renamed" for f in the_diff.files):
         return None
-    claiming = {c.commit for c in signals if c.signals}
+    claiming = {c.commit for c in attributions if c.signals}
     paths = {path for sha in claiming for path in changed.get(sha, [])}
     paths |= {r.path for r in records}
     for sha in claiming | {r.commit for r in records if r.commit}:
@@ -217,7 +230,7 @@ class _Sources:
     """What could give a line to an assistant, read before the diff: each commit's metadata, the
     note's disclosure, git-ai's notes and Agent Trace's records; and the base the diff starts from."""
 
-    signals: list[attribution.CommitAttribution]
+    attributions: list[attribution.CommitAttribution]
     base: str
     base_problem: str | None
     note: Note
@@ -228,15 +241,15 @@ class _Sources:
     def may_claim(self) -> bool:
         disclosure = self.disclosure
         return bool(self.records or disclosure.entries or disclosure.heading is not None
-                    or any(s.signals for s in self.signals))
+                    or any(a.signals for a in self.attributions))
 
 
 def _read_sources(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], base: str | None,
                   truncated: bool) -> _Sources:
-    signals = commit_signals(commits)
+    attributions = commit_attributions(commits)
     base_sha, base_problem = choose_base(repo, commits, base, truncated)
     note = read_note(repo)
-    return _Sources(signals, base_sha, base_problem, note, attribution.parse_note(note.text),
+    return _Sources(attributions, base_sha, base_problem, note, attribution.parse_note(note.text),
                     _line_records(repo, commits))
 
 
@@ -279,7 +292,7 @@ def _to_trace(sources: _Sources, changed: dict[str, list[str]], replayed: line_o
     (a file no source could give to an assistant needs no blame: a person's lines), and those the note
     names."""
     wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
-    claimed = could_be_claimed(sources.signals, changed, sources.records, sources.disclosure, the_diff,
+    claimed = could_be_claimed(sources.attributions, changed, sources.records, sources.disclosure, the_diff,
                                replayed.moved_into if replayed is not None else None)
     if claimed is not None:
         wanted = [path for path in wanted if path in claimed]
@@ -331,8 +344,8 @@ def _trace(repo: gitsafe.SafeRepo, wanted: list[str], replayed: line_origins.Rep
 def _with_draft(analysis: Analysis, replayed: line_origins.Replay | None) -> Analysis:
     """The model draft: the first commit after the starter whose metadata names an assistant, how many
     lines it added and how many survive at HEAD."""
-    commits, signals = analysis.commits, analysis.signals
-    draft = next((s.commit for s in signals[1:] if s.signals), None)
+    commits, attributions = analysis.commits, analysis.commit_attributions
+    draft = next((a.commit for a in attributions[1:] if a.signals), None)
     parent = next(c.parents[0] for c in commits if c.sha == draft) if draft and commits else None
     if draft and parent:
         analysis.draft = draft
@@ -374,10 +387,10 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     replayed = origins.traced(wanted, replayed)
     blame, head_lines = _trace(repo, wanted, replayed, sources.disclosure, head_files, cut)
     authors = {c.sha: c.author_name for c in commits}
-    result = attribution.attribute(sources.signals, authors, sources.disclosure, head_lines, blame, sources.records,
+    result = attribution.attribute(sources.attributions, authors, sources.disclosure, head_lines, blame, sources.records,
                                    repo.head, {c.sha: c.subject for c in commits})
     mark(the_diff, result)
-    return _with_draft(Analysis(repo, sources.base, sources.base_problem, commits, sources.signals, sources.note,
+    return _with_draft(Analysis(repo, sources.base, sources.base_problem, commits, sources.attributions, sources.note,
                                 the_diff, result, blame=blame, share_patterns=patterns, changed=changed, cut=cut),
                        replayed)
 
@@ -396,7 +409,8 @@ def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
             for line in hunk.lines:
                 if line.kind == "+" and line.new_no is not None:
                     claim = result.claim(file_diff.path, line.new_no)
-                    if claim and (claim.tool or claim.moved):  # a person's moved lines say where from too
+                    # a person's moved lines say where from too.
+                    if claim and (claim.tool or claim.moved):
                         line.tool, line.source, line.moved = claim.tool, claim.source, claim.moved
             hunk.retally()
 
@@ -409,14 +423,14 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
     if target == analysis.head:
         mark(the_diff, analysis.attribution)
         return the_diff
-    single = next((s for s, c in zip(analysis.signals, analysis.commits) if c.sha == target and c.parents
-                   and c.parents[0] == base), None)
+    single = next((a for a, c in zip(analysis.commit_attributions, analysis.commits)
+                   if c.sha == target and c.parents and c.parents[0] == base), None)
     if single and single.signals:
-        signal = single.signals[0]
+        claim = single.signals[0]
         for file_diff in the_diff.files:
             for hunk in file_diff.hunks:
                 for line in hunk.lines:
                     if line.kind == "+":
-                        line.tool, line.source = signal.tool, f"commit {target[:7]}: {signal.source}"
+                        line.tool, line.source = claim.tool, f"commit {target[:7]}: {claim.source}"
                 hunk.retally()
     return the_diff

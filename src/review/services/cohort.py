@@ -186,7 +186,7 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
         understood = analyse(repo, commits)
     except (gitsafe.GitSafeError, CohortError) as error:
         row.problem = f"the diff cannot be read: {error}"
-        row.assistants = attribution.assistants(analysis.commit_signals(commits))
+        row.assistants = attribution.assistants(analysis.commit_attributions(commits))
     else:
         row.assistants = understood.attribution.tools
         row.ai_share = understood.diff.ai_share

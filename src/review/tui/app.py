@@ -30,7 +30,8 @@ class ReviewApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit-alt"),
     ]
 
-    WATCH_SECONDS = 1.0  # another console's save shows here within two seconds
+    # Another console's save shows here within two seconds.
+    WATCH_SECONDS = 1.0
 
     @dataclass
     class ScoresChanged(Message):
@@ -144,11 +145,13 @@ class ReviewApp(App[None]):
             screen.leave("quit")
             return
         if isinstance(screen, ModalScreen):
-            return  # a question is open: it is answered first
+            # a question is open: it is answered first.
+            return
         self.exit()
 
     def action_help_quit(self) -> None:
-        self.run_worker(self.action_quit(), name="quit")  # ctrl+c: the same question, never a silent loss
+        # ctrl+c: the same question, never a silent loss.
+        self.run_worker(self.action_quit(), name="quit")
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

@@ -79,7 +79,8 @@ class CohortScreen(Screen[None]):
         """A batch of finished rows: every table update re-renders the visible cells, so batch them."""
 
         rows: list[cohort.Row]
-        last_batch: bool = False  # Loaded follows at once, and rebuilds the whole table anyway
+        # Loaded follows at once, and rebuilds the whole table anyway.
+        last_batch: bool = False
 
     @dataclass
     class Loaded(Message):
@@ -168,7 +169,8 @@ class CohortScreen(Screen[None]):
             if not self.matches(row) or row.name not in shown:
                 needs_rebuild = True
         if message.last_batch:
-            return  # all_loaded rebuilds once, right after (a warm cohort arrives in one batch)
+            # all_loaded rebuilds once, right after (a warm cohort arrives in one batch)
+            return
         if needs_rebuild:
             self.rebuild()
             return
@@ -179,8 +181,10 @@ class CohortScreen(Screen[None]):
 
     @on(Loaded)
     def all_loaded(self, message: Loaded) -> None:
-        self.rebuild()  # apply the sort now that every value is known
-        self.highlighted()  # the row under the cursor is complete now: read it ahead
+        # Apply the sort now that every value is known.
+        self.rebuild()
+        # The row under the cursor is complete now: read it ahead.
+        self.highlighted()
         if self.context.run_harness:
             waiting = [row for row in self.rows.values() if cohort.needs_suite(row)]
             for row in waiting:
@@ -201,7 +205,8 @@ class CohortScreen(Screen[None]):
                                             on_done=lambda row: self.post_message(self.HarnessDone(row))),
                 lambda: worker.is_cancelled)
         except asyncio.CancelledError:
-            pass  # the console is quitting: the runs were stopped and their processes killed
+            # The console is quitting: the runs were stopped and their processes killed.
+            pass
 
     @on(HarnessStarted)
     def harness_started(self, message: HarnessStarted) -> None:
@@ -337,7 +342,8 @@ class CohortScreen(Screen[None]):
             analysis = self.session.open(path)
             analysis.sites  # noqa: B018 — the code sites too, as the submission screen needs them
             load_lexers(analysis.diff)
-        except Exception:  # a read ahead only: opening the submission reads it again and says what failed
+        # a read ahead only: opening the submission reads it again and says what failed.
+        except Exception:
             pass
 
     @on(DataTable.RowSelected, "#triage-table")
@@ -451,7 +457,8 @@ class CohortScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reveal":
-            return masking()  # the key exists only in a candidate-blind session
+            # The key exists only in a candidate-blind session.
+            return masking()
         return True
 
     def action_reveal(self) -> None:

@@ -25,7 +25,7 @@ def disclosure_summary(analysis: Analysis) -> str:
     else:
         named = ", ".join(note.tools) or ("none (declared)" if note.declares_none else "none named")
         lines.append(f"Disclosure section “{note.heading}”: assistants named: {named}.")
-    commit_tools = sorted({s.tool for c in result.commits for s in c.signals})
+    commit_tools = sorted({claim.tool for c in result.commits for claim in c.signals})
     lines.append(f"Commit metadata names: {', '.join(commit_tools) or 'no assistant'}.")
     for conflict in result.conflicts:
         where = f"{conflict.path}:{conflict.start}-{conflict.end} " if conflict.path else ""

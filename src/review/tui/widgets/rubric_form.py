@@ -64,7 +64,8 @@ class SignalRow(Vertical, can_focus=True):
         self.signal = signal
         self.tier = ""
         self.hints: list[Hint] = []
-        self.next_hint = 0  # g cycles through the hints' sources
+        # g cycles through the hints' sources.
+        self.next_hint = 0
 
     def compose(self) -> ComposeResult:
         yield Static(classes="signal-title")
@@ -165,7 +166,8 @@ class RubricForm(VerticalScroll):
         self.state = "draft"
         # The status line's text, as last set (a re-review adds what changed to it).
         self.status = ""
-        self.anchored: list[dict[str, str]] = []  # comments anchored to a diff hunk or a scenario's log
+        # Comments anchored to a diff hunk or a scenario's log.
+        self.anchored: list[dict[str, str]] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="rubric-header")
@@ -248,7 +250,8 @@ class RubricForm(VerticalScroll):
         self.status = text
         status = self.query_one("#rubric-status", Static)
         status.update(Content(text))
-        status.display = bool(text)  # an empty status would leave a gap above the first signal
+        # An empty status would leave a gap above the first signal.
+        status.display = bool(text)
 
     def set_others(self, text: str) -> None:
         self.query_one("#others", Static).update(Content(text))
@@ -259,7 +262,8 @@ class RubricForm(VerticalScroll):
         self.state = "draft" if self.state == "final" else "final"
         text = f"state will be saved as {self.state.upper()} (ctrl+s saves)"
         self.set_status(text)
-        self.app.notify(text, markup=False, timeout=3)  # the status line may be scrolled out of view
+        # The status line may be scrolled out of view.
+        self.app.notify(text, markup=False, timeout=3)
 
     @on(SignalRow.Changed)
     @on(Checkbox.Changed)

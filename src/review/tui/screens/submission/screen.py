@@ -353,7 +353,7 @@ class SubmissionScreen(Screen[Closed]):
         self.refresh_evidence()
         self.navigation.start_re_review(self.score_session.reviewed_before, suites)
         self.note_view.load(analysis)
-        self.commits_table.fill(analysis.commits, analysis.signals, suites, tests)
+        self.commits_table.fill(analysis.commits, analysis.commit_attributions, suites, tests)
         self.show_commit(0)
         if self.frames["note"].display:
             self.scoring.note_shown()
@@ -365,7 +365,7 @@ class SubmissionScreen(Screen[Closed]):
     def show_commit(self, index: int) -> None:
         if not self.analysis or not (0 <= index < len(self.analysis.commits)):
             return
-        text = commit_detail(self.analysis.commits[index], self.analysis.signals[index])
+        text = commit_detail(self.analysis.commits[index], self.analysis.commit_attributions[index])
         self.commit_info.update(Content(text))
 
     # ----------------------------------------------------------------- evidence

@@ -41,7 +41,8 @@ class ComparisonView(Vertical):
              changes: list[compare.Change]) -> None:
         self.labels, self.suites = labels, suites
         table = self.table
-        table.clear(columns=True)  # re-added, so each column fits its commit's name
+        # re-added, so each column fits its commit's name.
+        table.clear(columns=True)
         table.add_columns("Scenario", Text(labels[0]), Text(labels[1]), "Change")
         for change in changes:
             role = CHANGE_ROLES.get(change.kind)
