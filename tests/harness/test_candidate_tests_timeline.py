@@ -13,7 +13,8 @@ from review.harness import candidate_tests, runner, sandbox, scenarios, timeline
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 BWRAP = sandbox.detect().kind == "bwrap"
-needs_bwrap = pytest.mark.skipif(not BWRAP, reason="the candidate's tests and coverage run only inside bubblewrap")
+needs_bwrap = pytest.mark.skipif(not BWRAP, reason="the candidate's tests and coverage run only inside "
+                                                   "bubblewrap")
 
 PASSING = """import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -73,13 +74,14 @@ test("the outside world is unreachable", async () => {
 
 @needs_bwrap
 async def test_a_package_json_test_script_runs_and_a_hanging_suite_is_killed(tmp_path):
-    repo = submission(tmp_path / "script", {"checkout.mjs": "", "package.json": '{"scripts":{"test":"node check.mjs"}}',
+    repo = submission(tmp_path / "script", {"checkout.mjs": "", "package.json": '{"scripts":{"test":"node '
+                                                                                'check.mjs"}}',
                                             "check.mjs": "process.exit(process.env.HOME ? 0 : 1);\n"})
     run = await candidate_tests.run_tests(repo, repo.head)
     assert run.state == "green" and run.command == "npm test script: node check.mjs"
     hang = submission(tmp_path / "hang", {"checkout.mjs": "", "test/hang.test.mjs":
-                                          "import { test } from 'node:test';\ntest('x', () => new Promise(() => "
-                                          "setInterval(() => {}, 1000)));\n"})
+                                          "import { test } from 'node:test';\ntest('x', () => new Promise(() "
+                                          "=> setInterval(() => {}, 1000)));\n"})
     run = await candidate_tests.run_tests(hang, hang.head, timeout_s=3)
     assert run.state == "hung" and run.colour == "red"
     assert await leftovers_after("hang.test.mjs") == []
@@ -116,7 +118,8 @@ async def test_timeline_goes_red_then_green_and_reuses_results_for_a_note_only_c
     red = timeline.describe(entries[2], 3, 5)
     assert red[0].startswith(f"3/5 {commits[2][:12]} · suite ") and " · own tests RED (" in red[0]
     assert len(red) > 1 and all(line.startswith("    ") for line in red[1:])
-    assert timeline.describe(entries[4], 5, 5)[0].startswith(f"5/5 {commits[4][:12]} · same code as {commits[3][:12]}")
+    assert timeline.describe(entries[4], 5, 5)[0].startswith(f"5/5 {commits[4][:12]} · same code as "
+                                                             f"{commits[3][:12]}")
 
 
 @needs_bwrap

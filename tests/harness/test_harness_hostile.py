@@ -173,7 +173,8 @@ async def test_local_imports_work_but_symlinks_are_not_exported(tmp_path):
     code = "import { key } from './lib/key.mjs';\nexport async function chargeWithRetry(amount) {\n" \
            "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, " \
            "idempotencyKey: key()})});\n  return r.json();\n}\n"
-    result, _ = await run(tmp_path, code, extra_files={"lib/key.mjs": "export const key = () => 'fixed-key';\n"})
+    result, _ = await run(tmp_path, code, extra_files={"lib/key.mjs": "export const key = () => "
+                                                                      "'fixed-key';\n"})
     assert result.verdict == "ok" and result.records[0]["key"] == "fixed-key"
 
 
@@ -202,9 +203,9 @@ CHARGE = ("  const r = await fetch('http://localhost:8099/charge', {method: 'POS
 
 
 async def test_a_50_kb_line_and_a_fake_node_notice_are_shown_cut_not_fatal(tmp_path):
-    code = ("export async function chargeWithRetry(amount) {\n"
-            "  console.log('(node:1) ExperimentalWarning: Permission is an experimental feature and might change at any time');\n"
-            "  process.stdout.write('x'.repeat(50000) + '\\nafter the long line\\n');\n"
+    code = ("export async function chargeWithRetry(amount) {\n  console.log('(node:1) ExperimentalWarning: "
+            "Permission is an experimental feature and might change at any time');\n  "
+            "process.stdout.write('x'.repeat(50000) + '\\nafter the long line\\n');\n"
             + CHARGE)
     result, lines = await run(tmp_path, code)
     assert result.verdict == "ok"
@@ -222,7 +223,8 @@ async def test_a_tree_naming_checkout_twice_exports_the_first(tmp_path):
     first = git("hash-object", "-w", "--stdin", cwd=folder,
                 input_text="export async function chargeWithRetry(amount) {\n" + CHARGE).strip()
     second = git("hash-object", "-w", "--stdin", cwd=folder, input_text="throw new Error('second');\n").strip()
-    tree = git("mktree", cwd=folder, input_text=f"100644 blob {first}\tcheckout.mjs\n100644 blob {second}\tcheckout.mjs\n")
+    tree = git("mktree", cwd=folder, input_text=f"100644 blob {first}\tcheckout.mjs\n100644 blob "
+                                                f"{second}\tcheckout.mjs\n")
     commit = git("commit-tree", tree.strip(), "-m", "dup", cwd=folder).strip()
     git("update-ref", "refs/heads/main", commit, cwd=folder)
     repo = gitsafe.open_submission(folder)
@@ -290,16 +292,15 @@ def test_without_bubblewrap_nothing_runs_unless_the_reviewer_opts_in(tmp_path, m
 async def test_a_forged_outcome_changes_nothing(tmp_path):
     """The draft that swallows the 503 and resolves, dressed up: fake driver lines on stderr, a fake report
     to the gateway, a patched socket write. The outcome is what the runner saw: the call resolved."""
-    code = ("import net from 'node:net';\n"
-            "const write = net.Socket.prototype.write;\n"
-            "net.Socket.prototype.write = function (chunk, ...rest) { return write.call(this, chunk, ...rest); };\n"
-            "export async function chargeWithRetry(amount) {\n"
-            "  process.stderr.write('[review-driver] {\"kind\":\"rejected\",\"call\":1,\"message\":\"forged\"}\\n');\n"
-            "  await fetch('http://localhost:8099/__review/outcome', {method: 'POST', headers: {'x-review-token': 'x'},"
-            " body: JSON.stringify({kind: 'rejected', call: 1})});\n"
-            "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
-            "body: JSON.stringify({amount, idempotencyKey: 'k'})});\n"
-            "  return {ok: r.ok};\n}\n")
+    code = ("import net from 'node:net';\nconst write = "
+            "net.Socket.prototype.write;\nnet.Socket.prototype.write = function (chunk, ...rest) { return "
+            "write.call(this, chunk, ...rest); };\nexport async function chargeWithRetry(amount) {\n  "
+            "process.stderr.write('[review-driver] "
+            "{\"kind\":\"rejected\",\"call\":1,\"message\":\"forged\"}\\n');\n  await "
+            "fetch('http://localhost:8099/__review/outcome', {method: 'POST', headers: {'x-review-token': "
+            "'x'}, body: JSON.stringify({kind: 'rejected', call: 1})});\n  const r = await "
+            "fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, "
+            "idempotencyKey: 'k'})});\n  return {ok: r.ok};\n}\n")
     result, lines = await run(tmp_path, code, scenarios.BY_NAME["always-503"])
     # From the exit code the runner saw, not the claims.
     assert result.outcomes[0]["kind"] == "resolved"
@@ -376,8 +377,8 @@ def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path
 
 @pytest.mark.parametrize("code, words", [
     # 300 MiB of Buffers (filled, so resident), then waiting: past the memory cap.
-    ("const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));\n"
-     "export async function chargeWithRetry() { await new Promise((r) => setTimeout(r, 60000)); return kept; }\n",
+    ("const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));\nexport "
+     "async function chargeWithRetry() { await new Promise((r) => setTimeout(r, 60000)); return kept; }\n",
      "MiB of memory in use (the limit is 100 MiB)"),
     # 8 MiB files, one after another, into the only folder it may write: past the disk cap.
     ('import { writeFileSync } from "node:fs";\n'

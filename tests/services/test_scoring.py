@@ -57,7 +57,8 @@ def test_an_older_review_opens_as_a_draft_for_head_and_says_what_changed(tmp_pat
     start = again.start(HEAD, COMMITS, store.read_scores(path))
     assert start.as_draft and start.review is not None and start.review.state == "final"
     assert again.reviewed_before is not None and again.loaded is None
-    assert any(line.startswith("STALE: your final review was for bbbbbbb") and "1 new commit(s): hoist the key"
+    assert any(line.startswith("STALE: your final review was for bbbbbbb") and "1 new commit(s): hoist the "
+                                                                               "key"
                in line for line in start.status)
     # The note gate is per commit.
     assert again.note_opened is None

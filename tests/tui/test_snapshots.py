@@ -110,9 +110,9 @@ class TestRubricPane:
                     'explanation = "acceptable"\nblast-radius = "weak"\n'
         tiers_bob = 'found-defect = "acceptable"\nkey-scope = "strong"\nevidence = "weak"\n' \
                     'explanation = "weak"\nblast-radius = "weak"\n'
-        entry = ('[[reviews]]\nreviewers = ["{who}"]\ncommit = "{head}"\nstate = "final"\nrubric_version = "article-v1"\n'
-                 'revision = 1\ncreated = "2026-12-01T10:00:00Z"\nupdated = "2026-12-01T10:00:00Z"\n'
-                 'note_opened = "2026-12-01T09:58:00Z"\n[reviews.tiers]\n{tiers}\n')
+        entry = ('[[reviews]]\nreviewers = ["{who}"]\ncommit = "{head}"\nstate = "final"\nrubric_version = '
+                 '"article-v1"\nrevision = 1\ncreated = "2026-12-01T10:00:00Z"\nupdated = '
+                 '"2026-12-01T10:00:00Z"\nnote_opened = "2026-12-01T09:58:00Z"\n[reviews.tiers]\n{tiers}\n')
         (sample_cohort / "ben-larsen.review.toml").write_text(
             'schema = 1\nsubmission = "ben-larsen"\n\n' + entry.format(who="ana", head=BEN_HEAD, tiers=tiers_ana)
             + entry.format(who="bob", head=BEN_HEAD, tiers=tiers_bob))

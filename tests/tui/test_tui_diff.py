@@ -53,7 +53,8 @@ async def test_commit_stepping_and_draft_against_head(sample_cohort):
         await pilot.press("greater_than_sign")
         await settle(app, pilot)
         assert "Add checkout client with retries" in pane.shown.label
-        assert {line.tool for h in view.diff.files[0].hunks for line in h.lines if line.kind == "+"} == {"GitHub Copilot"}
+        assert {line.tool for h in view.diff.files[0].hunks for line in h.lines if line.kind == "+"} == {"GitHub "
+                                                                                                         "Copilot"}
         await pilot.press("greater_than_sign")
         await settle(app, pilot)
         assert "one idempotency key per charge" in pane.shown.label

@@ -106,7 +106,8 @@ async def test_stale_after_a_new_commit(sample_cohort):
         from review.tui.widgets.diff.pane import DiffPane
 
         pane = screen.query_one(DiffPane)
-        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("since your review"))
+        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("since your "
+                                                                                               "review"))
         assert [f.path for f in pane.shown_diff.files] == ["checkout.mjs"]
         assert pane.shown_diff.added == 1 and pane.shown.base == entry_commit
         await pilot.press("1", "d")

@@ -21,7 +21,8 @@ from review.tui.widgets.stub_log.lines import LogLines
 from review.tui.widgets.stub_log.log import StubLog
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need bubblewrap")
+needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need "
+                                                                          "bubblewrap")
 
 
 def hints(screen, signal_id: str) -> str:

@@ -19,8 +19,8 @@ MAX_REVIEWER = 64
 # (flags, argparse keywords); `review --help` lists them as they are here, and so does the README's table.
 CONSOLE_OPTIONS: tuple[tuple[str, dict], ...] = (
     ("--theme", {"default": DEFAULT_THEME, "metavar": "NAME",
-                 "help": "theme name (bundled: review-dark, review-light, review-high-contrast; also Textual's, "
-                         "e.g. ansi-dark for tmux)"}),
+                 "help": "theme name (bundled: review-dark, review-light, review-high-contrast; also "
+                         "Textual's, e.g. ansi-dark for tmux)"}),
     ("--reviewer", {"action": "append", "default": [], "metavar": "NAME",
                     "help": "who is reviewing (default: your login name); give it twice for a pair"}),
     ("--blind", {"action": "store_true", "help": "hide other reviewers' scores until yours is final"}),

@@ -30,11 +30,12 @@ def harness_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run only this scenario (repeatable)")
     parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
     parser.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
-    parser.add_argument("--log", action="store_true", help="stream the gateway log to stdout as it happens (to stderr with --json)")
+    parser.add_argument("--log", action="store_true", help="stream the gateway log to stdout as it happens "
+                                                           "(to stderr with --json)")
     parser.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
     parser.add_argument("--timeline", action="store_true",
-                        help="every commit: the suite and the candidate's own tests (red/green); bubblewrap only "
-                             "for the tests")
+                        help="every commit: the suite and the candidate's own tests (red/green); bubblewrap "
+                             "only for the tests")
 
 
 def export_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +69,8 @@ def run_triage(args: argparse.Namespace) -> int:
         runs = marks.marks(row.scenarios) if row.scenarios else "—"
         print(safe_line(f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} "
                         f"{row.disclosure or '—':10} {detail}", 400))
-    print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
+    print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} "
+                                                      "not run)")
     return 0
 
 
@@ -113,8 +115,9 @@ def run_harness(args: argparse.Namespace) -> int:
         print()
     else:
         environment = suite.environment
-        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox {environment.get('sandbox', suite.sandbox)} · "
-                        f"node {suite.node} · gateway {environment.get('gateway', '?')}", 300))
+        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox "
+                        f"{environment.get('sandbox', suite.sandbox)} · node {suite.node} · gateway "
+                        f"{environment.get('gateway', '?')}", 300))
         for result in suite.scenarios:
             gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
             print(safe_line(f"  {result.name:14} {result.verdict:18} requests {result.requests}  keys "

@@ -62,10 +62,11 @@ class _Outcomes:
             if call in self.said and call + 1 in started and call < last:
                 kind = self.said[call]["kind"]
                 detail = f": {self.detail(call)}" if self.detail(call) else ""
-                self.add(call, f"claimed-{kind}", f"the process's own output says it {kind}{detail} (a claim: only "
-                                                  "its exit code would show it)")
+                self.add(call, f"claimed-{kind}", f"the process's own output says it {kind}{detail} (a claim: "
+                                                  "only its exit code would show it)")
             else:
-                self.add(call, "hung", f"call {call} never settled; killed at the {self.scenario.limit_s:g} s limit")
+                self.add(call, "hung", f"call {call} never settled; killed at the {self.scenario.limit_s:g} s "
+                                       "limit")
 
     def exited(self, code: int) -> None:
         if code == 0:
@@ -82,7 +83,8 @@ class _Outcomes:
         elif code == EXIT_NO_ENTRY:
             self.facts.entry_missing = "checkout.mjs does not export a function chargeWithRetry"
         elif code == EXIT_UNSETTLED:
-            self.every("hung", "the call never settled (its promise was left pending with nothing to wait for)")
+            self.every("hung", "the call never settled (its promise was left pending with nothing to wait "
+                               "for)")
         else:
             tail = f": {self.tail}" if self.tail else ""
             if not any(c.get("kind") == "call-start" for c in self.claims):

@@ -71,7 +71,8 @@ async def run_driver(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, sc
             task.cancel()
     ending = _ending(done, exit_task, watchdog, kill_task, proc.returncode)
     if ending.startswith("resource:"):
-        emit("info", {"process": process_no}, f"[runner] process {process_no} killed: {ending.removeprefix('resource:')}")
+        emit("info", {"process": process_no}, f"[runner] process {process_no} killed: "
+                                              f"{ending.removeprefix('resource:')}")
     await proc.wait()
     try:
         await asyncio.wait_for(asyncio.gather(*readers), timeout=2)
@@ -118,7 +119,8 @@ async def read_stream(stream: asyncio.StreamReader | None, name: str, process_no
     """Client output is shown (sanitised, capped, marked as the client's) but never believed."""
     async for text in capped_lines(stream, STREAM_CAP, notice_once=name == "stderr", counted=written):
         if text is None:
-            emit(name, {"process": process_no}, f"client {name} (p{process_no}): … output cut at {STREAM_CAP} bytes")
+            emit(name, {"process": process_no}, f"client {name} (p{process_no}): … output cut at {STREAM_CAP} "
+                                                "bytes")
             continue
         if tail is not None:
             tail.append(text)

@@ -261,7 +261,8 @@ def _history_cut(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncate
         cut.append(f"the history has {total} commits; the latest {len(commits)} were read for attribution "
                    f"({total - len(commits)} older ones were not)")
     if repo.notes_problem:
-        cut.append(f"the repository's git notes could not be copied, so no git-ai note was read ({repo.notes_problem})")
+        cut.append("the repository's git notes could not be copied, so no git-ai note was read "
+                   f"({repo.notes_problem})")
     return cut
 
 
@@ -311,8 +312,8 @@ def _untraced(wanted: list[str], the_diff: diff.Diff, head_files: dict[str, gits
                    f"(their lines count as unattributed): {', '.join(too_big[:5])}")
     wanted = [p for p in wanted if p not in too_big]
     if len(wanted) > MAX_BLAMED_FILES:
-        cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits (the first "
-                   f"{MAX_BLAMED_FILES} were): their lines count as unattributed")
+        cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits (the "
+                   f"first {MAX_BLAMED_FILES} were): their lines count as unattributed")
     return wanted
 
 

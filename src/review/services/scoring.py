@@ -122,9 +122,9 @@ class ScoreSession:
         elif (unsealed := scores.unsealed_for(self.reviewers)) is not None:
             # Shown to check, never trusted as it stands: saving seals what is in the form.
             older = unsealed
-            status.append(f"UNSEALED: the file holds an entry in your name for {unsealed.commit[:7]} that this "
-                          "console did not seal (saved by an older version, or planted). Its values are filled "
-                          "in as a draft for you to check; saving seals yours in its place.")
+            status.append(f"UNSEALED: the file holds an entry in your name for {unsealed.commit[:7]} that "
+                          "this console did not seal (saved by an older version, or planted). Its values are "
+                          "filled in as a draft for you to check; saving seals yours in its place.")
         return Start(older, older is not None, status)
 
     def stale_text(self, older: store.Review) -> str:
@@ -133,8 +133,8 @@ class ScoreSession:
         subjects = [subject for sha, subject in self.commits if sha in since]
         what = f"{len(since)} new commit(s): " + "; ".join(subjects[:3]) if since else \
             "that commit is no longer in this history (rewritten?)"
-        return (f"STALE: your {older.state} review was for {older.commit[:7]}; HEAD is {(self.head or '?')[:7]}, "
-                f"{what}. Its values are filled in as a draft for HEAD.")
+        return (f"STALE: your {older.state} review was for {older.commit[:7]}; HEAD is "
+                f"{(self.head or '?')[:7]}, {what}. Its values are filled in as a draft for HEAD.")
 
     def open_note(self) -> bool:
         """The note is on screen: True when that is news (the header then says so)."""
@@ -293,10 +293,11 @@ class ScoreSession:
             return DiskChange(notices)
         if form_dirty:
             return DiskChange(notices, status=(
-                f"Your review was saved in another console ({mine.state}, revision {mine.revision}, {mine.updated}); "
-                "your unsaved values are still here: ctrl+s shows the conflict."))
+                f"Your review was saved in another console ({mine.state}, revision {mine.revision}, "
+                f"{mine.updated}); your unsaved values are still here: ctrl+s shows the conflict."))
         self.loaded = mine
         if mine.note_opened:
             self.note_opened = mine.note_opened
         return DiskChange(notices, fill=mine, status=(
-            f"Updated from disk: saved in another console ({mine.state}, revision {mine.revision}, {mine.updated})."))
+            f"Updated from disk: saved in another console ({mine.state}, revision {mine.revision}, "
+            f"{mine.updated})."))

@@ -53,7 +53,8 @@ def harness_benchmark(into: Path | None) -> int:
     cohort = samples.build_demo(scratch / "cohort")
     info = sandbox.detect()
     startup = _startup_ms(info)
-    print(f"sandbox {info.kind}, node {info.node_version_text}; start-up in the sandbox (median of 5): {startup:.0f} ms")
+    print(f"sandbox {info.kind}, node {info.node_version_text}; start-up in the sandbox (median of 5): "
+          f"{startup:.0f} ms")
     repos = [gitsafe.open_submission(p) for p in sorted(cohort.iterdir()) if p.is_dir()]
 
     print("\none submission at a time (each suite runs its 8 scenarios in order):")

@@ -109,8 +109,8 @@ class CohortScreen(Screen[None]):
         # When A was first pressed (A twice lifts candidate-blind review).
         self.reveal_asked = float("-inf")
         self.title_bar = Static(id="triage-title")
-        self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: "
-                                "(e.g. scope:per-call)", id="triage-filter", classes="hidden")
+        self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: "
+                                            "reviewer: (e.g. scope:per-call)", id="triage-filter", classes="hidden")
         self.table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
         self.detail = Static(id="triage-detail")
 
@@ -281,7 +281,8 @@ class CohortScreen(Screen[None]):
         total = len(self.rows)
         done = sum(row.complete for row in self.rows.values())
         shown = self.table.row_count
-        parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} submissions"]
+        parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} "
+                                                                                          "submissions"]
         if done < total:
             parts.append(f"loading {done}/{total}")
         if self.harness_queue:
@@ -291,7 +292,8 @@ class CohortScreen(Screen[None]):
             terms, problems = triage.parse_filter(self.filter_text)
             parts.append(f"filter {self.filter_text!r}: {shown} shown")
             if problems:
-                parts.append(f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})")
+                parts.append(f"not understood: {' '.join(problems)} (fields: "
+                             f"{', '.join(triage.FILTER_FIELDS)})")
         if masking():
             parts.append("candidate-blind (A twice shows names)")
         parts += [f"sorted by {COLUMNS[self.sort[0]].label}", str(self.cohort_dir)]

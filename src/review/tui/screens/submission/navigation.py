@@ -60,7 +60,8 @@ class Navigation:
             self.screen.show_pane("diff")
         if self.screen.diff_pane.view.go_to_line(path, line):
             return True
-        self.screen.app.notify(safe_line(f"{path}:{line} is not in the diff shown (d shows the whole submission)",
+        self.screen.app.notify(safe_line(f"{path}:{line} is not in the diff shown (d shows the whole "
+                                         "submission)",
                                          200), markup=False)
         return False
 

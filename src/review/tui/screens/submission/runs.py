@@ -75,8 +75,8 @@ class Runs:
         if self.head is None:
             return
         if self.draft is None:
-            self.screen.app.notify("No commit's metadata names an assistant, so there is no model draft: in the "
-                                   "Commits pane (3), b compares the highlighted commit with HEAD.", markup=False,
+            self.screen.app.notify("No commit's metadata names an assistant, so there is no model draft: in "
+                                   "the Commits pane (3), b compares the highlighted commit with HEAD.", markup=False,
                                    timeout=8)
             return
         self.before_after(self.draft, self.head)

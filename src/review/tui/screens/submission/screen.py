@@ -461,7 +461,8 @@ class SubmissionScreen(Screen[Closed]):
         pane = self.diff_pane
         pane.set_coverage(message.target.commit, f"{result.name}: {result.verdict}", result.coverage)
         if not pane.display or not self.frames["diff"].display:
-            self.app.notify(safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the gutter.",
+            self.app.notify(safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the "
+                                      "gutter.",
                                       200), markup=False)
 
     def timeline_targets(self) -> list[Target]:
