@@ -165,7 +165,8 @@ test("probe", () => {
   console.log("PROBE uid=" + process.getuid() + " " + tried.join(" "));
 });
 """
-    repo = submission(tmp_path / "probe", {"checkout.mjs": "export const a = 1;\n", "test/probe.test.mjs": probe})
+    repo = submission(tmp_path / "probe",
+                      {"checkout.mjs": "export const a = 1;\n", "test/probe.test.mjs": probe})
     run = await candidate_tests.run_tests(repo, repo.head)
     line = next((line for line in run.output if "PROBE" in line), "\n".join(run.output[-20:]))
     assert "uid=65534" in line

@@ -222,7 +222,8 @@ async def test_a_tree_naming_checkout_twice_exports_the_first(tmp_path):
     folder = make_repo(tmp_path / "dup", {"README.md": "x\n"})
     first = git("hash-object", "-w", "--stdin", cwd=folder,
                 input_text="export async function chargeWithRetry(amount) {\n" + CHARGE).strip()
-    second = git("hash-object", "-w", "--stdin", cwd=folder, input_text="throw new Error('second');\n").strip()
+    second = git("hash-object", "-w", "--stdin", cwd=folder,
+                 input_text="throw new Error('second');\n").strip()
     tree = git("mktree", cwd=folder, input_text=f"100644 blob {first}\tcheckout.mjs\n100644 blob "
                                                 f"{second}\tcheckout.mjs\n")
     commit = git("commit-tree", tree.strip(), "-m", "dup", cwd=folder).strip()
@@ -280,7 +281,8 @@ def test_without_bubblewrap_nothing_runs_unless_the_reviewer_opts_in(tmp_path, m
         assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy"]) == 2
         assert "--unsafe-no-sandbox" in capsys.readouterr().err
         # The explicit opt-in runs it, and says so in the result; the background harness still never does.
-        assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy", "--unsafe-no-sandbox", "--json"]) == 0
+        assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy", "--unsafe-no-sandbox",
+                     "--json"]) == 0
         assert '"sandbox": "reduced"' in capsys.readouterr().out
         row.harness = None
         asyncio.run(cohort.fill_harness([row]))
@@ -393,7 +395,8 @@ def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path
      "  for (;;) { if (!process.stdout.write(line)) await new Promise((r) => process.stdout.once('drain', r)); }\n}\n",
      "written to stdout and stderr (the limit is 4 MiB)"),
 ])
-async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code, words):
+async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code,
+                                                                               words):
     """The runner measures the run's processes (resident memory, their count) and its folder, and
     kills the run past a cap: the verdict says which, from the runner's own measurement."""
     from review.harness import driver_run, process

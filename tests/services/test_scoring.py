@@ -112,7 +112,8 @@ def test_a_conflict_is_overwritten_only_by_the_reviewers_own_save_or_reloaded(tm
     mine.saving = False
     assert mine.begin_save(autosave=False) == (None, True)
     mine.saving = False
-    assert mine.reload_theirs() is written.theirs and mine.loaded is written.theirs and not mine.force_next_save
+    assert mine.reload_theirs() is written.theirs
+    assert mine.loaded is written.theirs and not mine.force_next_save
 
 
 def test_another_consoles_save_is_named_and_taken_when_the_form_holds_nothing_unsaved(tmp_path):
@@ -132,7 +133,8 @@ def test_another_consoles_save_is_named_and_taken_when_the_form_holds_nothing_un
     other_console.start(HEAD, COMMITS, store.read_scores(path))
     save(other_console, values())
     dirty = mine.disk_changed(store.read_scores(path), form_dirty=True)
-    assert dirty is not None and dirty.fill is None and "your unsaved values are still here" in (dirty.status or "")
+    assert dirty is not None and dirty.fill is None
+    assert "your unsaved values are still here" in (dirty.status or "")
     clean = mine.disk_changed(store.read_scores(path), form_dirty=False)
     assert clean is not None and clean.fill is not None and mine.loaded is clean.fill
     assert "Found the defect: weak ≠" in mine.others(store.read_scores(path))
@@ -145,7 +147,8 @@ def test_blind_hides_the_others_until_this_reviewer_is_final(tmp_path):
     save(bob, values())
     mine = session(path, blind=True)
     mine.start(HEAD, COMMITS, store.read_scores(path))
-    assert mine.others(store.read_scores(path)) == "1 other review(s) hidden until yours is final (blind mode)."
+    hidden = "1 other review(s) hidden until yours is final (blind mode)."
+    assert mine.others(store.read_scores(path)) == hidden
     mine.open_note()
     save(mine, values("final"))
     assert mine.others(store.read_scores(path)).startswith("Other reviews")

@@ -105,7 +105,8 @@ class TestRubricPane:
         assert snap_compare(make_app("review-dark", False), terminal_size=(80, 24), run_before=score)
 
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
-    def test_beside_another_reviewers_disagreement(self, snap_compare, make_app, sample_cohort, theme, no_color):
+    def test_beside_another_reviewers_disagreement(self, snap_compare, make_app, sample_cohort, theme,
+                                                   no_color):
         tiers_ana = 'found-defect = "acceptable"\nkey-scope = "acceptable"\nevidence = "weak"\n' \
                     'explanation = "acceptable"\nblast-radius = "weak"\n'
         tiers_bob = 'found-defect = "acceptable"\nkey-scope = "strong"\nevidence = "weak"\n' \
@@ -114,7 +115,8 @@ class TestRubricPane:
                  '"article-v1"\nrevision = 1\ncreated = "2026-12-01T10:00:00Z"\nupdated = '
                  '"2026-12-01T10:00:00Z"\nnote_opened = "2026-12-01T09:58:00Z"\n[reviews.tiers]\n{tiers}\n')
         (sample_cohort / "ben-larsen.review.toml").write_text(
-            'schema = 1\nsubmission = "ben-larsen"\n\n' + entry.format(who="ana", head=BEN_HEAD, tiers=tiers_ana)
+            'schema = 1\nsubmission = "ben-larsen"\n\n' + entry.format(who="ana", head=BEN_HEAD,
+                                                                       tiers=tiers_ana)
             + entry.format(who="bob", head=BEN_HEAD, tiers=tiers_bob))
         seal_file(sample_cohort / "ben-larsen.review.toml")
 

@@ -53,8 +53,8 @@ async def test_commit_stepping_and_draft_against_head(sample_cohort):
         await pilot.press("greater_than_sign")
         await settle(app, pilot)
         assert "Add checkout client with retries" in pane.shown.label
-        assert {line.tool for h in view.diff.files[0].hunks for line in h.lines if line.kind == "+"} == {"GitHub "
-                                                                                                         "Copilot"}
+        tools = {line.tool for h in view.diff.files[0].hunks for line in h.lines if line.kind == "+"}
+        assert tools == {"GitHub Copilot"}
         await pilot.press("greater_than_sign")
         await settle(app, pilot)
         assert "one idempotency key per charge" in pane.shown.label
@@ -89,7 +89,8 @@ async def test_hostile_note_and_diff_text_render_inert(tmp_path):
     from helpers import make_repo
 
     hostile = "[@click=app.quit]x[/] \x1b]52;c;cGF3bg==\x07 \u202eevil"
-    make_repo(tmp_path / "evil", {"NOTE.md": f"## AI disclosure\n{hostile}\n", "checkout.mjs": hostile + "\n"})
+    make_repo(tmp_path / "evil",
+              {"NOTE.md": f"## AI disclosure\n{hostile}\n", "checkout.mjs": hostile + "\n"})
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "evil")
@@ -142,7 +143,8 @@ async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with
         assert rows[0][0] == "Stub log"
         ids = {binding_id: (group, keys) for group, keys, _, binding_id in rows}
         for wanted in ("log.run", "log.before-after", "log.coverage", "commits.timeline", "diff.next-hunk",
-                       "diff.coverage", "rubric.go-to-evidence", "rubric.strong", "submission.save", "app.quit"):
+                       "diff.coverage", "rubric.go-to-evidence", "rubric.strong", "submission.save",
+                       "app.quit"):
             assert wanted in ids, wanted
         assert ids["commits.timeline"][0] == "Commits" and ids["rubric.strong"][0] == "Rubric"
         assert ids["log.run"][1] == "^r"
@@ -158,12 +160,14 @@ async def test_z_zooms_the_focused_pane_to_the_whole_screen_and_back(sample_coho
     # wider: four panes side by side.
     async with app.run_test(size=(200, 50)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
-        shown = [name for name in ("diff", "note", "log", "rubric") if screen.query_one(f"#pane-{name}").display]
+        shown = [name for name in ("diff", "note", "log", "rubric")
+                 if screen.query_one(f"#pane-{name}").display]
         assert len(shown) == 4
         # The stub log alone.
         await pilot.press("5", "z")
         await pilot.pause()
-        assert [n for n in ("diff", "note", "log", "rubric", "commits") if screen.query_one(f"#pane-{n}").display] \
+        assert [n for n in ("diff", "note", "log", "rubric", "commits")
+                if screen.query_one(f"#pane-{n}").display] \
             == ["log"]
         assert screen.query_one("#pane-log").region.width >= 195
         await pilot.press("z")
@@ -208,7 +212,8 @@ async def test_a_moved_persons_block_says_where_it_came_from_in_the_gutter_and_b
                 "  return Math.round(value * 100);\n}\n")
     repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
     for name, files in (("Ann", {"a.mjs": "export const a = 1;\n" + function}),
-                        ("Ann (aider)", {"a.mjs": "export const a = 1;\n", "b.mjs": "export const b = 2;\n" + function})):
+                        ("Ann (aider)",
+                         {"a.mjs": "export const a = 1;\n", "b.mjs": "export const b = 2;\n" + function})):
         for path, text in files.items():
             (repo / path).write_text(text)
         git("add", "-A", cwd=repo)

@@ -197,7 +197,8 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         assert app.focused is row
         # The next hint: the restart gap (near the end: on screen, maybe not on top)
         await pilot.press("g")
-        await settles(pilot, lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
+        await settles(pilot,
+                      lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
         assert lines[1] != lines[0]
         assert not any(line.startswith(f"{lines[0]} │") for line in visible_note_lines(note))
 
@@ -210,7 +211,8 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         assert isinstance(app.focused, SignalRow)
         await pilot.press("g")
         note = screen.query_one(NoteView)
-        await settles(pilot, lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
+        await settles(pilot,
+                      lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
 
 
 async def test_digits_always_mean_panes_and_never_change_a_score(sample_cohort):
@@ -267,7 +269,8 @@ async def test_q_with_unsaved_scores_asks_and_each_answer_does_what_it_says(samp
         await pilot.press("ctrl+c", "s")
         await settle(app, pilot)
     assert not app.is_running
-    assert saved(sample_cohort, "ada-okafor")[0]["tiers"] == {"found-defect": "strong", "key-scope": "acceptable"}
+    assert saved(sample_cohort, "ada-okafor")[0]["tiers"] == {"found-defect": "strong",
+                                                              "key-scope": "acceptable"}
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -311,7 +314,8 @@ async def test_every_change_is_on_disk_a_moment_later_so_a_killed_console_loses_
         assert values["flags"] == entry["flags"]
 
 
-async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_and_the_export(sample_cohort, capsys):
+async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_and_the_export(sample_cohort,
+                                                                                              capsys):
     from helpers import seed_ben_suite
     from review.cli import main
 

@@ -259,7 +259,8 @@ async def test_w_writes_what_the_log_shows_to_a_file_in_the_logs_folder(sample_c
         screen = await open_submission(app, pilot, "ben-larsen")
         await pilot.press("5", "w")
         log = screen.query_one(StubLog)
-        await wait_until(pilot, lambda: paths.logs_dir().is_dir() and any(paths.logs_dir().iterdir()), timeout=10)
+        await wait_until(pilot,
+                         lambda: paths.logs_dir().is_dir() and any(paths.logs_dir().iterdir()), timeout=10)
         [written] = paths.logs_dir().iterdir()
         assert written.name.startswith(f"ben-larsen-{BEN_HEAD[:12]}-")
         assert written.read_text().splitlines() == log.raw_lines

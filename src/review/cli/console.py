@@ -33,7 +33,8 @@ CONSOLE_OPTIONS: tuple[tuple[str, dict], ...] = (
 )
 
 
-def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup, listed_only: bool = False) -> None:
+def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                      listed_only: bool = False) -> None:
     """The console's options on `parser`. `listed_only`: shown in help, but setting nothing when absent
     (the top-level parser, whose options are handed to `open` or `demo`)."""
     for flag, keywords in CONSOLE_OPTIONS:
@@ -44,7 +45,8 @@ def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
 
 def takes_value(flag: str) -> bool:
     """Whether the console option `flag` is followed by a value (`--theme NAME`)."""
-    return any(name == flag and keywords.get("action") in (None, "append") for name, keywords in CONSOLE_OPTIONS)
+    return any(name == flag and keywords.get("action") in (None, "append")
+               for name, keywords in CONSOLE_OPTIONS)
 
 
 def open_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,7 +81,8 @@ def check_reviewers(names: list[str]) -> str | None:
         if len(name) > MAX_REVIEWER:
             return f"a reviewer name is at most {MAX_REVIEWER} characters ({len(name)} given)"
         if safe_line(name, MAX_REVIEWER + 1) != name or any(ch.isspace() and ch != " " for ch in name):
-            return f"reviewer name {safe_line(name, 80)!r} holds control, invisible or line-breaking characters"
+            return (f"reviewer name {safe_line(name, 80)!r} holds control, invisible or line-breaking "
+                    "characters")
     return None
 
 

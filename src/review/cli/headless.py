@@ -121,10 +121,12 @@ def run_harness(args: argparse.Namespace) -> int:
         for result in suite.scenarios:
             gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
             print(safe_line(f"  {result.name:14} {result.verdict:18} requests {result.requests}  keys "
-                            f"{result.distinct_keys}  charges {result.charges_created}  gaps(ms) {gaps}", 300))
+                            f"{result.distinct_keys}  charges {result.charges_created}  gaps(ms) {gaps}",
+                            300))
             print(safe_line(f"  {'':14} {'; '.join(result.reasons)}", 600))
         if suite.sandbox == "reduced":
-            print("  sandbox: reduced (bubblewrap not available): Node's permission flags only", file=sys.stderr)
+            print("  sandbox: reduced (bubblewrap not available): Node's permission flags only",
+                  file=sys.stderr)
     if args.check and any(s.verdict != "ok" for s in suite.scenarios):
         return 1
     return 0

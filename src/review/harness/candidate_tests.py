@@ -63,12 +63,14 @@ _TAP_COUNT = re.compile(r"^# (tests|pass|fail|cancelled|todo|skipped) (\d+)$")
 
 
 def tap_counts(lines: list[str]) -> dict[str, int]:
-    """The TAP summary node --test prints (`# tests 1`, `# pass 0`, …): only a summary, the exit code decides."""
+    """The TAP summary node --test prints (`# tests 1`, `# pass 0`, …): only a summary, the exit code
+    decides."""
     return {m.group(1): int(m.group(2)) for line in lines for m in [_TAP_COUNT.match(line.strip())] if m}
 
 
 def summarise(counts: dict[str, int]) -> str:
-    return " · ".join(f"{name} {counts[name]}" for name in ("tests", "pass", "fail", "cancelled") if name in counts)
+    return " · ".join(f"{name} {counts[name]}" for name in ("tests", "pass", "fail", "cancelled")
+                      if name in counts)
 
 
 @dataclass
@@ -133,8 +135,8 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
     reason = f"killed after {timeout_s:g} s" if hung else f"killed by the runner: {limit}" if limit else \
         f"exit code {code}"
     counts = tap_counts(lines)
-    result = TestRun(commit, state, safe_line(shown, 300), code, summarise(counts), lines[-KEPT_LINES:], wall, reason,
-                     counts)
+    result = TestRun(commit, state, safe_line(shown, 300), code, summarise(counts), lines[-KEPT_LINES:], wall,
+                     reason, counts)
     _store(result)
     return result
 
@@ -145,8 +147,8 @@ async def _supervised(info: sandbox.SandboxInfo, work: Path, argv: list[str],
     output, hung, the cap it passed, its exit code when it exited of itself)."""
     env = sandbox.clean_env(info, work, {"NODE_ENV": "test", "CI": "1", "NO_COLOR": "1"})
     proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                                                start_new_session=True)
+                                                stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.STDOUT, start_new_session=True)
     lines: list[str] = []
     written = [0]
     reader = asyncio.create_task(_read(proc.stdout, lines, written))
@@ -154,7 +156,8 @@ async def _supervised(info: sandbox.SandboxInfo, work: Path, argv: list[str],
     watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, driver_run.LIMITS, output=written))
     ended = asyncio.create_task(proc.wait())
     try:
-        done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s,
+                                     return_when=asyncio.FIRST_COMPLETED)
     finally:
         # The tests' own servers and children too.
         process.kill_group(proc.pid)

@@ -38,7 +38,8 @@ class _Outcomes:
         self.claims = driver_claims(stderr)
         self.said = {int(c["call"]): c for c in self.claims if c.get("kind") in ("resolved", "rejected")
                      and isinstance(c.get("call"), int)}
-        self.tail = safe_line("\n".join(line for line in stderr if not line.startswith(DRIVER_CLAIM))[-300:], 300)
+        self.tail = safe_line("\n".join(line for line in stderr if not line.startswith(DRIVER_CLAIM))[-300:],
+                              300)
 
     def add(self, call: int, kind: str, detail: str) -> None:
         self.facts.outcomes.append(scenarios.CallOutcome(self.process_no, call, kind, safe_line(detail, 300)))
@@ -62,11 +63,11 @@ class _Outcomes:
             if call in self.said and call + 1 in started and call < last:
                 kind = self.said[call]["kind"]
                 detail = f": {self.detail(call)}" if self.detail(call) else ""
-                self.add(call, f"claimed-{kind}", f"the process's own output says it {kind}{detail} (a claim: "
-                                                  "only its exit code would show it)")
+                self.add(call, f"claimed-{kind}", f"the process's own output says it {kind}{detail} "
+                                                  "(a claim: only its exit code would show it)")
             else:
-                self.add(call, "hung", f"call {call} never settled; killed at the {self.scenario.limit_s:g} s "
-                                       "limit")
+                limit = f"killed at the {self.scenario.limit_s:g} s limit"
+                self.add(call, "hung", f"call {call} never settled; {limit}")
 
     def exited(self, code: int) -> None:
         if code == 0:
@@ -77,8 +78,8 @@ class _Outcomes:
             for call in self.calls:
                 self.add(call, "rejected" if mask & (1 << (call - 1)) else "resolved", self.detail(call))
         elif code == EXIT_IMPORT_ERROR:
-            message = next((jsondata.text(c.get("message")) for c in self.claims if c.get("kind") == "import-error"),
-                           self.tail)
+            message = next((jsondata.text(c.get("message")) for c in self.claims
+                            if c.get("kind") == "import-error"), self.tail)
             self.facts.crash = f"checkout.mjs failed to load: {message}"
         elif code == EXIT_NO_ENTRY:
             self.facts.entry_missing = "checkout.mjs does not export a function chargeWithRetry"

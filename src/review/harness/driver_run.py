@@ -27,7 +27,8 @@ ENDINGS = {"killed-for-restart": "killed (SIGKILL) as its first request arrived:
 def driver_env(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, scenario: scenarios.Scenario,
                coverage_dir: Path | None) -> dict[str, str]:
     entry, sock = sandbox.paths_for(info, work, socket_dir)
-    extra = {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_ENTRY": entry, "REVIEW_CALLS": json.dumps(list(scenario.calls))}
+    extra = {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_ENTRY": entry,
+             "REVIEW_CALLS": json.dumps(list(scenario.calls))}
     if coverage_dir is not None:
         extra["NODE_V8_COVERAGE"] = sandbox.INSIDE_COVERAGE
         # Written before the limit's kill.
@@ -43,17 +44,19 @@ async def run_driver(info: sandbox.SandboxInfo, work: Path, socket_dir: Path, sc
     argv = sandbox.node_command(info, work, socket_dir, cpu_seconds=int(scenario.limit_s) + 2,
                                 coverage_dir=coverage_dir)
     gateway.kill_requested.clear()
-    proc = await asyncio.create_subprocess_exec(*argv, env=driver_env(info, work, socket_dir, scenario, coverage_dir),
+    proc = await asyncio.create_subprocess_exec(*argv, env=driver_env(info, work, socket_dir, scenario,
+                                                                      coverage_dir),
                                                 cwd=work, stdin=asyncio.subprocess.DEVNULL,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                                                start_new_session=True)
+                                                stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.PIPE, start_new_session=True)
     emit("process-start", {"process": process_no, "sandbox": info.kind},
          f"process {process_no} started ({info.kind} sandbox, node {info.node_version_text})")
     stderr_tail: list[str] = []
     # Stdout and stderr bytes together, for the output limit.
     written = [0]
     readers = [asyncio.create_task(read_stream(proc.stdout, "stdout", process_no, emit, None, written)),
-               asyncio.create_task(read_stream(proc.stderr, "stderr", process_no, emit, stderr_tail, written))]
+               asyncio.create_task(read_stream(proc.stderr, "stderr", process_no, emit, stderr_tail,
+                                               written))]
     exit_task = asyncio.create_task(proc.wait())
     watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, LIMITS, output=written))
     kill_task = asyncio.create_task(gateway.kill_requested.wait()) \
@@ -119,8 +122,8 @@ async def read_stream(stream: asyncio.StreamReader | None, name: str, process_no
     """Client output is shown (sanitised, capped, marked as the client's) but never believed."""
     async for text in capped_lines(stream, STREAM_CAP, notice_once=name == "stderr", counted=written):
         if text is None:
-            emit(name, {"process": process_no}, f"client {name} (p{process_no}): … output cut at {STREAM_CAP} "
-                                                "bytes")
+            cut = f"client {name} (p{process_no}): … output cut at {STREAM_CAP} bytes"
+            emit(name, {"process": process_no}, cut)
             continue
         if tail is not None:
             tail.append(text)

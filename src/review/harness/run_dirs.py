@@ -48,7 +48,8 @@ def make_run_dirs(coverage: bool) -> RunDirs:
         if coverage_dir is not None:
             coverage_dir.mkdir()
     except OSError as error:
-        raise sandbox.SandboxError(f"cannot prepare the run folder in {runs_root()}: {error.strerror}") from None
+        problem = f"cannot prepare the run folder in {runs_root()}: {error.strerror}"
+        raise sandbox.SandboxError(problem) from None
     return RunDirs(root, work, socket_dir, coverage_dir)
 
 

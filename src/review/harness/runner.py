@@ -26,8 +26,8 @@ from review.harness.log_text import describe_request
 from review.harness.results import HarnessEvent, Listener, ScenarioResult, SuiteResult
 from review.harness.run_dirs import RunDirs, make_run_dirs
 
-__all__ = ["HarnessEvent", "Listener", "ScenarioResult", "SuiteResult", "cached_suite", "export_code", "run_scenario",
-           "run_suite"]
+__all__ = ["HarnessEvent", "Listener", "ScenarioResult", "SuiteResult", "cached_suite", "export_code",
+           "run_scenario", "run_suite"]
 
 ENTRY = "checkout.mjs"
 
@@ -76,7 +76,8 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     try:
         exported = export_code(repo, commit, dirs.work)
         if ENTRY not in exported:
-            facts.entry_missing = f"{ENTRY} is not in commit {commit[:12]}" if repo.show(commit, ENTRY) is None \
+            facts.entry_missing = f"{ENTRY} is not in commit {commit[:12]}" \
+                if repo.show(commit, ENTRY) is None \
                 else f"{ENTRY} is not a regular file in commit {commit[:12]} (a symlink or too large)"
         else:
             await gateway.start(dirs.socket_dir / "gateway.sock")
@@ -90,13 +91,13 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     return _judged(scenario, gateway, facts, emit, line_counts)
 
 
-async def _run_processes(info: sandbox.SandboxInfo, dirs: RunDirs, scenario: scenarios.Scenario, gateway: Gateway,
-                         facts: scenarios.Facts, emit: _ScenarioLog) -> None:
+async def _run_processes(info: sandbox.SandboxInfo, dirs: RunDirs, scenario: scenarios.Scenario,
+                         gateway: Gateway, facts: scenarios.Facts, emit: _ScenarioLog) -> None:
     """The scenario's processes one after another (two for the restart), each call's outcome logged."""
     for process_no in range(1, scenario.processes + 1):
         gateway.process = process_no
-        ending, stderr = await run_driver(info, dirs.work, dirs.socket_dir, scenario, process_no, gateway, emit,
-                                          dirs.coverage)
+        ending, stderr = await run_driver(info, dirs.work, dirs.socket_dir, scenario, process_no, gateway,
+                                          emit, dirs.coverage)
         collect_outcomes(facts, scenario, process_no, ending, stderr)
         for outcome in [o for o in facts.outcomes if o.process == process_no]:
             detail = f": {clip(outcome.detail, 200)}" if outcome.detail else ""
@@ -122,8 +123,9 @@ def _judged(scenario: scenarios.Scenario, gateway: Gateway, facts: scenarios.Fac
         emit("summary", {}, scenarios.article_line(charge_requests))
     emit("scenario-done", {"verdict": verdict}, f"verdict {verdict} — {'; '.join(reasons)}")
     return ScenarioResult(
-        name=scenario.name, requests=len(charge_requests), distinct_keys=len({r.key for r in charge_requests}),
-        charges_created=len(gateway.charges), outcomes=[o.to_json() for o in facts.outcomes],
+        name=scenario.name, requests=len(charge_requests),
+        distinct_keys=len({r.key for r in charge_requests}), charges_created=len(gateway.charges),
+        outcomes=[o.to_json() for o in facts.outcomes],
         gaps_ms=scenarios.gaps_ms(charge_requests), verdict=verdict, reasons=reasons, log=emit.lines,
         records=[r.to_json() for r in gateway.requests], wall_ms=emit.elapsed_ms(), coverage=line_counts,
     )
@@ -153,7 +155,8 @@ async def run_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: li
     results = []
     for scenario in chosen:
         results.append(await run_scenario(repo, commit, scenario, listener, info))
-    suite = SuiteResult(repo.source.name, commit, info.kind, info.node_version_text, results, info.fingerprint())
+    suite = SuiteResult(repo.source.name, commit, info.kind, info.node_version_text, results,
+                        info.fingerprint())
     if not names:
         store_cached(suite)
     return suite

@@ -50,7 +50,8 @@ class Analysis:
     draft_added: int = 0
     draft_surviving: int = 0
     blame: Blame = field(default_factory=dict, repr=False)
-    # .gitattributes' linguist patterns at HEAD: which files any diff of this submission leaves out of the share
+    # .gitattributes' linguist patterns at HEAD: which files any diff of this submission leaves out of
+    # the share.
     share_patterns: list[tuple[str, str]] = field(default_factory=list, repr=False)
     # Commit -> paths it changed.
     changed: dict[str, list[str]] = field(default_factory=dict, repr=False)
@@ -74,8 +75,8 @@ class Analysis:
         data = self.attribution.to_json(totals.ai_share)
         data["added_lines"] = totals.code_added
         data["ai_added_lines"] = totals.code_ai_added
-        data["files"] = [{"path": f.path, "added": f.added, "ai_added": f.ai_added, "counted": f.excluded is None,
-                          "reason": f.excluded} for f in self.diff.files]
+        data["files"] = [{"path": f.path, "added": f.added, "ai_added": f.ai_added,
+                          "counted": f.excluded is None, "reason": f.excluded} for f in self.diff.files]
         data["base"] = self.base
         data["base_note"] = self.base_problem
         data["draft"] = {"commit": self.draft, "added": self.draft_added, "surviving": self.draft_surviving} \
@@ -121,7 +122,8 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
         if ref in refs:
             for noted, note_blob in repo.notes_list(ref).items():
                 annotated.setdefault(noted, note_blob)
-    legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in refs.items() if name.startswith("refs/ai/authorship/")}
+    legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in refs.items()
+              if name.startswith("refs/ai/authorship/")}
     # (commit, blob, its parser), in history order.
     wanted = []
     for commit in commits:
@@ -152,15 +154,18 @@ def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: s
     ancestry come from git, never from the commits that happened to be read."""
     root = repo.root_commit() if truncated or not commits else commits[0].sha
     if len(commits) == 1 and not wanted:
-        return gitsafe.EMPTY_TREE, "one commit only (no starter commit to compare with): every file shows as added"
+        one = "one commit only (no starter commit to compare with): every file shows as added"
+        return gitsafe.EMPTY_TREE, one
     if not wanted:
         return root, None
     try:
         sha = repo.resolve(wanted)
     except gitsafe.GitSafeError:
-        return root, f"the cohort's base {wanted[:12]} is not in this submission; showing the diff from its root commit"
+        return root, (f"the cohort's base {wanted[:12]} is not in this submission; showing the diff from its "
+                      "root commit")
     if sha not in {c.sha for c in commits} and not (truncated and repo.is_ancestor(sha)):
-        return root, f"the cohort's base {wanted[:12]} is not an ancestor of HEAD; showing the diff from its root commit"
+        return root, (f"the cohort's base {wanted[:12]} is not an ancestor of HEAD; showing the diff from "
+                      "its root commit")
     return sha, None
 
 
@@ -185,7 +190,8 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
     return None
 
 
-def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclosure, the_diff: diff.Diff) -> None:
+def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclosure,
+                     the_diff: diff.Diff) -> None:
     """A disclosure naming a function ("Copilot wrote `backoff()`") becomes the lines of its
     definition in the first code file of the diff that defines it; not found, it stays unmapped."""
     wanted = [e for e in disclosure.entries if e.kind == "function" and e.symbol]
@@ -281,9 +287,12 @@ def _read_diff(repo: gitsafe.SafeRepo, base: str, on_diff: Callable[[diff.Diff],
     return the_diff
 
 
-def _share_patterns(repo: gitsafe.SafeRepo, head_files: dict[str, gitsafe.FileEntry]) -> list[tuple[str, str]]:
+def _share_patterns(repo: gitsafe.SafeRepo,
+                    head_files: dict[str, gitsafe.FileEntry]) -> list[tuple[str, str]]:
     """.gitattributes' linguist patterns at HEAD: which files the AI share leaves out."""
-    attributes = repo.show("HEAD", ".gitattributes", limit=256 * 1024) if ".gitattributes" in head_files else None
+    attributes = None
+    if ".gitattributes" in head_files:
+        attributes = repo.show("HEAD", ".gitattributes", limit=256 * 1024)
     return share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")
 
 
@@ -292,7 +301,8 @@ def _to_trace(sources: _Sources, changed: dict[str, list[str]], replayed: line_o
     """The files whose lines are traced to their commits: those in the diff some source could claim
     (a file no source could give to an assistant needs no blame: a person's lines), and those the note
     names."""
-    wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
+    wanted = [f.path for f in the_diff.files
+              if not f.binary and f.status != "deleted" and f.path in head_files]
     claimed = could_be_claimed(sources.attributions, changed, sources.records, sources.disclosure, the_diff,
                                replayed.moved_into if replayed is not None else None)
     if claimed is not None:
@@ -305,15 +315,16 @@ def _untraced(wanted: list[str], the_diff: diff.Diff, head_files: dict[str, gits
               cut: list[str]) -> list[str]:
     """What is too large to trace, said in the cut; the files still to trace."""
     if the_diff.truncated:
-        cut.append(f"the diff is cut at {diff.MAX_PATCH_BYTES >> 20} MB: later files are not shown or counted")
+        cut.append(f"the diff is cut at {diff.MAX_PATCH_BYTES >> 20} MB: later files are not shown or "
+                   "counted")
     too_big = [p for p in wanted if (head_files[p].size or 0) > BLAME_MAX_BYTES]
     if too_big:
         cut.append(f"{len(too_big)} file(s) over {BLAME_MAX_BYTES >> 20} MB not traced to their commits "
                    f"(their lines count as unattributed): {', '.join(too_big[:5])}")
     wanted = [p for p in wanted if p not in too_big]
     if len(wanted) > MAX_BLAMED_FILES:
-        cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits (the "
-                   f"first {MAX_BLAMED_FILES} were): their lines count as unattributed")
+        cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits "
+                   f"(the first {MAX_BLAMED_FILES} were): their lines count as unattributed")
     return wanted
 
 
@@ -388,12 +399,12 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     replayed = origins.traced(wanted, replayed)
     blame, head_lines = _trace(repo, wanted, replayed, sources.disclosure, head_files, cut)
     authors = {c.sha: c.author_name for c in commits}
-    result = attribution.attribute(sources.attributions, authors, sources.disclosure, head_lines, blame, sources.records,
-                                   repo.head, {c.sha: c.subject for c in commits})
+    result = attribution.attribute(sources.attributions, authors, sources.disclosure, head_lines, blame,
+                                   sources.records, repo.head, {c.sha: c.subject for c in commits})
     mark(the_diff, result)
-    return _with_draft(Analysis(repo, sources.base, sources.base_problem, commits, sources.attributions, sources.note,
-                                the_diff, result, blame=blame, share_patterns=patterns, changed=changed, cut=cut),
-                       replayed)
+    analysis = Analysis(repo, sources.base, sources.base_problem, commits, sources.attributions, sources.note,
+                        the_diff, result, blame=blame, share_patterns=patterns, changed=changed, cut=cut)
+    return _with_draft(analysis, replayed)
 
 
 def leave_out_non_code(the_diff: diff.Diff, patterns: list[tuple[str, str]]) -> None:

@@ -44,7 +44,8 @@ class Progress:
             count = f" ({self.scenarios_started}/{self.scenarios_total})"
         else:
             count = f" ({self.scenarios_started} so far)" if self.scenarios_started else ""
-        return f"▶ {self.job}{self.commits_done}{where}{count} · {now - self.started:.1f} s · escape cancels"
+        elapsed = f"{now - self.started:.1f} s"
+        return f"▶ {self.job}{self.commits_done}{where}{count} · {elapsed} · escape cancels"
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,8 @@ class Comparison:
 
     def log_lines(self) -> list[str]:
         lines = ["", f"before/after: {self.before.label} → {self.after.label}"]
-        return lines + [f"  {c.scenario:14} {c.before or '—':16} {c.after or '—':16} {c.text}" for c in self.changes]
+        return lines + [f"  {c.scenario:14} {c.before or '—':16} {c.after or '—':16} {c.text}"
+                        for c in self.changes]
 
 
 class Run:
@@ -68,7 +70,8 @@ class Run:
 
     def __init__(self, job: str, scenarios_total: int, on_event: Callable[[runner.HarnessEvent, str], None],
                  on_progress: Callable[[Progress], None], commits_done: str = "") -> None:
-        self.progress = Progress(job, time.monotonic(), scenarios_total=scenarios_total, commits_done=commits_done)
+        self.progress = Progress(job, time.monotonic(), scenarios_total=scenarios_total,
+                                 commits_done=commits_done)
         self.on_event = on_event
         self.on_progress = on_progress
 
@@ -90,7 +93,8 @@ class Run:
         self.on_event(runner.HarnessEvent(kind, "", 0.0, {}, text), side)
 
 
-async def suite(repo: gitsafe.SafeRepo, target: Target, names: list[str] | None, run: Run) -> runner.SuiteResult:
+async def suite(repo: gitsafe.SafeRepo, target: Target, names: list[str] | None,
+                run: Run) -> runner.SuiteResult:
     """The suite (or the scenarios `names`) on the target commit; the last line says which pinned
     environment gave the verdicts (a pair compares theirs only when it matches)."""
     result = await runner.run_suite(repo, target.commit, names, listener=run.listener())

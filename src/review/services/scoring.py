@@ -70,7 +70,8 @@ class ScoreSession:
     """The state of one score while a submission is open. A save under way is never doubled: a save
     asked for meanwhile is queued, and leaving waits for it."""
 
-    def __init__(self, path: Path, reviewers: Sequence[str], rubric: RubricChoice, blind: bool = False) -> None:
+    def __init__(self, path: Path, reviewers: Sequence[str], rubric: RubricChoice,
+                 blind: bool = False) -> None:
         self.path = path
         self.reviewers = list(reviewers) or [store.default_reviewer()]
         self.rubric = rubric.rubric
@@ -146,8 +147,10 @@ class ScoreSession:
     def header(self, form_state: str) -> str:
         gate = "note read ✓ (it was on screen)" if self.note_opened else \
             "note NOT on screen yet (2 shows it; final needs it)"
-        return safe_line(f"{self.rubric.version} · {self.path.name} @ {(self.head or '?')[:7]} · reviewing as "
-                         f"{' + '.join(self.people)} · will save as {form_state.upper()} · {gate}", 400)
+        where = f"{self.path.name} @ {(self.head or '?')[:7]}"
+        who = " + ".join(self.people)
+        return safe_line(f"{self.rubric.version} · {where} · reviewing as {who} · will save as "
+                         f"{form_state.upper()} · {gate}", 400)
 
     def others(self, scores: store.ScoreFile) -> str:
         """The other reviewers' entries, ≠ where they differ from ours (hidden while blind and ours is
@@ -187,8 +190,9 @@ class ScoreSession:
                          "is the failure mode the article warns about")
         entry = store.Review(
             reviewers=list(self.reviewers), commit=self.head, state=state, rubric_version=self.rubric.version,
-            tiers=values["tiers"], comments=values["comments"], comment=values["comment"], flags=values["flags"],
-            anchored=values["anchored"], note_opened=self.note_opened, harness=harness, ai_share=ai_share)
+            tiers=values["tiers"], comments=values["comments"], comment=values["comment"],
+            flags=values["flags"], anchored=values["anchored"], note_opened=self.note_opened, harness=harness,
+            ai_share=ai_share)
         return entry, notes
 
     def ask_save(self, then: Then, autosave: bool) -> bool:

@@ -76,7 +76,8 @@ class ReviewApp(App[None]):
         try:
             self.theme = self.requested_theme
         except Exception:
-            self.theme = themes.DEFAULT_THEME if themes.DEFAULT_THEME in self.available_themes else "textual-dark"
+            bundled = themes.DEFAULT_THEME in self.available_themes
+            self.theme = themes.DEFAULT_THEME if bundled else "textual-dark"
             self.notify(f"Unknown theme {self.requested_theme!r}; using {self.theme}.", severity="error",
                         markup=False)
         for failure in self.theme_load.failures:

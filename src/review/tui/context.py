@@ -72,7 +72,8 @@ class ConsoleContext:
         worker, before anything of the submission is drawn)."""
         alias = self.aliases.get(submission.name)
         if self.masker is not None and alias is not None:
-            self.masker.add(alias, anonymity.identity_parts(submission.name, anonymity.commit_people(commits)))
+            self.masker.add(alias,
+                            anonymity.identity_parts(submission.name, anonymity.commit_people(commits)))
 
     def reveal_names(self) -> None:
         self.revealed = True

@@ -110,7 +110,8 @@ class CohortScreen(Screen[None]):
         self.reveal_asked = float("-inf")
         self.title_bar = Static(id="triage-title")
         self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: "
-                                            "reviewer: (e.g. scope:per-call)", id="triage-filter", classes="hidden")
+                                            "reviewer: (e.g. scope:per-call)", id="triage-filter",
+                                            classes="hidden")
         self.table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
         self.detail = Static(id="triage-detail")
 
@@ -201,7 +202,8 @@ class CohortScreen(Screen[None]):
         worker = get_current_worker()
         try:
             process.run_until_stopped(
-                lambda: cohort.fill_harness(rows, on_start=lambda row: self.post_message(self.HarnessStarted(row)),
+                lambda: cohort.fill_harness(rows,
+                                            on_start=lambda row: self.post_message(self.HarnessStarted(row)),
                                             on_done=lambda row: self.post_message(self.HarnessDone(row))),
                 lambda: worker.is_cancelled)
         except asyncio.CancelledError:

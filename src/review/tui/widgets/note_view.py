@@ -45,8 +45,8 @@ def numbered_rows(text: str, width: int | None = None) -> tuple[list[str], list[
     rows: list[str] = []
     starts: list[int] = []
     for number, line in enumerate(lines, start=1):
-        pieces = textwrap.wrap(line, room, drop_whitespace=False, replace_whitespace=False, break_on_hyphens=False,
-                               expand_tabs=False) if room and line else [line]
+        pieces = textwrap.wrap(line, room, drop_whitespace=False, replace_whitespace=False,
+                               break_on_hyphens=False, expand_tabs=False) if room and line else [line]
         starts.append(len(rows))
         rows.append(f"{number:>{digits}} │ {pieces[0]}")
         rows += [f"{'':>{digits}} ┆ {piece}" for piece in pieces[1:]]
@@ -92,7 +92,8 @@ class NoteView(VerticalScroll, can_focus=True):
         text = self.analysis.note.text
         rows, self.line_starts = numbered_rows(text, self.wrap_width or None) if text else ([], [])
         body = "\n".join(rows)
-        header = f"{self.analysis.note.path} at HEAD {self.analysis.head[:12]}\n\n" if self.analysis.note.path else ""
+        path = self.analysis.note.path
+        header = f"{path} at HEAD {self.analysis.head[:12]}\n\n" if path else ""
         self.query_one("#note-text", Static).update(Content(header + body))
 
     def scroll_to_line(self, number: int) -> None:

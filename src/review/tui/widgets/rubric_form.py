@@ -71,7 +71,8 @@ class SignalRow(Vertical, can_focus=True):
         yield Static(classes="signal-title")
         yield Static(classes="signal-tiers")
         yield Static(classes="signal-hints")
-        yield Input(placeholder=f"comment on {self.signal.name} (enter or escape to leave)", classes="signal-comment")
+        yield Input(placeholder=f"comment on {self.signal.name} (enter or escape to leave)",
+                    classes="signal-comment")
 
     def on_mount(self) -> None:
         self.refresh_text()
@@ -178,7 +179,8 @@ class RubricForm(VerticalScroll):
         for flag in self.rubric.flags:
             yield Checkbox(Content(flag.label), id=f"flag-{flag.id}")
             yield Static(classes="flag-hints", id=f"flag-hints-{flag.id}")
-        yield Static(Content("Line comments (m in the diff or the stub log adds one)"), classes="signal-title")
+        yield Static(Content("Line comments (m in the diff or the stub log adds one)"),
+                     classes="signal-title")
         yield Static(id="anchored")
         yield Static(Content("Overall comment"), classes="signal-title")
         yield TextArea(id="overall", soft_wrap=True, show_line_numbers=False)
@@ -223,8 +225,10 @@ class RubricForm(VerticalScroll):
     def values(self) -> dict:
         return {
             "tiers": {row.signal.id: row.tier for row in self.rows() if row.tier},
-            "comments": {row.signal.id: row.comment_box.value for row in self.rows() if row.comment_box.value},
-            "flags": [flag.id for flag in self.rubric.flags if self.query_one(f"#flag-{flag.id}", Checkbox).value],
+            "comments": {row.signal.id: row.comment_box.value for row in self.rows()
+                         if row.comment_box.value},
+            "flags": [flag.id for flag in self.rubric.flags
+                      if self.query_one(f"#flag-{flag.id}", Checkbox).value],
             "comment": self.query_one("#overall", TextArea).text,
             "anchored": [dict(a) for a in self.anchored],
             "state": self.state,
@@ -241,7 +245,8 @@ class RubricForm(VerticalScroll):
         for flag in self.rubric.flags:
             found = hints.get(flag.id, [])
             text = "\n".join(f"observed: {h.text} ({h.where})" for h in found)
-            self.query_one(f"#flag-hints-{flag.id}", Static).update(Content(safe_line(text, 600) if found else ""))
+            observed = self.query_one(f"#flag-hints-{flag.id}", Static)
+            observed.update(Content(safe_line(text, 600) if found else ""))
 
     def set_header(self, text: str) -> None:
         self.query_one("#rubric-header", Static).update(Content(text))

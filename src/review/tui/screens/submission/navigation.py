@@ -78,7 +78,8 @@ class Navigation:
             log = self.screen.stub_log
             go("log")
             if source.scenario and not log.scroll_to_scenario(source.scenario, self.screen.suite):
-                self.screen.app.notify("No run of that scenario in the log yet: r runs the suite.", markup=False)
+                self.screen.app.notify("No run of that scenario in the log yet: r runs the suite.",
+                                       markup=False)
         elif isinstance(source, CommitRef):
             go("commits")
             table = self.screen.commits_table
@@ -96,10 +97,11 @@ class Navigation:
         the request, where the key is made; g again goes to the next one."""
         if self.screen.analysis is None:
             return
-        sites = sorted(self.screen.analysis.sites, key=lambda site: (SITE_ORDER[site.kind], site.path, site.line))
+        sites = sorted(self.screen.analysis.sites,
+                       key=lambda site: (SITE_ORDER[site.kind], site.path, site.line))
         if not sites:
-            self.screen.app.notify("No line in the diff sends a request or a key (is the client's code in the "
-                                   "diff?)", markup=False)
+            self.screen.app.notify("No line in the diff sends a request or a key (is the client's code in "
+                                   "the diff?)", markup=False)
             return
         site = sites[self.next_site % len(sites)]
         self.next_site += 1
@@ -144,7 +146,8 @@ class Navigation:
         return where if target == self.screen.analysis.head else f"{where} @ {target[:7]}"
 
     def log_anchor(self) -> str | None:
-        """The scenario whose lines are at the top of the stub log, and that line: `stub log first-503: …`."""
+        """The scenario whose lines are at the top of the stub log, and that line: `stub log
+        first-503: …`."""
         log = self.screen.stub_log
         if not log.raw_lines:
             return None

@@ -76,8 +76,8 @@ class Runs:
             return
         if self.draft is None:
             self.screen.app.notify("No commit's metadata names an assistant, so there is no model draft: in "
-                                   "the Commits pane (3), b compares the highlighted commit with HEAD.", markup=False,
-                                   timeout=8)
+                                   "the Commits pane (3), b compares the highlighted commit with HEAD.",
+                                   markup=False, timeout=8)
             return
         self.before_after(self.draft, self.head)
 
@@ -146,8 +146,10 @@ class Runs:
         app = self.screen.app
         problem, cancelled = None, False
         try:
-            process.run_until_stopped(lambda: make(run),
-                                      lambda: worker.is_cancelled or self.cancel_requested or not app.is_running)
+            def stopped() -> bool:
+                return worker.is_cancelled or self.cancel_requested or not app.is_running
+
+            process.run_until_stopped(lambda: make(run), stopped)
         except asyncio.CancelledError:
             cancelled = True
         except (sandbox.SandboxError, gitsafe.GitSafeError, OSError) as error:
@@ -173,7 +175,8 @@ class Runs:
                                        log.comparison), thread=True, exclusive=True, group="log-write",
                                name="stub-log-write")
 
-    def write_file(self, submission: str, commit: str, lines: list[str], comparison: runs.Comparison | None) -> None:
+    def write_file(self, submission: str, commit: str, lines: list[str],
+                   comparison: runs.Comparison | None) -> None:
         app = self.screen.app
         try:
             path = runs.write_log(submission, commit, lines, comparison)

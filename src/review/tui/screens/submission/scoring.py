@@ -123,7 +123,8 @@ class Scoring:
         """Called from the save worker while another console holds the score file's lock."""
         name = store.score_path(self.session.path).name
         self.screen.app.call_from_thread(self.form.set_status,
-                                         safe_line(f"waiting for another save of {name} ({seconds:.0f} s)…", 200))
+                                         safe_line(f"waiting for another save of {name} ({seconds:.0f} s)…",
+                                                   200))
 
     def saved(self, message: Saved) -> None:
         intent = message.intent
@@ -199,4 +200,5 @@ class Scoring:
             elif answer == DISCARD:
                 self.finish(then)
 
-        self.screen.app.push_screen(LeaveScreen("quit" if then == "quit" else "leave this submission"), answered)
+        self.screen.app.push_screen(LeaveScreen("quit" if then == "quit" else "leave this submission"),
+                                    answered)

@@ -78,7 +78,8 @@ class SubmissionScreen(Screen[Closed]):
         Binding("g", "log_to_code", "Go to the code", id="submission.log-to-code"),
         Binding("m", "anchor_comment", "Comment here", id="submission.comment-here"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="submission.focus-next"),
-        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="submission.focus-previous"),
+        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False,
+                id="submission.focus-previous"),
     ]
 
     # The pane the reviewer last chose (in tabs, the one on screen).
@@ -219,7 +220,8 @@ class SubmissionScreen(Screen[Closed]):
 
     def action_zoom(self) -> None:
         self.zoomed = not self.zoomed
-        self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False, timeout=2)
+        self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False,
+                        timeout=2)
 
     def arrange_panes(self) -> None:
         self.layout_name = "tabs" if self.zoomed else panes.arrangement(self.size.width, self.size.height)
@@ -294,7 +296,8 @@ class SubmissionScreen(Screen[Closed]):
     def load(self) -> None:
         try:
             # Triage's analysis when it made one at this HEAD; else the diff is painted once parsed.
-            result = self.session.open(self.path, on_diff=lambda parsed: self.post_message(self.DiffParsed(parsed)))
+            result = self.session.open(self.path,
+                                       on_diff=lambda parsed: self.post_message(self.DiffParsed(parsed)))
             # Candidate-blind: its authors are masked before anything is drawn.
             self.context.register_people(self.path, result.commits)
             # Computed here, in the worker: a 130k-line diff took a second on the UI thread.
@@ -321,7 +324,8 @@ class SubmissionScreen(Screen[Closed]):
     @on(Loaded)
     def loaded(self, message: Loaded) -> None:
         if message.analysis is None:
-            self.title_bar.update(Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}", 300)))
+            self.title_bar.update(Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}",
+                                                    300)))
             return
         # Not painted at mount, or HEAD moved since triage read it.
         if message.analysis is not self.diff_for:
@@ -416,7 +420,8 @@ class SubmissionScreen(Screen[Closed]):
 
     def target_for(self, commit: str) -> Target:
         assert self.analysis is not None
-        return Target(commit, f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}")
+        return Target(commit,
+                      f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}")
 
     @on(StubLog.Asked)
     def run_asked(self, message: StubLog.Asked) -> None:

@@ -28,7 +28,8 @@ class CommitsTable(DataTable):
 
     def on_mount(self) -> None:
         # The timeline's columns first: the pane is often narrow.
-        for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"), ("Subject", "subject"),
+        for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"),
+                           ("Subject", "subject"),
                            ("Assistants", "assistants"), ("Date", "date"), ("Author", "author")):
             self.add_column(label, key=key)
 
@@ -76,7 +77,8 @@ def suite_cell(app: App, suite: runner.SuiteResult | None) -> Text:
     ok = sum(s.verdict == "ok" for s in suite.scenarios)
     text = Text(f"{ok}/{len(suite.scenarios)} ok", style=palette.style(app, "ok") if not bad else "")
     if bad:
-        text.append(f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""), style=palette.style(app, "bad", bold=True))
+        text.append(f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""),
+                    style=palette.style(app, "bad", bold=True))
     return text
 
 

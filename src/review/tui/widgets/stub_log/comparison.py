@@ -63,7 +63,8 @@ class ComparisonView(Vertical):
             return
         for side, label, suite in zip(("before", "after"), self.labels, self.suites):
             result = next((r for r in suite.scenarios if r.name == name), None)
-            detail.write(Text(safe_line(f"{side}: {label} · {name}: {result.verdict if result else 'not run'}"
-                                        f" · {compare.facts(result)}", 200), style=Style(bold=True)))
+            verdict = result.verdict if result else "not run"
+            heading = safe_line(f"{side}: {label} · {name}: {verdict} · {compare.facts(result)}", 200)
+            detail.write(Text(heading, style=Style(bold=True)))
             for line in result.log if result else ["not run"]:
                 detail.add(line, "cached")

@@ -176,7 +176,8 @@ class StubLog(Vertical):
             text = self.progress.text(time.monotonic())
         else:
             target = self.target.label if self.target else "…"
-            text = self.outcome or f"r runs the suite on {target} · s one scenario · b before/after · c coverage"
+            text = self.outcome or \
+                f"r runs the suite on {target} · s one scenario · b before/after · c coverage"
         self.status.update(Content(safe_line(text, 300)))
 
     # ----------------------------------------------------------------- lines
@@ -221,8 +222,10 @@ class StubLog(Vertical):
             text = f"{message.job}: cancelled after {message.elapsed:.1f} s; every process of it was killed"
             style = palette.style(self.app, "warn", bold=True)
         elif message.problem:
-            text, style = f"{message.job}: not run — {message.problem}", palette.style(self.app, "bad", bold=True)
-            self.app.notify(safe_line(f"{message.job}: {message.problem}", 300), severity="error", markup=False)
+            text = f"{message.job}: not run — {message.problem}"
+            style = palette.style(self.app, "bad", bold=True)
+            self.app.notify(safe_line(f"{message.job}: {message.problem}", 300), severity="error",
+                            markup=False)
         else:
             text, style = f"{message.job}: done in {message.elapsed:.1f} s", Style(bold=True)
         self.raw_lines.append(text)
@@ -295,7 +298,8 @@ class StubLog(Vertical):
         self.app.push_screen(ScenarioPicker("Run one scenario", self.last_verdicts, "first-503"), chosen)
 
     def action_coverage(self) -> None:
-        preferred = next((name for name, verdict in self.last_verdicts.items() if verdict != "ok"), "first-503")
+        preferred = next((name for name, verdict in self.last_verdicts.items() if verdict != "ok"),
+                         "first-503")
 
         def chosen(name: str | None) -> None:
             if name:
