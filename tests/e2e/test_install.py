@@ -112,15 +112,22 @@ def test_the_leak_check_sees_what_this_process_started_and_nothing_else():
     assert all(not line.startswith("1: ") for line in leftover_processes(""))
 
 
-def test_headless_triage_never_loads_textual(sample_cohort_master):
-    """`review triage --json` is for scripts: it must not pay for (or depend on) the TUI."""
-    code = ("import json, sys\nfrom review.cli import main\nimport io, contextlib\nout = io.StringIO()\n"
-            "with contextlib.redirect_stdout(out):\n    code = main(['triage', sys.argv[1], '--json'])\n"
-            "rows = json.loads(out.getvalue())['submissions']\n"
-            "print(code, len(rows), sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich'}))\n")
-    result = subprocess.run([sys.executable, "-c", code, str(sample_cohort_master)], capture_output=True, text=True,
-                            check=True)
-    assert result.stdout.strip() == "0 8 []"
+@pytest.mark.parametrize("command", [
+    pytest.param(["triage", "COHORT", "--json"], id="triage-json"),
+    pytest.param(["triage", "COHORT"], id="triage"),
+    pytest.param(["harness", "COHORT/ben-larsen", "--scenario", "happy", "--json"], id="harness",
+                 marks=pytest.mark.skipif(shutil.which("node") is None, reason="needs node")),
+])
+def test_headless_commands_never_load_textual(sample_cohort_master, command):
+    """`review triage` and `review harness` are for scripts and SSH sessions: they must not pay for
+    (or depend on) the TUI. Run as a program would run them, then asked which modules were loaded."""
+    argv = [part.replace("COHORT", str(sample_cohort_master)) for part in command]
+    code = ("import sys\nfrom review.cli import main\nimport io, contextlib\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n    code = main(sys.argv[1:])\n"
+            "loaded = {m.split('.')[0] for m in sys.modules}\n"
+            "print(code, bool(out.getvalue()), sorted(loaded & {'textual', 'rich'}))\n")
+    result = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "0 True []"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
