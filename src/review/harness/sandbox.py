@@ -75,7 +75,10 @@ class SandboxInfo:
         return {"node": self.node_version_text, "sandbox": self.sandbox_text, "gateway": gateway_version()}
 
 
-_PINNED_FILES = ("gateway.py", "scenarios.py", "driver.mjs", "runner.py", "sandbox.py")
+# How a verdict is reached: the runner and the two modules it hands the driver's process to (how it
+# is supervised and how its exit code becomes each call's outcome).
+_PINNED_FILES = ("gateway.py", "scenarios.py", "driver.mjs", "runner.py", "driver_run.py", "driver_protocol.py",
+                 "sandbox.py")
 
 
 @lru_cache(maxsize=1)
