@@ -116,23 +116,19 @@ def _line_records(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> list
     every object read through the one batch reader."""
     records: list[attribution.LineRecord] = []
     annotated: dict[str, str] = {}
-    # One git call; most submissions have none.
-    refs = repo.refs_under("refs/notes/", "refs/ai/")
+    refs = repo.refs_under("refs/notes/", "refs/ai/")  # one git call; most submissions have none
     for ref in ["refs/notes/ai", *sorted(name for name in refs if name.startswith("refs/notes/ai-remote/"))]:
         if ref in refs:
             for noted, note_blob in repo.notes_list(ref).items():
                 annotated.setdefault(noted, note_blob)
-    legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in refs.items()
-              if name.startswith("refs/ai/authorship/")}
-    # (commit, blob, its parser), in history order.
-    wanted = []
+    legacy = {name.rsplit("/", 1)[-1]: oid for name, oid in refs.items() if name.startswith("refs/ai/authorship/")}
+    wanted = []  # (commit, blob, its parser), in history order
     for commit in commits:
         if commit.sha in annotated:
             wanted.append((commit.sha, annotated[commit.sha], attribution.parse_git_ai_note))
         elif commit.sha in legacy:
             wanted.append((commit.sha, legacy[commit.sha], attribution.parse_legacy_authorship))
-    # One batch, not one trip each.
-    found = repo.objects.read_many([blob for _, blob, _ in wanted], 4 << 20)
+    found = repo.objects.read_many([blob for _, blob, _ in wanted], 4 << 20)  # one batch, not one trip each
     for (sha, _, parse), answer in zip(wanted, found):
         if answer:
             records += parse(sha, answer[1].decode("utf-8", "replace"))
