@@ -9,6 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 
+from textual.app import App
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -129,7 +130,8 @@ class Runs:
         self.started = time.monotonic()
         run = Run(job, total, self.streamed, self.progressed, commits_done)
         self.log.begin(job, run.progress)
-        self.screen.run_worker(partial(self.run_job, job, make, run), thread=True, exclusive=True,
+        # The app is read here, on the UI thread: the job's stop check asks it whether it still runs.
+        self.screen.run_worker(partial(self.run_job, job, make, run, app), thread=True, exclusive=True,
                                group="stub-log", name="stub-log-job")
         return True
 
@@ -139,11 +141,10 @@ class Runs:
     def progressed(self, progress: runs.Progress) -> None:
         self.log.post_message(StubLog.Progressed(progress))
 
-    def run_job(self, job: str, make: Job, run: Run) -> None:
+    def run_job(self, job: str, make: Job, run: Run, app: App) -> None:
         """In the worker: the job in an event loop of its own, stopped (its processes killed) when it is
         cancelled (escape, a new run, the screen closed) or the console quits."""
         worker = get_current_worker()
-        app = self.screen.app
         problem, cancelled = None, False
         try:
             def stopped() -> bool:
@@ -171,13 +172,12 @@ class Runs:
             self.screen.app.notify("Nothing to write yet: r runs the suite.", markup=False)
             return
         commit = self.target.commit if self.target else repo.head
-        self.screen.run_worker(partial(self.write_file, repo.source.name, commit, list(log.raw_lines),
-                                       log.comparison), thread=True, exclusive=True, group="log-write",
-                               name="stub-log-write")
+        self.screen.run_worker(partial(self.write_file, self.screen.app, repo.source.name, commit,
+                                       list(log.raw_lines), log.comparison), thread=True, exclusive=True,
+                               group="log-write", name="stub-log-write")
 
-    def write_file(self, submission: str, commit: str, lines: list[str],
+    def write_file(self, app: App, submission: str, commit: str, lines: list[str],
                    comparison: runs.Comparison | None) -> None:
-        app = self.screen.app
         try:
             path = runs.write_log(submission, commit, lines, comparison)
         except OSError as error:
