@@ -32,7 +32,8 @@ def test_folders_follow_xdg_and_the_cache_override(tmp_path, monkeypatch):
     assert paths.demo_dir() == tmp_path / "d" / "review" / "demo-cohort"
     assert paths.logs_dir() == tmp_path / "d" / "review" / "logs"
     assert paths.cache_dir() == tmp_path / "k" / "review"
-    assert (tmp_path / "k" / "review").stat().st_mode & 0o777 == 0o700  # private: clones of others' code
+    # Private: clones of others' code.
+    assert (tmp_path / "k" / "review").stat().st_mode & 0o777 == 0o700
     monkeypatch.setenv("REVIEW_CACHE_DIR", str(tmp_path / "elsewhere"))
     assert paths.cache_dir() == tmp_path / "elsewhere"
 
@@ -86,7 +87,8 @@ def test_doctor_passes_where_every_must_is_there(monkeypatch, capsys):
     lines = {line.split()[1]: line.split()[0] for line in out.splitlines()[1:]}
     assert lines["node"] == "ok" and lines["git"] == "ok" and lines["python"] == "ok"
     expected = "ok" if shutil.which("bwrap") else "degraded"
-    assert lines["sandbox"] == expected  # the sandbox kind, as the harness will use it
+    # The sandbox kind, as the harness will use it.
+    assert lines["sandbox"] == expected
 
 
 def test_doctor_reports_a_cache_it_cannot_write(tmp_path, monkeypatch):
@@ -131,9 +133,10 @@ def test_headless_commands_never_load_textual(sample_cohort_master, command):
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-@pytest.mark.parametrize(("signame", "mode"), [("SIGTERM", "default"), ("SIGHUP", "default"), ("SIGINT", "default"),
-                                              ("SIGKILL", "default"), ("SIGKILL", "reduced")])
-def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, mode, tmp_path):
+@pytest.mark.parametrize(("signame", "mode"), [("SIGTERM", "default"), ("SIGHUP", "default"),
+                                              ("SIGINT", "default"), ("SIGKILL", "default"), ("SIGKILL", "reduced")])
+def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, mode,
+                                                                tmp_path):
     """Killed mid-run (an SSH drop is SIGHUP): one line, 128+N, and the candidate's processes die with it —
     with SIGKILL too (nothing of the console runs then: the parent-death signal does it)."""
     import signal
@@ -142,16 +145,20 @@ def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_ma
     from helpers import leftover_processes, make_repo
 
     # A candidate that hangs in silence: nothing it writes would end it on a closed pipe.
-    silent = make_repo(tmp_path / "silent", {"checkout.mjs": "export async function chargeWithRetry() {\n"
-                                             "  setInterval(() => {}, 1000);\n  await new Promise(() => {});\n}\n"})
+    hangs = ("export async function chargeWithRetry() {\n  setInterval(() => {}, 1000);\n"
+             "  await new Promise(() => {});\n}\n")
+    silent = make_repo(tmp_path / "silent", {"checkout.mjs": hangs})
     proc = subprocess.Popen([sys.executable, "-m", "review", "harness", str(silent),
-                             "--scenario", "happy", "--log"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             "--scenario", "happy", "--log"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "REVIEW_SANDBOX": "reduced", "REVIEW_UNSAFE_NO_SANDBOX": "1"}
                             if mode == "reduced" else None)
     deadline = time.monotonic() + 30
     started = ""
-    while "call-start" not in started and time.monotonic() < deadline:  # its last word: silent from here
-        started += proc.stdout.readline()  # --log streams to stdout
+    # Its last word: silent from here.
+    while "call-start" not in started and time.monotonic() < deadline:
+        # --log streams to stdout.
+        started += proc.stdout.readline()
     proc.send_signal(getattr(signal, signame))
     rest = proc.stderr.read()
     code = proc.wait(timeout=30)
@@ -164,7 +171,8 @@ def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_ma
     while leftover_processes("driver.mjs") and time.monotonic() < deadline:
         time.sleep(0.05)
     left = leftover_processes("driver.mjs")
-    for line in left:  # a failure must not leave the hung candidate behind for the next tests
+    # A failure must not leave the hung candidate behind for the next tests.
+    for line in left:
         os.kill(int(line.split(":")[0]), signal.SIGKILL)
     assert left == []
 
@@ -191,6 +199,7 @@ def test_the_console_exits_non_zero_after_a_crash(sample_cohort_master, tmp_path
                      "cohort.CohortScreen.on_mount = boom\n"
                      "code = main([sys.argv[1], '--no-harness'])\nopen(sys.argv[2], 'w').write(str(code))\n")
     status = tmp_path / "status"
-    subprocess.run(["script", "-qec", f"{sys.executable} {crash} {sample_cohort_master} {status}", "/dev/null"],
+    subprocess.run(["script", "-qec", f"{sys.executable} {crash} {sample_cohort_master} {status}",
+                    "/dev/null"],
                    capture_output=True, timeout=60)
     assert status.read_text() == "1"

@@ -12,7 +12,8 @@ from review.support import paths
 def test_a_runs_progress_counts_the_scenarios_started_and_names_the_side():
     events: list[tuple[str, str]] = []
     shown: list[runs.Progress] = []
-    run = runs.Run("before/after: draft → HEAD", 16, lambda e, side: events.append((e.kind, side)), shown.append)
+    run = runs.Run("before/after: draft → HEAD", 16, lambda event, side: events.append((event.kind, side)),
+                   shown.append)
     before = run.listener("before")
     before(HarnessEvent("scenario-start", "happy", 0.0))
     before(HarnessEvent("response", "happy", 1.0, text="#1 p1 POST /charge"))
@@ -26,8 +27,8 @@ def test_a_runs_progress_counts_the_scenarios_started_and_names_the_side():
 def test_the_written_log_holds_the_lines_and_the_before_after_table():
     change = compare.Change("first-503", "double-charge", "ok", "2 req · 2 keys", "2 req · 1 key", "fixed")
     # The suites are not written: only the labels and what changed.
-    comparison = runs.Comparison(runs.Target("a" * 40, "draft aaaaaaa"), runs.Target("b" * 40, "HEAD bbbbbbb"),
-                                 None, None, [change])  # type: ignore[arg-type]
+    draft, head = runs.Target("a" * 40, "draft aaaaaaa"), runs.Target("b" * 40, "HEAD bbbbbbb")
+    comparison = runs.Comparison(draft, head, None, None, [change])  # type: ignore[arg-type]
     path = runs.write_log("ben-larsen", "b" * 40, ["── suite ──", "line"], comparison)
     assert path.parent == paths.logs_dir() and path.name.startswith(f"ben-larsen-{'b' * 12}-")
     assert path.read_text().splitlines() == [

@@ -172,7 +172,8 @@ class RubricForm(VerticalScroll):
         self.header = Static(id="rubric-header")
         self.status_line = Static(id="rubric-status")
         self.signal_rows = [SignalRow(signal) for signal in rubric.signals]
-        self.flag_boxes = {flag.id: Checkbox(Content(flag.label), id=f"flag-{flag.id}") for flag in rubric.flags}
+        self.flag_boxes = {flag.id: Checkbox(Content(flag.label), id=f"flag-{flag.id}")
+                           for flag in rubric.flags}
         self.flag_hints = {flag.id: Static(classes="flag-hints", id=f"flag-hints-{flag.id}")
                            for flag in rubric.flags}
         self.anchored_list = Static(id="anchored")
