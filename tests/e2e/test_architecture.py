@@ -19,8 +19,9 @@ LONG = 500
 NEAR = 10
 LONG_MODULES = {
     "tui/screens/submission/screen.py":
-        "the submission screen: five panes composed once, their arrangement on any terminal and the messages "
-        "between them; what it does with them is its helpers' beside it (deferred, scoring, navigation, runs)",
+        "the submission screen: five panes composed once, their arrangement on any terminal and the "
+        "messages between them; what it does with them is its helpers' beside it (deferred, scoring, "
+        "navigation, runs)",
 }
 
 

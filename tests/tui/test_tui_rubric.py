@@ -38,8 +38,8 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         # final, but the note was never opened.
         await pilot.press("F", "ctrl+s")
         # The save may queue behind an autosave already under way: wait for its answer.
-        await wait_until(pilot, lambda: "saved draft" in str(screen.query_one("#rubric-status").render())
-                         and "open the note first" in str(screen.query_one("#rubric-status").render()), timeout=20)
+        await wait_until(pilot, lambda: "saved draft" in screen.form.status
+                         and "open the note first" in screen.form.status, timeout=20)
         entry = saved(sample_cohort, "chen-wei")[0]
         assert entry["state"] == "draft" and "note_opened" not in entry
         # The focused signal's tier.

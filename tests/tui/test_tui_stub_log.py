@@ -170,7 +170,8 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         # The screen hands the result to the diff a moment after the log says the run ended.
         await wait_until(pilot, lambda: not log.running and log.job.startswith("coverage") and view.coverage)
         header = str(screen.query_one("#diff-range").render())
-        assert "coverage (first-503: double-charge)" in header and "AI-attributed: 15 ran, 0 did not" in header
+        assert "coverage (first-503: double-charge)" in header
+        assert "AI-attributed: 15 ran, 0 did not" in header
         rows = ["".join(s.text for s in view._render_row(i, row, False)) for i, row in enumerate(view.rows)
                 if row.kind == "line"]
         fresh_key = next(r for r in rows if "crypto.randomUUID()" in r)
