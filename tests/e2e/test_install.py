@@ -32,7 +32,8 @@ def test_folders_follow_xdg_and_the_cache_override(tmp_path, monkeypatch):
     assert paths.demo_dir() == tmp_path / "d" / "review" / "demo-cohort"
     assert paths.logs_dir() == tmp_path / "d" / "review" / "logs"
     assert paths.cache_dir() == tmp_path / "k" / "review"
-    assert (tmp_path / "k" / "review").stat().st_mode & 0o777 == 0o700  # private: clones of others' code
+    # Private: clones of others' code.
+    assert (tmp_path / "k" / "review").stat().st_mode & 0o777 == 0o700
     monkeypatch.setenv("REVIEW_CACHE_DIR", str(tmp_path / "elsewhere"))
     assert paths.cache_dir() == tmp_path / "elsewhere"
 
@@ -86,7 +87,8 @@ def test_doctor_passes_where_every_must_is_there(monkeypatch, capsys):
     lines = {line.split()[1]: line.split()[0] for line in out.splitlines()[1:]}
     assert lines["node"] == "ok" and lines["git"] == "ok" and lines["python"] == "ok"
     expected = "ok" if shutil.which("bwrap") else "degraded"
-    assert lines["sandbox"] == expected  # the sandbox kind, as the harness will use it
+    # The sandbox kind, as the harness will use it.
+    assert lines["sandbox"] == expected
 
 
 def test_doctor_reports_a_cache_it_cannot_write(tmp_path, monkeypatch):
@@ -112,21 +114,29 @@ def test_the_leak_check_sees_what_this_process_started_and_nothing_else():
     assert all(not line.startswith("1: ") for line in leftover_processes(""))
 
 
-def test_headless_triage_never_loads_textual(sample_cohort_master):
-    """`review triage --json` is for scripts: it must not pay for (or depend on) the TUI."""
-    code = ("import json, sys\nfrom review.cli import main\nimport io, contextlib\nout = io.StringIO()\n"
-            "with contextlib.redirect_stdout(out):\n    code = main(['triage', sys.argv[1], '--json'])\n"
-            "rows = json.loads(out.getvalue())['submissions']\n"
-            "print(code, len(rows), sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich'}))\n")
-    result = subprocess.run([sys.executable, "-c", code, str(sample_cohort_master)], capture_output=True, text=True,
-                            check=True)
-    assert result.stdout.strip() == "0 8 []"
+@pytest.mark.parametrize("command", [
+    pytest.param(["triage", "COHORT", "--json"], id="triage-json"),
+    pytest.param(["triage", "COHORT"], id="triage"),
+    pytest.param(["harness", "COHORT/ben-larsen", "--scenario", "happy", "--json"], id="harness",
+                 marks=pytest.mark.skipif(shutil.which("node") is None, reason="needs node")),
+])
+def test_headless_commands_never_load_textual(sample_cohort_master, command):
+    """`review triage` and `review harness` are for scripts and SSH sessions: they must not pay for
+    (or depend on) the TUI. Run as a program would run them, then asked which modules were loaded."""
+    argv = [part.replace("COHORT", str(sample_cohort_master)) for part in command]
+    code = ("import sys\nfrom review.cli import main\nimport io, contextlib\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n    code = main(sys.argv[1:])\n"
+            "loaded = {m.split('.')[0] for m in sys.modules}\n"
+            "print(code, bool(out.getvalue()), sorted(loaded & {'textual', 'rich'}))\n")
+    result = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "0 True []"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-@pytest.mark.parametrize(("signame", "mode"), [("SIGTERM", "default"), ("SIGHUP", "default"), ("SIGINT", "default"),
-                                              ("SIGKILL", "default"), ("SIGKILL", "reduced")])
-def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, mode, tmp_path):
+@pytest.mark.parametrize(("signame", "mode"), [("SIGTERM", "default"), ("SIGHUP", "default"),
+                                              ("SIGINT", "default"), ("SIGKILL", "default"), ("SIGKILL", "reduced")])
+def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, mode,
+                                                                tmp_path):
     """Killed mid-run (an SSH drop is SIGHUP): one line, 128+N, and the candidate's processes die with it —
     with SIGKILL too (nothing of the console runs then: the parent-death signal does it)."""
     import signal
@@ -135,16 +145,20 @@ def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_ma
     from helpers import leftover_processes, make_repo
 
     # A candidate that hangs in silence: nothing it writes would end it on a closed pipe.
-    silent = make_repo(tmp_path / "silent", {"checkout.mjs": "export async function chargeWithRetry() {\n"
-                                             "  setInterval(() => {}, 1000);\n  await new Promise(() => {});\n}\n"})
+    hangs = ("export async function chargeWithRetry() {\n  setInterval(() => {}, 1000);\n"
+             "  await new Promise(() => {});\n}\n")
+    silent = make_repo(tmp_path / "silent", {"checkout.mjs": hangs})
     proc = subprocess.Popen([sys.executable, "-m", "review", "harness", str(silent),
-                             "--scenario", "happy", "--log"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             "--scenario", "happy", "--log"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "REVIEW_SANDBOX": "reduced", "REVIEW_UNSAFE_NO_SANDBOX": "1"}
                             if mode == "reduced" else None)
     deadline = time.monotonic() + 30
     started = ""
-    while "call-start" not in started and time.monotonic() < deadline:  # its last word: silent from here
-        started += proc.stdout.readline()  # --log streams to stdout
+    # Its last word: silent from here.
+    while "call-start" not in started and time.monotonic() < deadline:
+        # --log streams to stdout.
+        started += proc.stdout.readline()
     proc.send_signal(getattr(signal, signame))
     rest = proc.stderr.read()
     code = proc.wait(timeout=30)
@@ -157,7 +171,8 @@ def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_ma
     while leftover_processes("driver.mjs") and time.monotonic() < deadline:
         time.sleep(0.05)
     left = leftover_processes("driver.mjs")
-    for line in left:  # a failure must not leave the hung candidate behind for the next tests
+    # A failure must not leave the hung candidate behind for the next tests.
+    for line in left:
         os.kill(int(line.split(":")[0]), signal.SIGKILL)
     assert left == []
 
@@ -184,6 +199,7 @@ def test_the_console_exits_non_zero_after_a_crash(sample_cohort_master, tmp_path
                      "cohort.CohortScreen.on_mount = boom\n"
                      "code = main([sys.argv[1], '--no-harness'])\nopen(sys.argv[2], 'w').write(str(code))\n")
     status = tmp_path / "status"
-    subprocess.run(["script", "-qec", f"{sys.executable} {crash} {sample_cohort_master} {status}", "/dev/null"],
+    subprocess.run(["script", "-qec", f"{sys.executable} {crash} {sample_cohort_master} {status}",
+                    "/dev/null"],
                    capture_output=True, timeout=60)
     assert status.read_text() == "1"

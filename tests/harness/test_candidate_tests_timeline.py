@@ -13,7 +13,8 @@ from review.harness import candidate_tests, runner, sandbox, scenarios, timeline
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 BWRAP = sandbox.detect().kind == "bwrap"
-needs_bwrap = pytest.mark.skipif(not BWRAP, reason="the candidate's tests and coverage run only inside bubblewrap")
+needs_bwrap = pytest.mark.skipif(not BWRAP, reason="the candidate's tests and coverage run only inside "
+                                                   "bubblewrap")
 
 PASSING = """import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -44,7 +45,8 @@ async def test_red_green_and_none_from_real_runs(tmp_path):
     assert any("not ok 1 - adds" in line for line in run.output)
     green = submission(tmp_path / "green", {"checkout.mjs": "", "checkout.test.mjs": PASSING})
     assert (await candidate_tests.run_tests(green, green.head)).state == "green"
-    assert candidate_tests.cached_tests(green.head).state == "green"  # kept per commit
+    # Kept per commit.
+    assert candidate_tests.cached_tests(green.head).state == "green"
 
 
 @needs_bwrap
@@ -72,13 +74,14 @@ test("the outside world is unreachable", async () => {
 
 @needs_bwrap
 async def test_a_package_json_test_script_runs_and_a_hanging_suite_is_killed(tmp_path):
-    repo = submission(tmp_path / "script", {"checkout.mjs": "", "package.json": '{"scripts":{"test":"node check.mjs"}}',
+    repo = submission(tmp_path / "script", {"checkout.mjs": "", "package.json": '{"scripts":{"test":"node '
+                                                                                'check.mjs"}}',
                                             "check.mjs": "process.exit(process.env.HOME ? 0 : 1);\n"})
     run = await candidate_tests.run_tests(repo, repo.head)
     assert run.state == "green" and run.command == "npm test script: node check.mjs"
     hang = submission(tmp_path / "hang", {"checkout.mjs": "", "test/hang.test.mjs":
-                                          "import { test } from 'node:test';\ntest('x', () => new Promise(() => "
-                                          "setInterval(() => {}, 1000)));\n"})
+                                          "import { test } from 'node:test';\ntest('x', () => new Promise(() "
+                                          "=> setInterval(() => {}, 1000)));\n"})
     run = await candidate_tests.run_tests(hang, hang.head, timeout_s=3)
     assert run.state == "hung" and run.colour == "red"
     assert await leftovers_after("hang.test.mjs") == []
@@ -103,12 +106,20 @@ async def test_timeline_goes_red_then_green_and_reuses_results_for_a_note_only_c
     entries = await timeline.run_timeline(repo, commits, seen.append)
     assert seen == entries
     colours = [e.tests.colour if e.tests else None for e in entries]
-    assert colours == ["none", "none", "red", "green", "green"]  # starter, draft, failing test, fix, note
+    # starter, draft, failing test, fix, note.
+    assert colours == ["none", "none", "red", "green", "green"]
     assert entries[4].same_code_as == commits[3] and entries[4].suite is entries[3].suite
-    assert entries[2].same_code_as is None  # a test file is code too
+    # a test file is code too.
+    assert entries[2].same_code_as is None
     verdicts = {s.name: s.verdict for s in entries[1].suite.scenarios}
     assert verdicts["first-503"] == "double-charge" and verdicts["restart"] == "double-charge"
     assert all(s.verdict == "ok" for s in entries[3].suite.scenarios)
+    # One line per commit, the same in the stub log and on the command line; a red run's output below it.
+    red = timeline.describe(entries[2], 3, 5)
+    assert red[0].startswith(f"3/5 {commits[2][:12]} · suite ") and " · own tests RED (" in red[0]
+    assert len(red) > 1 and all(line.startswith("    ") for line in red[1:])
+    assert timeline.describe(entries[4], 5, 5)[0].startswith(f"5/5 {commits[4][:12]} · same code as "
+                                                             f"{commits[3][:12]}")
 
 
 @needs_bwrap
@@ -120,8 +131,10 @@ async def test_coverage_counts_the_fresh_key_line_twice_when_the_draft_retries(s
     fresh_key = next(n for n, line in enumerate(source, 1) if "crypto.randomUUID()" in line)
     backoff = next(n for n, line in enumerate(source, 1) if "setTimeout" in line)
     assert result.verdict == "double-charge"
-    assert counts[fresh_key] == 2 and counts[backoff] == 1  # two attempts, one wait between them
-    assert 1 not in counts  # the comment line
+    # Two attempts, one wait between them.
+    assert counts[fresh_key] == 2 and counts[backoff] == 1
+    # The comment line.
+    assert 1 not in counts
 
 
 @needs_bwrap
@@ -152,7 +165,8 @@ test("probe", () => {
   console.log("PROBE uid=" + process.getuid() + " " + tried.join(" "));
 });
 """
-    repo = submission(tmp_path / "probe", {"checkout.mjs": "export const a = 1;\n", "test/probe.test.mjs": probe})
+    repo = submission(tmp_path / "probe",
+                      {"checkout.mjs": "export const a = 1;\n", "test/probe.test.mjs": probe})
     run = await candidate_tests.run_tests(repo, repo.head)
     line = next((line for line in run.output if "PROBE" in line), "\n".join(run.output[-20:]))
     assert "uid=65534" in line
@@ -163,9 +177,9 @@ test("probe", () => {
 
 @needs_bwrap
 async def test_a_test_suite_past_the_memory_cap_is_stopped_and_says_why(tmp_path, monkeypatch):
-    from review.harness import process
+    from review.harness import driver_run, process
 
-    monkeypatch.setattr(runner, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20))
+    monkeypatch.setattr(driver_run, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20))
     hog = """import { test } from "node:test";
 test("hogs", async () => {
   const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from review import gitsafe
-from review.harness import runner, sandbox
+from review.harness import runner, sandbox, suite_stream
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 
@@ -29,7 +29,8 @@ def test_untouched_draft_sends_a_new_key_per_attempt_and_double_charges_on_resta
     assert results["happy"].verdict == "ok"
     first = results["first-503"]
     assert first.verdict == "double-charge" and first.requests == 2 and first.distinct_keys == 2
-    assert any('{"charges":2,"distinctKeys":2}' in line for line in first.log)  # the article's line
+    # The article's line.
+    assert any('{"charges":2,"distinctKeys":2}' in line for line in first.log)
     assert results["restart"].verdict == "double-charge" and results["restart"].charges_created == 2
     # The draft never retries a network error: the charge went through and the call rejected.
     lost = results["lost-response"]
@@ -76,7 +77,8 @@ def test_rewrite_without_backoff(sample_cohort_master):
     assert results["always-503"].verdict == "no-backoff"
     assert max(results["always-503"].gaps_ms) < 20
     assert results["decline"].verdict == "retried-decline" and results["decline"].requests == 3
-    assert results["lost-response"].verdict == "ok"  # a hoisted key makes the immediate retry safe
+    # a hoisted key makes the immediate retry safe.
+    assert results["lost-response"].verdict == "ok"
 
 
 def test_key_derived_from_amount_loses_the_second_order(sample_cohort_master):
@@ -102,7 +104,7 @@ def test_client_without_timeout_hangs_and_is_killed(sample_cohort_master):
 async def test_events_stream_as_they_happen(sample_cohort_master):
     repo = gitsafe.open_submission(sample_cohort_master / "ben-larsen")
     kinds, texts = [], []
-    async for event in runner.stream_suite(repo, names=["first-503"]):
+    async for event in suite_stream.stream_suite(repo, names=["first-503"]):
         kinds.append(event.kind)
         texts.append(event.text)
     assert kinds[0] == "scenario-start" and kinds[-1] == "suite-done"

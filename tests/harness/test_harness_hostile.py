@@ -12,7 +12,7 @@ import pytest
 
 from helpers import leftover_processes, submission
 from review import gitsafe
-from review.harness import runner, sandbox, scenarios
+from review.harness import run_dirs, runner, sandbox, scenarios
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 QUICK = scenarios.Scenario("quick", "200", "1 charge", scenarios.FaultPlan(), limit_s=3.0)
@@ -24,7 +24,8 @@ async def run(tmp_path, code: str, scenario=QUICK, extra_files=None):
     lines: list[str] = []
     result = await runner.run_scenario(repo, repo.head, scenario, lambda e: lines.append(e.text))
     assert leftover_processes("driver.mjs") == []
-    assert list((gitsafe.cache_root() / "runs").iterdir()) == []  # the run's folders are gone
+    # The run's folders are gone.
+    assert list((gitsafe.cache_root() / "runs").iterdir()) == []
     return result, lines
 
 
@@ -43,7 +44,8 @@ async def test_a_client_that_never_settles_is_killed_while_the_console_stays_res
     task.cancel()
     assert result.verdict == "hung" and result.outcomes[0]["kind"] == "hung"
     assert "3 s limit" in result.reasons[-1]
-    assert ticks >= 40  # the event loop kept turning for the whole 3 s
+    # The event loop kept turning for the whole 3 s.
+    assert ticks >= 40
 
 
 async def test_a_promise_left_pending_with_nothing_to_wait_for_is_hung_too(tmp_path):
@@ -171,7 +173,8 @@ async def test_local_imports_work_but_symlinks_are_not_exported(tmp_path):
     code = "import { key } from './lib/key.mjs';\nexport async function chargeWithRetry(amount) {\n" \
            "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, " \
            "idempotencyKey: key()})});\n  return r.json();\n}\n"
-    result, _ = await run(tmp_path, code, extra_files={"lib/key.mjs": "export const key = () => 'fixed-key';\n"})
+    result, _ = await run(tmp_path, code, extra_files={"lib/key.mjs": "export const key = () => "
+                                                                      "'fixed-key';\n"})
     assert result.verdict == "ok" and result.records[0]["key"] == "fixed-key"
 
 
@@ -200,15 +203,16 @@ CHARGE = ("  const r = await fetch('http://localhost:8099/charge', {method: 'POS
 
 
 async def test_a_50_kb_line_and_a_fake_node_notice_are_shown_cut_not_fatal(tmp_path):
-    code = ("export async function chargeWithRetry(amount) {\n"
-            "  console.log('(node:1) ExperimentalWarning: Permission is an experimental feature and might change at any time');\n"
-            "  process.stdout.write('x'.repeat(50000) + '\\nafter the long line\\n');\n"
+    code = ("export async function chargeWithRetry(amount) {\n  console.log('(node:1) ExperimentalWarning: "
+            "Permission is an experimental feature and might change at any time');\n  "
+            "process.stdout.write('x'.repeat(50000) + '\\nafter the long line\\n');\n"
             + CHARGE)
     result, lines = await run(tmp_path, code)
     assert result.verdict == "ok"
     long = [line for line in lines if "xxxx" in line]
     assert long and "more characters]" in long[0] and len(long[0]) < 3000
-    assert any("(node:1) ExperimentalWarning" in line for line in lines)  # the program's own words: shown
+    # The program's own words: shown.
+    assert any("(node:1) ExperimentalWarning" in line for line in lines)
     assert any("after the long line" in line for line in lines) and len(long) == 1
 
 
@@ -218,13 +222,16 @@ async def test_a_tree_naming_checkout_twice_exports_the_first(tmp_path):
     folder = make_repo(tmp_path / "dup", {"README.md": "x\n"})
     first = git("hash-object", "-w", "--stdin", cwd=folder,
                 input_text="export async function chargeWithRetry(amount) {\n" + CHARGE).strip()
-    second = git("hash-object", "-w", "--stdin", cwd=folder, input_text="throw new Error('second');\n").strip()
-    tree = git("mktree", cwd=folder, input_text=f"100644 blob {first}\tcheckout.mjs\n100644 blob {second}\tcheckout.mjs\n")
+    second = git("hash-object", "-w", "--stdin", cwd=folder,
+                 input_text="throw new Error('second');\n").strip()
+    tree = git("mktree", cwd=folder, input_text=f"100644 blob {first}\tcheckout.mjs\n100644 blob "
+                                                f"{second}\tcheckout.mjs\n")
     commit = git("commit-tree", tree.strip(), "-m", "dup", cwd=folder).strip()
     git("update-ref", "refs/heads/main", commit, cwd=folder)
     repo = gitsafe.open_submission(folder)
     result = await runner.run_scenario(repo, repo.head, QUICK)
-    assert result.verdict == "ok"  # the first entry ran; the duplicate neither crashed nor replaced it
+    # The first entry ran; the duplicate neither crashed nor replaced it.
+    assert result.verdict == "ok"
 
 
 async def test_output_of_any_shape_is_read_in_bounded_lines():
@@ -238,7 +245,8 @@ async def test_output_of_any_shape_is_read_in_bounded_lines():
     stream.feed_eof()
     lines = [line async for line in process.capped_lines(stream, 1 << 20, notice_once=True)]
     assert lines[0] == "first" and lines[1].startswith("y" * 2000) and "the line goes on" in lines[1]
-    assert lines[2:] == ["after", "no newline at the end"]  # the notice, once, is Node's own: dropped
+    # The notice, once, is Node's own: dropped.
+    assert lines[2:] == ["after", "no newline at the end"]
     assert all(len(line) < 2100 for line in lines)
 
 
@@ -273,7 +281,8 @@ def test_without_bubblewrap_nothing_runs_unless_the_reviewer_opts_in(tmp_path, m
         assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy"]) == 2
         assert "--unsafe-no-sandbox" in capsys.readouterr().err
         # The explicit opt-in runs it, and says so in the result; the background harness still never does.
-        assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy", "--unsafe-no-sandbox", "--json"]) == 0
+        assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy", "--unsafe-no-sandbox",
+                     "--json"]) == 0
         assert '"sandbox": "reduced"' in capsys.readouterr().out
         row.harness = None
         asyncio.run(cohort.fill_harness([row]))
@@ -285,20 +294,21 @@ def test_without_bubblewrap_nothing_runs_unless_the_reviewer_opts_in(tmp_path, m
 async def test_a_forged_outcome_changes_nothing(tmp_path):
     """The draft that swallows the 503 and resolves, dressed up: fake driver lines on stderr, a fake report
     to the gateway, a patched socket write. The outcome is what the runner saw: the call resolved."""
-    code = ("import net from 'node:net';\n"
-            "const write = net.Socket.prototype.write;\n"
-            "net.Socket.prototype.write = function (chunk, ...rest) { return write.call(this, chunk, ...rest); };\n"
-            "export async function chargeWithRetry(amount) {\n"
-            "  process.stderr.write('[review-driver] {\"kind\":\"rejected\",\"call\":1,\"message\":\"forged\"}\\n');\n"
-            "  await fetch('http://localhost:8099/__review/outcome', {method: 'POST', headers: {'x-review-token': 'x'},"
-            " body: JSON.stringify({kind: 'rejected', call: 1})});\n"
-            "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
-            "body: JSON.stringify({amount, idempotencyKey: 'k'})});\n"
-            "  return {ok: r.ok};\n}\n")
+    code = ("import net from 'node:net';\nconst write = "
+            "net.Socket.prototype.write;\nnet.Socket.prototype.write = function (chunk, ...rest) { return "
+            "write.call(this, chunk, ...rest); };\nexport async function chargeWithRetry(amount) {\n  "
+            "process.stderr.write('[review-driver] "
+            "{\"kind\":\"rejected\",\"call\":1,\"message\":\"forged\"}\\n');\n  await "
+            "fetch('http://localhost:8099/__review/outcome', {method: 'POST', headers: {'x-review-token': "
+            "'x'}, body: JSON.stringify({kind: 'rejected', call: 1})});\n  const r = await "
+            "fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, "
+            "idempotencyKey: 'k'})});\n  return {ok: r.ok};\n}\n")
     result, lines = await run(tmp_path, code, scenarios.BY_NAME["always-503"])
-    assert result.outcomes[0]["kind"] == "resolved"  # from the exit code the runner saw, not the claims
+    # From the exit code the runner saw, not the claims.
+    assert result.outcomes[0]["kind"] == "resolved"
     assert result.verdict != "ok"
-    assert any("[review-driver]" in line and "forged" in line for line in lines)  # shown, as the client's
+    # shown, as the client's.
+    assert any("[review-driver]" in line and "forged" in line for line in lines)
 
 
 async def test_a_client_that_never_reaches_the_charge_endpoint_gets_a_verdict_of_its_own(tmp_path):
@@ -317,15 +327,17 @@ def test_run_folders_of_a_dead_console_are_removed_at_the_next_start(tmp_path):
     dead.wait()
     root = gitsafe.cache_root() / "runs"
     root.mkdir(parents=True, exist_ok=True)
-    (root / f"run-{dead.pid}-abc").mkdir()  # a console killed mid-run (SIGKILL, an SSH drop)
-    (root / f"run-{os.getpid()}-live").mkdir()  # this console's own: in use
-    runner._swept.clear()
-    runner.runs_root()
+    # a console killed mid-run (SIGKILL, an SSH drop)
+    (root / f"run-{dead.pid}-abc").mkdir()
+    # This console's own: in use.
+    (root / f"run-{os.getpid()}-live").mkdir()
+    run_dirs._swept.clear()
+    run_dirs.runs_root()
     assert sorted(p.name for p in root.iterdir()) == [f"run-{os.getpid()}-live"]
 
 
 def test_log_lines_show_a_key_whole_and_say_how_much_of_a_hostile_one_was_cut():
-    from review.harness.runner import short_key
+    from review.harness.log_text import short_key
 
     uuid = "f5e32a5c-7d0e-4c1b-9a55-0b7f3c2e9d11"
     assert short_key(uuid) == uuid
@@ -367,8 +379,8 @@ def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path
 
 @pytest.mark.parametrize("code, words", [
     # 300 MiB of Buffers (filled, so resident), then waiting: past the memory cap.
-    ("const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));\n"
-     "export async function chargeWithRetry() { await new Promise((r) => setTimeout(r, 60000)); return kept; }\n",
+    ("const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));\nexport "
+     "async function chargeWithRetry() { await new Promise((r) => setTimeout(r, 60000)); return kept; }\n",
      "MiB of memory in use (the limit is 100 MiB)"),
     # 8 MiB files, one after another, into the only folder it may write: past the disk cap.
     ('import { writeFileSync } from "node:fs";\n'
@@ -383,13 +395,14 @@ def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path
      "  for (;;) { if (!process.stdout.write(line)) await new Promise((r) => process.stdout.once('drain', r)); }\n}\n",
      "written to stdout and stderr (the limit is 4 MiB)"),
 ])
-async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code, words):
+async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code,
+                                                                               words):
     """The runner measures the run's processes (resident memory, their count) and its folder, and
     kills the run past a cap: the verdict says which, from the runner's own measurement."""
-    from review.harness import process
+    from review.harness import driver_run, process
 
-    monkeypatch.setattr(runner, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20,
-                                                         output=4 << 20))
+    monkeypatch.setattr(driver_run, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20,
+                                                             output=4 << 20))
     result, lines = await run(tmp_path, code)
     assert result.verdict == "resource-limit", (result.verdict, result.reasons)
     assert any(words in reason for reason in result.reasons)

@@ -30,7 +30,8 @@ def make_app(sample_cohort, monkeypatch):
 
     def make(theme: str, no_color: bool, reviewers=("ana",)) -> ReviewApp:
         if no_color:
-            monkeypatch.setenv("NO_COLOR", "1")  # read when the app is made
+            # Read when the app is made.
+            monkeypatch.setenv("NO_COLOR", "1")
         return ReviewApp(Path(sample_cohort.name), theme=theme, run_harness=False, reviewers=reviewers)
 
     return make
@@ -45,7 +46,8 @@ async def open_ben(pilot):
 class TestTriage:
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
     def test_80x24(self, snap_compare, make_app, theme, no_color):
-        seed_ben_suite()  # one row with its runs: marks and key scope
+        # One row with its runs: marks and key scope.
+        seed_ben_suite()
 
         async def loaded(pilot):
             await settle(pilot.app, pilot)
@@ -95,30 +97,34 @@ class TestRubricPane:
     def test_80x24_rubric_tab_with_a_tier_chosen(self, snap_compare, make_app):
         async def score(pilot):
             await open_ben(pilot)
-            pilot.app.screen.AUTOSAVE_SECONDS = 3600  # no autosave time stamp in the picture
+            # No autosave time stamp in the picture.
+            pilot.app.screen.scoring.AUTOSAVE_SECONDS = 3600
             await pilot.press("4", "s", "down", "a")
             await settle(pilot.app, pilot)
 
         assert snap_compare(make_app("review-dark", False), terminal_size=(80, 24), run_before=score)
 
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
-    def test_beside_another_reviewers_disagreement(self, snap_compare, make_app, sample_cohort, theme, no_color):
+    def test_beside_another_reviewers_disagreement(self, snap_compare, make_app, sample_cohort, theme,
+                                                   no_color):
         tiers_ana = 'found-defect = "acceptable"\nkey-scope = "acceptable"\nevidence = "weak"\n' \
                     'explanation = "acceptable"\nblast-radius = "weak"\n'
         tiers_bob = 'found-defect = "acceptable"\nkey-scope = "strong"\nevidence = "weak"\n' \
                     'explanation = "weak"\nblast-radius = "weak"\n'
-        entry = ('[[reviews]]\nreviewers = ["{who}"]\ncommit = "{head}"\nstate = "final"\nrubric_version = "article-v1"\n'
-                 'revision = 1\ncreated = "2026-12-01T10:00:00Z"\nupdated = "2026-12-01T10:00:00Z"\n'
-                 'note_opened = "2026-12-01T09:58:00Z"\n[reviews.tiers]\n{tiers}\n')
+        entry = ('[[reviews]]\nreviewers = ["{who}"]\ncommit = "{head}"\nstate = "final"\nrubric_version = '
+                 '"article-v1"\nrevision = 1\ncreated = "2026-12-01T10:00:00Z"\nupdated = '
+                 '"2026-12-01T10:00:00Z"\nnote_opened = "2026-12-01T09:58:00Z"\n[reviews.tiers]\n{tiers}\n')
         (sample_cohort / "ben-larsen.review.toml").write_text(
-            'schema = 1\nsubmission = "ben-larsen"\n\n' + entry.format(who="ana", head=BEN_HEAD, tiers=tiers_ana)
+            'schema = 1\nsubmission = "ben-larsen"\n\n' + entry.format(who="ana", head=BEN_HEAD,
+                                                                       tiers=tiers_ana)
             + entry.format(who="bob", head=BEN_HEAD, tiers=tiers_bob))
         seal_file(sample_cohort / "ben-larsen.review.toml")
 
         async def rubric_open(pilot):
             await open_ben(pilot)
             await pilot.press("4")
-            pilot.app.screen.form.scroll_end(animate=False)  # "Other reviews", with ≠ where bob differs
+            # "Other reviews", with ≠ where bob differs.
+            pilot.app.screen.form.scroll_end(animate=False)
             await settle(pilot.app, pilot)
 
         assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=rubric_open)

@@ -44,7 +44,8 @@ async def test_hunk_navigation_and_ai_only(sample_cohort):
         assert ai_paths == {"checkout.mjs"}
         assert current(view)[1].tools == ["OpenAI Codex"]
         await pilot.pause()
-        source = str(screen.query_one("#diff-source").render())  # the line below the diff follows the hunk
+        # The line below the diff follows the hunk.
+        source = str(screen.query_one("#diff-source").render())
         assert source.startswith("checkout.mjs") and "AI (OpenAI Codex)" in source
         await pilot.press("a")
         assert len(view.hunk_rows) == 3
@@ -62,13 +63,15 @@ async def test_commit_stepping_and_draft_against_head(sample_cohort):
         await pilot.press("greater_than_sign")
         await settle(app, pilot)
         assert "Add checkout client with retries" in pane.shown.label
-        assert {line.tool for h in view.diff.files[0].hunks for line in h.lines if line.kind == "+"} == {"GitHub Copilot"}
+        tools = {line.tool for h in view.diff.files[0].hunks for line in h.lines if line.kind == "+"}
+        assert tools == {"GitHub Copilot"}
         await pilot.press("greater_than_sign")
         await settle(app, pilot)
         assert "one idempotency key per charge" in pane.shown.label
         changed = [line for h in view.diff.files[0].hunks for line in h.lines if line.kind != " "]
         assert any("const idempotencyKey = crypto.randomUUID()" in line.text for line in changed)
-        assert all(line.tool is None for line in changed)  # Ben's own commit
+        # Ben's own commit.
+        assert all(line.tool is None for line in changed)
         await pilot.press("D")
         await settle(app, pilot)
         assert pane.shown.label.startswith("model draft")
@@ -81,10 +84,10 @@ async def test_note_pane_shows_the_note_literally(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "finn-mueller")
-        assert not screen.note_opened
+        assert not screen.score_session.note_opened
         await pilot.press("2")
         await pilot.pause()
-        assert screen.note_opened and isinstance(app.focused, NoteView)
+        assert screen.score_session.note_opened and isinstance(app.focused, NoteView)
         summary = str(screen.query_one("#note-summary").render())
         assert "declares no assistant" in summary and "Cursor" in summary
         text = str(screen.query_one("#note-text").render())
@@ -96,13 +99,15 @@ async def test_hostile_note_and_diff_text_render_inert(tmp_path):
     from helpers import make_repo
 
     hostile = "[@click=app.quit]x[/] \x1b]52;c;cGF3bg==\x07 \u202eevil"
-    make_repo(tmp_path / "evil", {"NOTE.md": f"## AI disclosure\n{hostile}\n", "checkout.mjs": hostile + "\n"})
+    make_repo(tmp_path / "evil",
+              {"NOTE.md": f"## AI disclosure\n{hostile}\n", "checkout.mjs": hostile + "\n"})
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "evil")
         view = screen.query_one(DiffView)
         rendered = "".join(segment.text for y in range(view.size.height) for segment in view.render_line(y))
-        assert "[@click=app.quit]x[/]" in rendered and "␛]52;c;cGF3bg==\\x07" in rendered and "<U+202E>" in rendered
+        assert "[@click=app.quit]x[/]" in rendered and "␛]52;c;cGF3bg==\\x07" in rendered
+        assert "<U+202E>" in rendered
         assert "\x1b" not in rendered
         await pilot.press("2")
         await pilot.click("#note-text", offset=(6, 2))
@@ -145,28 +150,35 @@ async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with
         await pilot.press("5", "question_mark")
         assert isinstance(app.screen, HelpScreen)
         rows = app.screen.rows
-        assert rows[0][0] == "Stub log"  # the focused pane's keys come first
+        # The focused pane's keys come first.
+        assert rows[0][0] == "Stub log"
         ids = {binding_id: (group, keys) for group, keys, _, binding_id in rows}
         for wanted in ("log.run", "log.before-after", "log.coverage", "commits.timeline", "diff.next-hunk",
-                       "diff.coverage", "rubric.go-to-evidence", "rubric.strong", "submission.save", "app.quit"):
+                       "diff.coverage", "rubric.go-to-evidence", "rubric.strong", "submission.save",
+                       "app.quit"):
             assert wanted in ids, wanted
         assert ids["commits.timeline"][0] == "Commits" and ids["rubric.strong"][0] == "Rubric"
         assert ids["log.run"][1] == "^r"
         await pilot.press("escape")
-        await pilot.press("ctrl+r")  # the remapped key runs the suite
+        # The remapped key runs the suite.
+        await pilot.press("ctrl+r")
         await pilot.pause()
         assert app.screen.query_one("StubLog").running
 
 
 async def test_z_zooms_the_focused_pane_to_the_whole_screen_and_back(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
-    async with app.run_test(size=(200, 50)) as pilot:  # wider: four panes side by side
+    # wider: four panes side by side.
+    async with app.run_test(size=(200, 50)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
-        shown = [name for name in ("diff", "note", "log", "rubric") if screen.query_one(f"#pane-{name}").display]
+        shown = [name for name in ("diff", "note", "log", "rubric")
+                 if screen.query_one(f"#pane-{name}").display]
         assert len(shown) == 4
-        await pilot.press("5", "z")  # the stub log alone
+        # The stub log alone.
+        await pilot.press("5", "z")
         await pilot.pause()
-        assert [n for n in ("diff", "note", "log", "rubric", "commits") if screen.query_one(f"#pane-{n}").display] \
+        assert [n for n in ("diff", "note", "log", "rubric", "commits")
+                if screen.query_one(f"#pane-{n}").display] \
             == ["log"]
         assert screen.query_one("#pane-log").region.width >= 195
         await pilot.press("z")
@@ -196,7 +208,8 @@ async def test_a_commit_adding_the_note_counts_no_prose_as_code(tmp_path):
             await settle(app, pilot)
         assert "“note”" in pane.shown.label
         header = str(pane.query_one("#diff-range").render())
-        assert "lines of code" not in header  # no code in this commit: no share to give
+        # No code in this commit: no share to give.
+        assert "lines of code" not in header
         assert "11 added lines not counted (prose (the note, a README))" in header
         await pilot.press("less_than_sign")
         await settle(app, pilot)
@@ -210,7 +223,8 @@ async def test_a_moved_persons_block_says_where_it_came_from_in_the_gutter_and_b
                 "  return Math.round(value * 100);\n}\n")
     repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
     for name, files in (("Ann", {"a.mjs": "export const a = 1;\n" + function}),
-                        ("Ann (aider)", {"a.mjs": "export const a = 1;\n", "b.mjs": "export const b = 2;\n" + function})):
+                        ("Ann (aider)",
+                         {"a.mjs": "export const a = 1;\n", "b.mjs": "export const b = 2;\n" + function})):
         for path, text in files.items():
             (repo / path).write_text(text)
         git("add", "-A", cwd=repo)

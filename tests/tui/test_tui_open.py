@@ -9,6 +9,7 @@ from pathlib import Path
 from helpers import settle, wait_until
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
+from review.tui.screens.submission.deferred import DeferredPanes
 from review.tui.screens.submission.screen import SubmissionScreen
 from review.tui.widgets.diff.view import DiffView
 from review.tui.widgets.rubric_form import RubricForm
@@ -30,7 +31,8 @@ async def test_a_submission_read_ahead_has_its_diff_in_the_screens_first_frame(s
     async with app.run_test(size=(80, 24)) as pilot:
         cohort, row = await rest_on(app, pilot, "ben-larsen")
         made = sum(cohort.session.analyses_made.values())
-        frames: list[int] = []  # diff rows on screen in each frame handed to the terminal
+        # Diff rows on screen in each frame handed to the terminal.
+        frames: list[int] = []
         display = app._display
 
         def seen(screen, renderable) -> None:
@@ -38,8 +40,10 @@ async def test_a_submission_read_ahead_has_its_diff_in_the_screens_first_frame(s
                 frames.append(len(screen.query_one(DiffView).rows) if screen.query(DiffView) else 0)
             display(screen, renderable)
 
-        app._display = seen  # what the terminal would be sent, not a change of behaviour
-        collecting: list[bool] = []  # was garbage collection on when the screen mounted? (held for its first frame)
+        # What the terminal would be sent, not a change of behaviour.
+        app._display = seen
+        # Was garbage collection on when the screen mounted? (held for its first frame)
+        collecting: list[bool] = []
         mounted = SubmissionScreen.on_mount
 
         def on_mount(self) -> None:
@@ -54,9 +58,12 @@ async def test_a_submission_read_ahead_has_its_diff_in_the_screens_first_frame(s
             SubmissionScreen.on_mount = mounted  # type: ignore[method-assign]
         screen = app.screen
         assert isinstance(screen, SubmissionScreen)
-        assert frames and frames[0] > 2, frames  # the diff, not "reading the submission…"
-        assert collecting == [False] and gc.isenabled()  # held for the first frame, and given back
-        assert sum(cohort.session.analyses_made.values()) == made  # opened from what triage read
+        # The diff, not "reading the submission…"
+        assert frames and frames[0] > 2, frames
+        # Held for the first frame, and given back.
+        assert collecting == [False] and gc.isenabled()
+        # Opened from what triage read.
+        assert sum(cohort.session.analyses_made.values()) == made
         assert screen.analysis is cohort.session.last_opened(Path(row.path), row.head)
         # The panes off screen at 80×24 were mounted after that frame and filled all the same.
         assert screen.panes_ready and screen.query(RubricForm) and screen.query(StubLog)
@@ -68,11 +75,12 @@ async def test_escape_before_the_panes_off_screen_are_mounted_goes_back_to_triag
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         cohort, row = await rest_on(app, pilot, "ben-larsen")
-        screen = SubmissionScreen(Path(row.path), row, cohort.session, cohort.reviewers, cohort.blind)
+        screen = SubmissionScreen(cohort.context, row, cohort.rubric)
         await app.push_screen(screen)
         scores = sample_cohort / "ben-larsen.review.toml"
         before = scores.read_bytes() if scores.exists() else None
-        assert not screen.panes_ready and not screen.query(StubLog)  # the first frame is not even drawn yet
+        # The first frame is not even drawn yet.
+        assert not screen.panes_ready and not screen.query(StubLog)
         assert screen.check_action("back", ()) and not screen.check_action("save", ())
         assert not screen.check_action("pane", ("rubric",))
         await pilot.press("escape")
@@ -86,22 +94,24 @@ async def test_keys_typed_before_the_panes_are_mounted_are_kept_and_replayed_in_
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         cohort, row = await rest_on(app, pilot, "ben-larsen")
-        mount = SubmissionScreen.mount_panes
+        mount = DeferredPanes.mount
 
-        async def later(self) -> None:  # the mounting is left to the test, so the keys surely come before it
+        # The mounting is left to the test, so the keys surely come before it.
+        async def later(self) -> None:
             pass
 
-        SubmissionScreen.mount_panes = later  # type: ignore[method-assign]
+        DeferredPanes.mount = later  # type: ignore[method-assign]
         try:
-            screen = SubmissionScreen(Path(row.path), row, cohort.session, cohort.reviewers, cohort.blind)
+            screen = SubmissionScreen(cohort.context, row, cohort.rubric)
             await app.push_screen(screen)
-            await pilot.press("4", "s")  # the rubric, then Strong on its first signal
+            # The rubric, then Strong on its first signal.
+            await pilot.press("4", "s")
             await settle(app, pilot)
-            assert not screen.panes_ready and [key.key for key in screen.typed_ahead or []] == ["4", "s"]
+            assert not screen.panes_ready and [key.key for key in screen.deferred.typed_ahead] == ["4", "s"]
         finally:
-            SubmissionScreen.mount_panes = mount  # type: ignore[method-assign]
-        await screen.mount_panes()
-        await wait_until(pilot, lambda: screen.panes_ready and not screen.typed_ahead)
+            DeferredPanes.mount = mount  # type: ignore[method-assign]
+        await screen.deferred.mount()
+        await wait_until(pilot, lambda: screen.panes_ready and not screen.deferred.typed_ahead)
         await settle(app, pilot)
         assert screen.focused is not None and any(isinstance(n, RubricForm) for n in screen.focused.ancestors)
         assert list(screen.query_one(RubricForm).values()["tiers"].values()) == ["strong"]
@@ -115,12 +125,14 @@ async def test_a_submission_not_read_ahead_shows_its_diff_before_its_lines_are_a
         await settle(app, pilot)
         cohort = app.screen
         row = cohort.rows["ben-larsen"]
-        fresh = Session(sample_cohort)  # nothing read in this console yet
-        screen = SubmissionScreen(Path(row.path), row, fresh, cohort.reviewers, cohort.blind)
+        # Nothing read in this console yet: the screen opened next asks a session of its own.
+        fresh = app.context.session = Session(sample_cohort)
+        screen = SubmissionScreen(app.context, row, cohort.rubric)
         await app.push_screen(screen)
         await settle(app, pilot)
         assert screen.analysis is not None and sum(fresh.analyses_made.values()) == 1
-        assert screen.previewed is screen.analysis.diff  # painted as parsed, then marked in place
+        # Painted as parsed, then marked in place.
+        assert screen.previewed is screen.analysis.diff
         view = screen.query_one(DiffView)
         assert view.diff is screen.analysis.diff and any(row.line and row.line.tool for row in view.rows)
         header = str(screen.query_one("#diff-range").render())
@@ -132,7 +144,8 @@ async def test_a_head_moved_since_triage_is_the_one_the_screen_shows_and_names(s
 
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        cohort, row = await rest_on(app, pilot, "ben-larsen")  # read ahead at the HEAD triage saw
+        # Read ahead at the HEAD triage saw.
+        cohort, row = await rest_on(app, pilot, "ben-larsen")
         ben = sample_cohort / "ben-larsen"
         git("checkout", "-q", "main", cwd=ben)
         (ben / "later.mjs").write_text("export const later = 1;\n")

@@ -12,7 +12,8 @@ from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.submission.screen import SubmissionScreen
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 
-TIER_KEYS = {"1": "w", "2": "a", "3": "s", "0": "n"}  # tiers written as 1-3 below; typed as w / a / s
+# Tiers written as 1-3 below; typed as w / a / s.
+TIER_KEYS = {"1": "w", "2": "a", "3": "s", "0": "n"}
 
 
 async def score_all(pilot, tiers="32123"):
@@ -34,21 +35,25 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         await score_all(pilot)
         assert isinstance(app.focused, SignalRow) and app.focused.signal.id == "blast-radius"
         await pilot.press("c", *"names timeouts", "enter")
-        await pilot.press("F", "ctrl+s")  # final, but the note was never opened
+        # final, but the note was never opened.
+        await pilot.press("F", "ctrl+s")
         # The save may queue behind an autosave already under way: wait for its answer.
-        await wait_until(pilot, lambda: "saved draft" in str(screen.query_one("#rubric-status").render())
-                         and "open the note first" in str(screen.query_one("#rubric-status").render()), timeout=20)
+        await wait_until(pilot, lambda: "saved draft" in screen.form.status
+                         and "open the note first" in screen.form.status, timeout=20)
         entry = saved(sample_cohort, "chen-wei")[0]
         assert entry["state"] == "draft" and "note_opened" not in entry
-        await pilot.press("a")  # the focused signal's tier
+        # The focused signal's tier.
+        await pilot.press("a")
         assert screen.query_one(RubricForm).values()["tiers"]["blast-radius"] == "acceptable"
-        await pilot.press("2")  # a digit always goes to a pane: the note, and it is on screen now
-        assert screen.note_opened and screen.active_pane == "note"
+        # a digit always goes to a pane: the note, and it is on screen now.
+        await pilot.press("2")
+        assert screen.score_session.note_opened and screen.active_pane == "note"
         assert screen.query_one(RubricForm).values()["tiers"]["blast-radius"] == "acceptable"
         await pilot.press("4", "F", "ctrl+s")
         await settle(app, pilot)
         entry = saved(sample_cohort, "chen-wei")[0]
-        assert entry["state"] == "final" and entry["note_opened"] and entry["revision"] >= 2  # autosaves count too
+        # Autosaves count too.
+        assert entry["state"] == "final" and entry["note_opened"] and entry["revision"] >= 2
         assert entry["tiers"] == {"found-defect": "strong", "key-scope": "acceptable", "evidence": "weak",
                                   "explanation": "acceptable", "blast-radius": "acceptable"}
         assert entry["comments"] == {"blast-radius": "names timeouts"}
@@ -93,14 +98,16 @@ async def test_stale_after_a_new_commit(sample_cohort):
         screen = await open_submission(app, pilot, "ben-larsen")
         status = str(screen.query_one("#rubric-status").render())
         assert "STALE" in status and "Late change after the deadline" in status
-        assert "runs:" in status  # what the runs said then and now
+        # What the runs said then and now.
+        assert "runs:" in status
         form = screen.query_one(RubricForm)
         assert form.values()["tiers"]["found-defect"] == "strong" and form.state == "draft"
         # Re-review: the diff opens on what changed since the reviewed commit, not the whole submission.
         from review.tui.widgets.diff.pane import DiffPane
 
         pane = screen.query_one(DiffPane)
-        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("since your review"))
+        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("since your "
+                                                                                               "review"))
         assert [f.path for f in pane.shown_diff.files] == ["checkout.mjs"]
         assert pane.shown_diff.added == 1 and pane.shown.base == entry_commit
         await pilot.press("1", "d")
@@ -151,7 +158,8 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
     def top_note_line(note) -> str:
         text = note.query_one("#note-text")
         shown = str(text.render()).split("\n")
-        return shown[note.scroll_offset.y - text.virtual_region.y + 1].lstrip()  # below one line of context
+        # Below one line of context.
+        return shown[note.scroll_offset.y - text.virtual_region.y + 1].lstrip()
 
     def visible_note_lines(note) -> list[str]:
         text = note.query_one("#note-text")
@@ -171,60 +179,71 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         assert check()
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
-    async with app.run_test(size=(100, 30)) as pilot:  # tabs: the note takes the screen
+    # tabs: the note takes the screen.
+    async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
-        await pilot.press("4", "down", "down", "down")  # Explanation
+        # Explanation.
+        await pilot.press("4", "down", "down", "down")
         row = app.focused
         assert isinstance(row, SignalRow) and row.signal.id == "explanation"
-        assert all(isinstance(h.source, evidence.NoteLines) for h in row.hints)  # typed: the UI goes by it
+        # typed: the UI goes by it.
+        assert all(isinstance(h.source, evidence.NoteLines) for h in row.hints)
         lines = [h.source.lines[0] for h in row.hints]
         await pilot.press("g")
         note = screen.query_one(NoteView)
         await settles(pilot, lambda: top_note_line(note).startswith(f"{lines[0]} │"))
-        assert screen.active_pane == "note" and screen.note_opened and app.focused is note
+        assert screen.active_pane == "note" and screen.score_session.note_opened and app.focused is note
         await pilot.press("4")
         assert app.focused is row
-        await pilot.press("g")  # the next hint: the restart gap (near the end: on screen, maybe not on top)
-        await settles(pilot, lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
+        # The next hint: the restart gap (near the end: on screen, maybe not on top)
+        await pilot.press("g")
+        await settles(pilot,
+                      lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
         assert lines[1] != lines[0]
         assert not any(line.startswith(f"{lines[0]} │") for line in visible_note_lines(note))
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
-    async with app.run_test(size=(160, 48)) as pilot:  # wide: the note shows beside the rubric
+    # wide: the note shows beside the rubric.
+    async with app.run_test(size=(160, 48)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
         await pilot.press("4", "down", "down", "down", "g")
         await settles(pilot, lambda: screen.query_one("#pane-note").display)
         assert isinstance(app.focused, SignalRow)
         await pilot.press("g")
         note = screen.query_one(NoteView)
-        await settles(pilot, lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
+        await settles(pilot,
+                      lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
 
 
 async def test_digits_always_mean_panes_and_never_change_a_score(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
-        await score_all(pilot, "1")  # Found the defect: Weak; the signal has focus
+        # Found the defect: Weak; the signal has focus.
+        await score_all(pilot, "1")
         form = screen.query_one(RubricForm)
         for digit, pane in (("2", "note"), ("4", "rubric"), ("3", "commits"), ("4", "rubric"), ("1", "diff"),
                             ("4", "rubric"), ("5", "log"), ("4", "rubric")):
             await pilot.press(digit)
             assert screen.active_pane == pane
             assert form.values()["tiers"] == {"found-defect": "weak"}
-        assert "2 shows it" not in str(screen.query_one("#rubric-header").render())  # the note was on screen
+        # The note was on screen.
+        assert "2 shows it" not in str(screen.query_one("#rubric-header").render())
 
 
 async def test_the_note_counts_as_read_when_it_is_on_screen_in_its_own_column(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
-    async with app.run_test(size=(200, 40)) as pilot:  # wider: the note has a column of its own
+    # wider: the note has a column of its own.
+    async with app.run_test(size=(200, 40)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
-        assert screen.query_one("#pane-note").display and screen.note_opened
+        assert screen.query_one("#pane-note").display and screen.score_session.note_opened
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("bob",))
-    async with app.run_test(size=(100, 30)) as pilot:  # tabs: only once its tab is shown
+    # tabs: only once its tab is shown.
+    async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
-        assert not screen.note_opened
+        assert not screen.score_session.note_opened
         await pilot.press("2")
-        assert screen.note_opened
+        assert screen.score_session.note_opened
 
 
 async def test_q_with_unsaved_scores_asks_and_each_answer_does_what_it_says(sample_cohort):
@@ -233,29 +252,36 @@ async def test_q_with_unsaved_scores_asks_and_each_answer_does_what_it_says(samp
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "ada-okafor")
-        screen.AUTOSAVE_SECONDS = 60  # so that nothing is autosaved before the question
+        # So that nothing is autosaved before the question.
+        screen.scoring.AUTOSAVE_SECONDS = 60
         await score_all(pilot, "32")
-        await pilot.press("down", "down", "down", "down", "down", "q")  # focus on a flag, as the reviewer had it
+        # Focus on a flag, as the reviewer had it.
+        await pilot.press("down", "down", "down", "down", "down", "q")
         await settle(app, pilot)
         assert isinstance(app.screen, LeaveScreen) and app.is_running
-        await pilot.press("escape")  # stay: nothing changed
+        # stay: nothing changed.
+        await pilot.press("escape")
         await settle(app, pilot)
         assert app.screen is screen and screen.query_one(RubricForm).values()["tiers"] == {
             "found-defect": "strong", "key-scope": "acceptable"}
         assert not (sample_cohort / "ada-okafor.review.toml").exists()
-        await pilot.press("ctrl+c", "s")  # ctrl+c asks the same; s saves, then quits
+        # ctrl+c asks the same; s saves, then quits.
+        await pilot.press("ctrl+c", "s")
         await settle(app, pilot)
     assert not app.is_running
-    assert saved(sample_cohort, "ada-okafor")[0]["tiers"] == {"found-defect": "strong", "key-scope": "acceptable"}
+    assert saved(sample_cohort, "ada-okafor")[0]["tiers"] == {"found-defect": "strong",
+                                                              "key-scope": "acceptable"}
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "ada-okafor")
-        screen.AUTOSAVE_SECONDS = 60
-        await pilot.press("4", "w", "escape")  # back to triage asks too
+        screen.scoring.AUTOSAVE_SECONDS = 60
+        # Back to triage asks too.
+        await pilot.press("4", "w", "escape")
         await settle(app, pilot)
         assert isinstance(app.screen, LeaveScreen)
-        await pilot.press("d")  # leave without saving
+        # Leave without saving.
+        await pilot.press("d")
         await settle(app, pilot)
         assert isinstance(app.screen, CohortScreen)
     assert saved(sample_cohort, "ada-okafor")[0]["tiers"]["found-defect"] == "strong"
@@ -269,7 +295,8 @@ async def test_every_change_is_on_disk_a_moment_later_so_a_killed_console_loses_
         await pilot.press("c", *"cites the stub", "enter", "down", "down", "down", "space")
         path = sample_cohort / "dev-patel.review.toml"
         form = screen.query_one(RubricForm)
-        for _ in range(100):  # no save was asked for: the autosave writes it
+        # No save was asked for: the autosave writes it.
+        for _ in range(100):
             await pilot.pause(0.05)
             if path.exists() and saved(sample_cohort, "dev-patel")[0].get("flags"):
                 break
@@ -287,15 +314,18 @@ async def test_every_change_is_on_disk_a_moment_later_so_a_killed_console_loses_
         assert values["flags"] == entry["flags"]
 
 
-async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_and_the_export(sample_cohort, capsys):
+async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_and_the_export(sample_cohort,
+                                                                                              capsys):
     from helpers import seed_ben_suite
     from review.cli import main
 
-    seed_ben_suite()  # the stub log opens with ben-larsen's cached run at HEAD
+    # The stub log opens with ben-larsen's cached run at HEAD.
+    seed_ben_suite()
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_submission(app, pilot, "ben-larsen")
-        await pilot.press("1", "n", "m")  # the second hunk of the whole diff: checkout.mjs
+        # The second hunk of the whole diff: checkout.mjs.
+        await pilot.press("1", "n", "m")
         await settle(app, pilot)
         await pilot.press(*"key made inside the loop", "enter")
         await pilot.press("5")
@@ -324,7 +354,8 @@ async def test_my_entry_saved_before_seals_is_filled_in_to_check_and_the_save_se
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(app, pilot)
-        assert str(app.screen.table.get_cell("ben-larsen", "mine")) == "new"  # not counted as it stands
+        # Not counted as it stands.
+        assert str(app.screen.table.get_cell("ben-larsen", "mine")) == "new"
         screen = await open_submission(app, pilot, "ben-larsen")
         form = screen.query_one(RubricForm)
         assert form.values()["tiers"].get("key-scope") == "acceptable" and form.values()["state"] == "draft"

@@ -21,7 +21,8 @@ from review.tui.widgets.stub_log.lines import LogLines
 from review.tui.widgets.stub_log.log import StubLog
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need bubblewrap")
+needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need "
+                                                                          "bubblewrap")
 
 
 def hints(screen, signal_id: str) -> str:
@@ -39,26 +40,32 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         await pilot.press("r")
         await wait_until(pilot, lambda: any("first-503" in line for line in log.raw_lines))
         assert log.running
-        await pilot.press("4")  # a key press is handled mid-run
+        # a key press is handled mid-run.
+        await pilot.press("4")
         assert isinstance(app.focused, SignalRow)
-        assert "▶ suite on HEAD" in str(log.query_one("#log-status").render())  # progress shows
+        # Progress shows.
+        assert "▶ suite on HEAD" in str(log.query_one("#log-status").render())
         await pilot.press("5")
         await wait_until(pilot, lambda: not log.running and screen.suite is not None)
         assert any('{"charges":2,"distinctKeys":2}' in line for line in log.raw_lines)
-        assert len(log.lines.key_numbers) >= 2  # the second key got a colour (and number) of its own
+        # The second key got a colour (and number) of its own.
+        assert len(log.lines.key_numbers) >= 2
         assert "a new key per attempt" in hints(screen, "key-scope")
-        await pilot.press("4", "down", "g")  # Key scope's first hint: the code line that makes the key
+        # Key scope's first hint: the code line that makes the key.
+        await pilot.press("4", "down", "g")
         view = screen.query_one("#diff-view")
         assert screen.active_pane == "diff" and app.focused is view
         top = view.scroll_offset.y
         shown = [row for row in view.rows[top:top + view.size.height] if row.line is not None]
         assert any(row.line.new_no == 9 and "randomUUID" in row.line.text for row in shown)
-        await pilot.press("4", "g")  # the next: first-503's log lines (HEAD's run)
+        # The next: first-503's log lines (HEAD's run)
+        await pilot.press("4", "g")
         lines = log.query_one(LogLines)
         await wait_until(pilot, lambda: screen.active_pane == "log" and lines.scroll_offset.y > 0, timeout=5)
         assert "] first-503: start" in log.raw_lines[lines.scroll_offset.y - log.unlogged]
         await pilot.press("5")
-        await wait_until(pilot, lambda: log.has_focus_within, timeout=10)  # the pane's keys are live again
+        # The pane's keys are live again.
+        await wait_until(pilot, lambda: log.has_focus_within, timeout=10)
         await pilot.press("r")
         # This run's own line (the log was cleared when it started), while it is still running.
         await wait_until(pilot, lambda: log.running and log.raw_lines[0].startswith("── suite")
@@ -84,7 +91,8 @@ async def test_one_scenario_from_the_picker(sample_cohort):
         screen = await open_submission(app, pilot, "ben-larsen")
         await pilot.press("5", "s")
         await pilot.pause()
-        await pilot.press("down", "down", "enter")  # first-503 is highlighted first; two down: always-503
+        # first-503 is highlighted first; two down: always-503.
+        await pilot.press("down", "down", "enter")
         log = screen.query_one(StubLog)
         await wait_until(pilot, lambda: not log.running and log.last_verdicts)
         assert set(log.last_verdicts) == {"always-503"} and log.last_verdicts["always-503"] == "ok"
@@ -104,19 +112,23 @@ async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restar
         assert changes["restart"].kind == "same" and changes["restart"].after == "double-charge"
         table = log.query_one("#compare-table")
         assert str(table.get_cell("first-503", table.ordered_columns[3].key)) == "fixed"
-        await pilot.pause(0.2)  # the detail log renders once it has a size
+        # The detail log renders once it has a size.
+        await pilot.pause(0.2)
         detail = "\n".join(line.text for line in log.query_one("#compare-detail").lines)
         assert "before: draft" in detail and "after: HEAD" in detail
-        assert any(line.startswith("before  │") for line in log.raw_lines)  # both runs' raw output
+        # Both runs' raw output.
+        assert any(line.startswith("before  │") for line in log.raw_lines)
         assert any(line.startswith("after   │") for line in log.raw_lines)
         await pilot.press("v")
         assert log.query_one("#log-views").current == "log-lines"
         head_summary = log.comparison.after_suite.summary
-        await pilot.press("escape")  # back to triage: the row's harness column shows the run at HEAD
+        # Back to triage: the row's harness column shows the run at HEAD.
+        await pilot.press("escape")
         await pilot.pause()
         assert head_summary.startswith("4/8 ok · double-charge")
         row = app.screen.rows["ben-larsen"]
-        assert row.harness == head_summary and row.key_scope == "per-call"  # the restart gap, not the draft's bug
+        # The restart gap, not the draft's bug.
+        assert row.harness == head_summary and row.key_scope == "per-call"
         assert str(app.screen.table.get_cell("ben-larsen", "runs")) == "".join(
             "✓" if s.verdict == "ok" else "✗" for s in log.comparison.after_suite.scenarios)
 
@@ -146,25 +158,31 @@ async def test_timeline_shows_the_test_that_went_red_before_the_fix(sample_cohor
 @needs_bwrap
 async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charge(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
-    async with app.run_test(size=(160, 48)) as pilot:  # wide: the diff and the log side by side
+    # wide: the diff and the log side by side.
+    async with app.run_test(size=(160, 48)) as pilot:
         screen = await open_submission(app, pilot, "ada-okafor")
         await pilot.press("5", "c")
         await pilot.pause()
-        await pilot.press("enter")  # first-503 is the default choice before any run
+        # first-503 is the default choice before any run.
+        await pilot.press("enter")
         log = screen.query_one(StubLog)
         view = screen.query_one(DiffView)
         # The screen hands the result to the diff a moment after the log says the run ended.
         await wait_until(pilot, lambda: not log.running and log.job.startswith("coverage") and view.coverage)
         header = str(screen.query_one("#diff-range").render())
-        assert "coverage (first-503: double-charge)" in header and "AI-attributed: 15 ran, 0 did not" in header
+        assert "coverage (first-503: double-charge)" in header
+        assert "AI-attributed: 15 ran, 0 did not" in header
         rows = ["".join(s.text for s in view._render_row(i, row, False)) for i, row in enumerate(view.rows)
                 if row.kind == "line"]
         fresh_key = next(r for r in rows if "crypto.randomUUID()" in r)
         backoff = next(r for r in rows if "setTimeout" in r)
         note = next(r for r in rows if "Ran the gateway stub" in r)
-        assert "  2 CC│+" in fresh_key and "  1 CC│+" in backoff  # two attempts with two keys; one wait
-        assert "    " + "  │+" in note  # no count outside the code
-        await pilot.press("1", "c")  # the diff pane's c hides the overlay
+        # Two attempts with two keys; one wait.
+        assert "  2 CC│+" in fresh_key and "  1 CC│+" in backoff
+        # No count outside the code.
+        assert "    " + "  │+" in note
+        # The diff pane's c hides the overlay.
+        await pilot.press("1", "c")
         assert view.coverage is None and "coverage hidden" in str(screen.query_one("#diff-range").render())
 
 
@@ -175,10 +193,13 @@ async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the
     async with app.run_test(size=(100, 30)) as pilot:
         assert app.no_color
         screen = await open_submission(app, pilot, "ada-okafor")
-        view = screen.query_one(DiffView)  # AI lines carry a tag, not only a background
-        await pilot.press("J")  # checkout.mjs
+        # AI lines carry a tag, not only a background.
+        view = screen.query_one(DiffView)
+        # checkout.mjs.
+        await pilot.press("J")
         assert any("CC│+" in "".join(s.text for s in view.render_line(y)) for y in range(view.size.height))
-        await pilot.press("5", "s", "enter")  # first-503 alone
+        # first-503 alone.
+        await pilot.press("5", "s", "enter")
         log = screen.query_one(StubLog)
         await wait_until(pilot, lambda: not log.running and log.last_verdicts)
         await pilot.pause(0.2)
@@ -216,11 +237,32 @@ async def test_g_in_the_stub_log_goes_to_the_code_that_sent_the_requests(sample_
             top = view.scroll_offset.y
             return [row.line.new_no for row in view.rows[top:top + view.size.height] if row.line is not None]
 
-        await pilot.press("5", "g")  # the line that sends the key (and makes it, in the draft)
+        # The line that sends the key (and makes it, in the draft)
+        await pilot.press("5", "g")
         await pilot.pause()
         assert screen.active_pane == "diff" and 9 in lines_on_screen()
-        await pilot.press("5", "g")  # again: the request itself
+        # again: the request itself.
+        await pilot.press("5", "g")
         await pilot.pause()
         assert 4 in lines_on_screen()
-        await pilot.press("4", "g")  # in the rubric, g is the signal's own: Found the defect's evidence (commits)
+        # In the rubric, g is the signal's own: Found the defect's evidence (commits)
+        await pilot.press("4", "g")
         assert screen.active_pane == "commits"
+
+
+async def test_w_writes_what_the_log_shows_to_a_file_in_the_logs_folder(sample_cohort):
+    from helpers import BEN_HEAD, seed_ben_suite
+    from review.support import paths
+
+    seed_ben_suite()
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("5", "w")
+        log = screen.query_one(StubLog)
+        await wait_until(pilot,
+                         lambda: paths.logs_dir().is_dir() and any(paths.logs_dir().iterdir()), timeout=10)
+        [written] = paths.logs_dir().iterdir()
+        assert written.name.startswith(f"ben-larsen-{BEN_HEAD[:12]}-")
+        assert written.read_text().splitlines() == log.raw_lines
+        assert any("] first-503: " in line for line in log.raw_lines)

@@ -18,8 +18,8 @@ MAX_REVIEWER = 64
 # (flags, argparse keywords); `review --help` lists them as they are here, and so does the README's table.
 CONSOLE_OPTIONS: tuple[tuple[str, dict], ...] = (
     ("--theme", {"default": DEFAULT_THEME, "metavar": "NAME",
-                 "help": "theme name (bundled: review-dark, review-light, review-high-contrast; also Textual's, "
-                         "e.g. ansi-dark for tmux)"}),
+                 "help": "theme name (bundled: review-dark, review-light, review-high-contrast; also "
+                         "Textual's, e.g. ansi-dark for tmux)"}),
     ("--reviewer", {"action": "append", "default": [], "metavar": "NAME",
                     "help": "who is reviewing (default: your login name); give it twice for a pair"}),
     ("--blind", {"action": "store_true", "help": "hide other reviewers' scores until yours is final"}),
@@ -32,7 +32,8 @@ CONSOLE_OPTIONS: tuple[tuple[str, dict], ...] = (
 )
 
 
-def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup, listed_only: bool = False) -> None:
+def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+                      listed_only: bool = False) -> None:
     """The console's options on `parser`. `listed_only`: shown in help, but setting nothing when absent
     (the top-level parser, whose options are handed to `open` or `demo`)."""
     for flag, keywords in CONSOLE_OPTIONS:
@@ -43,7 +44,8 @@ def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
 
 def takes_value(flag: str) -> bool:
     """Whether the console option `flag` is followed by a value (`--theme NAME`)."""
-    return any(name == flag and keywords.get("action") in (None, "append") for name, keywords in CONSOLE_OPTIONS)
+    return any(name == flag and keywords.get("action") in (None, "append")
+               for name, keywords in CONSOLE_OPTIONS)
 
 
 def open_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,7 +84,8 @@ def check_reviewers(names: list[str]) -> str | None:
         if len(name) > MAX_REVIEWER:
             return f"a reviewer name is at most {MAX_REVIEWER} characters ({len(name)} given)"
         if safe_line(name, MAX_REVIEWER + 1) != name or any(ch.isspace() and ch != " " for ch in name):
-            return f"reviewer name {safe_line(name, 80)!r} holds control, invisible or line-breaking characters"
+            return (f"reviewer name {safe_line(name, 80)!r} holds control, invisible or line-breaking "
+                    "characters")
     return None
 
 
@@ -104,8 +107,8 @@ def _check_theme(name: str):
 
 
 def check_options(cohort_dir: Path, args: argparse.Namespace):
-    """The themes loaded when the cohort and the console's options are usable, else None after saying
-    on stderr why not (`review serve` checks them once before any tab starts a console)."""
+    """(the themes loaded, the keymap) when the cohort and the console's options are usable, else None
+    after saying on stderr why not (`review serve` checks them once before any tab starts a console)."""
     from review.services import cohort
 
     cohort.list_submissions(cohort_dir)
@@ -119,25 +122,26 @@ def check_options(cohort_dir: Path, args: argparse.Namespace):
     from review.tui import keymap
 
     try:
-        keymap.load()
+        keys = keymap.load()
     except keymap.KeymapError as error:
         print(f"review: {error}", file=sys.stderr)
         return None
-    return load
+    return load, keys
 
 
 def make_app(cohort_dir: Path, args: argparse.Namespace):
     """The console for `cohort_dir` as the options ask, or None after saying on stderr why not.
     A clear message and exit 2 come before the screen takes over."""
-    load = check_options(cohort_dir, args)
-    if load is None:
+    checked = check_options(cohort_dir, args)
+    if checked is None:
         return None
+    load, keys = checked
     from review.services import cohort
     from review.tui.app import ReviewApp
 
     return ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
                      run_harness=not args.no_harness, blind=args.blind,
-                     anonymous=args.anonymous or cohort.cohort_blind(cohort_dir))
+                     anonymous=args.anonymous or cohort.cohort_blind(cohort_dir), keymap=keys)
 
 
 def _open(cohort_dir: Path, args: argparse.Namespace) -> int:

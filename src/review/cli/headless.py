@@ -35,11 +35,12 @@ def harness_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run only this scenario (repeatable)")
     parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
     parser.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
-    parser.add_argument("--log", action="store_true", help="stream the gateway log to stdout as it happens (to stderr with --json)")
+    parser.add_argument("--log", action="store_true", help="stream the gateway log to stdout as it happens "
+                                                           "(to stderr with --json)")
     parser.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
     parser.add_argument("--timeline", action="store_true",
-                        help="every commit: the suite and the candidate's own tests (red/green); bubblewrap only "
-                             "for the tests")
+                        help="every commit: the suite and the candidate's own tests (red/green); bubblewrap "
+                             "only for the tests")
 
 
 def export_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,7 +94,8 @@ def run_triage(args: argparse.Namespace) -> int:
         runs = marks.marks(row.scenarios) if row.scenarios else "—"
         print(safe_line(f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} "
                         f"{row.disclosure or '—':10} {detail}", 400))
-    print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
+    print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} "
+                                                      "not run)")
     return 0
 
 
@@ -163,7 +165,8 @@ def run_harness(args: argparse.Namespace) -> int:
         return _timeline(repo, info, listener, args.json)
     try:
         suite = asyncio.run(runner.run_suite(repo, commit, args.scenario, listener, info))
-    except sandbox.SandboxError as error:  # a full disk, a cache that cannot be written: said, exit 2
+    # a full disk, a cache that cannot be written: said, exit 2.
+    except sandbox.SandboxError as error:
         print(f"review: not run: {error}", file=sys.stderr)
         return 2
     if args.json:
@@ -171,15 +174,18 @@ def run_harness(args: argparse.Namespace) -> int:
         print()
     else:
         environment = suite.environment
-        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox {environment.get('sandbox', suite.sandbox)} · "
-                        f"node {suite.node} · gateway {environment.get('gateway', '?')}", 300))
+        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox "
+                        f"{environment.get('sandbox', suite.sandbox)} · node {suite.node} · gateway "
+                        f"{environment.get('gateway', '?')}", 300))
         for result in suite.scenarios:
             gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
             print(safe_line(f"  {result.name:14} {result.verdict:18} requests {result.requests}  keys "
-                            f"{result.distinct_keys}  charges {result.charges_created}  gaps(ms) {gaps}", 300))
+                            f"{result.distinct_keys}  charges {result.charges_created}  gaps(ms) {gaps}",
+                            300))
             print(safe_line(f"  {'':14} {'; '.join(result.reasons)}", 600))
         if suite.sandbox == "reduced":
-            print("  sandbox: reduced (bubblewrap not available): Node's permission flags only", file=sys.stderr)
+            print("  sandbox: reduced (bubblewrap not available): Node's permission flags only",
+                  file=sys.stderr)
     if args.check and any(s.verdict != "ok" for s in suite.scenarios):
         return 1
     return 0
@@ -190,20 +196,16 @@ def _timeline(repo, info, listener, as_json: bool) -> int:
 
     from review.harness import timeline
 
-    def show(entry: timeline.Entry) -> None:
-        if as_json:
-            return
-        tests = entry.tests
-        parts = [entry.commit[:12], entry.suite.summary if entry.suite else "suite not run",
-                 f"own tests {tests.state}" + (f" ({tests.summary})" if tests and tests.summary else "") if tests
-                 else "own tests not run"]
-        if entry.same_code_as:
-            parts.append(f"same code as {entry.same_code_as[:12]}")
-        if entry.problem:
-            parts.append(entry.problem)
-        print(safe_line("  ".join(parts), 400), flush=True)
+    commits = [c.sha for c in repo.commits()]
+    shown = 0
 
-    entries = asyncio.run(timeline.run_timeline(repo, [c.sha for c in repo.commits()], show, listener, info))
+    def show(entry: timeline.Entry) -> None:
+        nonlocal shown
+        shown += 1
+        if not as_json:
+            print("\n".join(timeline.describe(entry, shown, len(commits))), flush=True)
+
+    entries = asyncio.run(timeline.run_timeline(repo, commits, show, listener, info))
     if as_json:
         json.dump({"submission": repo.source.name, "sandbox": info.kind, "commits": [
             {"commit": e.commit, "same_code_as": e.same_code_as, "problem": e.problem,

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from review import gitsafe
 from review.core import jsondata
 from review.core.text import safe_line
-from review.harness import cache, export, process, runner, sandbox
+from review.harness import cache, driver_run, export, process, run_dirs, sandbox
 
 TESTS_VERSION = "2"
 TIMEOUT_S = 30.0
@@ -63,27 +63,33 @@ _TAP_COUNT = re.compile(r"^# (tests|pass|fail|cancelled|todo|skipped) (\d+)$")
 
 
 def tap_counts(lines: list[str]) -> dict[str, int]:
-    """The TAP summary node --test prints (`# tests 1`, `# pass 0`, …): only a summary, the exit code decides."""
+    """The TAP summary node --test prints (`# tests 1`, `# pass 0`, …): only a summary, the exit code
+    decides."""
     return {m.group(1): int(m.group(2)) for line in lines for m in [_TAP_COUNT.match(line.strip())] if m}
 
 
 def summarise(counts: dict[str, int]) -> str:
-    return " · ".join(f"{name} {counts[name]}" for name in ("tests", "pass", "fail", "cancelled") if name in counts)
+    return " · ".join(f"{name} {counts[name]}" for name in ("tests", "pass", "fail", "cancelled")
+                      if name in counts)
 
 
 @dataclass
 class TestRun:
-    __test__ = False  # not a pytest class
+    # Not a pytest class.
+    __test__ = False
 
     commit: str
-    state: str  # red | green | none | hung | limit (past a resource cap) | unavailable
+    # Red | green | none | hung | limit (past a resource cap) | unavailable.
+    state: str
     command: str = ""
     exit_code: int | None = None
     summary: str = ""
-    output: list[str] = field(default_factory=list)  # sanitised, the last KEPT_LINES
+    # sanitised, the last KEPT_LINES.
+    output: list[str] = field(default_factory=list)
     wall_ms: float = 0.0
     reason: str = ""
-    counts: dict[str, int] = field(default_factory=dict)  # from the TAP summary: tests, pass, fail, …
+    # From the TAP summary: tests, pass, fail, …
+    counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def colour(self) -> str:
@@ -115,46 +121,55 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         sandbox.require_bwrap(info, sandbox.TESTS_NEED)
     except sandbox.SandboxError as error:
         return TestRun(commit, "unavailable", safe_line(shown, 300), reason=str(error))
-    run_dir = Path(tempfile.mkdtemp(prefix=runner.run_prefix("tests"), dir=runner.runs_root()))
+    run_dir = Path(tempfile.mkdtemp(prefix=run_dirs.run_prefix("tests"), dir=run_dirs.runs_root()))
     try:
         work = run_dir / "work"
         work.mkdir()
         export.export_code(repo, commit, work, skipped=frozenset())
         argv = sandbox.tests_command(info, work, run_dir / "etc", argv_inside, cpu_seconds=int(timeout_s) + 5)
-        env = sandbox.clean_env(info, work, {"NODE_ENV": "test", "CI": "1", "NO_COLOR": "1"})
-        proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
-                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                                                    start_new_session=True)
-        lines: list[str] = []
-        written = [0]
-        reader = asyncio.create_task(_read(proc.stdout, lines, written))
-        # The same caps as a scenario run (memory, processes, disk, output), measured by the runner.
-        watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, runner.LIMITS, output=written))
-        ended = asyncio.create_task(proc.wait())
-        try:
-            done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            process.kill_group(proc.pid)  # the tests' own servers and children too
-            watchdog.cancel()
-        limit = watchdog.result() if watchdog in done and ended not in done else None
-        hung = not done
-        await proc.wait()
-        try:
-            await asyncio.wait_for(reader, timeout=2)
-        except TimeoutError:
-            reader.cancel()
+        lines, hung, limit, code = await _supervised(info, work, argv, timeout_s)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
     wall = round((time.monotonic() - started) * 1000, 1)
-    code = None if hung or limit else proc.returncode
     state = "hung" if hung else "limit" if limit else ("green" if code == 0 else "red")
     reason = f"killed after {timeout_s:g} s" if hung else f"killed by the runner: {limit}" if limit else \
         f"exit code {code}"
     counts = tap_counts(lines)
-    result = TestRun(commit, state, safe_line(shown, 300), code, summarise(counts), lines[-KEPT_LINES:], wall, reason,
-                     counts)
+    result = TestRun(commit, state, safe_line(shown, 300), code, summarise(counts), lines[-KEPT_LINES:], wall,
+                     reason, counts)
     _store(result)
     return result
+
+
+async def _supervised(info: sandbox.SandboxInfo, work: Path, argv: list[str],
+                      timeout_s: float) -> tuple[list[str], bool, str | None, int | None]:
+    """The tests' process in the sandbox until it ends, hangs past `timeout_s` or passes a cap: (its
+    output, hung, the cap it passed, its exit code when it exited of itself)."""
+    env = sandbox.clean_env(info, work, {"NODE_ENV": "test", "CI": "1", "NO_COLOR": "1"})
+    proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
+                                                stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+    lines: list[str] = []
+    written = [0]
+    reader = asyncio.create_task(_read(proc.stdout, lines, written))
+    # The same caps as a scenario run (memory, processes, disk, output), measured by the runner.
+    watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, driver_run.LIMITS, output=written))
+    ended = asyncio.create_task(proc.wait())
+    try:
+        done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s,
+                                     return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        # The tests' own servers and children too.
+        process.kill_group(proc.pid)
+        watchdog.cancel()
+    limit = watchdog.result() if watchdog in done and ended not in done else None
+    hung = not done
+    await proc.wait()
+    try:
+        await asyncio.wait_for(reader, timeout=2)
+    except TimeoutError:
+        reader.cancel()
+    return lines, hung, limit, None if hung or limit else proc.returncode
 
 
 async def _read(stream: asyncio.StreamReader | None, lines: list[str], written: list[int]) -> None:
@@ -172,7 +187,8 @@ def _cache_file(commit: str) -> Path:
 
 
 def _store(result: TestRun) -> None:
-    if result.state == "unavailable":  # installing bubblewrap later must not meet a stale answer
+    # Installing bubblewrap later must not meet a stale answer.
+    if result.state == "unavailable":
         return
     cache.write_json_atomic(_cache_file(result.commit), result.to_json())
 

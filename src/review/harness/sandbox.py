@@ -20,10 +20,12 @@ from pathlib import Path
 
 DRIVER = Path(__file__).with_name("driver.mjs")
 HEAP_MB = 256
-SANDBOX_UID = 65534  # "nobody", inside the sandbox's own user namespace
+# "nobody", inside the sandbox's own user namespace.
+SANDBOX_UID = 65534
 TMP_BYTES = 64 * 1024 * 1024
 FILE_SIZE_LIMIT = 10 * 1024 * 1024
-ADDRESS_SPACE = 16 * 1024 ** 3  # fetch's WebAssembly needs far more than RSS; only a backstop (see reference)
+# fetch's WebAssembly needs far more than RSS; only a backstop (see reference)
+ADDRESS_SPACE = 16 * 1024 ** 3
 
 # Paths as the candidate's process sees them inside bwrap.
 INSIDE_WORK = "/sub"
@@ -50,14 +52,18 @@ def require_bwrap(info: SandboxInfo, why: str) -> None:
 
 @dataclass(frozen=True)
 class SandboxInfo:
-    kind: str  # "bwrap"; "reduced" (no bubblewrap, the reviewer opted in); "none" (nothing runs)
+    # "bwrap"; "reduced" (no bubblewrap, the reviewer opted in); "none" (nothing runs)
+    kind: str
     node: str
     node_version: tuple[int, int, int]
     bwrap: str | None
     prlimit: str | None
-    bwrap_version: str | None = None  # e.g. "0.8.0"
-    problem: str | None = None  # why bubblewrap is not used (kind "reduced" or "none")
-    setpriv: str | None = None  # util-linux's setpriv: the parent-death signal (see _parent_death)
+    # e.g. "0.8.0"
+    bwrap_version: str | None = None
+    # Why bubblewrap is not used (kind "reduced" or "none")
+    problem: str | None = None
+    # util-linux's setpriv: the parent-death signal (see _parent_death)
+    setpriv: str | None = None
 
     @property
     def node_version_text(self) -> str:
@@ -75,7 +81,10 @@ class SandboxInfo:
         return {"node": self.node_version_text, "sandbox": self.sandbox_text, "gateway": gateway_version()}
 
 
-_PINNED_FILES = ("gateway.py", "scenarios.py", "driver.mjs", "runner.py", "sandbox.py")
+# How a verdict is reached: the runner and the two modules it hands the driver's process to (how it
+# is supervised and how its exit code becomes each call's outcome).
+_PINNED_FILES = ("gateway.py", "scenarios.py", "driver.mjs", "runner.py", "driver_run.py",
+                 "driver_protocol.py", "sandbox.py")
 
 
 @lru_cache(maxsize=1)
@@ -116,12 +125,13 @@ def detect(force_reduced: bool = False) -> SandboxInfo:
         bwrap = None
     kind = "bwrap" if bwrap else ("reduced" if opted_in else "none")
     return SandboxInfo(kind, os.path.realpath(node), version, bwrap, shutil.which("prlimit"),
-                       bwrap_version(bwrap) if bwrap else None, None if bwrap else problem, shutil.which("setpriv"))
+                       bwrap_version(bwrap) if bwrap else None, None if bwrap else problem,
+                       shutil.which("setpriv"))
 
 
 UNSAFE_ENV = "REVIEW_UNSAFE_NO_SANDBOX"
-NO_SANDBOX = ("candidate code runs only inside bubblewrap, which is missing or cannot run here "
-              "(apt-get install bubblewrap; `review doctor` says why). --unsafe-no-sandbox runs it with Node's "
+NO_SANDBOX = ("candidate code runs only inside bubblewrap, which is missing or cannot run here (apt-get "
+              "install bubblewrap; `review doctor` says why). --unsafe-no-sandbox runs it with Node's "
               "permission flags alone, which do not stop network access or signals: only for code you trust")
 
 
@@ -158,7 +168,8 @@ def permission_flags(info: SandboxInfo, work: str, driver: str) -> list[str]:
     # One flag per path: Node 20.20 no longer accepts comma-separated lists.
     flags += [f"--allow-fs-read={work}/", f"--allow-fs-read={driver}", f"--allow-fs-write={work}/"]
     if major >= 25:
-        flags.append("--allow-net")  # the Unix-socket client counts as network there
+        # The Unix-socket client counts as network there.
+        flags.append("--allow-net")
     return flags
 
 
@@ -225,7 +236,8 @@ def node_command(info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: i
 HOSTS = "127.0.0.1 localhost\n::1 localhost ip6-localhost\n"
 
 
-def tests_command(info: SandboxInfo, work: Path, etc_dir: Path, argv: list[str], cpu_seconds: int) -> list[str]:
+def tests_command(info: SandboxInfo, work: Path, etc_dir: Path, argv: list[str],
+                  cpu_seconds: int) -> list[str]:
     """The candidate's own tests: bubblewrap only, since `node --test` runs each file in a child
     process that Node's permission flags would not follow. The network namespace has its own
     loopback, so a test may start its own stub on :8099; /etc holds only hosts, for "localhost"."""
@@ -248,6 +260,8 @@ def paths_for(info: SandboxInfo, work: Path, socket_dir: Path) -> tuple[str, str
 
 def clean_env(info: SandboxInfo, work: Path, extra: dict[str, str]) -> dict[str, str]:
     """Only what the driver needs; never the reviewer's environment (SSH_AUTH_SOCK, tokens, HOME)."""
-    if info.kind == "bwrap":  # /opt/review holds node when it does not live under /usr
-        return {"PATH": f"{Path(INSIDE_NODE).parent}:/usr/bin:/bin", "HOME": INSIDE_WORK, "LANG": "C.UTF-8", **extra}
+    # /opt/review holds node when it does not live under /usr.
+    if info.kind == "bwrap":
+        return {"PATH": f"{Path(INSIDE_NODE).parent}:/usr/bin:/bin", "HOME": INSIDE_WORK, "LANG": "C.UTF-8",
+                **extra}
     return {"PATH": "/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8", **extra}

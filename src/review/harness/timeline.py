@@ -13,7 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from review import gitsafe
+from review.core.text import safe_line
 from review.harness import candidate_tests, export, runner, sandbox
+
+# Lines of a red or hung test run's output shown under its commit.
+OUTPUT_SHOWN = 12
 
 
 @dataclass
@@ -21,7 +25,8 @@ class Entry:
     commit: str
     suite: runner.SuiteResult | None
     tests: candidate_tests.TestRun | None
-    same_code_as: str | None = None  # an earlier commit with identical code, whose results these are
+    # An earlier commit with identical code, whose results these are.
+    same_code_as: str | None = None
     problem: str | None = None
 
 
@@ -60,3 +65,27 @@ async def run_timeline(repo: gitsafe.SafeRepo, commits: list[str], on_entry: Cal
         entries.append(entry)
         on_entry(entry)
     return entries
+
+
+def describe(entry: Entry, index: int, total: int) -> list[str]:
+    """A commit's line (its number, id, the suite, the candidate's own tests), then the end of its
+    tests' output when they went red or hung: the same in the stub log and `review harness --timeline`."""
+    tests = entry.tests
+    parts = [f"{index}/{total} {entry.commit[:12]}"]
+    if entry.same_code_as:
+        parts.append(f"same code as {entry.same_code_as[:12]}")
+    parts.append(f"suite {entry.suite.summary}" if entry.suite else "suite not run")
+    if tests is None:
+        parts.append("own tests not run")
+    else:
+        # RED is the one word that must jump out.
+        state = "RED" if tests.state == "red" else tests.state
+        summary = f" ({tests.summary})" if tests.summary else ""
+        reason = f" — {tests.reason}" if tests.state not in ("green", "red") else ""
+        parts.append(f"own tests {state}{summary}{reason}")
+    if entry.problem:
+        parts.append(entry.problem)
+    lines = [safe_line(" · ".join(parts), 400)]
+    if tests is not None and tests.state in ("red", "hung"):
+        lines += [safe_line(f"    {line}", 400) for line in tests.output[-OUTPUT_SHOWN:]]
+    return lines

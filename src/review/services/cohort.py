@@ -46,12 +46,18 @@ class Row:
     state: str = "new"
     reviewers: list[str] = field(default_factory=list)
     complete: bool = False
-    attribution: dict | None = None  # tools, share, spans, conflicts, unmapped (see README)
-    scenarios: dict[str, str] | None = None  # scenario -> verdict, from the suite at HEAD
-    key_scope: str | None = None  # core.triage.KEY_SCOPES, from the gateway's records of that suite
-    disclosure: str | None = None  # core.triage.DISCLOSURES
-    states: dict[str, str] = field(default_factory=dict)  # reviewer (or pair) -> draft | final | stale
-    agreement: list[int] | None = None  # [signals scored alike, signals scored by two or more] at HEAD
+    # Tools, share, spans, conflicts, unmapped (see README).
+    attribution: dict | None = None
+    # Scenario -> verdict, from the suite at HEAD.
+    scenarios: dict[str, str] | None = None
+    # core.triage.KEY_SCOPES, from the gateway's records of that suite.
+    key_scope: str | None = None
+    # core.triage.DISCLOSURES.
+    disclosure: str | None = None
+    # Reviewer (or pair) -> draft | final | stale.
+    states: dict[str, str] = field(default_factory=dict)
+    # [signals scored alike, signals scored by two or more] at HEAD.
+    agreement: list[int] | None = None
 
     def to_json(self) -> dict:
         # Shallow: `attribution` is JSON-ready already, and asdict's deep copy of its thousands of spans
@@ -161,7 +167,8 @@ def load_row(path: Path, analyse: Analyse = _analyse_once, spans: bool = False) 
 def _guarded(path: Path, make: Callable[[], Row]) -> Row:
     try:
         return make()
-    except Exception as error:  # the boundary: one hostile submission cannot take the others down
+    # The boundary: one hostile submission cannot take the others down.
+    except Exception as error:
         row = placeholder(path)
         row.problem = failures.record(f"triage row {path}", error)
         row.state = "unreadable"
@@ -244,7 +251,7 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
         understood = analyse(repo, commits)
     except (gitsafe.GitSafeError, CohortError) as error:
         row.problem = f"the diff cannot be read: {error}"
-        row.assistants = attribution.assistants(analysis.commit_signals(commits))
+        row.assistants = attribution.assistants(analysis.commit_attributions(commits))
     else:
         row.assistants = understood.attribution.tools
         row.ai_share = understood.diff.ai_share
@@ -274,11 +281,13 @@ def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analy
     """Rows in the order they complete, never behind one slow row. Warm rows first, in this thread
     (a millisecond each, CPU-bound: threads would only fight over the GIL); then the rest, whose
     cloning is I/O bound, on a few threads."""
-    cold: list[Callable[[], Row]] = []  # each cold row's work, its cache key already read
+    # Each cold row's work, its cache key already read.
+    cold: list[Callable[[], Row]] = []
     for path in paths:
         try:
             row, key = warm_row(path, spans)
-        except Exception:  # the boundary is load_row's: the whole path meets the same failure there
+        # The boundary is load_row's: the whole path meets the same failure there.
+        except Exception:
             cold.append(functools.partial(load_row, path, analyse, spans))
             continue
         if row is None:
@@ -297,7 +306,8 @@ def triage(cohort: Path, workers: int = 4, spans: bool = False) -> list[Row]:
     return list(load_rows(list_submissions(cohort), workers, spans=spans))
 
 
-QUEUED = "queued"  # a row's harness text while it waits for fill_harness
+# A row's harness text while it waits for fill_harness.
+QUEUED = "queued"
 
 
 def needs_suite(row: Row) -> bool:

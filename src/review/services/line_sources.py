@@ -60,21 +60,30 @@ class LineSources:
         return list(self.trace.notices) if self.trace else []
 
 
-def read(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool) -> LineSources:
-    """git-ai's notes (refs/notes/ai, then each refs/notes/ai-remote/*; one note per commit, the first
-    found), its legacy refs/ai/authorship/<commit> for commits with no note, and the Agent Trace file;
-    every object read through the one batch reader."""
-    sources = LineSources()
-    annotated: dict[str, tuple[str, str]] = {}  # commit -> (note blob, what it is)
-    refs = repo.refs_under("refs/notes/", "refs/ai/")  # one git call; most submissions have none
+def _noted_commits(repo: gitsafe.SafeRepo) -> dict[str, tuple[str, str]]:
+    """Commit -> (its note's blob, what kind of note), from refs/notes/ai, each refs/notes/ai-remote/*
+    (the first note found for a commit wins) and git-ai's legacy refs/ai/authorship/<commit>."""
+    annotated: dict[str, tuple[str, str]] = {}
+    # One git call; most submissions have none.
+    refs = repo.refs_under("refs/notes/", "refs/ai/")
     for ref in ["refs/notes/ai", *sorted(name for name in refs if name.startswith("refs/notes/ai-remote/"))]:
         if ref in refs:
             for noted, note_blob in repo.notes_list(ref).items():
                 annotated.setdefault(noted, (note_blob, "git-ai note"))
     for name, oid in refs.items():
         commit = name.rsplit("/", 1)[-1]
-        if name.startswith("refs/ai/authorship/") and gitsafe.SHA_RE.match(commit):  # else it names no commit
+        # A legacy ref whose last part is no commit id names no commit.
+        if name.startswith("refs/ai/authorship/") and gitsafe.SHA_RE.match(commit):
             annotated.setdefault(commit, (oid, "git-ai legacy authorship"))
+    return annotated
+
+
+def read(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool) -> LineSources:
+    """git-ai's notes (refs/notes/ai, then each refs/notes/ai-remote/*; one note per commit, the first
+    found), its legacy refs/ai/authorship/<commit> for commits with no note, and the Agent Trace file;
+    every object read through the one batch reader."""
+    sources = LineSources()
+    annotated = _noted_commits(repo)
     history = {c.sha for c in commits}
     in_history = [(c.sha, *annotated[c.sha]) for c in commits if c.sha in annotated]  # history order
     elsewhere = sorted((sha, *found) for sha, found in annotated.items() if sha not in history)

@@ -10,19 +10,14 @@ from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.signal import Signal
 
-from review.core import anonymity, text
-from review.services import cohort, store
+from review.services import store
 from review.services.session import Session
 from review.support import paths
 from review.tui import keymap, themes
+from review.tui.context import ConsoleContext
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen, help_rows
-
-
-def keymap_path() -> Path:
-    return paths.keymap_file()
 
 
 class ReviewApp(App[None]):
@@ -35,7 +30,8 @@ class ReviewApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit-alt"),
     ]
 
-    WATCH_SECONDS = 1.0  # another console's save shows here within two seconds
+    # Another console's save shows here within two seconds.
+    WATCH_SECONDS = 1.0
 
     @dataclass
     class ScoresChanged(Message):
@@ -46,23 +42,27 @@ class ReviewApp(App[None]):
 
     def __init__(self, cohort_dir: Path, theme: str = themes.DEFAULT_THEME, reviewers: tuple[str, ...] = (),
                  theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False,
-                 anonymous: bool = False) -> None:
+                 anonymous: bool = False, keymap: dict[str, str] | None = None) -> None:
         super().__init__()
-        # Candidate-blind: every candidate's names shown as candidate-N until the reviewer lifts it.
-        self.anonymous = anonymous
-        self.masker: anonymity.Masker | None = None
-        self.aliases: dict[str, str] = {}  # submission folder name -> its alias
-        self.run_harness = run_harness
-        self.blind = blind
-        self.cohort_dir = cohort_dir
-        self.session = Session(cohort_dir)  # what triage reads, the submission screen reuses
-        # Score files that changed on disk (this console's saves or another's): screens subscribe.
-        self.scores_signal: Signal[dict[str, store.ScoreFile]] = Signal(self, "scores-changed")
+        self.context = ConsoleContext(self, cohort_dir, reviewers, blind=blind, run_harness=run_harness,
+                                      anonymous=anonymous)
         self.requested_theme = theme
-        self.reviewers = reviewers
         self.theme_load = theme_load or themes.load_themes()
+        # None: read in a worker once running (the command line hands over the one it checked).
+        self.given_keymap = keymap
         self.score_stamps: dict[str, tuple[int, int, int]] | None = None
-        self.keymap: dict[str, str] = {}  # binding id -> keys, from keymap.toml (shown by ?)
+
+    @property
+    def session(self) -> Session:
+        return self.context.session
+
+    @property
+    def reviewers(self) -> tuple[str, ...]:
+        return self.context.reviewers
+
+    @property
+    def run_harness(self) -> bool:
+        return self.context.run_harness
 
     def get_css_variables(self) -> dict[str, str]:
         low_colour = self.current_theme.ansi or self.console.color_system in ("standard", "windows")
@@ -76,39 +76,21 @@ class ReviewApp(App[None]):
         try:
             self.theme = self.requested_theme
         except Exception:
-            self.theme = themes.DEFAULT_THEME if themes.DEFAULT_THEME in self.available_themes else "textual-dark"
+            bundled = themes.DEFAULT_THEME in self.available_themes
+            self.theme = themes.DEFAULT_THEME if bundled else "textual-dark"
             self.notify(f"Unknown theme {self.requested_theme!r}; using {self.theme}.", severity="error",
                         markup=False)
         for failure in self.theme_load.failures:
             self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
-        self.apply_keymap()
-        if self.anonymous:
-            self.start_masking()
-        self.push_screen(CohortScreen(self.cohort_dir, self.session, self.reviewers, self.blind, self.run_harness))
+        if self.given_keymap is None:
+            self.read_keymap()
+        else:
+            self.apply_keymap(self.given_keymap)
+        self.push_screen(CohortScreen(self.context))
         self.set_interval(self.WATCH_SECONDS, self.watch_scores)
 
-    def start_masking(self) -> None:
-        try:
-            folders = cohort.list_submissions(self.cohort_dir)
-        except cohort.CohortError:
-            folders = []  # the triage screen says why
-        self.masker, self.aliases = anonymity.cohort_masker(folder.name for folder in folders)
-        text.set_mask(self.masker.mask)  # before the first screen: nothing is ever drawn unmasked
-
-    def register_people(self, submission: Path, commits: list) -> None:
-        """A submission's commit authors and committers, masked from now on (called from the loading
-        worker, before anything of the submission is drawn)."""
-        alias = self.aliases.get(submission.name)
-        if self.masker is not None and alias is not None:
-            self.masker.add(alias, anonymity.identity_parts(submission.name, anonymity.commit_people(commits)))
-
-    def reveal_names(self) -> None:
-        self.masker = None
-        text.set_mask(None)
-
     def on_unmount(self) -> None:
-        if self.masker is not None:
-            text.set_mask(None)  # the mask belongs to this session only
+        self.context.stop_masking()
 
     # Two reviewers, two consoles, one cohort: poll the score files (inotify does not see saves
     # made on another machine over NFS, and a stat per file per second is cheap).
@@ -117,44 +99,63 @@ class ReviewApp(App[None]):
 
     @work(thread=True, exclusive=True, group="score-watch", name="score-watch")
     def scan_scores(self) -> None:
-        stamps = store.score_stamps(self.cohort_dir)
+        cohort_dir = self.context.cohort_dir
+        stamps = store.score_stamps(cohort_dir)
         if self.score_stamps is not None:
             changed = store.changed_names(self.score_stamps, stamps)
             if changed:
                 self.post_message(self.ScoresChanged(
-                    {name: store.read_scores(self.cohort_dir / name) for name in changed}))
+                    {name: store.read_scores(cohort_dir / name) for name in changed}))
         self.score_stamps = stamps
 
     @on(ScoresChanged)
     def scores_changed(self, message: ScoresChanged) -> None:
-        self.scores_signal.publish(message.files)
+        self.context.score_updates.publish(message.files)
 
-    def apply_keymap(self) -> None:
+    @dataclass
+    class KeymapRead(Message):
+        keymap: dict[str, str] | None
+        problem: str | None = None
+
+    @work(thread=True, exclusive=True, group="keymap", name="keymap")
+    def read_keymap(self) -> None:
         """Binding ids → keys, from ~/.config/review/keymap.toml (e.g. `"triage.next-unscored" = "u"`)."""
         try:
-            self.keymap = keymap.load(keymap_path())
-        except keymap.KeymapError as error:  # the CLI refuses to start on it; an app made otherwise says so
-            self.notify(str(error), severity="error", markup=False)
-            return
-        self.set_keymap(self.keymap)
+            self.post_message(self.KeymapRead(keymap.load(paths.keymap_file())))
+        except keymap.KeymapError as error:
+            # The command line refuses to start on it; an app made otherwise says so.
+            self.post_message(self.KeymapRead(None, str(error)))
+
+    @on(KeymapRead)
+    def keymap_read(self, message: KeymapRead) -> None:
+        if message.keymap is None:
+            self.notify(message.problem or "keymap not read", severity="error", markup=False)
+        else:
+            self.apply_keymap(message.keymap)
+
+    def apply_keymap(self, keys: dict[str, str]) -> None:
+        self.context.keymap = keys
+        self.set_keymap(keys)
 
     async def action_quit(self) -> None:
         """q, ctrl+q, ctrl+c: a submission with unsaved rubric changes asks first."""
-        from review.tui.screens.submission.scoring import ScoringScreen
+        from review.tui.screens.submission.screen import SubmissionScreen
 
         screen = self.screen
-        if isinstance(screen, ScoringScreen):
+        if isinstance(screen, SubmissionScreen):
             screen.leave("quit")
             return
         if isinstance(screen, ModalScreen):
-            return  # a question is open: it is answered first
+            # a question is open: it is answered first.
+            return
         self.exit()
 
     def action_help_quit(self) -> None:
-        self.run_worker(self.action_quit(), name="quit")  # ctrl+c: the same question, never a silent loss
+        # ctrl+c: the same question, never a silent loss.
+        self.run_worker(self.action_quit(), name="quit")
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
         title = getattr(self.screen, "BINDING_GROUP_TITLE", None) or "review"
-        self.push_screen(HelpScreen(title, help_rows(self.screen, self.keymap, self.get_key_display)))
+        self.push_screen(HelpScreen(title, help_rows(self.screen, self.context.keymap, self.get_key_display)))

@@ -17,11 +17,11 @@ from review.services import samples
 
 def _startup_ms(info, runs: int = 5) -> float:
     """node's start-up in the sandbox, driver included: the fixed cost every process pays."""
-    from review.harness import runner, sandbox
+    from review.harness import run_dirs, sandbox
 
     times = []
     for _ in range(runs):
-        with tempfile.TemporaryDirectory(dir=runner.runs_root()) as scratch:
+        with tempfile.TemporaryDirectory(dir=run_dirs.runs_root()) as scratch:
             work, gw = Path(scratch) / "work", Path(scratch) / "gw"
             work.mkdir()
             gw.mkdir()
@@ -37,7 +37,8 @@ def _startup_ms(info, runs: int = 5) -> float:
 
 
 def _floor_ms(result, scenario, startup_ms: float) -> float:
-    """What no harness could beat: start-up per process, the client's own waits, and the limit a hung client costs."""
+    """What no harness could beat: start-up per process, the client's own waits, and the limit a hung
+    client costs."""
     waits = sum(result.gaps_ms)
     hung = any(o["kind"] == "hung" for o in result.outcomes)
     return startup_ms * scenario.processes + waits + (scenario.limit_s * 1000 if hung else 0)
@@ -53,7 +54,8 @@ def harness_benchmark(into: Path | None) -> int:
     cohort = samples.build_demo(scratch / "cohort")
     info = sandbox.detect()
     startup = _startup_ms(info)
-    print(f"sandbox {info.kind}, node {info.node_version_text}; start-up in the sandbox (median of 5): {startup:.0f} ms")
+    print(f"sandbox {info.kind}, node {info.node_version_text}; start-up in the sandbox (median of 5): "
+          f"{startup:.0f} ms")
     repos = [gitsafe.open_submission(p) for p in sorted(cohort.iterdir()) if p.is_dir()]
 
     print("\none submission at a time (each suite runs its 8 scenarios in order):")
@@ -75,7 +77,8 @@ def harness_benchmark(into: Path | None) -> int:
         start = time.perf_counter()
         walls = asyncio.run(_run_many(repos, concurrency, info))
         wall = time.perf_counter() - start
-        each = sorted(suite_wall / (sum(_floor_ms(r, scenarios.BY_NAME[r.name], startup) for r in suite.scenarios) / 1000)
+        each = sorted(suite_wall / (sum(_floor_ms(r, scenarios.BY_NAME[r.name], startup)
+                                        for r in suite.scenarios) / 1000)
                       for suite, suite_wall in walls)
         default = "  ← the console's" if concurrency == harness_concurrency() else ""
         print(f"  N={concurrency}: {wall:6.2f} s   speed-up over one at a time {sequential_total / wall:4.2f}"

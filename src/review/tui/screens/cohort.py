@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
@@ -20,21 +21,24 @@ from textual.widgets.data_table import ColumnKey
 from textual.worker import get_current_worker
 
 from review.core import triage
+from review.core.rubric import ARTICLE
 from review.core.text import masking, safe_line
 from review.harness import process
 from review.services import cohort, store
-from review.services.session import Session
+from review.services.scoring import RubricChoice, read_rubric
 from review.support import gc
-from review.tui.score_updates import subscribe_to_scores
+from review.tui.context import ConsoleContext
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.triage.cells import COLUMNS, LEGEND, cells, detail, filter_fields
 
 if TYPE_CHECKING:
-    from review.tui.screens.submission.scoring import Closed
+    from review.tui.screens.submission.screen import Closed
 
-MINE_TO_SCORE = ("new", "draft", "stale")  # `n` and the title count this reviewer's own state
+# `n` and the title count this reviewer's own state.
+MINE_TO_SCORE = ("new", "draft", "stale")
 BATCH_SECONDS = 0.5
-PREFETCH_AFTER = 0.3  # seconds the cursor rests on a row before its submission is read ahead
+# Seconds the cursor rests on a row before its submission is read ahead.
+PREFETCH_AFTER = 0.3
 
 
 class TriageTable(DataTable):
@@ -58,12 +62,25 @@ class CohortScreen(Screen[None]):
         Binding("escape", "clear_filter", "Clear filter", show=False, id="triage.clear-filter"),
     ]
 
+    # (column index, reversed): the table follows it.
+    sort: reactive[tuple[int, bool]] = reactive((0, False), init=False)
+    filter_text: reactive[str] = reactive("", init=False)
+
+    @dataclass
+    class Listed(Message):
+        """The cohort's folders, listed (or why not), and its rubric, read in the rows' worker."""
+
+        paths: list[Path]
+        problem: str | None
+        rubric: RubricChoice
+
     @dataclass
     class RowsLoaded(Message):
         """A batch of finished rows: every table update re-renders the visible cells, so batch them."""
 
         rows: list[cohort.Row]
-        last_batch: bool = False  # Loaded follows at once, and rebuilds the whole table anyway
+        # Loaded follows at once, and rebuilds the whole table anyway.
+        last_batch: bool = False
 
     @dataclass
     class Loaded(Message):
@@ -77,57 +94,50 @@ class CohortScreen(Screen[None]):
     class HarnessDone(Message):
         row: cohort.Row
 
-    def __init__(self, cohort_dir: Path, session: Session, reviewers: tuple[str, ...] = (), blind: bool = False,
-                 run_harness: bool = True) -> None:
+    def __init__(self, context: ConsoleContext) -> None:
         super().__init__()
-        self.cohort_dir = cohort_dir
-        self.session = session
-        self.reviewers = reviewers
-        self.me = " + ".join(sorted(reviewers or (store.default_reviewer(),)))  # as store.Review.who spells it
+        self.context = context
+        self.cohort_dir = context.cohort_dir
+        self.session = context.session
+        self.me = context.me
         self.harness_running: set[str] = set()
         self.harness_queue = 0
-        self.blind = blind
-        self.run_harness = run_harness
         self.rows: dict[str, cohort.Row] = {}
-        self.sort_index = 0
-        self.sort_reverse = False
+        # The cohort's rubric, read with its folders: handed to each submission opened.
+        self.rubric = RubricChoice(ARTICLE)
         self.prefetch_timer: Timer | None = None
-        self.reveal_asked = float("-inf")  # when A was first pressed (A twice lifts candidate-blind review)
-        self.filter_text = ""
+        # When A was first pressed (A twice lifts candidate-blind review).
+        self.reveal_asked = float("-inf")
+        self.title_bar = Static(id="triage-title")
+        self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: "
+                                            "reviewer: (e.g. scope:per-call)", id="triage-filter",
+                                            classes="hidden")
+        self.table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
+        self.detail = Static(id="triage-detail")
 
     def compose(self) -> ComposeResult:
-        yield Static(id="triage-title")
-        yield Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: (e.g. scope:per-call)",
-                    id="triage-filter", classes="hidden")
-        table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
+        yield self.title_bar
+        yield self.filter_box
         for column in COLUMNS:
-            table.add_column(column.label, key=column.key)
-        yield table
-        yield Static(id="triage-detail")
-        yield KeysFooter()
-
-    @property
-    def table(self) -> DataTable:
-        return self.query_one("#triage-table", DataTable)
+            self.table.add_column(column.label, key=column.key)
+        yield self.table
+        yield self.detail
+        yield KeysFooter(self.context.keymap.get("app.help"))
 
     def on_mount(self) -> None:
-        subscribe_to_scores(self, self.scores_changed)
+        self.context.subscribe_to_scores(self, self.scores_changed)
         self.reload()
 
     def reload(self) -> None:
-        self.rows = {}
-        try:
-            paths = cohort.list_submissions(self.cohort_dir)
-        except cohort.CohortError as error:
-            self.app.notify(str(error), severity="error", markup=False)
-            paths = []
-        for path in paths:
-            self.rows[path.name] = cohort.placeholder(path)
-        self.rebuild()
-        self.load_rows(paths)
+        self.load_rows()
 
     @work(thread=True, exclusive=True, group="triage", name="triage-rows")
-    def load_rows(self, paths: list[Path]) -> None:
+    def load_rows(self) -> None:
+        try:
+            paths, problem = cohort.list_submissions(self.cohort_dir), None
+        except cohort.CohortError as error:
+            paths, problem = [], str(error)
+        self.post_message(self.Listed(paths, problem, read_rubric(self.cohort_dir)))
         count = 0
         batch: list[cohort.Row] = []
         last = time.monotonic()
@@ -141,6 +151,16 @@ class CohortScreen(Screen[None]):
             self.post_message(self.RowsLoaded(batch, last_batch=True))
         self.post_message(self.Loaded(count))
 
+    @on(Listed)
+    def listed(self, message: Listed) -> None:
+        if message.problem:
+            self.app.notify(message.problem, severity="error", markup=False)
+        self.rubric = message.rubric
+        # Candidate-blind: set before the first row is drawn.
+        self.context.start_masking(path.name for path in message.paths)
+        self.rows = {path.name: cohort.placeholder(path) for path in message.paths}
+        self.rebuild()
+
     @on(RowsLoaded)
     def rows_loaded(self, message: RowsLoaded) -> None:
         shown = self.table.rows
@@ -150,7 +170,8 @@ class CohortScreen(Screen[None]):
             if not self.matches(row) or row.name not in shown:
                 needs_rebuild = True
         if message.last_batch:
-            return  # all_loaded rebuilds once, right after (a warm cohort arrives in one batch)
+            # all_loaded rebuilds once, right after (a warm cohort arrives in one batch)
+            return
         if needs_rebuild:
             self.rebuild()
             return
@@ -161,9 +182,11 @@ class CohortScreen(Screen[None]):
 
     @on(Loaded)
     def all_loaded(self, message: Loaded) -> None:
-        self.rebuild()  # apply the sort now that every value is known
-        self.highlighted()  # the row under the cursor is complete now: read it ahead
-        if self.run_harness:
+        # Apply the sort now that every value is known.
+        self.rebuild()
+        # The row under the cursor is complete now: read it ahead.
+        self.highlighted()
+        if self.context.run_harness:
             waiting = [row for row in self.rows.values() if cohort.needs_suite(row)]
             for row in waiting:
                 row.harness = cohort.QUEUED
@@ -179,11 +202,13 @@ class CohortScreen(Screen[None]):
         worker = get_current_worker()
         try:
             process.run_until_stopped(
-                lambda: cohort.fill_harness(rows, on_start=lambda row: self.post_message(self.HarnessStarted(row)),
+                lambda: cohort.fill_harness(rows,
+                                            on_start=lambda row: self.post_message(self.HarnessStarted(row)),
                                             on_done=lambda row: self.post_message(self.HarnessDone(row))),
                 lambda: worker.is_cancelled)
         except asyncio.CancelledError:
-            pass  # the console is quitting: the runs were stopped and their processes killed
+            # The console is quitting: the runs were stopped and their processes killed.
+            pass
 
     @on(HarnessStarted)
     def harness_started(self, message: HarnessStarted) -> None:
@@ -216,14 +241,21 @@ class CohortScreen(Screen[None]):
         terms, _ = triage.parse_filter(self.filter_text)
         return triage.matches(terms, filter_fields(row, self.me))
 
+    def watch_sort(self) -> None:
+        self.rebuild()
+
+    def watch_filter_text(self) -> None:
+        self.rebuild()
+
     def visible_rows(self) -> list[cohort.Row]:
-        column = COLUMNS[self.sort_index]
+        index, backwards = self.sort
+        column = COLUMNS[index]
 
         def order(row: cohort.Row):
             return column.sort_key(row, self.me)
 
         rows = [row for row in self.rows.values() if self.matches(row)]
-        present = sorted((r for r in rows if order(r)[0] is False), key=order, reverse=self.sort_reverse)
+        present = sorted((r for r in rows if order(r)[0] is False), key=order, reverse=backwards)
         missing = sorted((r for r in rows if order(r)[0] is True), key=lambda r: r.name)
         return present + missing
 
@@ -233,8 +265,9 @@ class CohortScreen(Screen[None]):
         table.clear()
         for row in self.visible_rows():
             table.add_row(*cells(self.app, row, self.me), key=row.name)
+        sorted_by, backwards = self.sort
         for index, column in enumerate(COLUMNS):
-            arrow = (" ▼" if self.sort_reverse else " ▲") if index == self.sort_index else ""
+            arrow = (" ▼" if backwards else " ▲") if index == sorted_by else ""
             table.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
         table.refresh()
         if current and current in table.rows:
@@ -250,7 +283,8 @@ class CohortScreen(Screen[None]):
         total = len(self.rows)
         done = sum(row.complete for row in self.rows.values())
         shown = self.table.row_count
-        parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} submissions"]
+        parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} "
+                                                                                          "submissions"]
         if done < total:
             parts.append(f"loading {done}/{total}")
         if self.harness_queue:
@@ -260,16 +294,17 @@ class CohortScreen(Screen[None]):
             terms, problems = triage.parse_filter(self.filter_text)
             parts.append(f"filter {self.filter_text!r}: {shown} shown")
             if problems:
-                parts.append(f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})")
+                parts.append(f"not understood: {' '.join(problems)} (fields: "
+                             f"{', '.join(triage.FILTER_FIELDS)})")
         if masking():
             parts.append("candidate-blind (A twice shows names)")
-        parts += [f"sorted by {COLUMNS[self.sort_index].label}", str(self.cohort_dir)]
-        self.query_one("#triage-title", Static).update(Content(safe_line(" · ".join(parts), 400)))
+        parts += [f"sorted by {COLUMNS[self.sort[0]].label}", str(self.cohort_dir)]
+        self.title_bar.update(Content(safe_line(" · ".join(parts), 400)))
 
     def update_detail(self) -> None:
         name = self.current_name()
         row = self.rows.get(name) if name else None
-        panel = self.query_one("#triage-detail", Static)
+        panel = self.detail
         if row is None:
             panel.update(Content("No submissions." if not self.rows else "No row matches the filter."))
             return
@@ -311,7 +346,8 @@ class CohortScreen(Screen[None]):
             analysis = self.session.open(path)
             analysis.sites  # noqa: B018 — the code sites too, as the submission screen needs them
             load_lexers(analysis.diff)
-        except Exception:  # a read ahead only: opening the submission reads it again and says what failed
+        # a read ahead only: opening the submission reads it again and says what failed.
+        except Exception:
             pass
 
     @on(DataTable.RowSelected, "#triage-table")
@@ -321,11 +357,8 @@ class CohortScreen(Screen[None]):
     @on(DataTable.HeaderSelected, "#triage-table")
     def header_clicked(self, event: DataTable.HeaderSelected) -> None:
         index = next(i for i, c in enumerate(COLUMNS) if c.key == event.column_key.value)
-        if index == self.sort_index:
-            self.sort_reverse = not self.sort_reverse
-        else:
-            self.sort_index, self.sort_reverse = index, False
-        self.rebuild()
+        sorted_by, backwards = self.sort
+        self.sort = (index, not backwards if index == sorted_by else False)
 
     # ----------------------------------------------------------------- actions
 
@@ -340,7 +373,7 @@ class CohortScreen(Screen[None]):
             return
         from review.tui.screens.submission.screen import SubmissionScreen
 
-        screen = SubmissionScreen(Path(row.path), row, self.session, self.reviewers, self.blind)
+        screen = SubmissionScreen(self.context, row, self.rubric)
         # Until its first frame is drawn: the screen releases it.
         gc.hold()
         self.app.push_screen(screen, self.submission_closed)
@@ -389,22 +422,22 @@ class CohortScreen(Screen[None]):
         self.app.notify(f"Every submission is scored by {self.me}.", markup=False)
 
     def action_filter(self) -> None:
-        box = self.query_one("#triage-filter", Input)
+        box = self.filter_box
         box.remove_class("hidden")
         box.focus()
-        self.call_after_refresh(box.focus)  # a box just shown takes focus once laid out: keys typed at once land in it
+        # A box just shown takes focus once laid out: keys typed at once land in it.
+        self.call_after_refresh(box.focus)
 
     @on(Input.Changed, "#triage-filter")
     def filter_changed(self, event: Input.Changed) -> None:
         self.filter_text = event.value.strip()
-        self.rebuild()
 
     @on(Input.Submitted, "#triage-filter")
     def filter_done(self) -> None:
         self.table.focus()
 
     def action_clear_filter(self) -> None:
-        box = self.query_one("#triage-filter", Input)
+        box = self.filter_box
         if box.has_focus and box.value:
             box.value = ""
         elif box.has_focus:
@@ -415,22 +448,21 @@ class CohortScreen(Screen[None]):
             box.add_class("hidden")
 
     def action_sort_next(self) -> None:
-        self.sort_index = (self.sort_index + 1) % len(COLUMNS)
-        self.sort_reverse = False
-        self.rebuild()
+        self.sort = ((self.sort[0] + 1) % len(COLUMNS), False)
 
     def action_sort_reverse(self) -> None:
-        self.sort_reverse = not self.sort_reverse
-        self.rebuild()
+        self.sort = (self.sort[0], not self.sort[1])
 
     def action_refresh(self) -> None:
         self.reload()
 
-    REVEAL_WINDOW = 3.0  # seconds within which the second A lifts candidate-blind review
+    # Seconds within which the second A lifts candidate-blind review.
+    REVEAL_WINDOW = 3.0
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reveal":
-            return masking()  # the key exists only in a candidate-blind session
+            # The key exists only in a candidate-blind session.
+            return masking()
         return True
 
     def action_reveal(self) -> None:
@@ -441,9 +473,7 @@ class CohortScreen(Screen[None]):
             self.app.notify("Press A again to show the candidates' names for the rest of this session.",
                             markup=False, timeout=self.REVEAL_WINDOW)
             return
-        reveal = getattr(self.app, "reveal_names", None)
-        if reveal is not None:
-            reveal()
+        self.context.reveal_names()
         self.refresh_bindings()
         self.rebuild()
         self.app.notify("Names shown from now on (a submission already open shows them once reopened).",

@@ -21,15 +21,20 @@ class KeysFooter(Horizontal):
     KeysFooter > Footer { dock: none; width: 1fr; }
     """
 
+    def __init__(self, help_keys: str | None = None) -> None:
+        super().__init__()
+        # The keymap's keys for `app.help`, when remapped.
+        self.help_keys = help_keys or "?"
+        self.help_key = Static(id="help-key")
+
     def compose(self) -> ComposeResult:
-        yield Static(id="help-key")
+        yield self.help_key
         yield Static(Content("Keys"), id="help-key-label")
         yield Footer()
 
     def on_mount(self) -> None:
-        keys = getattr(self.app, "keymap", {}).get("app.help") or "?"
-        shown = self.app.get_key_display(Binding(keys.split(",")[0].strip(), "help"))
-        self.query_one("#help-key", Static).update(Content(shown))
+        shown = self.app.get_key_display(Binding(self.help_keys.split(",")[0].strip(), "help"))
+        self.help_key.update(Content(shown))
 
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id in ("help-key", "help-key-label"):

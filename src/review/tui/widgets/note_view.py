@@ -33,7 +33,7 @@ def disclosure_summary(analysis: Analysis) -> str:
     else:
         named = ", ".join(note.tools) or ("none (declared)" if note.declares_none else "none named")
         lines.append(f"Disclosure section “{note.heading}”: assistants named: {named}.")
-    commit_tools = sorted({s.tool for c in result.commits for s in c.signals})
+    commit_tools = sorted({claim.tool for c in result.commits for claim in c.signals})
     lines.append(f"Commit metadata names: {', '.join(commit_tools) or 'no assistant'}.")
     if result.unknown_tools:
         lines.append(f"Not a known tool (shown as written): {', '.join(result.unknown_tools)}.")
@@ -62,8 +62,8 @@ def numbered_rows(text: str, width: int | None = None) -> tuple[list[str], list[
     rows: list[str] = []
     starts: list[int] = []
     for number, line in enumerate(lines, start=1):
-        pieces = textwrap.wrap(line, room, drop_whitespace=False, replace_whitespace=False, break_on_hyphens=False,
-                               expand_tabs=False) if room and line else [line]
+        pieces = textwrap.wrap(line, room, drop_whitespace=False, replace_whitespace=False,
+                               break_on_hyphens=False, expand_tabs=False) if room and line else [line]
         starts.append(len(rows))
         rows.append(f"{number:>{digits}} │ {pieces[0]}")
         rows += [f"{'':>{digits}} ┆ {piece}" for piece in pieces[1:]]
@@ -81,23 +81,28 @@ class NoteView(VerticalScroll, can_focus=True):
         super().__init__(id=id)
         self.analysis: Analysis | None = None
         self.wrap_width = 0
-        self.line_starts: list[int] = []  # the row each note line starts on, as last rendered
+        # The row each note line starts on, as last rendered.
+        self.line_starts: list[int] = []
+
+        self.summary = Static(Content("reading the note…"), id="note-summary")
+        self.text = Static(Content(""), id="note-text")
 
     def compose(self) -> ComposeResult:
-        yield Static(Content("reading the note…"), id="note-summary")
-        yield Static(Content(""), id="note-text")
+        yield self.summary
+        yield self.text
 
     def load(self, analysis: Analysis) -> None:
         self.analysis = analysis
         # The heading and tool names are the candidate's words: sanitised (and masked in a blind session).
-        self.query_one("#note-summary", Static).update(Content(safe_text(disclosure_summary(analysis))))
+        self.summary.update(Content(safe_text(disclosure_summary(analysis))))
         self.render_note()
 
     def text_width(self) -> int:
         # Room for the vertical scrollbar whether or not it shows yet: it appears only after the
         # first render, and a width that changed with it would re-wrap every line.
         width = self.content_region.width - self.styles.scrollbar_size_vertical
-        return max(20, width) if width > 0 else 0  # 0: hidden, no layout yet (on_resize wraps it later)
+        # 0: hidden, no layout yet (on_resize wraps it later)
+        return max(20, width) if width > 0 else 0
 
     def on_resize(self) -> None:
         if self.analysis is not None and self.text_width() != self.wrap_width:
@@ -109,8 +114,9 @@ class NoteView(VerticalScroll, can_focus=True):
         text = self.analysis.note.text
         rows, self.line_starts = numbered_rows(text, self.wrap_width or None) if text else ([], [])
         body = "\n".join(rows)
-        header = f"{self.analysis.note.path} at HEAD {self.analysis.head[:12]}\n\n" if self.analysis.note.path else ""
-        self.query_one("#note-text", Static).update(Content(header + body))
+        path = self.analysis.note.path
+        header = f"{path} at HEAD {self.analysis.head[:12]}\n\n" if path else ""
+        self.text.update(Content(header + body))
 
     def scroll_to_line(self, number: int) -> None:
         """Bring note line `number` near the top, one line of context above (evidence hints link here).
@@ -120,12 +126,13 @@ class NoteView(VerticalScroll, can_focus=True):
     def _scroll_to_line(self, number: int, tries: int = 3) -> None:
         if self.analysis is None:
             return
-        if self.text_width() != self.wrap_width:  # shown just now: wrap for its width first
+        # Shown just now: wrap for its width first.
+        if self.text_width() != self.wrap_width:
             self.render_note()
             if tries:
                 self.call_after_refresh(self._scroll_to_line, number, tries - 1)
                 return
         row = self.line_starts[number - 1] if 0 < number <= len(self.line_starts) else 0
         header = 2 if self.analysis.note.path else 0
-        text = self.query_one("#note-text", Static)
+        text = self.text
         self.scroll_to(y=max(0, text.virtual_region.y + header + row - 1), animate=False)

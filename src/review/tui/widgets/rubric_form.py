@@ -64,37 +64,39 @@ class SignalRow(Vertical, can_focus=True):
         self.signal = signal
         self.tier = ""
         self.hints: list[Hint] = []
-        self.next_hint = 0  # g cycles through the hints' sources
+        # g cycles through the hints' sources.
+        self.next_hint = 0
+        self.title = Static(classes="signal-title")
+        self.tiers = Static(classes="signal-tiers")
+        self.observed = Static(classes="signal-hints")
+        self.comment_box = Input(placeholder=f"comment on {signal.name} (enter or escape to leave)",
+                                 classes="signal-comment")
 
     def compose(self) -> ComposeResult:
-        yield Static(classes="signal-title")
-        yield Static(classes="signal-tiers")
-        yield Static(classes="signal-hints")
-        yield Input(placeholder=f"comment on {self.signal.name} (enter or escape to leave)", classes="signal-comment")
+        yield self.title
+        yield self.tiers
+        yield self.observed
+        yield self.comment_box
 
     def on_mount(self) -> None:
         self.refresh_text()
 
-    @property
-    def comment_box(self) -> Input:
-        return self.query_one(Input)
-
     def refresh_text(self) -> None:
         chosen = TIER_LABELS.get(self.tier, "not scored yet")
-        self.query_one(".signal-title", Static).update(Content(f"{self.signal.name}: {chosen}"))
+        self.title.update(Content(f"{self.signal.name}: {chosen}"))
         parts = []
         for key, tier in zip("was", TIERS):
             mark = "●" if self.tier == tier else "○"
             parts.append(f"{mark} {key} {TIER_LABELS[tier]}: {self.signal.description(tier)}")
         parts.append(("● " if self.tier == NO_DECISION else "○ ") + "n No decision yet")
-        self.query_one(".signal-tiers", Static).update(Content("\n".join(safe_line(p, 200) for p in parts)))
+        self.tiers.update(Content("\n".join(safe_line(p, 200) for p in parts)))
         hints = [f"observed: {h.text} ({h.where})" for h in self.hints] or ["observed: nothing yet"]
         if self.hints:
             hints[-1] += "  · g goes there"
         comment = self.comment_box.value
         if comment and not self.comment_box.has_class("open"):
             hints.append(f"comment: {comment}")
-        self.query_one(".signal-hints", Static).update(Content("\n".join(safe_line(h, 300) for h in hints)))
+        self.observed.update(Content("\n".join(safe_line(h, 300) for h in hints)))
 
     def action_tier(self, tier: str) -> None:
         self.tier = tier
@@ -163,27 +165,40 @@ class RubricForm(VerticalScroll):
         super().__init__(id=id)
         self.rubric = rubric
         self.state = "draft"
-        self.anchored: list[dict[str, str]] = []  # comments anchored to a diff hunk or a scenario's log
+        # The status line's text, as last set (a re-review adds what changed to it).
+        self.status = ""
+        # Comments anchored to a diff hunk or a scenario's log.
+        self.anchored: list[dict[str, str]] = []
+        self.header = Static(id="rubric-header")
+        self.status_line = Static(id="rubric-status")
+        self.signal_rows = [SignalRow(signal) for signal in rubric.signals]
+        self.flag_boxes = {flag.id: Checkbox(Content(flag.label), id=f"flag-{flag.id}")
+                           for flag in rubric.flags}
+        self.flag_hints = {flag.id: Static(classes="flag-hints", id=f"flag-hints-{flag.id}")
+                           for flag in rubric.flags}
+        self.anchored_list = Static(id="anchored")
+        self.overall = TextArea(id="overall", soft_wrap=True, show_line_numbers=False)
+        self.others = Static(id="others")
 
     def compose(self) -> ComposeResult:
-        yield Static(id="rubric-header")
-        yield Static(id="rubric-status")
-        for signal in self.rubric.signals:
-            yield SignalRow(signal)
+        yield self.header
+        yield self.status_line
+        yield from self.signal_rows
         yield Static(Content("Failure modes (space toggles)"), classes="signal-title")
         for flag in self.rubric.flags:
-            yield Checkbox(Content(flag.label), id=f"flag-{flag.id}")
-            yield Static(classes="flag-hints", id=f"flag-hints-{flag.id}")
-        yield Static(Content("Line comments (m in the diff or the stub log adds one)"), classes="signal-title")
-        yield Static(id="anchored")
+            yield self.flag_boxes[flag.id]
+            yield self.flag_hints[flag.id]
+        yield Static(Content("Line comments (m in the diff or the stub log adds one)"),
+                     classes="signal-title")
+        yield self.anchored_list
         yield Static(Content("Overall comment"), classes="signal-title")
-        yield TextArea(id="overall", soft_wrap=True, show_line_numbers=False)
-        yield Static(id="others")
+        yield self.overall
+        yield self.others
 
     # ----------------------------------------------------------------- values
 
     def rows(self) -> list[SignalRow]:
-        return list(self.query(SignalRow))
+        return list(self.signal_rows)
 
     def fill(self, review: store.Review | None) -> None:
         self.state = review.state if review else "draft"
@@ -192,8 +207,8 @@ class RubricForm(VerticalScroll):
             row.comment_box.value = review.comments.get(row.signal.id, "") if review else ""
             row.refresh_text()
         for flag in self.rubric.flags:
-            self.query_one(f"#flag-{flag.id}", Checkbox).value = bool(review and flag.id in review.flags)
-        self.query_one("#overall", TextArea).text = review.comment if review else ""
+            self.flag_boxes[flag.id].value = bool(review and flag.id in review.flags)
+        self.overall.text = review.comment if review else ""
         self.anchored = [dict(a) for a in review.anchored] if review else []
         self.show_anchored()
         self.mark_clean()
@@ -205,7 +220,7 @@ class RubricForm(VerticalScroll):
 
     def show_anchored(self) -> None:
         lines = [f"{a['at']}: {a['text']}" for a in self.anchored] or ["none yet"]
-        self.query_one("#anchored", Static).update(Content("\n".join(safe_line(line, 300) for line in lines)))
+        self.anchored_list.update(Content("\n".join(safe_line(line, 300) for line in lines)))
 
     def mark_clean(self, values: dict | None = None) -> None:
         """`values`: what was saved (the form may have changed since the save began)."""
@@ -219,9 +234,10 @@ class RubricForm(VerticalScroll):
     def values(self) -> dict:
         return {
             "tiers": {row.signal.id: row.tier for row in self.rows() if row.tier},
-            "comments": {row.signal.id: row.comment_box.value for row in self.rows() if row.comment_box.value},
-            "flags": [flag.id for flag in self.rubric.flags if self.query_one(f"#flag-{flag.id}", Checkbox).value],
-            "comment": self.query_one("#overall", TextArea).text,
+            "comments": {row.signal.id: row.comment_box.value for row in self.rows()
+                         if row.comment_box.value},
+            "flags": [flag.id for flag in self.rubric.flags if self.flag_boxes[flag.id].value],
+            "comment": self.overall.text,
             "anchored": [dict(a) for a in self.anchored],
             "state": self.state,
         }
@@ -237,18 +253,20 @@ class RubricForm(VerticalScroll):
         for flag in self.rubric.flags:
             found = hints.get(flag.id, [])
             text = "\n".join(f"observed: {h.text} ({h.where})" for h in found)
-            self.query_one(f"#flag-hints-{flag.id}", Static).update(Content(safe_line(text, 600) if found else ""))
+            self.flag_hints[flag.id].update(Content(safe_line(text, 600) if found else ""))
 
     def set_header(self, text: str) -> None:
-        self.query_one("#rubric-header", Static).update(Content(text))
+        self.header.update(Content(text))
 
     def set_status(self, text: str) -> None:
-        status = self.query_one("#rubric-status", Static)
+        self.status = text
+        status = self.status_line
         status.update(Content(text))
-        status.display = bool(text)  # an empty status would leave a gap above the first signal
+        # An empty status would leave a gap above the first signal.
+        status.display = bool(text)
 
     def set_others(self, text: str) -> None:
-        self.query_one("#others", Static).update(Content(text))
+        self.others.update(Content(text))
 
     # ----------------------------------------------------------------- actions
 
@@ -256,7 +274,8 @@ class RubricForm(VerticalScroll):
         self.state = "draft" if self.state == "final" else "final"
         text = f"state will be saved as {self.state.upper()} (ctrl+s saves)"
         self.set_status(text)
-        self.app.notify(text, markup=False, timeout=3)  # the status line may be scrolled out of view
+        # The status line may be scrolled out of view.
+        self.app.notify(text, markup=False, timeout=3)
 
     @on(SignalRow.Changed)
     @on(Checkbox.Changed)

@@ -1,49 +1,59 @@
-"""A screen whose panes off screen are mounted just after its first frame (at 80×24, all but the
-diff: styling them first was half the time to that frame). Until they are, only escape answers; any
-other key typed meanwhile is kept and replayed, in order, once they are mounted, so a reviewer who
-types ahead (Enter, then 4 for the rubric) loses nothing."""
+"""The panes off screen, mounted just after the screen's first frame (at 80×24, all but the diff:
+styling them first was half the time to that frame). Until they are, only escape answers; any other
+key typed meanwhile is kept and replayed, in order, once they are mounted, so a reviewer who types
+ahead (Enter, then 4 for the rubric) loses nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from textual import events
-from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widget import Widget
 
 from review.support import gc
-from review.tui.screens.submission.scoring import ScoringScreen
 
 
-class DeferredPanesScreen(ScoringScreen):
-    panes_ready = False  # every pane mounted: until then only the diff and `escape` answer
-    unmounted: list[str]  # set by compose: the panes composed empty, mounted after the first frame
-    typed_ahead: list[events.Key] | None = None
+class DeferredPanes:
+    def __init__(self, screen: Screen, content: Callable[[str], Iterable[Widget]],
+                 mounted: Callable[[], None]) -> None:
+        self.screen = screen
+        self.content = content
+        self.mounted = mounted
+        # Every pane mounted: until then only the diff and escape answer.
+        self.ready = False
+        self.waiting: dict[str, Vertical] = {}
+        self.typed_ahead: list[events.Key] = []
 
-    def pane_content(self, name: str) -> ComposeResult:
-        raise NotImplementedError
+    def defer(self, frames: dict[str, Vertical]) -> None:
+        """These panes' frames are composed empty; their widgets are mounted after the first frame."""
+        self.waiting = frames
 
-    def panes_mounted(self) -> None:
-        """Every pane is mounted: fill them with what was read meanwhile."""
-
-    async def mount_panes(self) -> None:
-        # Held since Enter (CohortScreen.action_open), for the first frame.
+    async def mount(self) -> None:
+        # Held since Enter on the triage row, for the first frame.
         gc.release()
-        if not self.is_attached:
-            return  # left before its first frame
-        for name in self.unmounted:
-            await self.query_one(f"#pane-{name}").mount_all(list(self.pane_content(name)))
-        self.unmounted = []
-        self.panes_ready = True
-        self.panes_mounted()
-        self.replay_typed_ahead()
+        if not self.screen.is_attached:
+            return
+        for name, frame in self.waiting.items():
+            await frame.mount_all(list(self.content(name)))
+        self.waiting = {}
+        self.ready = True
+        self.mounted()
+        self.replay()
 
-    def replay_typed_ahead(self) -> None:
+    def hold(self, event: events.Key) -> bool:
+        """Keep a key typed before the panes are mounted (True: kept, the caller stops it)."""
+        if self.ready or event.key == "escape":
+            return False
+        self.typed_ahead.append(event)
+        return True
+
+    def replay(self) -> None:
         """One key at a time, each once the one before has been handled (and the focus it moved has
         moved): 4 then s is the rubric, then Strong there."""
         if self.typed_ahead:
-            key, *self.typed_ahead = self.typed_ahead
-            self.app.post_message(events.Key(key.key, key.character))  # as if typed now, bindings and all
-            self.call_after_refresh(self.replay_typed_ahead)
-
-    def on_key(self, event: events.Key) -> None:
-        if not self.panes_ready and event.key != "escape":
-            self.typed_ahead = [*(self.typed_ahead or []), event]
-            event.stop()
+            key = self.typed_ahead.pop(0)
+            # As if typed now, bindings and all.
+            self.screen.app.post_message(events.Key(key.key, key.character))
+            self.screen.call_after_refresh(self.replay)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from textual.app import App
-from textual.widgets import Static
 
 from review.core.evidence import Attribution, CommitRef, DiffLine, LogLines, NoteLines, Source
 from review.core.text import safe_line
@@ -30,8 +29,6 @@ class Workspace(Protocol):
     layout_name: str
     analysis: Analysis | None
     suite: runner.SuiteResult | None
-    reviewed_before: store.Review | None
-    next_site: int
     diff_pane: DiffPane
     note_view: NoteView
     stub_log: StubLog
@@ -42,113 +39,122 @@ class Workspace(Protocol):
 
     def show_pane(self, name: str) -> None: ...
 
+
 SITE_ORDER = {"key-sent": 0, "request": 1, "key-made": 2}
 SITE_WORDS = {"key-sent": "sends the key", "request": "sends the request", "key-made": "makes the key"}
 
 
-def show_diff_line(screen: Workspace, path: str, line: int, focus: bool) -> bool:
-    """The diff pane on screen, scrolled to HEAD's `line` of `path` (False, said, when not shown)."""
-    if focus:
-        screen.action_pane("diff")
-    else:
-        screen.show_pane("diff")
-    if screen.diff_pane.view.go_to_line(path, line):
-        return True
-    screen.app.notify(safe_line(f"{path}:{line} is not in the diff shown (d shows the whole submission)", 200),
-                      markup=False)
-    return False
+class Navigation:
+    """The submission screen's moves from evidence to its source; g cycles through code sites."""
 
+    def __init__(self, screen: Workspace) -> None:
+        self.screen = screen
+        # g in the stub log cycles through the code sites.
+        self.next_site = 0
 
-def go_to_source(screen: Workspace, source: Source, signal: str) -> None:
-    """A hint's source, by its type. With room on screen the source appears beside the rubric and
-    focus stays, so g cycles on; in tabs (80×24) the source's pane takes the screen, and 4 comes back."""
-    tabs = screen.layout_name == "tabs"
-    go = screen.action_pane if tabs else screen.show_pane
-    if isinstance(source, (NoteLines, Attribution)):
-        go("note")
-        if isinstance(source, NoteLines) and source.lines:
-            screen.note_view.scroll_to_line(source.lines[0])
-    elif isinstance(source, LogLines):
-        log = screen.stub_log
-        go("log")
-        if source.scenario and not log.scroll_to_scenario(source.scenario, screen.suite):
-            screen.app.notify("No run of that scenario in the log yet: r runs the suite.", markup=False)
-    elif isinstance(source, CommitRef):
-        go("commits")
-        table = screen.commits_table
-        for index, key in enumerate(table.rows):
-            if source.sha and key.value == source.sha:
-                table.move_cursor(row=index)
-                break
-    elif isinstance(source, DiffLine):
-        show_diff_line(screen, source.path, source.line, focus=tabs)
-    back = " · 4 goes back to the rubric" if tabs else " · g again: the next hint"
-    screen.app.notify(safe_line(f"{signal}: {source.label}{back}", 200), markup=False, timeout=3)
+    def show_diff_line(self, path: str, line: int, focus: bool) -> bool:
+        """The diff pane on screen, scrolled to HEAD's `line` of `path` (False, said, when not shown)."""
+        if focus:
+            self.screen.action_pane("diff")
+        else:
+            self.screen.show_pane("diff")
+        if self.screen.diff_pane.view.go_to_line(path, line):
+            return True
+        self.screen.app.notify(safe_line(f"{path}:{line} is not in the diff shown (d shows the whole "
+                                         "submission)",
+                                         200), markup=False)
+        return False
 
+    def go_to_source(self, source: Source, signal: str) -> None:
+        """A hint's source, by its type. With room on screen the source appears beside the rubric and
+        focus stays, so g cycles on; in tabs (80×24) the source's pane takes the screen, and 4 comes back."""
+        tabs = self.screen.layout_name == "tabs"
+        go = self.screen.action_pane if tabs else self.screen.show_pane
+        if isinstance(source, (NoteLines, Attribution)):
+            go("note")
+            if isinstance(source, NoteLines) and source.lines:
+                self.screen.note_view.scroll_to_line(source.lines[0])
+        elif isinstance(source, LogLines):
+            log = self.screen.stub_log
+            go("log")
+            if source.scenario and not log.scroll_to_scenario(source.scenario, self.screen.suite):
+                self.screen.app.notify("No run of that scenario in the log yet: r runs the suite.",
+                                       markup=False)
+        elif isinstance(source, CommitRef):
+            go("commits")
+            table = self.screen.commits_table
+            for index, key in enumerate(table.rows):
+                if source.sha and key.value == source.sha:
+                    table.move_cursor(row=index)
+                    break
+        elif isinstance(source, DiffLine):
+            self.show_diff_line(source.path, source.line, focus=tabs)
+        back = " · 4 goes back to the rubric" if tabs else " · g again: the next hint"
+        self.screen.app.notify(safe_line(f"{signal}: {source.label}{back}", 200), markup=False, timeout=3)
 
-def log_to_code(screen: Workspace) -> None:
-    """From the requests in the stub log to the code that sent them: the line that sends the key,
-    the request, where the key is made; g again goes to the next one."""
-    if screen.analysis is None:
-        return
-    sites = sorted(screen.analysis.sites, key=lambda site: (SITE_ORDER[site.kind], site.path, site.line))
-    if not sites:
-        screen.app.notify("No line in the diff sends a request or a key (is the client's code in the diff?)",
-                          markup=False)
-        return
-    site = sites[screen.next_site % len(sites)]
-    screen.next_site += 1
-    if show_diff_line(screen, site.path, site.line, focus=screen.layout_name == "tabs"):
-        screen.app.notify(safe_line(f"{site.path}:{site.line} {SITE_WORDS[site.kind]} · g again: the next site "
-                                    f"({len(sites)})", 200), markup=False, timeout=3)
+    def log_to_code(self) -> None:
+        """From the requests in the stub log to the code that sent them: the line that sends the key,
+        the request, where the key is made; g again goes to the next one."""
+        if self.screen.analysis is None:
+            return
+        sites = sorted(self.screen.analysis.sites,
+                       key=lambda site: (SITE_ORDER[site.kind], site.path, site.line))
+        if not sites:
+            self.screen.app.notify("No line in the diff sends a request or a key (is the client's code in "
+                                   "the diff?)", markup=False)
+            return
+        site = sites[self.next_site % len(sites)]
+        self.next_site += 1
+        if self.show_diff_line(site.path, site.line, focus=self.screen.layout_name == "tabs"):
+            said = f"{site.path}:{site.line} {SITE_WORDS[site.kind]} · g again: the next site ({len(sites)})"
+            self.screen.app.notify(safe_line(said, 200), markup=False, timeout=3)
 
+    def start_re_review(self, before: store.Review | None, suites: dict[str, runner.SuiteResult]) -> None:
+        """HEAD moved since my review (`before`): open on what changed since, and say which verdicts
+        changed."""
+        analysis = self.screen.analysis
+        if before is None or analysis is None or before.commit not in {c.sha for c in analysis.commits}:
+            return
+        pane = self.screen.diff_pane
+        pane.reviewed = before.commit
+        pane.action_since_review()
+        old, new = suites.get(before.commit), suites.get(analysis.head)
+        if old is None or new is None:
+            text = (f"runs: {before.harness or 'none recorded'} when you reviewed; at HEAD "
+                    f"{new.summary if new else 'not run yet (5, r runs it)'}")
+        else:
+            was = old.verdicts
+            changed = [f"{s.name} {was.get(s.name, '?')} → {s.verdict}" for s in new.scenarios
+                       if was.get(s.name) != s.verdict]
+            text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")
+        form = self.screen.form
+        form.set_status(safe_line(f"{form.status}\n{text}".strip(), 800))
+        said = f"Re-review: the diff shows what changed since your review at {before.commit[:7]} " \
+               f"(d: the whole submission). {text}"
+        self.screen.app.notify(safe_line(said, 400), markup=False, timeout=8)
 
-def start_re_review(screen: Workspace, suites: dict[str, runner.SuiteResult]) -> None:
-    """HEAD moved since my review: open on what changed since, and say which verdicts changed."""
-    before = screen.reviewed_before
-    analysis = screen.analysis
-    if before is None or analysis is None or before.commit not in {c.sha for c in analysis.commits}:
-        return
-    pane = screen.diff_pane
-    pane.reviewed = before.commit
-    pane.action_since_review()
-    old, new = suites.get(before.commit), suites.get(analysis.head)
-    if old is None or new is None:
-        text = (f"runs: {before.harness or 'none recorded'} when you reviewed; at HEAD "
-                f"{new.summary if new else 'not run yet (5, r runs it)'}")
-    else:
-        was = old.verdicts
-        changed = [f"{s.name} {was.get(s.name, '?')} → {s.verdict}" for s in new.scenarios
-                   if was.get(s.name) != s.verdict]
-        text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")
-    status = str(screen.form.query_one("#rubric-status", Static).render())
-    screen.form.set_status(safe_line(f"{status}\n{text}".strip(), 800))
-    screen.app.notify(safe_line(f"Re-review: the diff shows what changed since your review at {before.commit[:7]} "
-                                f"(d: the whole submission). {text}", 400), markup=False, timeout=8)
+    def diff_anchor(self) -> str | None:
+        """The current hunk, by its lines at the range's target: `checkout.mjs:12-19`, with the commit
+        when the diff shows something else than HEAD."""
+        pane = self.screen.diff_pane
+        file_diff, hunk = pane.view.current()
+        if file_diff is None or hunk is None or pane.shown is None or self.screen.analysis is None:
+            return None
+        end = hunk.new_start + max(hunk.new_len, 1) - 1
+        where = f"{file_diff.path}:{hunk.new_start}" + (f"-{end}" if end != hunk.new_start else "")
+        target = pane.shown.target
+        return where if target == self.screen.analysis.head else f"{where} @ {target[:7]}"
 
-
-def diff_anchor(screen: Workspace) -> str | None:
-    """The current hunk, by its lines at the range's target: `checkout.mjs:12-19`, with the commit
-    when the diff shows something else than HEAD."""
-    pane = screen.diff_pane
-    file_diff, hunk = pane.view.current()
-    if file_diff is None or hunk is None or pane.shown is None or screen.analysis is None:
-        return None
-    end = hunk.new_start + max(hunk.new_len, 1) - 1
-    where = f"{file_diff.path}:{hunk.new_start}" + (f"-{end}" if end != hunk.new_start else "")
-    target = pane.shown.target
-    return where if target == screen.analysis.head else f"{where} @ {target[:7]}"
-
-
-def log_anchor(screen: Workspace) -> str | None:
-    """The scenario whose lines are at the top of the stub log, and that line: `stub log first-503: …`."""
-    log = screen.stub_log
-    if not log.raw_lines:
-        return None
-    top = max(0, min(len(log.raw_lines) - 1, log.lines.scroll_offset.y - log.unlogged))
-    names = [s.name for s in scenarios.SCENARIOS]
-    for line in reversed(log.raw_lines[:top + 1]):
-        found = next((name for name in names if f"] {name}: " in line), None)
-        if found:
-            return safe_line(f"stub log {found}: {log.raw_lines[top].strip()}", 160)
-    return safe_line(f"stub log: {log.raw_lines[top].strip()}", 160)
+    def log_anchor(self) -> str | None:
+        """The scenario whose lines are at the top of the stub log, and that line: `stub log
+        first-503: …`."""
+        log = self.screen.stub_log
+        if not log.raw_lines:
+            return None
+        top = max(0, min(len(log.raw_lines) - 1, log.lines.scroll_offset.y - log.unlogged))
+        names = [s.name for s in scenarios.SCENARIOS]
+        for line in reversed(log.raw_lines[:top + 1]):
+            found = next((name for name in names if f"] {name}: " in line), None)
+            if found:
+                return safe_line(f"stub log {found}: {log.raw_lines[top].strip()}", 160)
+        return safe_line(f"stub log: {log.raw_lines[top].strip()}", 160)

@@ -1,18 +1,26 @@
-"""One submission: the diff with AI-attributed hunks, the note as written, the commits, and the
-rubric form whose scores are saved next to the submission."""
+"""One submission: the diff with AI-attributed hunks, the note as written, the commits, the stub log,
+and the rubric form whose scores are saved next to the submission.
+
+The screen composes its panes once and owns small helpers: `DeferredPanes` (the panes mounted after
+the first frame), `Scoring` (the rubric's saves, over a `services.scoring.ScoreSession`), `Navigation`
+(from evidence to its source) and `Runs` (the harness jobs the stub log shows)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Container
+from textual.containers import Container, Vertical
 from textual.content import Content
 from textual.events import DescendantFocus, Resize
 from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Static, Tab, Tabs
 
 from review import gitsafe
@@ -22,21 +30,36 @@ from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
 from review.services import cohort, failures, store
 from review.services.analysis import Analysis
-from review.services.session import Session
+from review.services.runs import Target
+from review.services.scoring import RubricChoice, ScoreSession
+from review.tui.context import ConsoleContext
 from review.tui.modals.anchor import AnchorCommentScreen
-from review.tui.score_updates import subscribe_to_scores
-from review.tui.screens.submission import navigation, panes
-from review.tui.screens.submission.deferred import DeferredPanesScreen
+from review.tui.screens.submission import panes
+from review.tui.screens.submission.deferred import DeferredPanes
+from review.tui.screens.submission.navigation import Navigation
+from review.tui.screens.submission.runs import Runs
+from review.tui.screens.submission.scoring import Scoring
 from review.tui.widgets.diff.commits import CommitsTable, commit_detail
 from review.tui.widgets.diff.pane import DiffPane
 from review.tui.widgets.diff.view import load_lexers
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.note_view import NoteView
-from review.tui.widgets.rubric_form import SignalRow
-from review.tui.widgets.stub_log.log import StubLog, Target
+from review.tui.widgets.rubric_form import RubricForm, SignalRow
+from review.tui.widgets.stub_log.log import StubLog
 
 
-class SubmissionScreen(DeferredPanesScreen):
+@dataclass(frozen=True)
+class Closed:
+    """What the triage screen learns when a submission closes, without reading files again."""
+
+    open_next: bool
+    # The score file as last read or written here.
+    scores: store.ScoreFile | None
+    # The latest suite at HEAD.
+    suite: runner.SuiteResult | None
+
+
+class SubmissionScreen(Screen[Closed]):
     BINDING_GROUP_TITLE = "Submission"
     AUTO_FOCUS = "#diff-view"
     BINDINGS = [
@@ -55,12 +78,21 @@ class SubmissionScreen(DeferredPanesScreen):
         Binding("g", "log_to_code", "Go to the code", id="submission.log-to-code"),
         Binding("m", "anchor_comment", "Comment here", id="submission.comment-here"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="submission.focus-next"),
-        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, id="submission.focus-previous"),
+        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False,
+                id="submission.focus-previous"),
     ]
+
+    # The pane the reviewer last chose (in tabs, the one on screen).
+    active_pane: reactive[str] = reactive("diff", init=False, repaint=False)
+    # The left pane of a grid: diff, commits, or the note when it has no column of its own.
+    main_pane: reactive[str] = reactive("diff", init=False, repaint=False)
+    # z: the active pane alone, on the whole screen.
+    zoomed: reactive[bool] = reactive(False, init=False, repaint=False)
 
     @dataclass
     class DiffParsed(Message):
         """The diff, parsed, while its lines are still being attributed (not read ahead by triage)."""
+
         diff: Diff
 
     @dataclass
@@ -70,44 +102,74 @@ class SubmissionScreen(DeferredPanesScreen):
         # Earlier runs, per commit id: what the timeline already knows before anything runs.
         suites: dict[str, runner.SuiteResult] | None = None
         tests: dict[str, candidate_tests.TestRun] | None = None
-        scores: store.ScoreFile | None = None  # read in the worker, with the rest
+        # Read in the worker, with the rest.
+        scores: store.ScoreFile | None = None
 
-    def __init__(self, path: Path, row: cohort.Row, session: Session, reviewers: tuple[str, ...] = (),
-                 blind: bool = False) -> None:
-        super().__init__(path, reviewers, blind)
-        self.session = session
+    def __init__(self, context: ConsoleContext, row: cohort.Row, rubric: RubricChoice) -> None:
+        super().__init__()
+        self.context = context
+        self.session = context.session
+        self.path = Path(row.path)
         self.row = row
-        self.test_runs: dict[str, str] = {}  # commit -> red | green | none: the candidate's own tests
-        self.diff_for: Analysis | None = None  # what the diff pane shows already
-        self.previewed: Diff | None = None  # painted before its analysis landed
+        self.analysis: Analysis | None = None
+        # The latest suite at HEAD.
+        self.suite: runner.SuiteResult | None = None
+        # Commit -> red | green | none: the candidate's own tests.
+        self.test_runs: dict[str, str] = {}
+        # What the diff pane shows already, and what it painted before its analysis landed.
+        self.diff_for: Analysis | None = None
+        self.previewed: Diff | None = None
+        # What the worker read while the panes were still being mounted.
+        self.waiting: SubmissionScreen.Loaded | None = None
+        self.layout_name = "tabs"
+        # 4 comes back to it after g went to its evidence.
+        self.last_signal: SignalRow | None = None
         # The panes' widgets, made once: composed in the first frame or mounted just after it.
+        self.title_bar = Static(Content(safe_line(f"{row.name} · HEAD {(row.head or '?')[:12]}", 200)),
+                                id="submission-title")
+        self.tabs = Tabs(*(Tab(f"{panes.KEYS[name]} {panes.TITLES[name]}", id=f"tab-{name}")
+                           for name in sorted(panes.KEYS, key=lambda pane: panes.KEYS[pane])), id="pane-tabs")
+        self.workspace = Container(id="workspace")
+        self.frames: dict[str, Vertical] = {}
         self.diff_pane = DiffPane(id="diff-pane")
         self.commits_table = CommitsTable(cursor_type="row", zebra_stripes=True, id="commits-table")
         self.commit_info = Static(id="commit-detail")
         self.note_view = NoteView(id="note-view")
         self.stub_log = StubLog(id="stub-log")
+        self.form = RubricForm(rubric.rubric, id="rubric-form")
+        self.score_session = ScoreSession(self.path, context.reviewers, rubric, context.blind)
+        self.scoring = Scoring(self, self.score_session, self.form, self.saved_facts, self.finish)
+        self.deferred = DeferredPanes(self, self.pane_content, self.panes_mounted)
+        self.navigation = Navigation(self)
+        self.runs = Runs(self, self.stub_log)
+
+    @property
+    def panes_ready(self) -> bool:
+        return self.deferred.ready
+
+    # ----------------------------------------------------------------- composing
 
     def compose(self) -> ComposeResult:
         # Panes composed already arranged for the terminal (arranged after mount, all were restyled).
         self.layout_name = panes.arrangement(*self.app.size)
         shown = panes.shown(self.layout_name, self.active_pane, self.main_pane)
-        yield Static(Content(safe_line(f"{self.row.name} · HEAD {(self.row.head or '?')[:12]}", 200)),
-                     id="submission-title")
-        tabs = Tabs(*(Tab(f"{panes.KEYS[name]} {panes.TITLES[name]}", id=f"tab-{name}")
-                      for name in sorted(panes.KEYS, key=lambda pane: panes.KEYS[pane])), id="pane-tabs")
-        tabs.display = self.layout_name == "tabs"
-        yield tabs
+        yield self.title_bar
+        self.tabs.display = self.layout_name == "tabs"
+        yield self.tabs
         # Every pane is composed once; the arrangement only changes which are displayed and where. The
         # ones off screen are mounted just after the first frame (fewer widgets to style before it).
-        self.unmounted = [name for name in panes.ORDER if name not in shown and name != "diff"]
-        with Container(id="workspace", classes=f"-{self.layout_name}"):
+        self.workspace.set_class(True, f"-{self.layout_name}")
+        with self.workspace:
             for name in panes.ORDER:
-                with panes.box(name, shown):
-                    if name not in self.unmounted:
+                self.frames[name] = frame = panes.box(name, shown)
+                with frame:
+                    if name in shown or name == "diff":
                         yield from self.pane_content(name)
-        yield KeysFooter()
+        self.deferred.defer({name: frame for name, frame in self.frames.items()
+                             if name not in shown and name != "diff"})
+        yield KeysFooter(self.context.keymap.get("app.help"))
 
-    def pane_content(self, name: str) -> ComposeResult:
+    def pane_content(self, name: str) -> Iterator[Widget]:
         if name == "diff":
             yield self.diff_pane
         elif name == "commits":
@@ -121,55 +183,60 @@ class SubmissionScreen(DeferredPanesScreen):
             yield self.form
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self.mount_panes)
-        self.arrange_panes()  # as composed, unless the terminal changed size meanwhile
-        subscribe_to_scores(self, self.scores_changed)
+        self.call_after_refresh(self.deferred.mount)
+        # As composed, unless the terminal changed size meanwhile.
+        self.arrange_panes()
+        self.context.subscribe_to_scores(self, self.scoring.scores_changed)
         known = self.session.last_opened(self.path, self.row.head)
-        if known is not None:  # read ahead by triage: the diff is in the first frame; the worker checks HEAD
+        # Read ahead by triage: the diff is in the first frame; the worker checks HEAD.
+        if known is not None:
             self.diff_pane.load(known)
             self.diff_for = known
         self.load()
 
-    waiting: Loaded | None = None  # what the worker read while panes were still being mounted
-
     def panes_mounted(self) -> None:
+        """Every pane is mounted: fill them with what was read meanwhile."""
         if self.waiting is not None:
             self.fill_panes(self.waiting)
             self.waiting = None
 
-    # ----------------------------------------------------------------- layout
+    def on_key(self, event: events.Key) -> None:
+        if self.deferred.hold(event):
+            event.stop()
 
-    active_pane = "diff"
-    main_pane = "diff"
-    layout_name = "tabs"
-    last_signal: SignalRow | None = None  # 4 comes back to it after g went to its evidence
+    # ----------------------------------------------------------------- layout
 
     def on_resize(self, event: Resize) -> None:
         self.arrange_panes()
 
-    zoomed = False  # z: the active pane alone, on the whole screen
+    def watch_active_pane(self) -> None:
+        self.arrange_panes()
+
+    def watch_main_pane(self) -> None:
+        self.arrange_panes()
+
+    def watch_zoomed(self) -> None:
+        self.arrange_panes()
 
     def action_zoom(self) -> None:
         self.zoomed = not self.zoomed
-        self.arrange_panes()
-        self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False, timeout=2)
+        self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False,
+                        timeout=2)
 
     def arrange_panes(self) -> None:
         self.layout_name = "tabs" if self.zoomed else panes.arrangement(self.size.width, self.size.height)
-        workspace = self.query_one("#workspace")
         for name in ("tabs", "wide", "wider"):
-            workspace.set_class(self.layout_name == name, f"-{name}")
+            self.workspace.set_class(self.layout_name == name, f"-{name}")
         shown = panes.shown(self.layout_name, self.active_pane, self.main_pane)
-        for name in panes.ORDER:
-            pane = self.query_one(f"#pane-{name}")
-            pane.display = name in shown
-            pane.set_class(panes.tall(name, shown), "-tall")
+        for name, frame in self.frames.items():
+            frame.display = name in shown
+            frame.set_class(panes.tall(name, shown), "-tall")
         if "note" in shown:
-            self.mark_note_opened()  # "read" means it was on screen, in its own column or as the main pane
-        tabs = self.query_one("#pane-tabs", Tabs)
-        tabs.display = self.layout_name == "tabs" and not self.zoomed
-        if tabs.active != f"tab-{self.active_pane}":
-            tabs.active = f"tab-{self.active_pane}"
+            # "Read" means it was on screen, in its own column or as the main pane.
+            self.scoring.note_shown()
+        self.tabs.display = self.layout_name == "tabs" and not self.zoomed
+        if self.tabs.active != f"tab-{self.active_pane}":
+            self.tabs.active = f"tab-{self.active_pane}"
 
     @on(Tabs.TabActivated, "#pane-tabs")
     def tab_clicked(self, event: Tabs.TabActivated) -> None:
@@ -182,98 +249,19 @@ class SubmissionScreen(DeferredPanesScreen):
         if isinstance(event.widget, SignalRow):
             self.last_signal = event.widget
         for node in event.widget.ancestors_with_self:
-            if node.id and node.id.startswith("pane-") and node.id.removeprefix("pane-") in panes.KEYS:
-                name = node.id.removeprefix("pane-")
-                if name != self.active_pane:
-                    self.active_pane = name
-                    self.query_one("#pane-tabs", Tabs).active = f"tab-{name}"
+            name = next((name for name, frame in self.frames.items() if frame is node), None)
+            if name is not None:
+                # Not arranged again: focus passing through a pane being hidden must not bring it back.
+                self.set_reactive(SubmissionScreen.active_pane, name)
+                self.tabs.active = f"tab-{name}"
                 if name == "note":
-                    self.mark_note_opened()
+                    self.scoring.note_shown()
                 return
 
-    @work(thread=True, exclusive=True, group="submission", name="submission-load")
-    def load(self) -> None:
-        try:
-            # Triage's analysis when it made one at this HEAD; else the diff is painted once parsed.
-            result = self.session.open(self.path, on_diff=lambda parsed: self.post_message(self.DiffParsed(parsed)))
-            register = getattr(self.app, "register_people", None)
-            if register is not None:  # candidate-blind: its authors are masked before anything is drawn
-                register(self.path, result.commits)
-            result.sites  # noqa: B018 — computed here, in the worker: a 130k-line diff took a second on the UI thread
-            load_lexers(result.diff)
-            suites, tests = self.session.earlier_runs(result.commits)
-            scores = self.session.scores(self.path)
-        except (gitsafe.GitSafeError, cohort.CohortError) as error:
-            self.post_message(self.Loaded(None, str(error)))
-            return
-        except Exception as error:  # one boundary per submission: its banner, never the console's end
-            self.post_message(self.Loaded(None, failures.record(f"submission {self.path}", error)))
-            return
-        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=scores))
-
-    @on(DiffParsed)
-    def diff_parsed(self, message: DiffParsed) -> None:
-        shown = self.previewed
-        if self.diff_for is None and not (message.diff.partial and shown is not None and not shown.partial):
-            self.diff_pane.preview(message.diff, keep_position=shown is not None)
-            self.previewed = message.diff
-
-    @on(Loaded)
-    def loaded(self, message: Loaded) -> None:
-        if message.analysis is None:
-            self.query_one("#submission-title", Static).update(
-                Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}", 300)))
-            return
-        if message.analysis is not self.diff_for:  # not painted at mount, or HEAD moved since triage read it
-            self.diff_pane.load(message.analysis, keep_position=message.analysis.diff is self.previewed)
-            self.diff_for = message.analysis
-        if self.panes_ready:
-            self.fill_panes(message)
-        else:
-            self.waiting = message
-
-    def fill_panes(self, message: Loaded) -> None:
-        assert message.analysis is not None
-        self.analysis = analysis = message.analysis
-        title = f"{self.row.name} · HEAD {analysis.head[:12]}"  # the HEAD read now, which triage may not have seen
-        self.query_one("#submission-title", Static).update(Content(safe_line(title, 200)))
-        suites, tests = message.suites or {}, message.tests or {}
-        self.suite = suites.get(analysis.head)
-        self.test_runs = {sha: run.colour for sha, run in tests.items()}
-        log = self.stub_log
-        log.repo = analysis.repo
-        log.head = log.target = self.target_for(analysis.head)
-        log.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
-        if self.suite:
-            log.last_verdicts = self.suite.verdicts
-            log.show_earlier(self.suite)  # the pane opens with the run triage (or an earlier session) made
-        log.update_status()
-        self.load_review(message.scores or store.ScoreFile(store.score_path(self.path)))
-        navigation.start_re_review(self, suites)
-        self.note_view.load(analysis)
-        self.commits_table.fill(analysis.commits, analysis.signals, suites, tests)
-        self.show_commit(0)
-        if self.query_one("#pane-note").display:
-            self.mark_note_opened()
-
-    @on(DataTable.RowHighlighted, "#commits-table")
-    def commit_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.show_commit(event.cursor_row)
-
-    def show_commit(self, index: int) -> None:
-        if not self.analysis or not (0 <= index < len(self.analysis.commits)):
-            return
-        text = commit_detail(self.analysis.commits[index], self.analysis.signals[index])
-        self.commit_info.update(Content(text))
-
-    def mark_note_opened(self) -> None:
-        if self.note_opened is None and self.analysis is not None:
-            self.note_opened = store.now()
-            self.update_rubric_header()
-
     def action_pane(self, name: str) -> None:
+        # A tab clicked in the instant before the panes are mounted.
         if not self.panes_ready:
-            return  # a tab clicked in the instant before the panes are mounted
+            return
         self.show_pane(name)
         if name == "note":
             self.note_view.focus()
@@ -295,9 +283,96 @@ class SubmissionScreen(DeferredPanesScreen):
             self.active_pane = name
         if name in ("diff", "commits", "note") and not (name == "note" and self.layout_name == "wider"):
             self.main_pane = name
-        self.arrange_panes()
         if name == "note":
-            self.mark_note_opened()
+            self.scoring.note_shown()
+
+    def focus_in(self, pane: str) -> bool:
+        focused = self.focused
+        return focused is not None and self.frames[pane] in focused.ancestors_with_self
+
+    # ----------------------------------------------------------------- reading the submission
+
+    @work(thread=True, exclusive=True, group="submission", name="submission-load")
+    def load(self) -> None:
+        try:
+            # Triage's analysis when it made one at this HEAD; else the diff is painted once parsed.
+            result = self.session.open(self.path,
+                                       on_diff=lambda parsed: self.post_message(self.DiffParsed(parsed)))
+            # Candidate-blind: its authors are masked before anything is drawn.
+            self.context.register_people(self.path, result.commits)
+            # Computed here, in the worker: a 130k-line diff took a second on the UI thread.
+            result.sites  # noqa: B018
+            load_lexers(result.diff)
+            suites, tests = self.session.earlier_runs(result.commits)
+            scores = self.session.scores(self.path)
+        except (gitsafe.GitSafeError, cohort.CohortError) as error:
+            self.post_message(self.Loaded(None, str(error)))
+            return
+        # One boundary per submission: its banner, never the console's end.
+        except Exception as error:
+            self.post_message(self.Loaded(None, failures.record(f"submission {self.path}", error)))
+            return
+        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=scores))
+
+    @on(DiffParsed)
+    def diff_parsed(self, message: DiffParsed) -> None:
+        shown = self.previewed
+        if self.diff_for is None and not (message.diff.partial and shown is not None and not shown.partial):
+            self.diff_pane.preview(message.diff, keep_position=shown is not None)
+            self.previewed = message.diff
+
+    @on(Loaded)
+    def loaded(self, message: Loaded) -> None:
+        if message.analysis is None:
+            self.title_bar.update(Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}",
+                                                    300)))
+            return
+        # Not painted at mount, or HEAD moved since triage read it.
+        if message.analysis is not self.diff_for:
+            self.diff_pane.load(message.analysis, keep_position=message.analysis.diff is self.previewed)
+            self.diff_for = message.analysis
+        if self.panes_ready:
+            self.fill_panes(message)
+        else:
+            self.waiting = message
+
+    def fill_panes(self, message: Loaded) -> None:
+        assert message.analysis is not None
+        self.analysis = analysis = message.analysis
+        # The HEAD read now, which triage may not have seen.
+        self.title_bar.update(Content(safe_line(f"{self.row.name} · HEAD {analysis.head[:12]}", 200)))
+        suites, tests = message.suites or {}, message.tests or {}
+        self.suite = suites.get(analysis.head)
+        self.test_runs = {sha: run.colour for sha, run in tests.items()}
+        runs = self.runs
+        runs.repo = analysis.repo
+        runs.head = runs.target = self.target_for(analysis.head)
+        runs.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
+        if self.suite:
+            self.stub_log.last_verdicts = self.suite.verdicts
+            # The pane opens with the run triage (or an earlier session) made.
+            self.stub_log.show_earlier(self.suite)
+        scores = message.scores or store.ScoreFile(store.score_path(self.path))
+        self.scoring.start(analysis.head, [(c.sha, c.subject) for c in analysis.commits], scores)
+        self.refresh_evidence()
+        self.navigation.start_re_review(self.score_session.reviewed_before, suites)
+        self.note_view.load(analysis)
+        self.commits_table.fill(analysis.commits, analysis.commit_attributions, suites, tests)
+        self.show_commit(0)
+        if self.frames["note"].display:
+            self.scoring.note_shown()
+
+    @on(DataTable.RowHighlighted, "#commits-table")
+    def commit_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_commit(event.cursor_row)
+
+    def show_commit(self, index: int) -> None:
+        if not self.analysis or not (0 <= index < len(self.analysis.commits)):
+            return
+        text = commit_detail(self.analysis.commits[index], self.analysis.commit_attributions[index])
+        self.commit_info.update(Content(text))
+
+    # ----------------------------------------------------------------- evidence
 
     def evidence_inputs(self) -> Inputs:
         assert self.analysis is not None
@@ -307,28 +382,50 @@ class SubmissionScreen(DeferredPanesScreen):
             if self.suite else None
         conflicts = [c.message for c in analysis.attribution.conflicts if c.path is None]
         draft = (analysis.draft, analysis.draft_added, analysis.draft_surviving) if analysis.draft else None
-        return Inputs(analysis.note.text, [(c.sha, c.subject) for c in analysis.commits],
-                                      analysis.changed, verdicts, conflicts, draft, dict(self.test_runs) or None,
-                                      analysis.sites)
+        return Inputs(analysis.note.text, [(c.sha, c.subject) for c in analysis.commits], analysis.changed,
+                      verdicts, conflicts, draft, dict(self.test_runs) or None, analysis.sites)
+
+    def refresh_evidence(self) -> None:
+        if self.analysis is not None:
+            self.form.set_evidence(gather(self.evidence_inputs()))
+
+    @on(SignalRow.GoTo)
+    def go_to_evidence(self, message: SignalRow.GoTo) -> None:
+        self.navigation.go_to_source(message.hint.source, message.row.signal.name)
+
+    def action_log_to_code(self) -> None:
+        self.navigation.log_to_code()
+
+    def action_anchor_comment(self) -> None:
+        """m: a comment on the hunk the diff shows, or on the scenario at the top of the stub log."""
+        at = self.navigation.log_anchor() if self.focus_in("log") else self.navigation.diff_anchor()
+        if at is None:
+            self.app.notify("Nothing here to comment on yet.", markup=False)
+            return
+
+        def keep(text: str | None) -> None:
+            if text:
+                self.form.add_anchored(at, text)
+                self.app.notify(safe_line(f"comment kept on {at} (listed in the rubric)", 200), markup=False)
+
+        self.app.push_screen(AnchorCommentScreen(at), keep)
 
     # ----------------------------------------------------------------- runs → evidence, diff, timeline
 
     @on(DiffPane.Shown)
     def diff_shown(self, message: DiffPane.Shown) -> None:
         """`r` in the stub log runs the commit the diff shows."""
-        if self.analysis is None:
-            return
-        log = self.stub_log
-        log.target = self.target_for(message.range.target)
-        log.update_status()
+        if self.analysis is not None:
+            self.runs.target = self.target_for(message.range.target)
 
     def target_for(self, commit: str) -> Target:
         assert self.analysis is not None
-        return Target(commit, f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}")
+        return Target(commit,
+                      f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}")
 
-    def refresh_evidence(self) -> None:
-        if self.analysis is not None:
-            self.form.set_evidence(gather(self.evidence_inputs()))
+    @on(StubLog.Asked)
+    def run_asked(self, message: StubLog.Asked) -> None:
+        self.runs.asked(message)
 
     @on(StubLog.SuiteDone)
     def suite_done(self, message: StubLog.SuiteDone) -> None:
@@ -342,10 +439,11 @@ class SubmissionScreen(DeferredPanesScreen):
 
     @on(StubLog.CompareDone)
     def compare_done(self, message: StubLog.CompareDone) -> None:
-        self.commits_table.set_cells(message.before.commit, suite=message.before_suite)
-        self.commits_table.set_cells(message.after.commit, suite=message.after_suite)
-        if self.analysis is not None and message.after.commit == self.analysis.head:
-            self.suite = message.after_suite
+        compared = message.comparison
+        self.commits_table.set_cells(compared.before.commit, suite=compared.before_suite)
+        self.commits_table.set_cells(compared.after.commit, suite=compared.after_suite)
+        if self.analysis is not None and compared.after.commit == self.analysis.head:
+            self.suite = compared.after_suite
             self.refresh_evidence()
 
     @on(StubLog.TimelineEntry)
@@ -367,9 +465,10 @@ class SubmissionScreen(DeferredPanesScreen):
             return
         pane = self.diff_pane
         pane.set_coverage(message.target.commit, f"{result.name}: {result.verdict}", result.coverage)
-        if not pane.display or not self.query_one("#pane-diff").display:
-            self.app.notify(safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the gutter.", 200),
-                            markup=False)
+        if not pane.display or not self.frames["diff"].display:
+            self.app.notify(safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the "
+                                      "gutter.",
+                                      200), markup=False)
 
     def timeline_targets(self) -> list[Target]:
         assert self.analysis is not None
@@ -378,7 +477,7 @@ class SubmissionScreen(DeferredPanesScreen):
     def action_timeline(self) -> None:
         if self.analysis is None:
             return
-        self.stub_log.run_timeline(self.timeline_targets())
+        self.runs.timeline(self.timeline_targets())
 
     def highlighted_commit(self) -> Target | None:
         table = self.commits_table
@@ -388,14 +487,13 @@ class SubmissionScreen(DeferredPanesScreen):
         return self.timeline_targets()[index] if 0 <= index < len(self.analysis.commits) else None
 
     def action_before_after_from_commit(self) -> None:
-        chosen = self.highlighted_commit()
-        log = self.stub_log
-        if chosen is None or log.head is None:
+        chosen, head = self.highlighted_commit(), self.runs.head
+        if chosen is None or head is None:
             return
-        if chosen.commit == log.head.commit:
+        if chosen.commit == head.commit:
             self.app.notify("That is HEAD: pick an earlier commit to compare with it.", markup=False)
             return
-        if log.before_after(chosen, log.head) is not False and self.layout_name == "tabs":
+        if self.runs.before_after(chosen, head) and self.layout_name == "tabs":
             self.action_pane("log")
 
     def action_commit_diff(self) -> None:
@@ -403,28 +501,33 @@ class SubmissionScreen(DeferredPanesScreen):
         if chosen is not None and self.diff_pane.show_commit(chosen.commit):
             self.action_pane("diff")
 
-    @on(SignalRow.GoTo)
-    def go_to_evidence(self, message: SignalRow.GoTo) -> None:
-        navigation.go_to_source(self, message.hint.source, message.row.signal.name)
+    # ----------------------------------------------------------------- scoring and leaving
 
-    next_site = 0  # g in the stub log cycles through the code sites
+    def saved_facts(self) -> tuple[str | None, float | None]:
+        """What a saved entry records beside the tiers: the harness at HEAD and the AI share."""
+        return (self.suite.summary if self.suite else None,
+                self.analysis.diff.ai_share if self.analysis else None)
 
-    def action_log_to_code(self) -> None:
-        navigation.log_to_code(self)
+    @on(RubricForm.Edited)
+    def edited(self) -> None:
+        self.scoring.edited()
 
-    def action_anchor_comment(self) -> None:
-        """m: a comment on the hunk the diff shows, or on the scenario at the top of the stub log."""
-        at = navigation.log_anchor(self) if self.focus_in("log") else navigation.diff_anchor(self)
-        if at is None:
-            self.app.notify("Nothing here to comment on yet.", markup=False)
-            return
+    @on(Scoring.Saved)
+    def saved(self, message: Scoring.Saved) -> None:
+        self.scoring.saved(message)
 
-        def keep(text: str | None) -> None:
-            if text:
-                self.form.add_anchored(at, text)
-                self.app.notify(safe_line(f"comment kept on {at} (listed in the rubric)", 200), markup=False)
+    @on(Scoring.SaveFailed)
+    def save_failed(self, message: Scoring.SaveFailed) -> None:
+        self.scoring.failed(message)
 
-        self.app.push_screen(AnchorCommentScreen(at), keep)
+    def action_save(self) -> None:
+        self.scoring.save()
+
+    def action_save_and_next(self) -> None:
+        self.scoring.save(then="next")
+
+    def action_reload_theirs(self) -> None:
+        self.scoring.reload_theirs()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.panes_ready:
@@ -435,14 +538,20 @@ class SubmissionScreen(DeferredPanesScreen):
             return self.focus_in("log") or self.focus_in("diff")
         return True
 
-    def focus_in(self, pane: str) -> bool:
-        focused = self.focused
-        return focused is not None and any(node.id == f"pane-{pane}" for node in focused.ancestors_with_self)
-
     def action_back(self) -> None:
         # Escape stops a run first (the timeline runs while the Commits pane has focus).
         if self.stub_log.running:
-            self.stub_log.action_cancel()
+            self.runs.cancel()
             self.app.notify("Run cancelled; escape again goes back to triage.", markup=False)
             return
         self.leave("back")
+
+    def leave(self, then: str) -> None:
+        """Back to triage ("back"), the next unscored ("next") or "quit"; unsaved changes ask first."""
+        self.scoring.leave(then)
+
+    def finish(self, then: str) -> None:
+        if then == "quit":
+            self.app.exit()
+        else:
+            self.dismiss(Closed(then == "next", self.score_session.scores, self.suite))

@@ -28,13 +28,14 @@ class CommitsTable(DataTable):
 
     def on_mount(self) -> None:
         # The timeline's columns first: the pane is often narrow.
-        for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"), ("Subject", "subject"),
+        for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"),
+                           ("Subject", "subject"),
                            ("Assistants", "assistants"), ("Date", "date"), ("Author", "author")):
             self.add_column(label, key=key)
 
-    def fill(self, commits: list[gitsafe.Commit], signals: list[attribution.CommitAttribution],
+    def fill(self, commits: list[gitsafe.Commit], attributions: list[attribution.CommitAttribution],
              suites: dict[str, runner.SuiteResult], tests: dict[str, candidate_tests.TestRun]) -> None:
-        for commit, found in zip(commits, signals):
+        for commit, found in zip(commits, attributions):
             self.add_row(Text(commit.short), suite_cell(self.app, suites.get(commit.sha)),
                          tests_cell(self.app, tests.get(commit.sha)), Text(safe_line(commit.subject, 50)),
                          Text(safe_line(", ".join(found.tools) or "—", 40)), Text(commit.author_date[:10]),
@@ -51,13 +52,13 @@ class CommitsTable(DataTable):
             self.update_cell(commit, "tests", tests_cell(self.app, tests), update_width=True)
 
 
-def commit_detail(commit: gitsafe.Commit, signals: attribution.CommitAttribution) -> str:
+def commit_detail(commit: gitsafe.Commit, found: attribution.CommitAttribution) -> str:
     """The line under the table: the whole id, author, message, and what its metadata claims."""
     lines = [f"{commit.sha}  {commit.author_name} <{commit.author_email}>  {commit.author_date}"]
     lines += [f"  {line}" for line in commit.message.splitlines()[:12]]
-    for signal in signals.signals:
-        lines.append(f"  ⚑ {signal.tool}{f' ({signal.model})' if signal.model else ''} — {signal.source}")
-    for rejected in signals.rejected:
+    for claim in found.signals:
+        lines.append(f"  ⚑ {claim.tool}{f' ({claim.model})' if claim.model else ''} — {claim.source}")
+    for rejected in found.rejected:
         lines.append(f"  ✗ not counted: {rejected.evidence} — {rejected.reason}")
     return "\n".join(safe_line(line, 300) for line in lines)
 
@@ -76,7 +77,8 @@ def suite_cell(app: App, suite: runner.SuiteResult | None) -> Text:
     ok = sum(s.verdict == "ok" for s in suite.scenarios)
     text = Text(f"{ok}/{len(suite.scenarios)} ok", style=palette.style(app, "ok") if not bad else "")
     if bad:
-        text.append(f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""), style=palette.style(app, "bad", bold=True))
+        text.append(f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""),
+                    style=palette.style(app, "bad", bold=True))
     return text
 
 

@@ -65,45 +65,48 @@ class DiffPane(Vertical):
         super().__init__(id=id)
         self.analysis: Analysis | None = None
         self.ranges: list[DiffRange] = []
-        self.position = 0  # index into self.ranges; -1 is draft..HEAD
+        # Index into self.ranges; -1 is draft..HEAD.
+        self.position = 0
         self.shown: DiffRange | None = None
         self.shown_diff: diff.Diff | None = None
         # The latest coverage run: (commit, what ran, path -> line -> count); shown on that commit's diffs.
         self.coverage: tuple[str, str, dict[str, dict[int, int]]] | None = None
         self.coverage_on = True
-        self.reviewed: str | None = None  # the commit this reviewer last scored, when HEAD moved since
+        # The commit this reviewer last scored, when HEAD moved since.
+        self.reviewed: str | None = None
+        self.range_line = Static(Content("reading the submission…"), id="diff-range")
+        self.files: DataTable = DataTable(cursor_type="row", id="diff-files")
+        self.view = DiffView(id="diff-view")
+        self.source_line = Static(id="diff-source")
 
     def compose(self) -> ComposeResult:
-        yield Static(Content("reading the submission…"), id="diff-range")
+        yield self.range_line
         with Horizontal(id="diff-body"):
-            yield DataTable(cursor_type="row", id="diff-files")
-            yield DiffView(id="diff-view")
-        yield Static(id="diff-source")
+            yield self.files
+            yield self.view
+        yield self.source_line
 
     def on_mount(self) -> None:
-        self.query_one("#diff-files", DataTable).add_columns("File", "+", "−", "AI")
+        self.files.add_columns("File", "+", "−", "AI")
         self.files_toggled = False
 
     def on_resize(self) -> None:
         # Narrow terminals (80×24 in tmux) give the diff the width; `f` brings the list back.
         if not self.files_toggled:
-            self.query_one("#diff-files", DataTable).set_class(self.size.width < 110, "hidden")
-
-    @property
-    def view(self) -> DiffView:
-        return self.query_one(DiffView)
+            self.files.set_class(self.size.width < 110, "hidden")
 
     def preview(self, the_diff: diff.Diff, keep_position: bool = False) -> None:
         """The diff as soon as it is parsed (its first lines first, `partial`), before its lines are
         attributed: painted now, marked when the analysis lands (load)."""
         offset = self.view.scroll_offset
         self.view.show(the_diff)
-        if keep_position:  # the first lines were shown: the whole diff begins with the same rows
+        # The first lines were shown: the whole diff begins with the same rows.
+        if keep_position:
             self.view.scroll_to(offset.x, offset.y, animate=False)
         self.fill_files(the_diff)
         lines = f"its first {the_diff.added} added lines while the rest is parsed" if the_diff.partial \
             else f"+{the_diff.added} lines"
-        self.query_one("#diff-range", Static).update(Content(safe_line(
+        self.range_line.update(Content(safe_line(
             f"whole submission (starter → HEAD) · {lines} · reading which lines an assistant wrote… "
             "(marks appear when it is read)", 500)))
 
@@ -136,43 +139,46 @@ class DiffPane(Vertical):
         """The file list follows the diff shown, just after the diff's own rows are painted: 2,000 files
         were 2,000 table rows made before the first frame (a third of it), in a list often hidden."""
         self.files_for = the_diff
-        self.query_one("#diff-files", DataTable).clear()
+        self.files.clear()
         self.call_after_refresh(self._fill_files, the_diff)
 
     files_for: diff.Diff | None = None
 
     def _fill_files(self, the_diff: diff.Diff) -> None:
         if the_diff is not self.files_for:
-            return  # another diff was shown meanwhile: its own fill follows
-        files = self.query_one("#diff-files", DataTable)
+            # Another diff was shown meanwhile: its own fill follows.
+            return
+        files = self.files
         files.clear()
         for index, file_diff in enumerate(the_diff.files):
+            ai_added = str(file_diff.ai_added) if file_diff.ai_added else ""
             files.add_row(Text(safe_line(file_diff.path, 120)), Text(str(file_diff.added)),
-                          Text(str(file_diff.removed)), Text(str(file_diff.ai_added) if file_diff.ai_added else ""),
-                          key=str(index))
+                          Text(str(file_diff.removed)), Text(ai_added), key=str(index))
 
     def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
         totals = the_diff.totals()
         share = totals.ai_share
         parts = [chosen.label, f"+{totals.added} lines"]
         if share is not None:
-            parts.append(f"AI-attributed {totals.code_ai_added} of {totals.code_added} lines of code ({share:.0%})")
+            parts.append(f"AI-attributed {totals.code_ai_added} of {totals.code_added} lines of code "
+                         f"({share:.0%})")
         left_out = totals.added - totals.code_added
         if left_out:
             reasons = sorted({f.excluded for f in the_diff.files if f.excluded and f.added})
             parts.append(f"{left_out} added lines not counted ({', '.join(reasons)})")
         analysis = self.analysis
         if analysis and analysis.draft and chosen.target == analysis.head:
-            parts.append(f"draft {analysis.draft[:7]}: {analysis.draft_surviving} of its {analysis.draft_added} "
-                         "added lines survive at HEAD")
+            parts.append(f"draft {analysis.draft[:7]}: {analysis.draft_surviving} of its "
+                         f"{analysis.draft_added} added lines survive at HEAD")
         if analysis and analysis.base_problem and chosen == self.ranges[0]:
             parts.append(analysis.base_problem)
         if analysis and chosen == self.ranges[0]:
-            parts += [f"⚠ {what}" for what in analysis.cut]  # what was not read or counted: said, never silent
+            # What was not read or counted: said, never silent.
+            parts += [f"⚠ {what}" for what in analysis.cut]
         if the_diff.problem:
             parts.append(the_diff.problem)
         parts += self.coverage_text(chosen, the_diff)
-        self.query_one("#diff-range", Static).update(Content(safe_line(" · ".join(parts), 500)))
+        self.range_line.update(Content(safe_line(" · ".join(parts), 500)))
 
     # ----------------------------------------------------------------- coverage
 
@@ -225,7 +231,7 @@ class DiffPane(Vertical):
 
     @on(DiffView.HunkChanged)
     def hunk_changed(self, message: DiffView.HunkChanged) -> None:
-        source = self.query_one("#diff-source", Static)
+        source = self.source_line
         hunk = message.hunk
         if hunk is None:
             source.update(Content(""))
@@ -279,27 +285,29 @@ class DiffPane(Vertical):
                             markup=False)
             return
         self.position = -1
-        self.fetch(DiffRange(analysis.draft, analysis.head,
-                             f"model draft {analysis.draft[:7]} → HEAD (what the candidate changed after it)"))
+        label = f"model draft {analysis.draft[:7]} → HEAD (what the candidate changed after it)"
+        self.fetch(DiffRange(analysis.draft, analysis.head, label))
 
     def since_review_range(self) -> DiffRange | None:
         if self.analysis is None or self.reviewed is None or self.reviewed == self.analysis.head:
             return None
-        return DiffRange(self.reviewed, self.analysis.head,
-                         f"since your review at {self.reviewed[:7]} → HEAD {self.analysis.head[:7]} (d: whole submission)")
+        label = f"since your review at {self.reviewed[:7]} → HEAD {self.analysis.head[:7]} " \
+                "(d: whole submission)"
+        return DiffRange(self.reviewed, self.analysis.head, label)
 
     def action_since_review(self) -> None:
         """Re-review: only what changed since the commit this reviewer scored."""
         chosen = self.since_review_range()
         if chosen is None:
-            self.app.notify("HEAD has not moved since your review (or you have not reviewed it yet).", markup=False)
+            self.app.notify("HEAD has not moved since your review (or you have not reviewed it yet).",
+                            markup=False)
             return
         self.position = -2
         self.fetch(chosen)
 
     def action_toggle_files(self) -> None:
         self.files_toggled = True
-        self.query_one("#diff-files", DataTable).toggle_class("hidden")
+        self.files.toggle_class("hidden")
 
     @work(thread=True, exclusive=True, group="diff-range", name="diff-range")
     def fetch(self, chosen: DiffRange) -> None:

@@ -15,34 +15,34 @@ from review.harness import compare, runner
 from review.tui import palette
 from review.tui.widgets.stub_log.lines import LogLines
 
-CHANGE_ROLES = {"fixed": "ok", "broke": "bad", "changed": "warn"}  # same, missing: dim
+# Same and missing are dim.
+CHANGE_ROLES = {"fixed": "ok", "broke": "bad", "changed": "warn"}
 
 
-class Comparison(Vertical):
+class ComparisonView(Vertical):
     DEFAULT_CSS = """
-    Comparison { height: 1fr; }
-    Comparison #compare-table { height: auto; max-height: 11; }
-    Comparison #compare-detail { height: 1fr; border-top: solid $panel; }
+    ComparisonView { height: 1fr; }
+    ComparisonView #compare-table { height: auto; max-height: 11; }
+    ComparisonView #compare-detail { height: 1fr; border-top: solid $panel; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.labels: tuple[str, str] = ("", "")
         self.suites: tuple[runner.SuiteResult, runner.SuiteResult] | None = None
+        self.table: DataTable = DataTable(cursor_type="row", id="compare-table")
+        self.detail = LogLines(id="compare-detail", max_lines=2_000)
 
     def compose(self) -> ComposeResult:
-        yield DataTable(cursor_type="row", id="compare-table")
-        yield LogLines(id="compare-detail", max_lines=2_000)
-
-    @property
-    def table(self) -> DataTable:
-        return self.query_one("#compare-table", DataTable)
+        yield self.table
+        yield self.detail
 
     def show(self, labels: tuple[str, str], suites: tuple[runner.SuiteResult, runner.SuiteResult],
              changes: list[compare.Change]) -> None:
         self.labels, self.suites = labels, suites
         table = self.table
-        table.clear(columns=True)  # re-added, so each column fits its commit's name
+        # re-added, so each column fits its commit's name.
+        table.clear(columns=True)
         table.add_columns("Scenario", Text(labels[0]), Text(labels[1]), "Change")
         for change in changes:
             role = CHANGE_ROLES.get(change.kind)
@@ -56,14 +56,15 @@ class Comparison(Vertical):
         self.show_detail(event.row_key.value if event.row_key else None)
 
     def show_detail(self, name: str | None) -> None:
-        detail = self.query_one("#compare-detail", LogLines)
+        detail = self.detail
         detail.clear()
         detail.forget_keys()
         if self.suites is None or name is None:
             return
         for side, label, suite in zip(("before", "after"), self.labels, self.suites):
             result = next((r for r in suite.scenarios if r.name == name), None)
-            detail.write(Text(safe_line(f"{side}: {label} · {name}: {result.verdict if result else 'not run'}"
-                                        f" · {compare.facts(result)}", 200), style=Style(bold=True)))
+            verdict = result.verdict if result else "not run"
+            heading = safe_line(f"{side}: {label} · {name}: {verdict} · {compare.facts(result)}", 200)
+            detail.write(Text(heading, style=Style(bold=True)))
             for line in result.log if result else ["not run"]:
                 detail.add(line, "cached")

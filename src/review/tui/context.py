@@ -1,0 +1,86 @@
+"""What every screen of one console shares: the cohort and the session that reads it, who reviews and
+how, the keymap, candidate-blind masking, and score files changing on disk. The app makes one and
+hands it to each screen it opens, typed, so no screen looks for attributes on the app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from textual.app import App
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.signal import Signal
+
+from review.core import anonymity, text
+from review.gitsafe import Commit
+from review.services import store
+from review.services.session import Session
+
+ScoreFiles = dict[str, store.ScoreFile]
+
+
+class ConsoleContext:
+    def __init__(self, app: App, cohort_dir: Path, reviewers: tuple[str, ...] = (), *, blind: bool = False,
+                 run_harness: bool = True, anonymous: bool = False) -> None:
+        self.cohort_dir = cohort_dir
+        # What triage reads, the submission screen reuses.
+        self.session = Session(cohort_dir)
+        self.reviewers = reviewers or (store.default_reviewer(),)
+        self.blind = blind
+        self.run_harness = run_harness
+        self.anonymous = anonymous
+        # Binding id -> keys, from keymap.toml (shown by ?).
+        self.keymap: dict[str, str] = {}
+        # Score files that changed on disk (this console's saves or another's), each already read.
+        self.score_updates: Signal[ScoreFiles] = Signal(app, "score-updates")
+        self.masker: anonymity.Masker | None = None
+        # Submission folder name -> its alias (candidate-blind).
+        self.aliases: dict[str, str] = {}
+        # A reviewer who lifted candidate-blind review keeps it lifted, reloads included.
+        self.revealed = False
+
+    @property
+    def me(self) -> str:
+        """This console's reviewer (or pair), as store.Review.who spells it."""
+        return " + ".join(sorted(self.reviewers))
+
+    def subscribe_to_scores(self, screen: Screen, callback: Callable[[ScoreFiles], None]) -> None:
+        """`callback(files)` when score files change on disk (submission name -> scores). A screen torn
+        down meanwhile has no widgets left to update: that is not an error."""
+
+        def guarded(files: ScoreFiles) -> None:
+            try:
+                callback(files)
+            except NoMatches:
+                pass
+
+        self.score_updates.subscribe(screen, guarded)
+
+    # ----------------------------------------------------------------- candidate-blind review
+
+    def start_masking(self, folder_names: Iterable[str]) -> None:
+        """Every candidate shown as candidate-N, set before their rows are drawn (the names are the
+        cohort's folders, listed in the triage screen's worker)."""
+        if not self.anonymous or self.revealed or self.masker is not None:
+            return
+        self.masker, self.aliases = anonymity.cohort_masker(folder_names)
+        text.set_mask(self.masker.mask)
+
+    def register_people(self, submission: Path, commits: list[Commit]) -> None:
+        """A submission's commit authors and committers, masked from now on (called from the loading
+        worker, before anything of the submission is drawn)."""
+        alias = self.aliases.get(submission.name)
+        if self.masker is not None and alias is not None:
+            self.masker.add(alias,
+                            anonymity.identity_parts(submission.name, anonymity.commit_people(commits)))
+
+    def reveal_names(self) -> None:
+        self.revealed = True
+        self.masker = None
+        text.set_mask(None)
+
+    def stop_masking(self) -> None:
+        """The mask belongs to this console only."""
+        if self.masker is not None:
+            text.set_mask(None)
