@@ -39,7 +39,7 @@ def test_aider_on_author_and_committer_wrote_the_change(tmp_path):
     commit_as(repo, "Add the client\n", {"checkout.mjs": CLIENT}, author=ANN_AIDER, committer=ANN_AIDER)
     result = analyse(repo)
     assert set(added(result).values()) == {"Aider"}
-    assert result.signals[1].signals[0].source == "author and committer name suffix (aider)"
+    assert result.commit_attributions[1].signals[0].source == "author and committer name suffix (aider)"
 
 
 def test_aider_on_the_committer_only_committed_the_persons_own_edits(tmp_path):
@@ -47,12 +47,12 @@ def test_aider_on_the_committer_only_committed_the_persons_own_edits(tmp_path):
     commit_as(repo, "Commit my edits\n", {"checkout.mjs": CLIENT}, author=ANN, committer=ANN_AIDER)
     result = analyse(repo)
     assert set(added(result).values()) == {None} and result.attribution.tools == []
-    [rejected] = result.signals[1].rejected  # considered, shown in the Commits pane, and why not
+    [rejected] = result.commit_attributions[1].rejected  # considered, shown in the Commits pane, and why not
     assert rejected.evidence == "committer Ann Lee (aider) <ann@example.com>"
     assert "aider committed the person's own edits" in rejected.reason
     from review.tui.widgets.diff.commits import commit_detail
 
-    assert "✗ not counted: committer Ann Lee (aider)" in commit_detail(result.commits[1], result.signals[1])
+    assert "✗ not counted: committer Ann Lee (aider)" in commit_detail(result.commits[1], result.commit_attributions[1])
 
 
 def test_the_aider_subject_prefix_as_aider_writes_it(tmp_path):
@@ -68,7 +68,7 @@ def test_aiders_co_authored_by_trailer_with_its_model(tmp_path):
     commit_as(repo, "Add the client\n\nCo-authored-by: aider (openrouter/anthropic/claude-sonnet-4) <aider@aider.chat>\n",
               {"checkout.mjs": CLIENT}, author=ANN)
     result = analyse(repo)
-    [signal] = result.signals[1].signals
+    [signal] = result.commit_attributions[1].signals
     assert (signal.tool, signal.model) == ("Aider", "openrouter/anthropic/claude-sonnet-4")
     assert set(added(result).values()) == {"Aider"}
 
@@ -141,7 +141,7 @@ def test_bots_that_are_not_assistants_and_github_web_commits_name_none(tmp_path)
               {"checkout.mjs": CLIENT}, author=ANN, committer=("GitHub", "noreply@github.com"))
     result = analyse(repo)
     assert result.attribution.tools == [] and set(added(result).values()) == {None}
-    assert [r.reason for r in result.signals[1].rejected] == ["names no assistant (an automation bot, not an assistant)"] * 2
+    assert [r.reason for r in result.commit_attributions[1].rejected] == ["names no assistant (an automation bot, not an assistant)"] * 2
 
 
 # --------------------------------------------------------------------------- only disclosures count
@@ -155,7 +155,7 @@ def test_a_trailer_is_only_what_git_reads_in_the_closing_block(tmp_path):
     assert git("interpret-trailers", "--parse", "--no-divider", cwd=repo, input_text=message) == ""  # git agrees
     result = analyse(repo)
     assert result.attribution.tools == [] and set(added(result).values()) == {None}
-    assert "not in the trailer block" in result.signals[1].rejected[0].reason
+    assert "not in the trailer block" in result.commit_attributions[1].rejected[0].reason
 
 
 def test_a_conventional_commit_prefix_names_no_assistant(tmp_path):
@@ -163,7 +163,7 @@ def test_a_conventional_commit_prefix_names_no_assistant(tmp_path):
     commit_as(repo, "copilot: fix(claude): make cursor blink\n\ndocs: text generated with cursor keys no longer drifts\n",
               {"checkout.mjs": CLIENT}, author=ANN)
     result = analyse(repo)
-    assert result.attribution.tools == [] and result.signals[1].rejected == []
+    assert result.attribution.tools == [] and result.commit_attributions[1].rejected == []
 
 
 def test_a_readme_read_as_the_note_names_no_assistant_for_a_list_of_supported_editors(cohort):
@@ -187,7 +187,7 @@ def test_a_tool_named_in_explicit_forms_is_that_tool_known_or_not(cohort):
 def test_assisted_by_naming_people_as_curl_does_stays_people(cohort):
     result = analyse(cohort / "curl")
     assert result.attribution.tools == [] and set(added(result).values()) == {None}
-    reasons = [r.reason for r in result.signals[1].rejected]
+    reasons = [r.reason for r in result.commit_attributions[1].rejected]
     assert reasons == ["names a person, not an assistant (a name as people are named, not an assistant's)",
                        "names a person, not an assistant (a person's name and address, not an assistant's)"]
 
