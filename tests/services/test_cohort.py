@@ -247,21 +247,20 @@ def test_a_long_diff_is_handed_out_first_by_its_first_lines_then_whole(tmp_path)
 def test_a_sha256_repository_is_read_like_any_other(tmp_path):
     """`git init --object-format=sha256`: 64-digit ids through the safe clone, the diff from the
     starter, the attribution and the one-commit diff against SHA-256's own empty tree."""
-    repo = tmp_path / "sha256-cand"
-    repo.mkdir()
-    git("init", "-q", "--object-format=sha256", "-b", "main", cwd=repo)
-    (repo / "README.md").write_text("the task\n")
-    git("add", "-A", cwd=repo)
-    git("commit", "-q", "-m", "starter", cwd=repo)
-    (repo / "checkout.mjs").write_text("export async function chargeWithRetry(amount) {\n  return amount;\n}\n")
-    git("add", "-A", cwd=repo)
-    git("commit", "-q", "-m", "checkout\n\nCo-authored-by: Claude <noreply@anthropic.com>", cwd=repo)
-    single = tmp_path / "sha256-single"
-    single.mkdir()
-    git("init", "-q", "--object-format=sha256", "-b", "main", cwd=single)
-    (single / "checkout.mjs").write_text("export const x = 1;\n")
-    git("add", "-A", cwd=single)
-    git("commit", "-q", "-m", "all at once", cwd=single)
+    def sha256_repo(name: str, *commits: tuple[dict[str, str], str]) -> None:
+        repo = tmp_path / name
+        repo.mkdir()
+        git("init", "-q", "--object-format=sha256", "-b", "main", cwd=repo)
+        for files, message in commits:
+            for path, text in files.items():
+                (repo / path).write_text(text)
+            git("add", "-A", cwd=repo)
+            git("commit", "-q", "-m", message, cwd=repo)
+
+    sha256_repo("sha256-cand", ({"README.md": "the task\n"}, "starter"),
+                ({"checkout.mjs": "export async function chargeWithRetry(amount) {\n  return amount;\n}\n"},
+                 "checkout\n\nCo-authored-by: Claude <noreply@anthropic.com>"))
+    sha256_repo("sha256-single", ({"checkout.mjs": "export const x = 1;\n"}, "all at once"))
 
     rows = {r.name: r for r in cohort.triage(tmp_path, spans=True)}
     row = rows["sha256-cand"]
