@@ -281,6 +281,26 @@ async def test_a_console_past_the_limit_is_refused_with_a_page_that_says_why(ser
         assert status == 200 and "data-session-websocket-url" in page
 
 
+async def test_a_reloaded_tab_gets_its_seat_back_at_once(served):
+    """A reload closes the tab's websocket as the new page is asked for: the seat is free as soon as
+    the websocket goes, not when the console has finished quitting, and the page waits a moment for
+    it rather than refusing."""
+    server = served("--max-sessions", "1")
+    async with aiohttp.ClientSession() as client:
+        tab = await open_tab(client, server)
+        page_load = asyncio.create_task(get(server.url + "?reviewer=ana"))
+        await asyncio.sleep(0.2)
+        await tab.socket.close()
+        status, _, page = await page_load
+        assert status == 200 and "data-session-websocket-url" in page
+        # The reloaded page's console; past it, over the limit for good, a page says it tries again.
+        again = Tab(await client.ws_connect(websocket_url(page) + "?width=100&height=30"), 100, 30)
+        await again.wait_for("chen-wei")
+        status, _, page = await get(server.url + "?reviewer=bob")
+        assert status == 503 and 'http-equiv="refresh"' in page and "tries again every" in page
+        await again.socket.close()
+
+
 async def test_a_tab_that_closes_ends_its_console(served):
     server = served()
     async with aiohttp.ClientSession() as client:

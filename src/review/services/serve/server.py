@@ -33,7 +33,11 @@ HERE = Path(__file__).resolve().parent
 PAGE_FILES = HERE / "static"
 TEMPLATES = HERE / "templates"
 # How long a page holds its seat before its websocket connects.
-TICKET_SECONDS = 30.0
+TICKET_SECONDS = 15.0
+# A page past the limit waits this long for a seat before it says so: a reloaded tab's own console is
+# still ending (its websocket closes only as the new page arrives).
+SEAT_WAIT_SECONDS = 3.0
+RETRY_SECONDS = 10
 MAX_NAME = 64
 
 # textual.js tries to add two <style> elements of its own (one empty); the policy refuses them (the
@@ -69,6 +73,8 @@ class Seats:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.live: set[ConsoleProcess] = set()
+        # Consoles whose tab has gone, still quitting (at most their grace): no longer a seat.
+        self.ending: set[ConsoleProcess] = set()
         self.tickets: dict[str, tuple[tuple[str, ...], float]] = {}
 
     def _expire(self) -> None:
@@ -158,12 +164,18 @@ class ConsoleServer(Server):
                                                     "you save there carry the name you give here."],
                               form=True, name="", max_name=MAX_NAME)
         ticket = self.seats.reserve(tuple(names))
+        waited = 0.0
+        while ticket is None and waited < SEAT_WAIT_SECONDS:
+            await asyncio.sleep(0.1)
+            waited += 0.1
+            ticket = self.seats.reserve(tuple(names))
         if ticket is None:
             response = self._page("notice.html", 503, lines=[
                 f"All {self.seats.limit} consoles this server allows are open (each is a process on the "
                 "server). Quit one (q in its tab) or close its tab, then reload this page.",
-                "Whoever started the server can allow more with `review serve --max-sessions N`."])
-            response.headers["Retry-After"] = "10"
+                "Whoever started the server can allow more with `review serve --max-sessions N`.",
+                f"This page tries again every {RETRY_SECONDS} seconds."], retry=RETRY_SECONDS)
+            response.headers["Retry-After"] = str(RETRY_SECONDS)
             return response
         scheme = "wss" if request.secure else "ws"
         font_size = min(max(to_int(request.query.get("fontsize", "16"), 16), 8), 40)
@@ -193,8 +205,11 @@ class ConsoleServer(Server):
             await asyncio.wait({messages, exited}, return_when=asyncio.FIRST_COMPLETED)
             exited.cancel()
         finally:
-            await console.stop()
+            # The tab is gone: its seat is free now, while its console quits (a reload gets one at once).
             self.seats.live.discard(console)
+            self.seats.ending.add(console)
+            await console.stop()
+            self.seats.ending.discard(console)
             if messages is not None:
                 messages.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -204,7 +219,8 @@ class ConsoleServer(Server):
 
     async def stop_consoles(self) -> None:
         """Ends every console at once (each quits, or is killed after its grace), with what it started."""
-        await asyncio.gather(*(console.stop() for console in list(self.seats.live)), return_exceptions=True)
+        consoles = [*self.seats.live, *self.seats.ending]
+        await asyncio.gather(*(console.stop() for console in consoles), return_exceptions=True)
 
     async def run(self, listening: socket.socket, ready: Callable[[str], None]) -> None:
         """Serves on `listening` until SIGINT, SIGTERM or SIGHUP; calls `ready` with the URL to open
