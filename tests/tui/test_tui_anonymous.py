@@ -46,6 +46,8 @@ async def test_a_blind_session_shows_aliases_everywhere_keeps_assistants_and_lif
             assert not NAMES.search(seen), (pane, NAMES.search(seen))
         assert "candidate-1" in seen  # the commits pane: the author, masked
         assert "Claude" in seen
+        # The starter every candidate begins from is the hiring team's: never shown as the candidate's.
+        assert "Hiring Team" in seen
         await pilot.press("escape")
         await settle(app, pilot)
         assert app.screen is screen and submission is not screen

@@ -29,8 +29,15 @@ def alias_for(number: int) -> str:
     return f"candidate-{number}"
 
 
-def commit_people(commits: Iterable) -> list[tuple[str, str]]:
-    """(name, e-mail) of every author and committer of these commits (anything with those fields)."""
+def commit_people(commits: Iterable, base: str | None = None) -> list[tuple[str, str]]:
+    """(name, e-mail) of every author and committer of the candidate's commits (anything with those
+    fields, oldest first): with `base`, only those after it. The starter commit every candidate begins
+    from is the hiring team's, not the candidate's: masking its author would tell a blind reviewer the
+    candidate wrote it."""
+    commits = list(commits)
+    shas = [getattr(c, "sha", None) for c in commits]
+    if base is not None and base in shas:
+        commits = commits[shas.index(base) + 1:]
     return [person for c in commits
             for person in ((c.author_name, c.author_email), (c.committer_name, c.committer_email))]
 

@@ -109,12 +109,17 @@ def blind_masker(cohort: Path) -> tuple[anonymity.Masker, dict[str, str]]:
 
     submissions = list_submissions(cohort)
     masker, aliases = anonymity.cohort_masker(path.name for path in submissions)
+    base = cohort_base(cohort)
     for path in submissions:
         try:
-            commits = gitsafe.open_submission(path).commits(limit=gitsafe.MAX_COMMITS)
+            repo = gitsafe.open_submission(path)
+            commits = repo.commits(limit=gitsafe.MAX_COMMITS)
+            # The starter (the cohort's base, else the root commit) is the hiring team's.
+            start = repo.resolve(base) if base else (commits[0].sha if len(commits) > 1 else None)
         except gitsafe.GitSafeError:
             continue
-        masker.add(aliases[path.name], anonymity.identity_parts(path.name, anonymity.commit_people(commits)))
+        people = anonymity.commit_people(commits, start)
+        masker.add(aliases[path.name], anonymity.identity_parts(path.name, people))
     return masker, aliases
 
 

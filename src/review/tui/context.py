@@ -67,13 +67,13 @@ class ConsoleContext:
         self.masker, self.aliases = anonymity.cohort_masker(folder_names)
         text.set_mask(self.masker.mask)
 
-    def register_people(self, submission: Path, commits: list[Commit]) -> None:
-        """A submission's commit authors and committers, masked from now on (called from the loading
-        worker, before anything of the submission is drawn)."""
+    def register_people(self, submission: Path, commits: list[Commit], base: str | None = None) -> None:
+        """A submission's commit authors and committers after `base` (the starter is the hiring team's),
+        masked from now on (called from the loading worker, before anything of the submission is drawn)."""
         alias = self.aliases.get(submission.name)
         if self.masker is not None and alias is not None:
-            self.masker.add(alias,
-                            anonymity.identity_parts(submission.name, anonymity.commit_people(commits)))
+            people = anonymity.commit_people(commits, base)
+            self.masker.add(alias, anonymity.identity_parts(submission.name, people))
 
     def reveal_names(self) -> None:
         self.revealed = True

@@ -299,7 +299,7 @@ class SubmissionScreen(Screen[Closed]):
             result = self.session.open(self.path,
                                        on_diff=lambda parsed: self.post_message(self.DiffParsed(parsed)))
             # Candidate-blind: its authors are masked before anything is drawn.
-            self.context.register_people(self.path, result.commits)
+            self.context.register_people(self.path, result.commits, result.base)
             # Computed here, in the worker: a 130k-line diff took a second on the UI thread.
             result.sites  # noqa: B018
             load_lexers(result.diff)
