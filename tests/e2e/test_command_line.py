@@ -283,3 +283,22 @@ def test_triage_shows_progress_on_a_terminal_and_nowhere_else(sample_cohort_mast
     # In a pipe (and with --json anywhere) not a byte of it.
     piped = review("triage", str(sample_cohort_master), env={**os.environ, **cache})
     assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_a_mistyped_command_or_option_is_named_as_such(tmp_path, capsys):
+    cohort = tmp_path / "cohort"
+    make_repo(cohort / "ada", {"checkout.mjs": "x\n"})
+    # Read as a cohort folder, `trige` would end in "unrecognized arguments: COHORT".
+    result = review("trige", str(cohort))
+    assert result.returncode == 2 and "'trige' is neither a command nor a folder" in result.stderr
+    assert "review triage" in result.stderr
+    # An option the command does not know: said with that command's usage, not review's.
+    result = review("triage", "--bogus", str(cohort))
+    assert result.returncode == 2 and result.stderr.startswith("usage: review triage ")
+    assert "review triage: error: unrecognized arguments: --bogus" in result.stderr
+    # Two options that undo each other.
+    result = review("triage", str(cohort), "--anonymous", "--reveal")
+    assert result.returncode == 2 and "not allowed with argument --anonymous" in result.stderr
+    # One repository instead of the cohort that holds it.
+    assert main(["triage", str(cohort / "ada")]) == 0
+    assert "is itself a git repository: its parent folder may be the cohort" in capsys.readouterr().out

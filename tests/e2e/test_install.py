@@ -91,6 +91,19 @@ def test_doctor_passes_where_every_must_is_there(monkeypatch, capsys):
     assert lines["sandbox"] == expected
 
 
+def test_doctor_reads_the_keymap_and_themes_as_the_console_would(isolated_dirs, monkeypatch, capsys):
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "review"
+    (config / "themes").mkdir(parents=True)
+    (config / "keymap.toml").write_text('"no.such.binding" = "x"\n')
+    (config / "themes" / "broken.toml").write_text("name = [\n")
+    assert main(["doctor", "--json"]) == 1
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    # The console would refuse to start: doctor says so, and fails, instead of "ok config".
+    assert checks["keymap"]["status"] == "missing" and checks["keymap"]["must"]
+    assert "no.such.binding" in checks["keymap"]["detail"]
+    assert checks["themes"]["status"] == "degraded" and "broken.toml" in checks["themes"]["detail"]
+
+
 def test_doctor_reports_a_cache_it_cannot_write(tmp_path, monkeypatch):
     if os.geteuid() == 0:
         pytest.skip("root writes anywhere; the check is for a reviewer's account")

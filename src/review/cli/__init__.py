@@ -35,7 +35,13 @@ def _main(argv: list[str] | None) -> int:
     words = registry.normalise(argv)
     # Only the command typed is declared (its module imported): start-up stays small.
     parser = registry.build_parser(words[0] if words and words[0] in registry.BY_NAME else None)
-    args = parser.parse_args(words)
+    typo = registry.mistyped_command(argv, words)
+    if typo:
+        parser.error(typo)
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        # Said by the command's own parser: its usage line, not review's.
+        registry.command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         if argv:
             parser.error("a cohort folder or a command is needed")

@@ -22,10 +22,11 @@ def triage_arguments(parser: argparse.ArgumentParser) -> None:
                              "large on a long history)")
     parser.add_argument("--harness", action="store_true",
                         help="run the harness suite where no result is cached for HEAD (slow)")
-    parser.add_argument("--anonymous", action="store_true",
-                        help="candidate-blind: submissions as candidate-N, names and e-mails masked everywhere")
-    parser.add_argument("--reveal", action="store_true",
-                        help="names shown although cohort.toml says anonymous = true")
+    blind = parser.add_mutually_exclusive_group()
+    blind.add_argument("--anonymous", action="store_true",
+                       help="candidate-blind: submissions as candidate-N, names and e-mails masked everywhere")
+    blind.add_argument("--reveal", action="store_true",
+                       help="names shown although cohort.toml says anonymous = true")
 
 
 def harness_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,10 +47,11 @@ def harness_arguments(parser: argparse.ArgumentParser) -> None:
 def export_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cohort", type=Path)
     parser.add_argument("--format", choices=["csv", "json", "md"], default="csv")
-    parser.add_argument("--anonymous", action="store_true",
-                        help="candidate-blind: submissions as candidate-N, names masked in comments")
-    parser.add_argument("--reveal", action="store_true",
-                        help="names shown although cohort.toml says anonymous = true")
+    blind = parser.add_mutually_exclusive_group()
+    blind.add_argument("--anonymous", action="store_true",
+                       help="candidate-blind: submissions as candidate-N, names masked in comments")
+    blind.add_argument("--reveal", action="store_true",
+                       help="names shown although cohort.toml says anonymous = true")
 
 
 def run_triage(args: argparse.Namespace) -> int:
@@ -84,8 +86,10 @@ def run_triage(args: argparse.Namespace) -> int:
 
     if not rows:
         # A header over nothing reads as a failure to load; say what was found.
+        hint = (f"; {args.cohort} is itself a git repository: its parent folder may be the cohort"
+                if (args.cohort / ".git").exists() else "")
         print(safe_line(f"no submissions in {args.cohort} (a cohort is a folder with one git repository "
-                        "per candidate)", 400))
+                        f"per candidate){hint}", 400))
         return 0
     print(f"{'candidate':24} {'state':10} {'key scope':11} {'runs':8} {'disclosure':10} detail")
     for row in rows:
@@ -139,7 +143,8 @@ def run_harness(args: argparse.Namespace) -> int:
     from review.harness import runner, sandbox
 
     if not args.submission.is_dir():
-        print(f"review: {args.submission}: not a folder", file=sys.stderr)
+        why = "not a folder" if args.submission.exists() else "no such folder"
+        print(f"review: {args.submission}: {why}", file=sys.stderr)
         return 2
     try:
         repo = gitsafe.open_submission(args.submission)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 
 from review import __version__
 from review.cli import console
@@ -75,6 +76,34 @@ def build_parser(command_name: str | None = EVERY) -> argparse.ArgumentParser:
         if command_name in (EVERY, command.name):
             command.arguments(command_parser)
     return parser
+
+
+def command_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser:
+    """The parser of command `name` inside `parser` (the parser itself when there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            return action.choices[name]
+    return parser
+
+
+def mistyped_command(argv: list[str], words: list[str]) -> str | None:
+    """Why the first word is neither a command nor a folder, when it looks like a mistyped command
+    (`review trige COHORT`): read as a cohort folder it would end in a message about the wrong thing."""
+    if not words or words[0] != "open" or "open" in argv[:1]:
+        return None
+    folder = words[words.index("open") + 1:][:1]
+    if not folder or folder[0].startswith("-") or Path(folder[0]).exists():
+        return None
+    import difflib
+
+    names = [command.name for command in COMMANDS if command.name != "open"]
+    close = difflib.get_close_matches(folder[0], names, n=1, cutoff=0.6)
+    more = [word for word in words[2:] if not word.startswith("-")]
+    if close:
+        return f"{folder[0]!r} is neither a command nor a folder; did you mean `review {close[0]}`?"
+    if more:
+        return f"{folder[0]!r} is neither a command nor a folder (commands: {', '.join(names)})"
+    return None
 
 
 def normalise(argv: list[str]) -> list[str]:

@@ -184,9 +184,30 @@ def check_folders() -> list[Check]:
     return checks
 
 
+def check_settings() -> list[Check]:
+    """The reviewer's own keymap and themes, read as the console reads them: a keymap it would refuse
+    stops the console, so it is said here too; a theme that does not load is only left out."""
+    from review.tui import keymap, themes
+
+    checks = []
+    try:
+        remapped = keymap.load()
+    except keymap.KeymapError as error:
+        checks.append(Check("keymap", "missing", str(error),
+                            "fix the file (or move it away): the console will not start with it", must=True))
+    else:
+        found = f"{len(remapped)} key(s) remapped in {paths.keymap_file()}" if remapped else "no keys remapped"
+        checks.append(Check("keymap", "ok", found))
+    failures = themes.load_themes().failures
+    if failures:
+        checks.append(Check("themes", "degraded", "; ".join(str(failure) for failure in failures),
+                            "fix or remove the theme files named: the console leaves them out"))
+    return checks
+
+
 def run_checks() -> list[Check]:
     return [check_python(), check_git(), check_node(), check_sandbox(), check_prlimit(), check_setpriv(), check_tmux(),
-            check_terminal(), check_serve(), *check_folders()]
+            check_terminal(), check_serve(), *check_folders(), *check_settings()]
 
 
 def report(as_json: bool) -> tuple[str, int]:
