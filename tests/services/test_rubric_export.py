@@ -104,6 +104,13 @@ def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort
     by_signal = {a["signal"]: a for a in document["agreement"]}
     assert by_signal["key-scope"]["items"] == 1 and document["leans"] == {"ana": -0.4, "bob": 0.4}
     assert {r["comments"].get("key-scope") for r in document["rows"]} >= {"hoisted, good enough"}
+    # A submission no one scored carries what the harness saw at its HEAD too.
+    store.read_scores(ben).path.unlink()
+    assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
+    unscored = {r["submission"]: r for r in csv.DictReader(
+        io.StringIO(capsys.readouterr().out.partition("\r\n\r\n")[0]))}
+    assert unscored["ben-larsen"]["state"] == "not scored" and unscored["ben-larsen"]["key_scope"] == "per-call"
+    assert unscored["ben-larsen"]["scenario:restart"] == "double-charge"
 
 
 def test_agreement_needs_two_finals():

@@ -86,9 +86,12 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
                                   str(entry.get("commit", "")), False, "", {}, {}, [], "", None, {}, None,
                                   row.disclosure if row else None, f"not counted: {why}"))
         if not scores.reviews and not scores.unsealed:
-            # Listed, never left out: an export is also the list of what is still to review.
+            # Listed, never left out: an export is also the list of what is still to review, with what
+            # the harness saw at HEAD.
+            suite = runner.cached_suite(head) if head else None
             rows.append(ExportRow(path.name, "", NOT_SCORED if not (row and row.problem) else "unreadable",
-                                  head or "", False, "", {}, {}, [], "", None, {}, None,
+                                  head or "", False, "", {}, {}, [], "", None, suite.verdicts if suite else {},
+                                  suite.key_scope if suite else None,
                                   row.disclosure if row else None, row.problem if row else None))
             continue
         agreed = agreement(scores.reviews, signal_ids)
