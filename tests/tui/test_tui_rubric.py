@@ -37,9 +37,10 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         await pilot.press("c", *"names timeouts", "enter")
         # final, but the note was never opened.
         await pilot.press("F", "ctrl+s")
-        # The save may queue behind an autosave already under way: wait for its answer.
-        await wait_until(pilot, lambda: "saved draft" in screen.form.status
-                         and "open the note first" in screen.form.status, timeout=20)
+        # The save may queue behind an autosave already under way: wait for its answer (a draft
+        # saved, or nothing new to save, because final was refused: said with why).
+        await wait_until(pilot, lambda: "final refused — the note has not been on screen" in screen.form.status,
+                         timeout=20)
         entry = saved(sample_cohort, "chen-wei")[0]
         assert entry["state"] == "draft" and "note_opened" not in entry
         # The focused signal's tier.

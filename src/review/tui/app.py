@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from textual import on, work
+from textual import messages, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
@@ -88,9 +90,40 @@ class ReviewApp(App[None]):
             self.apply_keymap(self.given_keymap)
         self.push_screen(CohortScreen(self.context))
         self.set_interval(self.WATCH_SECONDS, self.watch_scores)
+        self.end_on_signals(True)
 
     def on_unmount(self) -> None:
+        self.end_on_signals(False)
         self.context.stop_masking()
+
+    # A hangup (an SSH drop, tmux's session killed) or a TERM ends the console as quitting does:
+    # through ExitApp, so the rubric's pending changes are written first.
+    ENDING_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+
+    def end_on_signals(self, on: bool) -> None:
+        if self.is_headless:
+            # Under a test runner the process's signals are the runner's.
+            return
+        loop = asyncio.get_running_loop()
+        for number in self.ENDING_SIGNALS:
+            try:
+                if on:
+                    loop.add_signal_handler(number, self.exit)
+                else:
+                    loop.remove_signal_handler(number)
+            except (ValueError, RuntimeError, NotImplementedError):
+                pass
+
+    @on(messages.ExitApp)
+    async def write_before_exit(self) -> None:
+        """Every way out (q, the browser tab closed, `review serve` stopping, SIGHUP) passes here
+        before the screens close: an open submission writes what its rubric holds that is not on
+        disk yet, instead of losing the change typed within the autosave's pause."""
+        from review.tui.screens.submission.screen import SubmissionScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, SubmissionScreen):
+                await screen.scoring.flush()
 
     # Two reviewers, two consoles, one cohort: poll the score files (inotify does not see saves
     # made on another machine over NFS, and a stat per file per second is cheap).

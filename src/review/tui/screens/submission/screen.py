@@ -276,6 +276,9 @@ class SubmissionScreen(Screen[Closed]):
                 (last or rows[0]).focus()
         else:
             self.commits_table.focus()
+        # Focus moves on a callback: a key typed right after (5 then r) may be queued already, and
+        # belongs to the pane it was typed for.
+        self.deferred.wait_for_focus()
 
     def show_pane(self, name: str) -> None:
         """Put a pane on screen without moving focus (when there is room, others stay beside it)."""
@@ -511,6 +514,10 @@ class SubmissionScreen(Screen[Closed]):
     @on(RubricForm.Edited)
     def edited(self) -> None:
         self.scoring.edited()
+
+    @on(RubricForm.StateAsked)
+    def state_asked(self) -> None:
+        self.scoring.state_asked()
 
     @on(Scoring.Saved)
     def saved(self, message: Scoring.Saved) -> None:
