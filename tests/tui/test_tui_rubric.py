@@ -365,3 +365,119 @@ async def test_my_entry_saved_before_seals_is_filled_in_to_check_and_the_save_se
         await wait_until(pilot, lambda: store.read_scores(sample_cohort / "ben-larsen").reviews, timeout=20)
         scores = store.read_scores(sample_cohort / "ben-larsen")
         assert [r.tiers.get("key-scope") for r in scores.reviews] == ["acceptable"] and scores.unsealed == []
+
+
+async def test_ctrl_s_on_an_untouched_form_writes_nothing_and_says_so(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("4", "ctrl+s")
+        await settle(app, pilot)
+        assert not (sample_cohort / "ada-okafor.review.toml").exists()
+        assert "nothing to save" in screen.form.status
+        assert any("nothing to save" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert str(app.screen.table.get_cell("ada-okafor", "mine")) == "new"
+
+
+async def test_the_header_says_what_a_save_writes_and_a_refused_final_says_why_every_time(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+
+        def header() -> str:
+            return str(screen.query_one("#rubric-header").render())
+
+        await score_all(pilot, "321")
+        await pilot.press("F")
+        # Asked for final; refused: two signals have no tier and the note was never on screen.
+        assert "will save as DRAFT: final refused — no tier yet for Explanation, Blast radius" in header()
+        assert "the note has not been on screen" in header() and "will save as FINAL" not in header()
+        toast = list(app._notifications)[-1].message
+        assert toast.startswith("final asked, but a save now writes a DRAFT") and "Blast radius" in toast
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: "as a DRAFT because final refused" in screen.form.status, timeout=20)
+        assert "no tier yet for Explanation, Blast radius" in screen.form.status
+        assert "the note has not been on screen" in screen.form.status
+        assert saved(sample_cohort, "chen-wei")[0]["state"] == "draft"
+        # The form asks for a draft again, and says so.
+        assert "will save as DRAFT ·" in header()
+        # Every time: F and ctrl+s again name what is still missing.
+        await pilot.press("down", "s", "F", "ctrl+s")
+        await wait_until(pilot, lambda: "final refused — no tier yet for Blast radius (n means no decision); "
+                                        "the note has not been on screen" in screen.form.status, timeout=20)
+        await pilot.press("down", "a", "2", "4", "F")
+        assert "will save as FINAL ·" in header()
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: screen.form.status.startswith("saved final"), timeout=20)
+        assert saved(sample_cohort, "chen-wei")[0]["state"] == "final"
+
+
+async def test_up_and_down_never_leave_the_signals_and_flags_so_the_tier_keys_always_act(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        form = screen.query_one(RubricForm)
+        await pilot.press("4")
+        first = app.focused
+        assert isinstance(first, SignalRow) and first.signal.id == "found-defect"
+        # k and ↑ on the first signal: focus stays on it, and the tier keys still act on it.
+        await pilot.press("k", "up", "k")
+        assert app.focused is first
+        await pilot.press("w")
+        assert form.values()["tiers"] == {"found-defect": "weak"}
+        # j back down: the next signal, as always.
+        await pilot.press("j")
+        assert isinstance(app.focused, SignalRow) and app.focused.signal.id == "key-scope"
+        # Past the last signal: the flags; and from the first flag ↑ comes back to the signals.
+        await pilot.press("j", "j", "j", "j")
+        assert app.focused is form.flag_boxes["fixed-symptom"]
+        await pilot.press("j", "j", "j", "j")
+        assert app.focused is form.flag_boxes[form.rubric.flags[-1].id]
+        await pilot.press("k", "k", "k")
+        assert isinstance(app.focused, SignalRow) and app.focused.signal.id == "blast-radius"
+        await pilot.press("s")
+        assert form.values()["tiers"] == {"found-defect": "weak", "blast-radius": "strong"}
+        # The form itself never takes focus (a click on its background left the keys with nothing to act on).
+        assert not form.can_focus
+
+
+async def test_a_flag_reads_on_or_off_without_colour_in_every_theme(sample_cohort, monkeypatch):
+    """`[x]` on, `[ ]` off: under NO_COLOR, in every bundled theme and in Textual's ANSI ones the
+    state is in the text, and with colour the mark is not drawn in its background's colour."""
+    from textual import constants
+
+    from review.tui import palette, themes
+
+    bundled = sorted(themes.load_themes(themes.bundled_dir()).themes)
+    assert len(bundled) >= 3
+    default_system = constants.COLOR_SYSTEM
+    for theme, no_color in [*((name, False) for name in [*bundled, "ansi-dark", "ansi-light"]),
+                            ("review-dark", True)]:
+        if no_color:
+            # Read when the app is made.
+            monkeypatch.setenv("NO_COLOR", "1")
+        monkeypatch.setattr(constants, "COLOR_SYSTEM", default_system if no_color else "truecolor")
+        app = ReviewApp(sample_cohort, theme=theme, run_harness=False, reviewers=("ana",))
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await open_submission(app, pilot, "ada-okafor")
+            form = screen.query_one(RubricForm)
+            await pilot.press("4", *"jjjjj", "space")
+            await settle(app, pilot)
+            on, *off = form.rubric.flags
+            for flag in form.rubric.flags:
+                strip = form.flag_boxes[flag.id].render_line(0)
+                assert strip.text.lstrip().startswith("[x] " if flag is on else "[ ] "), (theme, strip.text)
+                marks = [segment for segment in strip if segment.text.strip() in ("[", "]", "x")]
+                assert marks, (theme, strip.text)
+                for segment in [] if no_color else marks:
+                    style = segment.style
+                    if style is None or not (style.color and style.bgcolor) or style.color.is_default or \
+                            style.bgcolor.is_default:
+                        # The terminal's own colours.
+                        continue
+                    # With colour, the mark is not drawn in (nearly) its background's colour either.
+                    assert palette.contrast(style.color, style.bgcolor, palette.SYSTEMS["truecolor"]) >= \
+                        palette.MIN_CONTRAST, (theme, flag.id, segment)

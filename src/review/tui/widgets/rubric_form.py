@@ -142,9 +142,11 @@ class FlagBox(Checkbox):
     is the same glyph either way, told apart by colour alone — nothing under NO_COLOR)."""
 
     def render(self) -> Content:
-        mark = Content.styled("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button"))
-        label = self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label"))
-        return Content.assemble(mark, label)
+        text = self.get_visual_style("toggle--label")
+        # The brackets in the label's colours (Textual's "off" colour is meant to vanish).
+        mark = Content.assemble(("[", text), ("x" if self.value else " ", self.get_visual_style("toggle--button")),
+                                ("]", text))
+        return Content.assemble(mark, self.label.pad(1, 1).stylize_before(text))
 
 
 class RubricForm(VerticalScroll, can_focus=False):

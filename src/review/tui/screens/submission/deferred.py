@@ -9,7 +9,8 @@ while focus is moving wait, and are replayed once it has moved.
 
 A replayed key goes through the app as if typed (bindings and all); the next one waits until it has
 been handled, and until any focus its binding moved has moved: the key reaches the screen (`hold`
-lets it pass), then the app runs its binding, then the focus callback that binding queued runs."""
+lets it pass), then the app runs its binding, then the focus callback that binding queued runs; a
+pane key, handled by the screen as it arrives, says so itself (`wait_for_focus`)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ class DeferredPanes:
         would land in the pane focus is leaving, or jump ahead of the ones kept, and be lost."""
         if event is self.replaying:
             # On its way up to the app's bindings: once they ran, the next one.
-            self.screen.call_next(self.screen.app.call_later, self.handled)
+            self.screen.call_next(self.screen.app.call_later, self.handled, event)
             return False
         if not self.holding or (not self.ready and event.key == "escape"):
             return False
@@ -73,7 +74,9 @@ class DeferredPanes:
         return True
 
     def wait_for_focus(self) -> None:
-        """Focus was just asked to move (it moves on a callback of the app's): keys wait for it."""
+        """A pane key asked focus to move (it moves on a callback of the app's): keys wait for it. A
+        replayed pane key is handled once here."""
+        self.replaying = None
         self.focus_moving = True
         # Queued behind the focus's own callback.
         self.screen.app.call_later(self.focus_moved)
@@ -82,13 +85,14 @@ class DeferredPanes:
         self.focus_moving = False
         self.replay()
 
-    def handled(self) -> None:
-        """The replayed key's binding has run; a focus it moved is queued before this."""
-        self.screen.app.call_later(self.next_key)
+    def handled(self, key: events.Key) -> None:
+        """The replayed `key`'s binding has run; a focus it moved is queued before this."""
+        self.screen.app.call_later(self.next_key, key)
 
-    def next_key(self) -> None:
-        self.replaying = None
-        self.replay()
+    def next_key(self, key: events.Key) -> None:
+        if self.replaying is key:
+            self.replaying = None
+            self.replay()
 
     def replay(self) -> None:
         """The next kept key, as if typed now: 4 then s is the rubric, then Strong there."""

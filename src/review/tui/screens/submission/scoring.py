@@ -178,8 +178,8 @@ class Scoring:
         self.screen.call_after_refresh(self.run_queued)
         self.form.set_others(self.session.others(message.scores))
         text = safe_line(self.session.saved_text(message.review, intent.notes, intent.autosave), 500)
-        self.form.set_status("\n".join(line for line in (
-            self.session.conflict_text() if self.session.conflicts else "", rebased.status, text) if line))
+        self.form.set_status(lines("\n".join(part for part in (
+            self.session.conflict_text() if self.session.conflicts else "", rebased.status, text) if part)))
         self.update_header()
         if intent.autosave:
             return
@@ -213,7 +213,7 @@ class Scoring:
             self.show_rebased(rebased)
             # What only this console changed is written now; the fields in conflict wait.
             self.edited()
-        self.form.set_status(safe_line(text, 2000))
+        self.form.set_status(lines(text))
         self.screen.app.notify(self.short_conflict() if rebased is not None and rebased.conflicts
                                else safe_line(text, 400), severity="error", timeout=10, markup=False)
 
@@ -284,7 +284,7 @@ class Scoring:
             if self.dirty:
                 self.edited()
         if change.status:
-            self.form.set_status(safe_line(change.status, 2000))
+            self.form.set_status(lines(change.status))
 
     def leave(self, then: str) -> None:
         """Back to triage or quit; with unsaved rubric changes, ask first (autosave may not have run)."""
@@ -311,3 +311,8 @@ class Scoring:
             self.autosave_timer.stop()
             self.autosave_timer = None
         self.form.mark_clean()
+
+
+def lines(text: str) -> str:
+    """Status text of several lines (a conflict's table), each made safe on its own."""
+    return "\n".join(safe_line(line, 400) for line in text.splitlines())

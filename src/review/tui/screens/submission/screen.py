@@ -200,9 +200,17 @@ class SubmissionScreen(Screen[Closed]):
             self.fill_panes(self.waiting)
             self.waiting = None
 
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         if self.deferred.hold(event):
             event.stop()
+            return
+        # A pane key acts here, as it reaches the screen, not once the app reads it back for its
+        # bindings: a key queued right behind it (5 then r) reaches the screen after, and waits for
+        # the focus the pane key moves (a text box keeps its digits: they never come up here).
+        bound = self.active_bindings.get(event.key)
+        if bound is not None and bound.node is self and bound.binding.action.startswith("pane("):
+            event.stop()
+            await self.run_action(bound.binding.action)
 
     # ----------------------------------------------------------------- layout
 
