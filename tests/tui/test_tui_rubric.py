@@ -402,6 +402,11 @@ async def test_the_header_says_what_a_save_writes_and_a_refused_final_says_why_e
         assert "no tier yet for Explanation, Blast radius" in screen.form.status
         assert "the note has not been on screen" in screen.form.status
         assert saved(sample_cohort, "chen-wei")[0]["state"] == "draft"
+        # Said in the console's own words, to a reviewer who never read the task's text.
+        # (The header starts with the rubric's version, an identifier the score file also holds.)
+        assert "article" not in screen.form.status.lower()
+        assert "article" not in header().split(" · ", 1)[1].lower()
+        assert not any("article" in n.message.lower() for n in app._notifications)
         # The form asks for a draft again, and says so.
         assert "will save as DRAFT ·" in header()
         # Every time: F and ctrl+s again name what is still missing.
@@ -481,3 +486,47 @@ async def test_a_flag_reads_on_or_off_without_colour_in_every_theme(sample_cohor
                     # With colour, the mark is not drawn in (nearly) its background's colour either.
                     assert palette.contrast(style.color, style.bgcolor, palette.SYSTEMS["truecolor"]) >= \
                         palette.MIN_CONTRAST, (theme, flag.id, segment)
+
+
+async def test_escape_after_a_save_goes_back_without_asking_about_unsaved_changes(sample_cohort):
+    """A saved form is not "unsaved": neither after a final refused and written as a draft (the form
+    asked for final, the file holds a draft) nor after a final that was kept."""
+    from review.tui.modals.leave import LeaveScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+        await score_all(pilot, "32123")
+        await pilot.press("F", "ctrl+s")
+        await wait_until(pilot, lambda: "as a DRAFT because final refused" in screen.form.status, timeout=20)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, LeaveScreen) and isinstance(app.screen, CohortScreen)
+        assert str(app.screen.table.get_cell("chen-wei", "mine")) == "draft"
+
+        screen = await open_submission(app, pilot, "chen-wei")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+        await pilot.press("2", "4", "F", "ctrl+s")
+        await wait_until(pilot, lambda: screen.form.status.startswith("saved final"), timeout=20)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CohortScreen)
+        assert str(app.screen.table.get_cell("chen-wei", "mine")) == "final"
+
+
+async def test_a_change_still_in_the_autosave_pause_is_written_when_the_console_is_told_to_end(sample_cohort):
+    """The console told to end (what `review serve` does when its tab closes, and a hangup or TERM)
+    before the autosave's pause is over: the change is on disk, not lost."""
+    from textual import messages
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+        await pilot.press("4", "s", "j", "w")
+        assert screen.scoring.dirty and not (sample_cohort / "ada-okafor.review.toml").exists()
+        app.post_message(messages.ExitApp())
+        await wait_until(pilot, lambda: not app.is_running, timeout=30)
+    entry = saved(sample_cohort, "ada-okafor")[0]
+    assert entry["tiers"] == {"found-defect": "strong", "key-scope": "weak"} and entry["state"] == "draft"
