@@ -499,7 +499,9 @@ async def test_escape_after_a_save_goes_back_without_asking_about_unsaved_change
         screen.scoring.AUTOSAVE_SECONDS = 60
         await score_all(pilot, "32123")
         await pilot.press("F", "ctrl+s")
-        await wait_until(pilot, lambda: "as a DRAFT because final refused" in screen.form.status, timeout=20)
+        await wait_until(pilot, lambda: (sample_cohort / "chen-wei.review.toml").exists(), timeout=20)
+        await settle(app, pilot)
+        assert saved(sample_cohort, "chen-wei")[0]["state"] == "draft"
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, LeaveScreen) and isinstance(app.screen, CohortScreen)
