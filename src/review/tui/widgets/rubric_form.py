@@ -226,6 +226,8 @@ class RubricForm(VerticalScroll, can_focus=False):
 
     def fill(self, review: store.Review | None) -> None:
         self.apply(review.values() if review else score_merge.EMPTY)
+        # Drawn whatever it holds: an empty list says "none yet" (apply redraws it only on a change).
+        self.show_anchored()
         self.mark_clean()
 
     def apply(self, values: dict) -> None:
