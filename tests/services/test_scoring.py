@@ -30,6 +30,14 @@ def session(path: Path, reviewers=("ana",), blind=False) -> ScoreSession:
     return ScoreSession(path, reviewers, RubricChoice(ARTICLE), blind)
 
 
+def two_consoles(path: Path) -> tuple[ScoreSession, ScoreSession]:
+    """The same reviewer's score sessions in two consoles, both started on the file as it is now."""
+    one, two = session(path), session(path)
+    for scoring in (one, two):
+        scoring.start(HEAD, COMMITS, store.read_scores(path))
+    return one, two
+
+
 def save(scoring: ScoreSession, form: dict, autosave: bool = False) -> store.Review:
     sent = scoring.to_write(form, autosave)
     review, _ = scoring.review(sent, [], None, None)
@@ -139,9 +147,7 @@ def test_saves_asked_for_during_a_save_wait_for_it_and_leaving_waits_too(tmp_pat
 def test_two_consoles_of_one_reviewer_changing_different_fields_are_merged(tmp_path):
     """Console 1 sets Evidence, console 2 Explanation, at the same moment: both are kept."""
     path = submission(tmp_path)
-    one, two = session(path), session(path)
-    for scoring in (one, two):
-        scoring.start(HEAD, COMMITS, store.read_scores(path))
+    one, two = two_consoles(path)
     save(one, values(tiers={"evidence": "strong"}))
     landed = save(two, values(tiers={"explanation": "acceptable"}))
     assert landed.tiers == {"explanation": "acceptable", "evidence": "strong"} and landed.revision == 2
@@ -155,9 +161,7 @@ def test_two_consoles_of_one_reviewer_changing_different_fields_are_merged(tmp_p
 
 def test_a_field_both_consoles_changed_is_a_conflict_until_the_reviewer_decides(tmp_path):
     path = submission(tmp_path)
-    one, two = session(path), session(path)
-    for scoring in (one, two):
-        scoring.start(HEAD, COMMITS, store.read_scores(path))
+    one, two = two_consoles(path)
     save(one, values(tiers={"evidence": "strong", "explanation": "weak"}))
 
     form = values(tiers={"explanation": "strong", "blast-radius": "acceptable"})
@@ -185,9 +189,7 @@ def test_a_field_both_consoles_changed_is_a_conflict_until_the_reviewer_decides(
 
 def test_r_takes_the_other_consoles_value_for_the_fields_both_changed_only(tmp_path):
     path = submission(tmp_path)
-    one, two = session(path), session(path)
-    for scoring in (one, two):
-        scoring.start(HEAD, COMMITS, store.read_scores(path))
+    one, two = two_consoles(path)
     save(one, values(tiers={"explanation": "weak"}))
     form = values(tiers={"explanation": "strong", "evidence": "acceptable"})
     _, rebased = two.refused("conflict", store.read_scores(path).find((("ana",), HEAD)), form)

@@ -3,6 +3,7 @@ off screen are mounted."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from pathlib import Path
 
@@ -91,27 +92,34 @@ async def test_escape_before_the_panes_off_screen_are_mounted_goes_back_to_triag
         assert (scores.read_bytes() if scores.exists() else None) == before
 
 
+@contextlib.contextmanager
+def panes_mounted_when_told():
+    """A submission screen opened meanwhile mounts its panes off screen only when the test calls
+    `deferred.mount()`, so the keys typed before surely come before it."""
+    mount = DeferredPanes.mount
+
+    async def later(self) -> None:
+        pass
+
+    DeferredPanes.mount = later  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        DeferredPanes.mount = mount  # type: ignore[method-assign]
+
+
 async def test_keys_typed_before_the_panes_are_mounted_are_kept_and_replayed_in_order(sample_cohort):
     """Enter, then 4 at once: the rubric gets focus once it is mounted, and the tier typed lands in it."""
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         cohort, row = await rest_on(app, pilot, "ben-larsen")
-        mount = DeferredPanes.mount
-
-        # The mounting is left to the test, so the keys surely come before it.
-        async def later(self) -> None:
-            pass
-
-        DeferredPanes.mount = later  # type: ignore[method-assign]
-        try:
+        with panes_mounted_when_told():
             screen = SubmissionScreen(cohort.context, row, cohort.rubric)
             await app.push_screen(screen)
             # The rubric, then Strong on its first signal.
             await pilot.press("4", "s")
             await settle(app, pilot)
             assert not screen.panes_ready and [key.key for key in screen.deferred.typed_ahead] == ["4", "s"]
-        finally:
-            DeferredPanes.mount = mount  # type: ignore[method-assign]
         await screen.deferred.mount()
         await wait_until(pilot, lambda: screen.panes_ready and not screen.deferred.typed_ahead)
         await settle(app, pilot)
@@ -186,20 +194,12 @@ async def test_5_then_r_typed_while_the_panes_are_being_mounted_runs_the_suite(s
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         cohort, row = await rest_on(app, pilot, "ben-larsen")
-        mount = DeferredPanes.mount
-
-        async def later(self) -> None:
-            pass
-
-        DeferredPanes.mount = later  # type: ignore[method-assign]
-        try:
+        with panes_mounted_when_told():
             screen = SubmissionScreen(cohort.context, row, cohort.rubric)
             await app.push_screen(screen)
             await pilot.press("5")
             await settle(app, pilot)
             assert [key.key for key in screen.deferred.typed_ahead] == ["5"]
-        finally:
-            DeferredPanes.mount = mount  # type: ignore[method-assign]
         asked = record_jobs(screen)
         # The mounting runs on the app's own queue; the r is queued behind it, so it arrives when the
         # panes are mounted and the 5 is about to be replayed.

@@ -6,6 +6,7 @@ import tomllib
 
 from helpers import git, open_submission, settle, wait_until
 from review.core import evidence
+from review.core.rubric import NO_DECISION
 from review.services import store
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
@@ -431,8 +432,15 @@ async def test_up_and_down_never_leave_the_signals_and_flags_so_the_tier_keys_al
         # k and ↑ on the first signal: focus stays on it, and the tier keys still act on it.
         await pilot.press("k", "up", "k")
         assert app.focused is first
-        await pilot.press("w")
-        assert form.values()["tiers"] == {"found-defect": "weak"}
+        for key, tier in (("a", "acceptable"), ("n", NO_DECISION), ("s", "strong"), ("w", "weak")):
+            await pilot.press(key)
+            assert form.values()["tiers"] == {"found-defect": tier}
+        # g goes to what was observed for it (here, in the stub log or the diff): the rubric is left.
+        await pilot.press("g")
+        await settle(app, pilot)
+        assert screen.active_pane != "rubric" and not screen.focus_in("rubric")
+        await pilot.press("4")
+        assert app.focused is first
         # j back down: the next signal, as always.
         await pilot.press("j")
         assert isinstance(app.focused, SignalRow) and app.focused.signal.id == "key-scope"
