@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tomllib
 
 import aiohttp
 import pyte
@@ -309,6 +310,25 @@ async def test_a_tab_that_closes_ends_its_console(served):
         assert "--reviewer=-ana-" in console and "--no-harness" in console
         await tab.socket.close()
     assert await leftovers_after("-m review open", timeout=15) == []
+
+
+async def test_a_tab_closed_right_after_a_change_leaves_that_change_on_disk(served, sample_cohort):
+    """A tier chosen, and the tab closed at once (well within the autosave's pause): the console ends
+    as the tab goes, and writes the rubric first."""
+    server = served()
+    async with aiohttp.ClientSession() as client:
+        tab = await open_tab(client, server)
+        await tab.keys("\x1b[B", "\x1b[B", "\r")
+        await tab.wait_for("whole submission")
+        await tab.keys("4")
+        await tab.wait_for("Found the defect")
+        assert list(sample_cohort.glob("*.review.toml")) == []
+        await tab.socket.send_str(json.dumps(["stdin", "s"]))
+        await tab.socket.close()
+    assert await leftovers_after("-m review open", timeout=15) == []
+    [written] = list(sample_cohort.glob("*.review.toml"))
+    [entry] = tomllib.loads(written.read_text())["reviews"]
+    assert entry["reviewers"] == ["ana"] and entry["tiers"] == {"found-defect": "strong"}
 
 
 async def test_quitting_the_console_in_its_tab_ends_it_and_closes_the_tab(served):

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,38 @@ def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     while tmux.alive() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not tmux.alive()  # the console quit cleanly; the session went with it
+
+
+def running(pid: int) -> bool:
+    """The process has not ended (an ended one may wait, a zombie, for a parent that never reaps it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_change_made_just_before_the_tmux_session_is_killed_is_on_disk(tmux, sample_cohort, isolated_dirs):
+    """A tier chosen, and the session killed a moment later (within the autosave's pause), as an SSH
+    drop or `tmux kill-session` does: the console gets a hangup, writes the rubric, and ends."""
+    env = {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
+           "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"], "PATH": os.environ["PATH"], "LANG": "C.UTF-8",
+           "TERM": "tmux-256color"}
+    command = f"{sys.executable} -m review {sample_cohort} --no-harness --reviewer ana"
+    tmux.run("new-session", "-d", "-s", "review", "-x", "100", "-y", "30",
+             *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")], command)
+    console = int(tmux.run("display-message", "-p", "-t", "review", "#{pane_pid}").strip())
+    tmux.wait_for("assistants: Claude Code")
+    tmux.keys("Down", "Down", "Enter")
+    tmux.wait_for("whole submission (starter → HEAD)")
+    tmux.keys("4")
+    tmux.wait_for("Found the defect")
+    tmux.run("send-keys", "-t", "review", "s")
+    time.sleep(0.2)
+    tmux.run("kill-session", "-t", "review")
+    deadline = time.monotonic() + 15
+    while running(console) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not running(console)
+    [written] = list(sample_cohort.glob("*.review.toml"))
+    [review] = tomllib.loads(written.read_text())["reviews"]
+    assert review["reviewers"] == ["ana"] and review["tiers"] == {"found-defect": "strong"}

@@ -30,12 +30,20 @@ def session(path: Path, reviewers=("ana",), blind=False) -> ScoreSession:
     return ScoreSession(path, reviewers, RubricChoice(ARTICLE), blind)
 
 
+def two_consoles(path: Path) -> tuple[ScoreSession, ScoreSession]:
+    """The same reviewer's score sessions in two consoles, both started on the file as it is now."""
+    one, two = session(path), session(path)
+    for scoring in (one, two):
+        scoring.start(HEAD, COMMITS, store.read_scores(path))
+    return one, two
+
+
 def save(scoring: ScoreSession, form: dict, autosave: bool = False) -> store.Review:
-    review, _ = scoring.review(form, [], None, None)
-    base, force = scoring.begin_save(autosave)
-    written = scoring.write(review, base, force)
+    sent = scoring.to_write(form, autosave)
+    review, _ = scoring.review(sent, [], None, None)
+    written = scoring.write(review, scoring.begin_save())
     assert written.review is not None and written.scores is not None, written.problem
-    scoring.saved(written.review, written.scores)
+    scoring.saved(written.review, written.scores, sent, form, autosave)
     return written.review
 
 
@@ -68,19 +76,60 @@ def test_final_needs_every_tier_and_the_note_on_screen(tmp_path):
     scoring = session(submission(tmp_path))
     scoring.start(HEAD, COMMITS, store.read_scores(scoring.path))
     review, notes = scoring.review(values("final", {"found-defect": "weak"}), ["Key scope"], "8/8 ok", 0.5)
-    assert review.state == "draft" and "no tier yet for Key scope" in notes[0]
+    # Every reason, every time: the missing tier and the note.
+    assert review.state == "draft" and notes == [
+        "final refused — no tier yet for Key scope (n means no decision); the note has not been on screen "
+        "(2 shows it)"]
     review, notes = scoring.review(values("final"), [], None, None)
-    assert review.state == "draft" and "open the note first" in notes[0]
+    assert review.state == "draft" and notes == ["final refused — the note has not been on screen (2 shows it)"]
     assert scoring.open_note() and not scoring.open_note()
     review, notes = scoring.review(values("final"), [], "8/8 ok", 0.25)
     assert (review.state, notes, review.harness, review.ai_share) == ("final", [], "8/8 ok", 0.25)
+
+
+def test_the_header_says_the_state_a_save_would_write_and_why_final_is_refused(tmp_path):
+    scoring = session(submission(tmp_path))
+    scoring.start(HEAD, COMMITS, store.read_scores(scoring.path))
+    assert "will save as DRAFT ·" in scoring.header("draft", ["Evidence"])
+    asked = scoring.header("final", ["Evidence", "Blast radius"])
+    assert "will save as DRAFT: final refused — no tier yet for Evidence, Blast radius" in asked
+    assert "the note has not been on screen" in asked and "FINAL" not in asked
+    assert scoring.toggled_text("final", []).startswith("final asked, but a save now writes a DRAFT")
+    scoring.open_note()
+    assert "will save as FINAL ·" in scoring.header("final", [])
+    assert scoring.toggled_text("final", []) == "state will be saved as FINAL (ctrl+s saves)"
+    review, notes = scoring.review(values("final"), ["Evidence"], None, None)
+    text = scoring.saved_text(store.Review(["ana"], HEAD, revision=2), notes, autosave=False)
+    assert text == ("saved draft (revision 2) to ada.review.toml as a DRAFT because final refused — no tier "
+                    "yet for Evidence (n means no decision). F asks for final again.")
+
+
+def test_saving_nothing_writes_nothing(tmp_path):
+    path = submission(tmp_path)
+    scoring = session(path)
+    scoring.start(HEAD, COMMITS, store.read_scores(path))
+    untouched, _ = scoring.review(values(tiers={}), [], None, None)
+    assert "nothing to save" in (scoring.unchanged(untouched) or "")
+    # Final asked on an empty form: refused, so still nothing to write.
+    refused, _ = scoring.review(values("final", tiers={}), ["Evidence"], None, None)
+    assert scoring.unchanged(refused) is not None
+    save(scoring, values())
+    again, _ = scoring.review(values(), [], "8/8 ok", None)
+    assert "already holds these values (revision 1)" in (scoring.unchanged(again) or "")
+    changed, _ = scoring.review(values(tiers={"evidence": "weak"}), [], None, None)
+    assert scoring.unchanged(changed) is None
+    # A stale review carried over as a draft is something to save at HEAD, untouched or not.
+    later = session(path)
+    later.start("d" * 40, [*COMMITS, ("d" * 40, "more")], store.read_scores(path))
+    carried, _ = later.review(values(), [], None, None)
+    assert later.unchanged(carried) is None
 
 
 def test_saves_asked_for_during_a_save_wait_for_it_and_leaving_waits_too(tmp_path):
     scoring = session(submission(tmp_path))
     scoring.start(HEAD, COMMITS, store.read_scores(scoring.path))
     assert scoring.ask_save(None, autosave=True)
-    scoring.begin_save(autosave=True)
+    scoring.begin_save()
     assert not scoring.ask_save(None, autosave=True)
     assert not scoring.ask_save("next", autosave=False)
     # Folded into the waiting one.
@@ -95,48 +144,87 @@ def test_saves_asked_for_during_a_save_wait_for_it_and_leaving_waits_too(tmp_pat
     assert scoring.leave("quit", form_dirty=False) == "go"
 
 
-def test_a_conflict_is_overwritten_only_by_the_reviewers_own_save_or_reloaded(tmp_path):
+def test_two_consoles_of_one_reviewer_changing_different_fields_are_merged(tmp_path):
+    """Console 1 sets Evidence, console 2 Explanation, at the same moment: both are kept."""
     path = submission(tmp_path)
-    mine, theirs = session(path), session(path)
-    for scoring in (mine, theirs):
-        scoring.start(HEAD, COMMITS, store.read_scores(path))
-    save(theirs, values(tiers={"found-defect": "weak"}))
-
-    review, _ = mine.review(values(), [], None, None)
-    written = mine.write(review, *mine.begin_save(autosave=False))
-    assert written.review is None and written.theirs is not None
-    text = mine.refused(written.problem or "", written.theirs)
-    assert text.startswith("CONFLICT:") and "found-defect=weak" in text and mine.conflict is not None
-    # An autosave never overwrites.
-    assert mine.begin_save(autosave=True) == (None, False)
-    mine.saving = False
-    assert mine.begin_save(autosave=False) == (None, True)
-    mine.saving = False
-    assert mine.reload_theirs() is written.theirs
-    assert mine.loaded is written.theirs and not mine.force_next_save
+    one, two = two_consoles(path)
+    save(one, values(tiers={"evidence": "strong"}))
+    landed = save(two, values(tiers={"explanation": "acceptable"}))
+    assert landed.tiers == {"explanation": "acceptable", "evidence": "strong"} and landed.revision == 2
+    assert two.conflicts == ()
+    # Console 1's form, with nothing unsaved, takes console 2's field and keeps its own.
+    change = one.disk_changed(store.read_scores(path), values(tiers={"evidence": "strong"}))
+    assert change is not None and change.rebased is not None
+    assert change.rebased.values["tiers"] == {"evidence": "strong", "explanation": "acceptable"}
+    assert "taken in here: Explanation: Acceptable" in (change.status or "")
 
 
-def test_another_consoles_save_is_named_and_taken_when_the_form_holds_nothing_unsaved(tmp_path):
+def test_a_field_both_consoles_changed_is_a_conflict_until_the_reviewer_decides(tmp_path):
+    path = submission(tmp_path)
+    one, two = two_consoles(path)
+    save(one, values(tiers={"evidence": "strong", "explanation": "weak"}))
+
+    form = values(tiers={"explanation": "strong", "blast-radius": "acceptable"})
+    review, _ = two.review(two.to_write(form, False), [], None, None)
+    written = two.write(review, two.begin_save())
+    assert written.review is None and written.theirs is not None and written.theirs.revision == 1
+    text, rebased = two.refused(written.problem or "", written.theirs, form)
+    assert rebased is not None
+    # Side by side, whose is whose; this console's value stays on screen.
+    assert text.startswith("CONFLICT: this review was also saved in another console (revision 1")
+    assert "this console (yours)" in text and "other console (on disk)" in text
+    [line] = [line for line in text.splitlines() if line.strip().startswith("Explanation")]
+    assert line.split() == ["Explanation", "Strong", "Weak"]
+    assert rebased.values["tiers"] == {"explanation": "strong", "blast-radius": "acceptable", "evidence": "strong"}
+    assert [c.field for c in two.conflicts] == [("tier", "explanation")]
+
+    # Until decided, a save leaves the conflicting field as the other console saved it and saves the rest.
+    autosaved = save(two, rebased.values, autosave=True)
+    assert autosaved.tiers == {"explanation": "weak", "blast-radius": "acceptable", "evidence": "strong"}
+    assert two.conflicts and two.loaded is autosaved
+    # ctrl+s keeps this console's value.
+    kept = save(two, rebased.values)
+    assert kept.tiers["explanation"] == "strong" and two.conflicts == ()
+
+
+def test_r_takes_the_other_consoles_value_for_the_fields_both_changed_only(tmp_path):
+    path = submission(tmp_path)
+    one, two = two_consoles(path)
+    save(one, values(tiers={"explanation": "weak"}))
+    form = values(tiers={"explanation": "strong", "evidence": "acceptable"})
+    _, rebased = two.refused("conflict", store.read_scores(path).find((("ana",), HEAD)), form)
+    assert rebased is not None and two.conflicts
+    taken = two.reload_theirs(rebased.values)
+    assert taken is not None and taken["tiers"] == {"explanation": "weak", "evidence": "acceptable"}
+    assert two.conflicts == () and two.reload_theirs(taken) is None
+
+
+def test_another_consoles_save_is_named_and_merged_into_the_form(tmp_path):
     path = submission(tmp_path)
     mine, bob = session(path), session(path, reviewers=("bob",))
     mine.start(HEAD, COMMITS, store.read_scores(path))
     bob.start(HEAD, COMMITS, store.read_scores(path))
     save(bob, values(tiers={"found-defect": "weak"}))
-    change = mine.disk_changed(store.read_scores(path), form_dirty=False)
+    change = mine.disk_changed(store.read_scores(path), values(tiers={}))
     assert change is not None and change.notices == [
         "bob saved their review of ada: draft (under the rubric, Other reviews)"]
-    assert change.fill is None
+    assert change.rebased is None
     assert "bob (draft): Found the defect: weak ≠" not in mine.others(store.read_scores(path))
 
-    # The same reviewer in another console: taken when nothing here is unsaved, kept (and said) otherwise.
+    # The same reviewer in another console: merged into the form, clean or not.
     other_console = session(path)
     other_console.start(HEAD, COMMITS, store.read_scores(path))
     save(other_console, values())
-    dirty = mine.disk_changed(store.read_scores(path), form_dirty=True)
-    assert dirty is not None and dirty.fill is None
-    assert "your unsaved values are still here" in (dirty.status or "")
-    clean = mine.disk_changed(store.read_scores(path), form_dirty=False)
-    assert clean is not None and clean.fill is not None and mine.loaded is clean.fill
+    dirty = mine.disk_changed(store.read_scores(path), values(tiers={"evidence": "weak"}))
+    assert dirty is not None and dirty.rebased is not None
+    # Evidence: both changed (weak here, strong there).
+    assert [c.field for c in dirty.rebased.conflicts] == [("tier", "evidence")]
+    assert dirty.rebased.values["tiers"] == {**TIERS, "evidence": "weak"}
+    assert "CONFLICT" in (dirty.status or "")
+    save(other_console, values(tiers={**TIERS, "key-scope": "weak"}))
+    clean = mine.disk_changed(store.read_scores(path), dirty.rebased.values)
+    assert clean is not None and clean.rebased is not None
+    assert clean.rebased.values["tiers"] == {**TIERS, "evidence": "weak", "key-scope": "weak"}
     assert "Found the defect: weak ≠" in mine.others(store.read_scores(path))
 
 

@@ -51,6 +51,29 @@ def test_other_reviewers_entries_are_kept_and_own_conflicts_are_refused(tmp_path
     assert {r.who: r.tiers for r in scores.reviews} == {"ana": {"evidence": "strong"}, "bob": {"evidence": "strong"}}
 
 
+def test_a_merging_save_keeps_what_only_the_other_console_changed_and_names_what_both_did(tmp_path):
+    sub = tmp_path / "ben"
+    sub.mkdir()
+    loaded = store.save(sub, review("ana", tiers={"found-defect": "weak"}))
+    # Console 1 saves Evidence; console 2, which loaded the same revision, saves Explanation.
+    store.save(sub, review("ana", tiers={"found-defect": "acceptable", "evidence": "strong"}), merge=True,
+               base=loaded)
+    merged = store.save(sub, review("ana", tiers={"found-defect": "weak", "explanation": "strong"},
+                                    note_opened="2026-12-02T19:54:40Z"), merge=True, base=loaded)
+    assert merged.revision == 3 and merged.note_opened == "2026-12-02T19:54:40Z"
+    assert store.read_scores(sub).find(merged.key).tiers == {"found-defect": "acceptable", "evidence": "strong",
+                                                             "explanation": "strong"}
+    # Both changed Found the defect: refused, the file untouched, the field named.
+    before = (tmp_path / "ben.review.toml").read_bytes()
+    with pytest.raises(store.SaveConflict) as caught:
+        store.save(sub, review("ana", tiers={"found-defect": "strong"}), merge=True, base=loaded)
+    assert [c.field for c in caught.value.conflicts] == [("tier", "found-defect")]
+    assert caught.value.theirs.revision == 3 and (tmp_path / "ben.review.toml").read_bytes() == before
+    # Forced: this console's value for that field, the other console's for the rest.
+    forced = store.save(sub, review("ana", tiers={"found-defect": "strong"}), merge=True, base=loaded, force=True)
+    assert forced.tiers == {"found-defect": "strong", "evidence": "strong", "explanation": "strong"}
+
+
 def test_a_new_commit_is_a_new_entry_and_the_old_one_is_kept(tmp_path):
     sub = tmp_path / "c"
     sub.mkdir()

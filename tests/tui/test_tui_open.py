@@ -3,10 +3,13 @@ off screen are mounted."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from pathlib import Path
 
-from helpers import settle, wait_until
+from textual import events
+
+from helpers import open_submission, settle, wait_until
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.submission.deferred import DeferredPanes
@@ -89,27 +92,34 @@ async def test_escape_before_the_panes_off_screen_are_mounted_goes_back_to_triag
         assert (scores.read_bytes() if scores.exists() else None) == before
 
 
+@contextlib.contextmanager
+def panes_mounted_when_told():
+    """A submission screen opened meanwhile mounts its panes off screen only when the test calls
+    `deferred.mount()`, so the keys typed before surely come before it."""
+    mount = DeferredPanes.mount
+
+    async def later(self) -> None:
+        pass
+
+    DeferredPanes.mount = later  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        DeferredPanes.mount = mount  # type: ignore[method-assign]
+
+
 async def test_keys_typed_before_the_panes_are_mounted_are_kept_and_replayed_in_order(sample_cohort):
     """Enter, then 4 at once: the rubric gets focus once it is mounted, and the tier typed lands in it."""
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         cohort, row = await rest_on(app, pilot, "ben-larsen")
-        mount = DeferredPanes.mount
-
-        # The mounting is left to the test, so the keys surely come before it.
-        async def later(self) -> None:
-            pass
-
-        DeferredPanes.mount = later  # type: ignore[method-assign]
-        try:
+        with panes_mounted_when_told():
             screen = SubmissionScreen(cohort.context, row, cohort.rubric)
             await app.push_screen(screen)
             # The rubric, then Strong on its first signal.
             await pilot.press("4", "s")
             await settle(app, pilot)
             assert not screen.panes_ready and [key.key for key in screen.deferred.typed_ahead] == ["4", "s"]
-        finally:
-            DeferredPanes.mount = mount  # type: ignore[method-assign]
         await screen.deferred.mount()
         await wait_until(pilot, lambda: screen.panes_ready and not screen.deferred.typed_ahead)
         await settle(app, pilot)
@@ -161,3 +171,60 @@ async def test_a_head_moved_since_triage_is_the_one_the_screen_shows_and_names(s
         assert "later.mjs" in {f.path for f in screen.analysis.diff.files}
         assert moved[:12] in str(screen.query_one("#submission-title").render())
         assert (row.head or "")[:12] not in str(screen.query_one("#submission-title").render())
+
+
+def typed(app, key: str) -> None:
+    """A key as the terminal sends it: into the app's queue, behind whatever is there already."""
+    event = events.Key(key, key)
+    event.set_sender(app)
+    app.post_message(event)
+
+
+def record_jobs(screen) -> list[str]:
+    """The jobs the stub log's keys ask the screen for (what `r` asked, whatever runs it)."""
+    asked: list[str] = []
+    screen.runs.asked = lambda message: asked.append(message.job)
+    return asked
+
+
+async def test_5_then_r_typed_while_the_panes_are_being_mounted_runs_the_suite(sample_cohort):
+    """In tmux: Enter, 5 at once, r 0.15 s later. The 5 is kept (the stub log is not mounted yet); the
+    r arrives while the panes are being mounted, and used to be let through ahead of the 5 it followed,
+    to the diff, where it did nothing: the log was shown and no suite started."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        cohort, row = await rest_on(app, pilot, "ben-larsen")
+        with panes_mounted_when_told():
+            screen = SubmissionScreen(cohort.context, row, cohort.rubric)
+            await app.push_screen(screen)
+            await pilot.press("5")
+            await settle(app, pilot)
+            assert [key.key for key in screen.deferred.typed_ahead] == ["5"]
+        asked = record_jobs(screen)
+        # The mounting runs on the app's own queue; the r is queued behind it, so it arrives when the
+        # panes are mounted and the 5 is about to be replayed.
+        app.call_later(screen.deferred.mount)
+        typed(app, "r")
+        await wait_until(pilot, lambda: screen.panes_ready and not screen.deferred.typed_ahead, timeout=30)
+        await settle(app, pilot)
+        assert screen.active_pane == "log" and screen.focus_in("log")
+        assert asked == ["suite"]
+
+
+async def test_a_key_queued_behind_a_pane_key_goes_to_that_pane(sample_cohort):
+    """A busy console (the panes being filled, a save) reads 5 and r from the terminal together: the
+    r is queued before the focus the 5 moves has moved (Textual moves it on a callback), and used to
+    land in the diff."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        asked = record_jobs(screen)
+        for key in ("5", "r"):
+            typed(app, key)
+        await settle(app, pilot)
+        assert screen.focus_in("log") and asked == ["suite"]
+        # The rubric, then a tier, typed together: the tier lands on the first signal.
+        for key in ("4", "s"):
+            typed(app, key)
+        await settle(app, pilot)
+        assert screen.form.values()["tiers"] == {"found-defect": "strong"}

@@ -6,6 +6,7 @@ import tomllib
 
 from helpers import git, open_submission, settle, wait_until
 from review.core import evidence
+from review.core.rubric import NO_DECISION
 from review.services import store
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
@@ -37,9 +38,10 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         await pilot.press("c", *"names timeouts", "enter")
         # final, but the note was never opened.
         await pilot.press("F", "ctrl+s")
-        # The save may queue behind an autosave already under way: wait for its answer.
-        await wait_until(pilot, lambda: "saved draft" in screen.form.status
-                         and "open the note first" in screen.form.status, timeout=20)
+        # The save may queue behind an autosave already under way: wait for its answer (a draft
+        # saved, or nothing new to save, because final was refused: said with why).
+        await wait_until(pilot, lambda: "final refused — the note has not been on screen" in screen.form.status,
+                         timeout=20)
         entry = saved(sample_cohort, "chen-wei")[0]
         assert entry["state"] == "draft" and "note_opened" not in entry
         # The focused signal's tier.
@@ -364,3 +366,177 @@ async def test_my_entry_saved_before_seals_is_filled_in_to_check_and_the_save_se
         await wait_until(pilot, lambda: store.read_scores(sample_cohort / "ben-larsen").reviews, timeout=20)
         scores = store.read_scores(sample_cohort / "ben-larsen")
         assert [r.tiers.get("key-scope") for r in scores.reviews] == ["acceptable"] and scores.unsealed == []
+
+
+async def test_ctrl_s_on_an_untouched_form_writes_nothing_and_says_so(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("4", "ctrl+s")
+        await settle(app, pilot)
+        assert not (sample_cohort / "ada-okafor.review.toml").exists()
+        assert "nothing to save" in screen.form.status
+        assert any("nothing to save" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert str(app.screen.table.get_cell("ada-okafor", "mine")) == "new"
+
+
+async def test_the_header_says_what_a_save_writes_and_a_refused_final_says_why_every_time(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+
+        def header() -> str:
+            return str(screen.query_one("#rubric-header").render())
+
+        await score_all(pilot, "321")
+        await pilot.press("F")
+        # Asked for final; refused: two signals have no tier and the note was never on screen.
+        assert "will save as DRAFT: final refused — no tier yet for Explanation, Blast radius" in header()
+        assert "the note has not been on screen" in header() and "will save as FINAL" not in header()
+        toast = list(app._notifications)[-1].message
+        assert toast.startswith("final asked, but a save now writes a DRAFT") and "Blast radius" in toast
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: "as a DRAFT because final refused" in screen.form.status, timeout=20)
+        assert "no tier yet for Explanation, Blast radius" in screen.form.status
+        assert "the note has not been on screen" in screen.form.status
+        assert saved(sample_cohort, "chen-wei")[0]["state"] == "draft"
+        # Said in the console's own words, to a reviewer who never read the task's text.
+        # (The header starts with the rubric's version, an identifier the score file also holds.)
+        assert "article" not in screen.form.status.lower()
+        assert "article" not in header().split(" · ", 1)[1].lower()
+        assert not any("article" in n.message.lower() for n in app._notifications)
+        # The form asks for a draft again, and says so.
+        assert "will save as DRAFT ·" in header()
+        # Every time: F and ctrl+s again name what is still missing.
+        await pilot.press("down", "s", "F", "ctrl+s")
+        await wait_until(pilot, lambda: "final refused — no tier yet for Blast radius (n means no decision); "
+                                        "the note has not been on screen" in screen.form.status, timeout=20)
+        await pilot.press("down", "a", "2", "4", "F")
+        assert "will save as FINAL ·" in header()
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: screen.form.status.startswith("saved final"), timeout=20)
+        assert saved(sample_cohort, "chen-wei")[0]["state"] == "final"
+
+
+async def test_up_and_down_never_leave_the_signals_and_flags_so_the_tier_keys_always_act(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        form = screen.query_one(RubricForm)
+        await pilot.press("4")
+        first = app.focused
+        assert isinstance(first, SignalRow) and first.signal.id == "found-defect"
+        # k and ↑ on the first signal: focus stays on it, and the tier keys still act on it.
+        await pilot.press("k", "up", "k")
+        assert app.focused is first
+        for key, tier in (("a", "acceptable"), ("n", NO_DECISION), ("s", "strong"), ("w", "weak")):
+            await pilot.press(key)
+            assert form.values()["tiers"] == {"found-defect": tier}
+        # g goes to what was observed for it (here, in the stub log or the diff): the rubric is left.
+        await pilot.press("g")
+        await settle(app, pilot)
+        assert screen.active_pane != "rubric" and not screen.focus_in("rubric")
+        await pilot.press("4")
+        assert app.focused is first
+        # j back down: the next signal, as always.
+        await pilot.press("j")
+        assert isinstance(app.focused, SignalRow) and app.focused.signal.id == "key-scope"
+        # Past the last signal: the flags; and from the first flag ↑ comes back to the signals.
+        await pilot.press("j", "j", "j", "j")
+        assert app.focused is form.flag_boxes["fixed-symptom"]
+        await pilot.press("j", "j", "j", "j")
+        assert app.focused is form.flag_boxes[form.rubric.flags[-1].id]
+        await pilot.press("k", "k", "k")
+        assert isinstance(app.focused, SignalRow) and app.focused.signal.id == "blast-radius"
+        await pilot.press("s")
+        assert form.values()["tiers"] == {"found-defect": "weak", "blast-radius": "strong"}
+        # The form itself never takes focus (a click on its background left the keys with nothing to act on).
+        assert not form.can_focus
+
+
+async def test_a_flag_reads_on_or_off_without_colour_in_every_theme(sample_cohort, monkeypatch):
+    """`[x]` on, `[ ]` off: under NO_COLOR, in every bundled theme and in Textual's ANSI ones the
+    state is in the text, and with colour the mark is not drawn in its background's colour."""
+    from textual import constants
+
+    from review.tui import palette, themes
+
+    bundled = sorted(themes.load_themes(themes.bundled_dir()).themes)
+    assert len(bundled) >= 3
+    default_system = constants.COLOR_SYSTEM
+    for theme, no_color in [*((name, False) for name in [*bundled, "ansi-dark", "ansi-light"]),
+                            ("review-dark", True)]:
+        if no_color:
+            # Read when the app is made.
+            monkeypatch.setenv("NO_COLOR", "1")
+        monkeypatch.setattr(constants, "COLOR_SYSTEM", default_system if no_color else "truecolor")
+        app = ReviewApp(sample_cohort, theme=theme, run_harness=False, reviewers=("ana",))
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await open_submission(app, pilot, "ada-okafor")
+            form = screen.query_one(RubricForm)
+            await pilot.press("4", *"jjjjj", "space")
+            await settle(app, pilot)
+            on, *off = form.rubric.flags
+            for flag in form.rubric.flags:
+                strip = form.flag_boxes[flag.id].render_line(0)
+                assert strip.text.lstrip().startswith("[x] " if flag is on else "[ ] "), (theme, strip.text)
+                marks = [segment for segment in strip if segment.text.strip() in ("[", "]", "x")]
+                assert marks, (theme, strip.text)
+                for segment in [] if no_color else marks:
+                    style = segment.style
+                    if style is None or not (style.color and style.bgcolor) or style.color.is_default or \
+                            style.bgcolor.is_default:
+                        # The terminal's own colours.
+                        continue
+                    # With colour, the mark is not drawn in (nearly) its background's colour either.
+                    assert palette.contrast(style.color, style.bgcolor, palette.SYSTEMS["truecolor"]) >= \
+                        palette.MIN_CONTRAST, (theme, flag.id, segment)
+
+
+async def test_escape_after_a_save_goes_back_without_asking_about_unsaved_changes(sample_cohort):
+    """A saved form is not "unsaved": neither after a final refused and written as a draft (the form
+    asked for final, the file holds a draft) nor after a final that was kept."""
+    from review.tui.modals.leave import LeaveScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+        await score_all(pilot, "32123")
+        await pilot.press("F", "ctrl+s")
+        await wait_until(pilot, lambda: (sample_cohort / "chen-wei.review.toml").exists(), timeout=20)
+        await settle(app, pilot)
+        assert saved(sample_cohort, "chen-wei")[0]["state"] == "draft"
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, LeaveScreen) and isinstance(app.screen, CohortScreen)
+        assert str(app.screen.table.get_cell("chen-wei", "mine")) == "draft"
+
+        screen = await open_submission(app, pilot, "chen-wei")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+        await pilot.press("2", "4", "F", "ctrl+s")
+        await wait_until(pilot, lambda: screen.form.status.startswith("saved final"), timeout=20)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CohortScreen)
+        assert str(app.screen.table.get_cell("chen-wei", "mine")) == "final"
+
+
+async def test_a_change_still_in_the_autosave_pause_is_written_when_the_console_is_told_to_end(sample_cohort):
+    """The console told to end (what `review serve` does when its tab closes, and a hangup or TERM)
+    before the autosave's pause is over: the change is on disk, not lost."""
+    from textual import messages
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+        await pilot.press("4", "s", "j", "w")
+        assert screen.scoring.dirty and not (sample_cohort / "ada-okafor.review.toml").exists()
+        app.post_message(messages.ExitApp())
+        await wait_until(pilot, lambda: not app.is_running, timeout=30)
+    entry = saved(sample_cohort, "ada-okafor")[0]
+    assert entry["tiers"] == {"found-defect": "strong", "key-scope": "weak"} and entry["state"] == "draft"

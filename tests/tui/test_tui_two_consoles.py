@@ -11,7 +11,7 @@ from test_tui_rubric import score_all
 
 from helpers import open_submission, settle
 from review.tui.app import ReviewApp
-from review.tui.widgets.rubric_form import RubricForm
+from review.tui.widgets.rubric_form import RubricForm, SignalRow
 
 SEEN_WITHIN = 6.0
 
@@ -74,3 +74,109 @@ async def test_the_same_pair_in_two_consoles_gets_the_other_save_into_a_clean_fo
         assert entry["tiers"]["found-defect"] == "weak" and entry["tiers"]["explanation"] == "acceptable"
         await wait_until([one, two], lambda: form.values()["tiers"].get("explanation") == "acceptable",
                          timeout=SEEN_WITHIN)
+
+
+async def two_consoles_of_ana(sample_cohort, pilots_body):
+    """Two consoles of the same reviewer on one submission. Neither polls by itself (the test says
+    when a console looks at the disk), and neither autosaves (the test says when each saves)."""
+    one = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    two = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    for app in (one, two):
+        app.WATCH_SECONDS = 3600
+    async with one.run_test(size=(120, 40)) as first, two.run_test(size=(120, 40)) as second:
+        screens = [await open_submission(app, pilot, "chen-wei") for app, pilot in ((one, first), (two, second))]
+        for screen in screens:
+            screen.scoring.AUTOSAVE_SECONDS = 60
+        await pilots_body((one, first, screens[0]), (two, second, screens[1]))
+
+
+def entry_on_disk(cohort) -> dict:
+    return tomllib.loads((cohort / "chen-wei.review.toml").read_text())["reviews"][0]
+
+
+async def looks_at_disk(app, pilot) -> None:
+    """The console's poll of the score files, now."""
+    app.scan_scores()
+    await settle(app, pilot)
+
+
+async def test_the_same_reviewer_in_two_consoles_setting_different_signals_keeps_both(sample_cohort):
+    """Console 1 sets Evidence, console 2 Explanation, at the same moment: console 2's save merges
+    (it never overwrites Evidence), and console 1 takes Explanation in without losing its own."""
+
+    async def body(first, second):
+        (one, one_pilot, one_screen), (two, two_pilot, two_screen) = first, second
+        for app, pilot in ((one, one_pilot), (two, two_pilot)):
+            await looks_at_disk(app, pilot)
+        await one_pilot.press("4", "j", "j", "s")
+        await two_pilot.press("4", "j", "j", "j", "w")
+        await one_pilot.press("ctrl+s")
+        await settle(one, one_pilot)
+        await two_pilot.press("ctrl+s")
+        await settle(two, two_pilot)
+        assert entry_on_disk(sample_cohort)["tiers"] == {"evidence": "strong", "explanation": "weak"}
+        assert two_screen.form.values()["tiers"] == {"evidence": "strong", "explanation": "weak"}
+        assert "taken in here: Evidence: Strong" in two_screen.form.status
+        assert "CONFLICT" not in two_screen.form.status
+
+        # Console 1 looks at the disk: Explanation comes in, its Evidence and its place stay.
+        focused = one.focused
+        await looks_at_disk(one, one_pilot)
+        assert one_screen.form.values()["tiers"] == {"evidence": "strong", "explanation": "weak"}
+        assert one.focused is focused and isinstance(focused, SignalRow) and focused.signal.id == "evidence"
+        assert not one_screen.scoring.dirty
+
+    await two_consoles_of_ana(sample_cohort, body)
+
+
+async def test_a_signal_both_consoles_changed_is_shown_side_by_side_and_the_reviewer_decides(sample_cohort):
+    async def body(first, second):
+        (one, one_pilot, one_screen), (two, two_pilot, two_screen) = first, second
+        for app, pilot in ((one, one_pilot), (two, two_pilot)):
+            await looks_at_disk(app, pilot)
+        await one_pilot.press("4", "j", "j", "j", "w", "j", "a")
+        await two_pilot.press("4", "j", "j", "j", "s")
+        await one_pilot.press("ctrl+s")
+        await settle(one, one_pilot)
+        # Console 2 saves before it has seen console 1's save: the store finds the conflict.
+        await two_pilot.press("ctrl+s")
+        await settle(two, two_pilot)
+        status = two_screen.form.status
+        assert status.startswith("CONFLICT: this review was also saved in another console (revision 1")
+        [row] = [line for line in status.splitlines() if line.strip().startswith("Explanation")]
+        header = next(line for line in status.splitlines() if "this console (yours)" in line)
+        # Whose is whose: this console's value under "yours", the other's under "on disk".
+        assert header.index("this console") <= row.index("Strong") < header.index("other console") \
+            <= row.index("Weak")
+        assert any("CONFLICT with your other console — Explanation: yours Strong, other console's Weak"
+                   in n.message for n in two._notifications)
+        # Console 2 keeps its value on screen; Blast radius (only console 1's) is merged in.
+        assert two_screen.form.values()["tiers"] == {"explanation": "strong", "blast-radius": "acceptable"}
+        assert entry_on_disk(sample_cohort)["tiers"] == {"explanation": "weak", "blast-radius": "acceptable"}
+        # An autosave meanwhile leaves Explanation as console 1 saved it.
+        await two_pilot.press("j", "j", "space")
+        two_screen.scoring.autosave()
+        await settle(two, two_pilot)
+        on_disk = entry_on_disk(sample_cohort)
+        assert on_disk["tiers"]["explanation"] == "weak" and on_disk["flags"] == ["fixed-symptom"]
+        assert two_screen.form.values()["tiers"]["explanation"] == "strong"
+        assert "CONFLICT" in two_screen.form.status
+        # ctrl+s: the reviewer keeps this console's value.
+        await two_pilot.press("ctrl+s")
+        await settle(two, two_pilot)
+        assert entry_on_disk(sample_cohort)["tiers"] == {"explanation": "strong", "blast-radius": "acceptable"}
+        assert "CONFLICT" not in two_screen.form.status
+
+        # Console 1 saw nothing yet and changes Explanation again, unsaved; its poll shows the conflict.
+        await one_pilot.press("k", "a")
+        await looks_at_disk(one, one_pilot)
+        assert one_screen.form.values()["tiers"]["explanation"] == "acceptable"
+        assert one_screen.form.values()["flags"] == ["fixed-symptom"]
+        assert "CONFLICT" in one_screen.form.status
+        # R: console 2's value (on disk) for Explanation; the flag it merged stays.
+        await one_pilot.press("R")
+        await settle(one, one_pilot)
+        assert one_screen.form.values()["tiers"] == {"explanation": "strong", "blast-radius": "acceptable"}
+        assert "CONFLICT" not in one_screen.form.status and not one_screen.scoring.dirty
+
+    await two_consoles_of_ana(sample_cohort, body)

@@ -1,6 +1,8 @@
 """One reviewer's score of one submission, from opening to saving: which entry the form starts from
 (theirs at HEAD, a stale one carried over as a draft, an unsealed one to check), what a final needs,
-the save through the store's lock and merge, and what a conflict or another console's save means.
+the save through the store's lock and merge, and what another console's save of the same entry
+means: what only one side changed is merged (``score_merge``), a field both changed is a conflict
+that keeps this console's value on screen until the reviewer decides.
 
 No Textual: the submission screen shows what this decides. `read_rubric` and `write` do I/O and run
 in workers; every other method only reads and changes the session's own state.
@@ -12,9 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from review.core.rubric import ARTICLE, Rubric, RubricError, from_settings
+from review.core.rubric import ARTICLE, TIER_LABELS, Rubric, RubricError, from_settings
 from review.core.text import safe_line
-from review.services import cohort, store
+from review.services import cohort, score_merge, store
 
 # Where the reviewer asked to go once saved: "next" (the next unscored), "back" (triage), "quit".
 Then = str | None
@@ -58,11 +60,22 @@ class Written:
 
 
 @dataclass(frozen=True)
+class Rebased:
+    """The form after another console's save of the same entry: `values` to show (what only they
+    changed taken in, ours kept), `baseline` what is on disk now, and what to say."""
+
+    values: dict
+    baseline: dict
+    status: str
+    conflicts: tuple[score_merge.Conflict, ...]
+
+
+@dataclass(frozen=True)
 class DiskChange:
     """Another console saved this submission's file: whom to name, and what to do with our form."""
 
     notices: list[str]
-    fill: store.Review | None = None
+    rebased: Rebased | None = None
     status: str | None = None
 
 
@@ -80,10 +93,12 @@ class ScoreSession:
         self.head: str | None = None
         self.commits: list[tuple[str, str]] = []
         self.scores: store.ScoreFile | None = None
-        # The entry as it was on disk when loaded or last saved: what a conflict is measured against.
+        # The entry as it was on disk when loaded or last saved: what a merge is measured against.
         self.loaded: store.Review | None = None
-        self.conflict: store.Review | None = None
-        self.force_next_save = False
+        # Fields this console and another of the same reviewer both changed, not decided yet, and the
+        # other console's entry they conflict with.
+        self.conflicts: tuple[score_merge.Conflict, ...] = ()
+        self.conflict_with: store.Review | None = None
         self.reviewed_before: store.Review | None = None
         # When the note was on screen for this commit: a final needs it.
         self.note_opened: str | None = None
@@ -144,13 +159,36 @@ class ScoreSession:
         self.note_opened = store.now()
         return True
 
-    def header(self, form_state: str) -> str:
+    def final_refusal(self, missing: Sequence[str]) -> list[str]:
+        """What stops a final now: signals with no tier (`missing`, by name), the note never on screen."""
+        reasons = []
+        if missing:
+            reasons.append(f"no tier yet for {', '.join(missing)} (n means no decision)")
+        if not self.note_opened:
+            reasons.append("the note has not been on screen (2 shows it)")
+        return reasons
+
+    def will_save(self, form_state: str, missing: Sequence[str]) -> str:
+        """The state a save now would write, and why not final when final was asked for."""
+        refused = self.final_refusal(missing) if form_state == "final" else []
+        if refused:
+            return "will save as DRAFT: final refused — " + "; ".join(refused)
+        return f"will save as {form_state.upper()}"
+
+    def header(self, form_state: str, missing: Sequence[str] = ()) -> str:
         gate = "note read ✓ (it was on screen)" if self.note_opened else \
             "note NOT on screen yet (2 shows it; final needs it)"
         where = f"{self.path.name} @ {(self.head or '?')[:7]}"
         who = " + ".join(self.people)
-        return safe_line(f"{self.rubric.version} · {where} · reviewing as {who} · will save as "
-                         f"{form_state.upper()} · {gate}", 400)
+        return safe_line(f"{self.rubric.version} · {where} · reviewing as {who} · "
+                         f"{self.will_save(form_state, missing)} · {gate}", 500)
+
+    def toggled_text(self, form_state: str, missing: Sequence[str]) -> str:
+        """What F just asked for, and what a save would write now."""
+        refused = self.final_refusal(missing) if form_state == "final" else []
+        if refused:
+            return "final asked, but a save now writes a DRAFT: final refused — " + "; ".join(refused)
+        return f"state will be saved as {form_state.upper()} (ctrl+s saves)"
 
     def others(self, scores: store.ScoreFile) -> str:
         """The other reviewers' entries, ≠ where they differ from ours (hidden while blind and ours is
@@ -175,25 +213,40 @@ class ScoreSession:
 
     # ----------------------------------------------------------------- saving
 
-    def review(self, values: dict, missing: list[str], harness: str | None,
+    def review(self, values: dict, missing: Sequence[str], harness: str | None,
                ai_share: float | None) -> tuple[store.Review, list[str]]:
         """The entry the form's `values` make, and why it is not final when final was asked for: a
-        signal with no tier (`missing`), or the note never on screen."""
+        signal with no tier (`missing`), the note never on screen — every reason, every time."""
         assert self.head is not None
         state, notes = values["state"], []
-        if state == "final" and missing:
+        refused = self.final_refusal(missing) if state == "final" else []
+        if refused:
             state = "draft"
-            notes.append(f"not final: no tier yet for {', '.join(missing)} (n means no decision)")
-        elif state == "final" and not self.note_opened:
-            state = "draft"
-            notes.append("not final: open the note first (2) — grading the diff and skipping the note "
-                         "is the failure mode the article warns about")
+            notes.append("final refused — " + "; ".join(refused))
         entry = store.Review(
             reviewers=list(self.reviewers), commit=self.head, state=state, rubric_version=self.rubric.version,
             tiers=values["tiers"], comments=values["comments"], comment=values["comment"],
             flags=values["flags"], anchored=values["anchored"], note_opened=self.note_opened, harness=harness,
             ai_share=ai_share)
         return entry, notes
+
+    def to_write(self, values: dict, autosave: bool) -> dict:
+        """What a save writes of the form's `values`: an autosave (or the save when the console ends)
+        leaves the fields in conflict as the other console saved them; the reviewer's ctrl+s keeps
+        this console's."""
+        return score_merge.with_theirs(values, self.conflicts) if autosave else values
+
+    def unchanged(self, review: store.Review) -> str | None:
+        """Why `review` would write nothing new (the entry on disk, or no entry and an untouched form),
+        else None."""
+        if self.loaded is not None:
+            if score_merge.same(review.values(), self.loaded.values()):
+                return (f"nothing to save: {store.score_path(self.path).name} already holds these values "
+                        f"(revision {self.loaded.revision}); nothing written")
+            return None
+        if score_merge.same(review.values(), score_merge.EMPTY):
+            return "nothing to save: no tier, flag or comment chosen yet; nothing written"
+        return None
 
     def ask_save(self, then: Then, autosave: bool) -> bool:
         """True: write now. False: a save is under way, and this one waits for it (an autosave is
@@ -205,41 +258,72 @@ class ScoreSession:
             self.queued_save = (then or (queued[0] if queued else None), autosave)
         return False
 
-    def begin_save(self, autosave: bool) -> tuple[int | None, bool]:
-        """(the revision the entry had when loaded, whether to overwrite a conflict): only the
-        reviewer's own ctrl+s after a conflict overwrites, never an autosave."""
+    def begin_save(self) -> store.Review | None:
+        """The entry as loaded, which the save is merged against."""
         self.saving = True
-        return (self.loaded.revision if self.loaded else None), self.force_next_save and not autosave
+        return self.loaded
 
-    def write(self, review: store.Review, base: int | None, force: bool,
+    def write(self, review: store.Review, base: store.Review | None,
               on_wait: Callable[[float], None] | None = None) -> Written:
         """Save through the store's lock and merge, then read the file back (run it in a worker)."""
         try:
-            saved = store.save(self.path, review, base_revision=base, force=force, on_wait=on_wait)
+            saved = store.save(self.path, review, on_wait=on_wait, merge=True, base=base)
         except store.SaveConflict as conflict:
             return Written(problem=str(conflict), theirs=conflict.theirs)
         except store.StoreError as error:
             return Written(problem=str(error))
         return Written(saved, store.read_scores(self.path))
 
-    def saved(self, review: store.Review, scores: store.ScoreFile) -> None:
+    def saved(self, review: store.Review, scores: store.ScoreFile, sent: dict, form_values: dict,
+              autosave: bool) -> Rebased:
+        """A save landed. The form keeps what was typed since it began (`form_values` against `sent`)
+        and takes what the store merged in from another console; a save the reviewer asked for
+        decides the fields in conflict (theirs: this console's)."""
         self.saving = False
         self.loaded = review
-        self.force_next_save = False
         self.scores = scores
+        landed = review.values()
+        if autosave:
+            # A final refused by an autosave is still what the reviewer asked for.
+            landed["state"] = sent["state"] if review.state == "draft" else review.state
+        else:
+            self.conflicts, self.conflict_with = (), None
+        merged = score_merge.merge(sent, form_values, landed)
+        if review.note_opened and not self.note_opened:
+            self.note_opened = review.note_opened
+        # The state is ours (a refused final comes back a draft); the rest came from another console.
+        taken = [field for field in merged.taken if field != ("state", "")]
+        status = self.taken_text(taken, review, own=True) if taken else ""
+        return Rebased(merged.values, landed, status, self.conflicts)
 
-    def refused(self, problem: str, theirs: store.Review | None) -> str:
-        """A save that did not land: the reviewer decides what next (nothing queued survives). With
-        their version on disk, ctrl+s again overwrites it and R loads it."""
+    def refused(self, problem: str, theirs: store.Review | None,
+                form_values: dict) -> tuple[str, Rebased | None]:
+        """A save that did not land: the reviewer decides what next (nothing queued survives). A
+        conflict: what only the other console changed is taken into the form, and the fields both
+        changed keep this console's values on screen, shown beside the other's."""
         self.saving = False
         self.queued_save = self.leave_after_save = None
         if theirs is None:
-            return f"NOT SAVED: {problem}"
-        self.force_next_save = True
-        self.conflict = theirs
-        tiers = ", ".join(f"{k}={v}" for k, v in theirs.tiers.items()) or "no tiers"
-        return (f"CONFLICT: {problem}. On disk: {theirs.state}, {tiers}. Your values are still here: "
-                "ctrl+s again overwrites with yours; R reloads theirs.")
+            return f"NOT SAVED: {problem}", None
+        rebased = self.rebase(theirs, form_values)
+        return rebased.status, rebased
+
+    def rebase(self, theirs: store.Review, form_values: dict) -> Rebased:
+        """Another console saved our entry as `theirs`: merge the form into it (against the entry as
+        loaded), keep the fields both changed as ours until decided, and build on `theirs` from now."""
+        merged = score_merge.merge(self.base_values(), form_values, theirs.values(),
+                                   [conflict.field for conflict in self.conflicts])
+        self.loaded = theirs
+        self.conflicts = merged.conflicts
+        self.conflict_with = theirs if merged.conflicts else None
+        if theirs.note_opened and not self.note_opened:
+            self.note_opened = theirs.note_opened
+        own = not score_merge.same(merged.values, theirs.values())
+        status = self.conflict_text() if merged.conflicts else self.taken_text(merged.taken, theirs, own)
+        return Rebased(merged.values, theirs.values(), status, merged.conflicts)
+
+    def base_values(self) -> dict:
+        return self.loaded.values() if self.loaded is not None else dict(score_merge.EMPTY)
 
     def after_save(self, form_dirty: bool) -> tuple[str, Then, bool] | None:
         """Once a save lands: ("save", then, autosave) for the one asked for meanwhile, ("leave", then,
@@ -252,18 +336,69 @@ class ScoreSession:
 
     def saved_text(self, review: store.Review, notes: list[str], autosave: bool) -> str:
         what = f"{review.state} (revision {review.revision}) to {store.score_path(self.path).name}"
-        why = " — " + "; ".join(notes) if notes else ""
         if autosave:
-            return f"autosaved {what} at {review.updated[11:19]} UTC{why}"
-        return f"saved {what}{why}"
+            text = f"autosaved {what} at {review.updated[11:19]} UTC"
+            return text + (" — " + "; ".join(notes) if notes else "")
+        if notes:
+            # Final was asked for and refused: said every time, with every reason.
+            return f"saved {what} as a DRAFT because " + "; ".join(notes) + ". F asks for final again."
+        return f"saved {what}"
 
-    def reload_theirs(self) -> store.Review | None:
-        """After a conflict, R: their version, which the form then holds."""
-        theirs, self.conflict = self.conflict, None
-        if theirs is not None:
-            self.loaded = theirs
-            self.force_next_save = False
-        return theirs
+    def reload_theirs(self, form_values: dict) -> dict | None:
+        """R after a conflict: the form's values with the other console's in every field in conflict
+        (what only one side changed stays merged)."""
+        if not self.conflicts:
+            return None
+        values = score_merge.with_theirs(form_values, self.conflicts)
+        self.conflicts, self.conflict_with = (), None
+        return values
+
+    # ----------------------------------------------------------------- what a merge is shown as
+
+    def field_name(self, field: score_merge.Field) -> str:
+        kind, name = field
+        signal = self.rubric.signal(name)
+        label = signal.name if signal else name
+        if kind == "tier":
+            return label
+        if kind == "comment":
+            return f"{label} comment"
+        if kind == "flag":
+            flag = next((f for f in self.rubric.flags if f.id == name), None)
+            return f"flag {(flag.label if flag else name).split(':')[0]}"
+        return "Overall comment" if kind == "overall" else "State"
+
+    @staticmethod
+    def field_value(field: score_merge.Field, value: str) -> str:
+        kind = field[0]
+        if kind == "tier":
+            return TIER_LABELS.get(value, value) if value else "not scored"
+        if kind == "flag":
+            return "on" if value else "off"
+        return value or "(empty)"
+
+    def conflict_text(self) -> str:
+        """The fields both consoles changed, side by side: which value is this console's and which
+        the other's, and what each key does."""
+        theirs = self.conflict_with
+        when = f"revision {theirs.revision}, {theirs.updated}" if theirs else "on disk"
+        rows = [("", "this console (yours)", "other console (on disk)")]
+        rows += [(self.field_name(c.field), self.field_value(c.field, c.mine), self.field_value(c.field, c.theirs))
+                 for c in self.conflicts]
+        table = [f"  {_cell(name, 18)} {_cell(mine, 27)} {_cell(other, 27)}".rstrip() for name, mine, other in rows]
+        return "\n".join([
+            f"CONFLICT: this review was also saved in another console ({when}). What only one side changed "
+            "is merged; these fields both changed:", *table,
+            "ctrl+s keeps yours · R takes the other console's. Until you decide, saves leave these fields "
+            "as the other console saved them and save the rest."])
+
+    def taken_text(self, taken: Sequence[score_merge.Field], theirs: store.Review, own: bool) -> str:
+        """What another console's save brought into this form (`own`: the form keeps changes of its own)."""
+        values = score_merge.fields(theirs.values())
+        changes = ", ".join(f"{self.field_name(f)}: {self.field_value(f, values.get(f, ''))}" for f in taken)
+        text = f"Your review was saved in another console ({theirs.state}, revision {theirs.revision}, {theirs.updated})"
+        text += f"; taken in here: {changes}." if changes else "."
+        return text + (" Your own changes here are kept (autosave writes them)." if own else "")
 
     # ----------------------------------------------------------------- leaving
 
@@ -279,10 +414,11 @@ class ScoreSession:
 
     # ----------------------------------------------------------------- another console
 
-    def disk_changed(self, scores: store.ScoreFile, form_dirty: bool) -> DiskChange | None:
+    def disk_changed(self, scores: store.ScoreFile, form_values: dict) -> DiskChange | None:
         """This submission's file changed on disk (another console saved, or this one did). Others'
-        entries refresh; ours is taken from disk when the form holds nothing unsaved. None while our
-        own save is in flight: its result brings the file's new state."""
+        entries refresh; ours is merged into the form: what only the other console changed is taken,
+        what only this form changed is kept (autosave writes it), a field both changed is a conflict.
+        None while our own save is in flight: its result brings the file's new state."""
         if not self.started or self.saving:
             return None
         before = {(r.who, r.commit): r.revision for r in (self.scores.reviews if self.scores else [])}
@@ -295,13 +431,10 @@ class ScoreSession:
         loaded = self.loaded
         if mine is None or (loaded is not None and mine.revision == loaded.revision):
             return DiskChange(notices)
-        if form_dirty:
-            return DiskChange(notices, status=(
-                f"Your review was saved in another console ({mine.state}, revision {mine.revision}, "
-                f"{mine.updated}); your unsaved values are still here: ctrl+s shows the conflict."))
-        self.loaded = mine
-        if mine.note_opened:
-            self.note_opened = mine.note_opened
-        return DiskChange(notices, fill=mine, status=(
-            f"Updated from disk: saved in another console ({mine.state}, revision {mine.revision}, "
-            f"{mine.updated})."))
+        rebased = self.rebase(mine, form_values)
+        return DiskChange(notices, rebased, rebased.status)
+
+
+def _cell(text: str, width: int) -> str:
+    line = safe_line(text, 400)
+    return (line if len(line) <= width else line[: width - 1] + "…").ljust(width)

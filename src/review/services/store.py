@@ -7,8 +7,9 @@ mid-save, so a save goes:
 1. take ``flock`` on a sidecar ``<file>.lock`` that is never replaced (locking the data file
    itself loses updates once it is replaced);
 2. re-read the file and merge: other entries are kept as they are on disk; if *this* entry
-   changed on disk since the reviewer loaded it, nothing is written and the reviewer is shown
-   the other version (``SaveConflict``);
+   changed on disk since the reviewer loaded it (another console of theirs saved), the two are
+   merged field by field against the entry as loaded (``score_merge``), and only a field both
+   consoles changed to different values stops the save (``SaveConflict``, naming those fields);
 3. write a temp file in the same folder, ``fchmod`` it group-readable, ``fsync``, ``os.replace``,
    ``fsync`` the folder. A crash at any point leaves the old file or the new one, never half.
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import tomli_w
 
-from review.services import seal
+from review.services import score_merge, seal
 from review.services.score_lock import FILE_MODE, StoreError, locked
 from review.support import files
 
@@ -36,10 +37,12 @@ MAX_SCORE_FILE = 4 << 20  # thousands of reviews; a larger file is not ours
 
 
 class SaveConflict(StoreError):
-    def __init__(self, theirs: Review) -> None:
+    def __init__(self, theirs: Review, conflicts: tuple[score_merge.Conflict, ...] = ()) -> None:
         super().__init__(f"this review was changed on disk since you opened it (revision {theirs.revision}, "
                          f"updated {theirs.updated})")
         self.theirs = theirs
+        # The fields both sides changed (empty when there was nothing to merge against).
+        self.conflicts = conflicts
 
 
 def default_reviewer() -> str:
@@ -81,6 +84,12 @@ class Review:
     @property
     def key(self) -> tuple[tuple[str, ...], str]:
         return tuple(sorted(self.reviewers)), self.commit
+
+    def values(self) -> dict:
+        """What the reviewer chose, in the rubric form's shape (what a merge compares)."""
+        return {"tiers": dict(self.tiers), "comments": {k: v for k, v in self.comments.items() if v},
+                "flags": list(self.flags), "comment": self.comment,
+                "anchored": [dict(a) for a in self.anchored], "state": self.state}
 
     @property
     def who(self) -> str:
@@ -305,12 +314,18 @@ def reviewer_states(scores: ScoreFile, head: str | None) -> dict[str, str]:
 
 
 def save(submission: Path, review: Review, base_revision: int | None = None, force: bool = False,
-         on_wait: Callable[[float], None] | None = None) -> Review:
+         on_wait: Callable[[float], None] | None = None, *, merge: bool = False,
+         base: Review | None = None) -> Review:
     """Save one review entry, merged into whatever is on disk now. Returns the entry as saved.
 
     `base_revision`: the entry's revision when the reviewer loaded it (None: it did not exist).
     A different revision on disk raises SaveConflict unless `force`.
+    With `merge`, `base` is the entry as loaded (None: it did not exist; its revision is the base
+    revision): a different entry on disk is merged with this one field by field, and SaveConflict
+    is raised only for fields both changed (`force`: this entry's values win those).
     """
+    if merge:
+        base_revision = base.revision if base else None
     path = score_path(submission)
     wrong = shape_problems(review.to_toml())
     if wrong:  # never write what the next read would refuse
@@ -329,7 +344,9 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
                              f"writes {SCHEMA}); it was not overwritten: upgrade review. Your review is still in the form")
         on_disk = current.find(review.key)
         disk_revision = on_disk.revision if on_disk else None
-        if not force and disk_revision != base_revision:
+        if merge and on_disk is not None and disk_revision != base_revision:
+            review = _merged(review, base, on_disk, force)
+        elif not force and disk_revision != base_revision:
             if on_disk is not None:
                 raise SaveConflict(on_disk)
             raise StoreError("this review was removed from the file since you opened it; save again to re-create it")
@@ -352,6 +369,19 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
         _remove_stale_temps(path)  # under the lock no save is writing: any temp file is a crashed one's
         _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
     return saved
+
+
+def _merged(mine: Review, base: Review | None, theirs: Review, force: bool) -> Review:
+    """`mine` with what only `theirs` changed since `base` taken in (SaveConflict for a field both
+    changed, unless `force`)."""
+    merged = score_merge.merge(base.values() if base else None, mine.values(), theirs.values())
+    if merged.conflicts and not force:
+        raise SaveConflict(theirs, merged.conflicts)
+    values = merged.values
+    opened = [when for when in (mine.note_opened, theirs.note_opened) if when]
+    return Review(**{**mine.__dict__, "tiers": values["tiers"], "comments": values["comments"],
+                     "flags": values["flags"], "comment": values["comment"], "anchored": values["anchored"],
+                     "state": values["state"], "note_opened": min(opened) if opened else None})
 
 
 def _remove_stale_temps(path: Path) -> None:

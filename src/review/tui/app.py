@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from textual import on, work
+from textual import messages, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
@@ -51,6 +53,8 @@ class ReviewApp(App[None]):
         # None: read in a worker once running (the command line hands over the one it checked).
         self.given_keymap = keymap
         self.score_stamps: dict[str, tuple[int, int, int]] | None = None
+        # Before the console ends: None, then "writing" the rubric, then "written" (it may end).
+        self.before_exit: str | None = None
 
     @property
     def session(self) -> Session:
@@ -88,9 +92,74 @@ class ReviewApp(App[None]):
             self.apply_keymap(self.given_keymap)
         self.push_screen(CohortScreen(self.context))
         self.set_interval(self.WATCH_SECONDS, self.watch_scores)
+        self.end_on_signals(True)
 
     def on_unmount(self) -> None:
+        self.end_on_signals(False)
         self.context.stop_masking()
+
+    # A hangup (an SSH drop, tmux's session killed) or a TERM ends the console as quitting does:
+    # through ExitApp, so the rubric's pending changes are written first.
+    ENDING_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+
+    def end_on_signals(self, on: bool) -> None:
+        if self.is_headless:
+            # Under a test runner the process's signals are the runner's.
+            return
+        loop = asyncio.get_running_loop()
+        for number in self.ENDING_SIGNALS:
+            try:
+                if on:
+                    loop.add_signal_handler(number, self.exit)
+                else:
+                    loop.remove_signal_handler(number)
+            except (ValueError, RuntimeError, NotImplementedError):
+                pass
+
+    @on(messages.ExitApp)
+    def write_before_exit(self, event: messages.ExitApp) -> None:
+        """Every way out (q, the browser tab closed, `review serve` stopping, SIGHUP) passes here
+        before the screens close: the console ends once an open submission has written what its
+        rubric holds that is not on disk yet, instead of losing the change typed within the
+        autosave's pause. The keys already typed land first: a tier chosen just before the tab
+        closed is still on its way to its binding, which the app runs, so the writing waits in a
+        worker while the app's queue goes on."""
+        if self.before_exit == "written":
+            return
+        event.prevent_default()
+        if self.before_exit is None:
+            self.before_exit = "writing"
+            self.run_worker(self.write_then_exit(), name="write-before-exit", group="exit", exit_on_error=False)
+
+    async def write_then_exit(self) -> None:
+        from review.tui.screens.submission.screen import SubmissionScreen
+
+        try:
+            await self.handled_so_far()
+            for screen in self.screen_stack:
+                if isinstance(screen, SubmissionScreen):
+                    await screen.scoring.flush()
+        finally:
+            self.before_exit = "written"
+            self.post_message(messages.ExitApp())
+
+    HANDLED_SECONDS = 2.0
+
+    async def handled_so_far(self) -> None:
+        """Returns once the app and the screen's widgets have handled what their queues held, and
+        what that passed on (a key goes to the focused widget, back up to the app for its binding,
+        then a message up to the form): a few rounds of a callback queued behind what each holds."""
+        for _ in range(4):
+            handled: list[asyncio.Event] = []
+            for node in [self, *self.screen.walk_children(with_self=True)]:
+                event = asyncio.Event()
+                # False: the node is closing and takes no more callbacks.
+                if node.call_later(event.set):
+                    handled.append(event)
+            try:
+                await asyncio.wait_for(asyncio.gather(*(event.wait() for event in handled)), self.HANDLED_SECONDS)
+            except TimeoutError:
+                return
 
     # Two reviewers, two consoles, one cohort: poll the score files (inotify does not see saves
     # made on another machine over NFS, and a stat per file per second is cheap).

@@ -11,12 +11,13 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Static, TextArea
 
 from review.core.evidence import Hint
 from review.core.rubric import NO_DECISION, TIER_LABELS, TIERS, Rubric, Signal
 from review.core.text import safe_line
-from review.services import store
+from review.services import score_merge, store
 
 
 class SignalRow(Vertical, can_focus=True):
@@ -36,8 +37,7 @@ class SignalRow(Vertical, can_focus=True):
         Binding("backspace,delete", "tier('')", "Clear", show=False, id="rubric.clear"),
         Binding("c", "comment", "Comment", id="rubric.comment"),
         Binding("g", "go_to_evidence", "Go to evidence", id="rubric.go-to-evidence"),
-        Binding("down,j", "app.focus_next", "Next", show=False, id="rubric.next"),
-        Binding("up,k", "app.focus_previous", "Previous", show=False, id="rubric.previous"),
+        # ↑/↓ (k/j) are the form's: they move between the signals and flags and never leave them.
     ]
     DEFAULT_CSS = """
     SignalRow { height: auto; padding: 0 1; margin-bottom: 1; border-left: blank; }
@@ -137,12 +137,30 @@ class SignalRow(Vertical, can_focus=True):
             self.refresh_text()
 
 
-class RubricForm(VerticalScroll):
+class FlagBox(Checkbox):
+    """A failure-mode flag whose state reads without colour: `[x]` on, `[ ]` off (Textual's `▐X▌`
+    is the same glyph either way, told apart by colour alone — nothing under NO_COLOR)."""
+
+    def render(self) -> Content:
+        text = self.get_visual_style("toggle--label")
+        # The brackets in the label's colours (Textual's "off" colour is meant to vanish).
+        mark = Content.assemble(("[", text), ("x" if self.value else " ", self.get_visual_style("toggle--button")),
+                                ("]", text))
+        return Content.assemble(mark, self.label.pad(1, 1).stylize_before(text))
+
+
+class RubricForm(VerticalScroll, can_focus=False):
+    """Never focused itself (focus on the container left the tier keys with nothing to act on): a
+    signal or a flag always has it, and ↑/↓ move between them."""
+
     HELP_GROUP = "Rubric"
 
     BINDINGS = [
         Binding("F", "toggle_final", "Final/draft", id="rubric.toggle-final"),
         Binding("escape", "leave_comment", "Leave comment", show=False, id="rubric.leave-comment"),
+        # Through the signals, then the flags; at either end focus stays where it is.
+        Binding("down,j", "move(1)", "Next", show=False, id="rubric.next"),
+        Binding("up,k", "move(-1)", "Previous", show=False, id="rubric.previous"),
     ]
     DEFAULT_CSS = """
     RubricForm { height: 1fr; padding: 0 1; }
@@ -161,6 +179,12 @@ class RubricForm(VerticalScroll):
 
         form: RubricForm
 
+    @dataclass
+    class StateAsked(Message):
+        """F: final or draft asked for (saved with the next ctrl+s; the screen says what that will write)."""
+
+        form: RubricForm
+
     def __init__(self, rubric: Rubric, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rubric = rubric
@@ -172,7 +196,7 @@ class RubricForm(VerticalScroll):
         self.header = Static(id="rubric-header")
         self.status_line = Static(id="rubric-status")
         self.signal_rows = [SignalRow(signal) for signal in rubric.signals]
-        self.flag_boxes = {flag.id: Checkbox(Content(flag.label), id=f"flag-{flag.id}")
+        self.flag_boxes = {flag.id: FlagBox(Content(flag.label), id=f"flag-{flag.id}")
                            for flag in rubric.flags}
         self.flag_hints = {flag.id: Static(classes="flag-hints", id=f"flag-hints-{flag.id}")
                            for flag in rubric.flags}
@@ -201,17 +225,34 @@ class RubricForm(VerticalScroll):
         return list(self.signal_rows)
 
     def fill(self, review: store.Review | None) -> None:
-        self.state = review.state if review else "draft"
-        for row in self.rows():
-            row.tier = review.tiers.get(row.signal.id, "") if review else ""
-            row.comment_box.value = review.comments.get(row.signal.id, "") if review else ""
-            row.refresh_text()
-        for flag in self.rubric.flags:
-            self.flag_boxes[flag.id].value = bool(review and flag.id in review.flags)
-        self.overall.text = review.comment if review else ""
-        self.anchored = [dict(a) for a in review.anchored] if review else []
+        self.apply(review.values() if review else score_merge.EMPTY)
+        # Drawn whatever it holds: an empty list says "none yet" (apply redraws it only on a change).
         self.show_anchored()
         self.mark_clean()
+
+    def apply(self, values: dict) -> None:
+        """Show `values`, touching only what differs: focus, an open comment box and the overall
+        comment's cursor stay where they were."""
+        self.state = values.get("state") or "draft"
+        for row in self.rows():
+            tier = values["tiers"].get(row.signal.id, "")
+            comment = values["comments"].get(row.signal.id, "")
+            if row.tier == tier and row.comment_box.value == comment:
+                continue
+            if row.comment_box.value != comment:
+                row.comment_box.value = comment
+            row.tier = tier
+            row.refresh_text()
+        for flag in self.rubric.flags:
+            box = self.flag_boxes[flag.id]
+            if box.value != (flag.id in values["flags"]):
+                box.value = flag.id in values["flags"]
+        if self.overall.text != values["comment"]:
+            self.overall.text = values["comment"]
+        anchored = [dict(a) for a in values.get("anchored", [])]
+        if anchored != self.anchored:
+            self.anchored = anchored
+            self.show_anchored()
 
     def add_anchored(self, at: str, text: str) -> None:
         self.anchored.append({"at": at, "text": text})
@@ -229,7 +270,8 @@ class RubricForm(VerticalScroll):
     @property
     def dirty(self) -> bool:
         """Unsaved changes: compared with what was loaded or saved, not tracked through events."""
-        return self.values() != getattr(self, "_baseline", None)
+        baseline = getattr(self, "_baseline", None)
+        return baseline is None or not score_merge.same(self.values(), baseline)
 
     def values(self) -> dict:
         return {
@@ -272,10 +314,25 @@ class RubricForm(VerticalScroll):
 
     def action_toggle_final(self) -> None:
         self.state = "draft" if self.state == "final" else "final"
-        text = f"state will be saved as {self.state.upper()} (ctrl+s saves)"
-        self.set_status(text)
-        # The status line may be scrolled out of view.
-        self.app.notify(text, markup=False, timeout=3)
+        self.post_message(self.StateAsked(self))
+
+    def focus_stops(self) -> list[Widget]:
+        """Where ↑/↓ go, in order: the signals, then the flags."""
+        return [*self.rows(), *self.flag_boxes.values()]
+
+    def action_move(self, delta: int) -> None:
+        stops = self.focus_stops()
+        focused = self.app.focused
+        here = next((stop for stop in stops if focused is not None and stop in focused.ancestors_with_self),
+                    None)
+        if here is None:
+            target = stops[0] if stops else None
+        else:
+            index = stops.index(here) + delta
+            # At either end: stay (focus never leaves the form's rows by ↑/↓).
+            target = stops[index] if 0 <= index < len(stops) else here
+        if target is not None and target is not focused:
+            self.screen.set_focus(target)
 
     @on(SignalRow.Changed)
     @on(Checkbox.Changed)

@@ -200,9 +200,17 @@ class SubmissionScreen(Screen[Closed]):
             self.fill_panes(self.waiting)
             self.waiting = None
 
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         if self.deferred.hold(event):
             event.stop()
+            return
+        # A pane key acts here, as it reaches the screen, not once the app reads it back for its
+        # bindings: a key queued right behind it (5 then r) reaches the screen after, and waits for
+        # the focus the pane key moves (a text box keeps its digits: they never come up here).
+        bound = self.active_bindings.get(event.key)
+        if bound is not None and bound.node is self and bound.binding.action.startswith("pane("):
+            event.stop()
+            await self.run_action(bound.binding.action)
 
     # ----------------------------------------------------------------- layout
 
@@ -276,6 +284,9 @@ class SubmissionScreen(Screen[Closed]):
                 (last or rows[0]).focus()
         else:
             self.commits_table.focus()
+        # Focus moves on a callback: a key typed right after (5 then r) may be queued already, and
+        # belongs to the pane it was typed for.
+        self.deferred.wait_for_focus()
 
     def show_pane(self, name: str) -> None:
         """Put a pane on screen without moving focus (when there is room, others stay beside it)."""
@@ -511,6 +522,10 @@ class SubmissionScreen(Screen[Closed]):
     @on(RubricForm.Edited)
     def edited(self) -> None:
         self.scoring.edited()
+
+    @on(RubricForm.StateAsked)
+    def state_asked(self) -> None:
+        self.scoring.state_asked()
 
     @on(Scoring.Saved)
     def saved(self, message: Scoring.Saved) -> None:
