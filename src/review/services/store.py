@@ -354,6 +354,13 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
     return saved
 
 
+def replace_file(path: Path, document: dict) -> None:
+    """Write a whole score file, as a save does (call it holding the file's lock): a crashed save's
+    temp file removed, then the atomic write."""
+    _remove_stale_temps(path)
+    _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
+
+
 def _remove_stale_temps(path: Path) -> None:
     prefix = f".{path.name}."
     try:

@@ -82,6 +82,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
                 await pilot.pause()  # Textual repaints here; what follows times our rows alone
                 view._cache.clear()
                 view._highlight.clear()
+                view._words.clear()
                 t0 = time.perf_counter()
                 [view.render_line(y) for y in range(view.size.height)]
                 spent += time.perf_counter() - t0

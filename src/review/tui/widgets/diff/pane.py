@@ -1,22 +1,28 @@
-"""The diff pane: which range is shown, a file list with counts, the diff view, the hunk's source."""
+"""The diff pane: which range is shown (and whether its whitespace-only changes are), a file list
+with counts and viewed marks, the diff view, the hunk's source."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from review import gitsafe
 from review.core import diff
 from review.core.text import safe_line
+from review.core.whitespace import hide_whitespace_changes
+from review.services import store, viewed
 from review.services.analysis import Analysis, diff_between
+from review.services.score_lock import StoreError
+from review.tui.widgets.diff.files import FileList
 from review.tui.widgets.diff.view import DiffView
 
 
@@ -36,6 +42,9 @@ class DiffPane(Vertical):
         Binding("d", "whole", "Whole diff", id="diff.whole"),
         Binding("D", "draft", "Draft→HEAD", id="diff.draft"),
         Binding("V", "since_review", "Since my review", id="diff.since-review"),
+        Binding("W", "toggle_whitespace", "Hide whitespace-only changes", show=False, id="diff.whitespace"),
+        Binding("v", "toggle_viewed", "Viewed", id="diff.viewed"),
+        Binding("u", "next_unviewed", "Next unviewed file", show=False, id="diff.next-unviewed"),
         Binding("f", "toggle_files", "File list", id="diff.toggle-files"),
         Binding("c", "toggle_coverage", "Coverage on/off", id="diff.coverage"),
     ]
@@ -43,11 +52,16 @@ class DiffPane(Vertical):
     DiffPane { height: 1fr; }
     DiffPane #diff-range { height: auto; max-height: 3; padding: 0 1; background: $panel; }
     DiffPane #diff-body { height: 1fr; }
-    DiffPane #diff-files { width: 26; height: 1fr; }
-    DiffPane #diff-files.hidden { display: none; }
+    DiffPane #diff-files-box { width: 30; height: 1fr; }
+    DiffPane #diff-files-box.hidden { display: none; }
+    DiffPane #diff-viewed { height: 1; padding: 0 1; color: $text-muted; }
+    DiffPane #diff-files { height: 1fr; }
     DiffPane DiffView { width: 1fr; height: 1fr; }
     DiffPane #diff-source { height: 1; padding: 0 1; color: $text-muted; }
     """
+
+    # W: the range without its whitespace-only changes (as `git diff -w`).
+    hide_whitespace: reactive[bool] = reactive(False, init=False)
 
     @dataclass
     class Shown(Message):
@@ -61,6 +75,33 @@ class DiffPane(Vertical):
         diff: diff.Diff | None
         problem: str | None = None
 
+    @dataclass
+    class Widen(Message):
+        """Side by side was switched on (or off) where the pane is too narrow for it: the screen gives
+        the pane the whole width (and takes it back)."""
+
+        wide: bool
+
+    @dataclass
+    class WhitespaceHidden(Message):
+        """`source` without its whitespace-only changes, made in a worker."""
+
+        source: diff.Diff
+        hidden: diff.Diff
+
+    @dataclass
+    class MarksRead(Message):
+        """This reviewer's viewed marks, read from the score file (at opening, or saved elsewhere)."""
+
+        marks: viewed.Marks
+
+    @dataclass
+    class MarkFailed(Message):
+        """A viewed mark could not be kept: the list goes back to what is on disk."""
+
+        changes: dict[str, str | None]
+        problem: str
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.analysis: Analysis | None = None
@@ -68,32 +109,44 @@ class DiffPane(Vertical):
         # Index into self.ranges; -1 is draft..HEAD.
         self.position = 0
         self.shown: DiffRange | None = None
+        # The range's diff as read, and what is on screen (without whitespace-only changes, with W).
+        self.range_diff: diff.Diff | None = None
         self.shown_diff: diff.Diff | None = None
+        self._without_space: tuple[diff.Diff, diff.Diff] | None = None
         # The latest coverage run: (commit, what ran, path -> line -> count); shown on that commit's diffs.
         self.coverage: tuple[str, str, dict[str, dict[int, int]]] | None = None
         self.coverage_on = True
         # The commit this reviewer last scored, when HEAD moved since.
         self.reviewed: str | None = None
+        # Viewed marks: the submission and whose marks they are (set once it is read), path -> blob.
+        self.submission: Path | None = None
+        self.reviewers: list[str] = []
+        self.marks: dict[str, str] = {}
+        self.marks_note: str | None = None
         self.range_line = Static(Content("reading the submission…"), id="diff-range")
-        self.files: DataTable = DataTable(cursor_type="row", id="diff-files")
+        self.files = FileList(id="diff-files")
+        self.viewed_line = Static(id="diff-viewed")
         self.view = DiffView(id="diff-view")
         self.source_line = Static(id="diff-source")
 
     def compose(self) -> ComposeResult:
         yield self.range_line
         with Horizontal(id="diff-body"):
-            yield self.files
+            with Vertical(id="diff-files-box"):
+                yield self.viewed_line
+                yield self.files
             yield self.view
         yield self.source_line
 
     def on_mount(self) -> None:
-        self.files.add_columns("File", "+", "−", "AI")
         self.files_toggled = False
+        # Side by side asked the screen for the whole width (and gives it back when switched off).
+        self.widened = False
 
     def on_resize(self) -> None:
         # Narrow terminals (80×24 in tmux) give the diff the width; `f` brings the list back.
         if not self.files_toggled:
-            self.files.set_class(self.size.width < 110, "hidden")
+            self.query_one("#diff-files-box").set_class(self.size.width < 110, "hidden")
 
     def preview(self, the_diff: diff.Diff, keep_position: bool = False) -> None:
         """The diff as soon as it is parsed (its first lines first, `partial`), before its lines are
@@ -117,23 +170,42 @@ class DiffPane(Vertical):
         head = analysis.head
         self.ranges = [DiffRange(analysis.base, head, "whole submission (starter → HEAD)")]
         after_base = False
+        own = []
         for commit in analysis.commits:
             if after_base and commit.parents:
-                self.ranges.append(DiffRange(commit.parents[0], commit.sha,
-                                             f"commit {commit.short} “{safe_line(commit.subject, 60)}”"))
+                own.append(commit)
             after_base = after_base or commit.sha == analysis.base
+        for number, commit in enumerate(own, start=1):
+            self.ranges.append(DiffRange(commit.parents[0], commit.sha, f"commit {number} of {len(own)}: "
+                                         f"{commit.short} “{safe_line(commit.subject, 60)}”"))
         self.position = 0
         self.display_diff(self.ranges[0], analysis.diff)
         if keep_position:
             self.view.scroll_to(offset.x, offset.y, animate=False)
 
     def display_diff(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
-        self.shown, self.shown_diff = chosen, the_diff
+        self.shown, self.range_diff = chosen, the_diff
         self.view.coverage = self.coverage_for(chosen)
-        self.view.show(the_diff)
+        self.show_range_diff(keep_place=False)
         self.post_message(self.Shown(chosen))
-        self.fill_files(the_diff)
-        self.display_header(chosen, the_diff)
+
+    def show_range_diff(self, keep_place: bool) -> None:
+        """The range's diff as read, or without its whitespace-only changes (made in a worker the
+        first time: the diff as read is shown meanwhile)."""
+        source = self.range_diff
+        if source is None or self.shown is None:
+            return
+        shown = source
+        if self.hide_whitespace:
+            made = self._without_space
+            if made is not None and made[0] is source:
+                shown = made[1]
+            else:
+                self.hide_whitespace_of(source)
+        self.shown_diff = shown
+        self.view.show(shown, keep_place=keep_place)
+        self.fill_files(shown)
+        self.display_header(self.shown, shown)
 
     def fill_files(self, the_diff: diff.Diff) -> None:
         """The file list follows the diff shown, just after the diff's own rows are painted: 2,000 files
@@ -148,17 +220,15 @@ class DiffPane(Vertical):
         if the_diff is not self.files_for:
             # Another diff was shown meanwhile: its own fill follows.
             return
-        files = self.files
-        files.clear()
-        for index, file_diff in enumerate(the_diff.files):
-            ai_added = str(file_diff.ai_added) if file_diff.ai_added else ""
-            files.add_row(Text(safe_line(file_diff.path, 120)), Text(str(file_diff.added)),
-                          Text(str(file_diff.removed)), Text(ai_added), key=str(index))
+        self.files.fill(the_diff.files, self.viewed_files(the_diff))
+        self.viewed_line.update(Content(self.viewed_text(the_diff)))
 
     def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
+        """The range's counts are the range's own, whatever W hides from view."""
+        shown, the_diff = the_diff, self.range_diff or the_diff
         totals = the_diff.totals()
         share = totals.ai_share
-        parts = [chosen.label, f"+{totals.added} lines"]
+        parts = [chosen.label, *self.option_marks(shown), f"+{totals.added} lines"]
         if share is not None:
             parts.append(f"AI-attributed {totals.code_ai_added} of {totals.code_added} lines of code "
                          f"({share:.0%})")
@@ -177,8 +247,181 @@ class DiffPane(Vertical):
             parts += [f"⚠ {what}" for what in analysis.cut]
         if the_diff.problem:
             parts.append(the_diff.problem)
-        parts += self.coverage_text(chosen, the_diff)
+        if self.marks_note:
+            parts.append(f"⚠ {self.marks_note}")
+        parts += self.coverage_text(chosen, shown)
         self.range_line.update(Content(safe_line(" · ".join(parts), 500)))
+
+    def option_marks(self, the_diff: diff.Diff) -> list[str]:
+        """What the view leaves out or draws otherwise than plain, said where the range is named."""
+        marks = []
+        if self.hide_whitespace:
+            hidden = the_diff.whitespace_hidden
+            marks.append("[W] hiding whitespace-only changes…" if hidden is None else
+                         f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}")
+        if self.viewed_applies(the_diff):
+            marks.append(f"viewed {len(self.viewed_files(the_diff))}/{len(the_diff.files)}")
+        view = self.view
+        if not view.words:
+            marks.append("word marks off (w)")
+        if view.side_by_side and not view.paired:
+            marks.append("side by side needs a wider diff (z zooms it)")
+        return marks
+
+    @on(DiffView.OptionsChanged)
+    def options_changed(self) -> None:
+        view = self.view
+        if view.side_by_side != self.widened and (not view.side_by_side or not view.paired):
+            self.widened = view.side_by_side
+            self.post_message(self.Widen(view.side_by_side))
+        if self.shown is not None and self.shown_diff is not None:
+            self.display_header(self.shown, self.shown_diff)
+
+    # ----------------------------------------------------------------- whitespace
+
+    def action_toggle_whitespace(self) -> None:
+        self.hide_whitespace = not self.hide_whitespace
+
+    def watch_hide_whitespace(self) -> None:
+        self.show_range_diff(keep_place=True)
+
+    @work(thread=True, exclusive=True, group="diff-whitespace", name="diff-whitespace")
+    def hide_whitespace_of(self, source: diff.Diff) -> None:
+        self.post_message(self.WhitespaceHidden(source, hide_whitespace_changes(source)))
+
+    @on(WhitespaceHidden)
+    def whitespace_hidden(self, message: WhitespaceHidden) -> None:
+        self._without_space = (message.source, message.hidden)
+        if self.hide_whitespace and message.source is self.range_diff:
+            self.show_range_diff(keep_place=True)
+
+    # ----------------------------------------------------------------- viewed files
+
+    def use_marks(self, submission: Path, reviewers: list[str], marks: viewed.Marks) -> None:
+        """Whose marks these are, and the marks read with the submission."""
+        self.submission, self.reviewers = submission, list(reviewers)
+        self.marks_read(self.MarksRead(marks))
+
+    @on(MarksRead)
+    def marks_read(self, message: MarksRead) -> None:
+        marks = message.marks
+        self.marks = dict(marks.files)
+        notes = [marks.problem] if marks.problem else []
+        if marks.unsealed:
+            notes.append(f"{marks.unsealed} viewed entr{'ies' if marks.unsealed > 1 else 'y'} in your name not "
+                         "counted: not sealed by this console")
+        self.marks_note = "; ".join(notes) or None
+        if self.shown_diff is not None:
+            self.fill_files(self.shown_diff)
+            if self.shown is not None:
+                self.display_header(self.shown, self.shown_diff)
+
+    def scores_changed(self, files: dict[str, store.ScoreFile]) -> None:
+        """Another console saved this submission's score file: its marks may have changed."""
+        scores = files.get(self.submission.name) if self.submission is not None else None
+        if scores is not None:
+            self.read_marks(scores)
+
+    @work(thread=True, exclusive=True, group="diff-viewed-read", name="diff-viewed-read")
+    def read_marks(self, scores: store.ScoreFile) -> None:
+        # The seal key is a file: read here, not on the UI thread.
+        self.post_message(self.MarksRead(viewed.marks(scores, self.reviewers)))
+
+    def viewed_applies(self, the_diff: diff.Diff) -> bool:
+        """Marks are kept for the files at HEAD: on the ranges that end there."""
+        analysis = self.analysis
+        return analysis is not None and self.submission is not None and the_diff.target == analysis.head
+
+    def blob_of(self, path: str) -> str:
+        """What a mark is kept against: the file's blob at HEAD ("" when it is gone at HEAD)."""
+        return self.analysis.head_blobs.get(path, "") if self.analysis is not None else ""
+
+    def viewed_files(self, the_diff: diff.Diff) -> set[int]:
+        if not self.viewed_applies(the_diff):
+            return set()
+        return {index for index, file_diff in enumerate(the_diff.files)
+                if self.marks.get(file_diff.path) == self.blob_of(file_diff.path)}
+
+    def viewed_text(self, the_diff: diff.Diff) -> str:
+        if not self.viewed_applies(the_diff):
+            return "viewed: on ranges ending at HEAD" if self.analysis is not None else ""
+        return f"{len(self.viewed_files(the_diff))}/{len(the_diff.files)} viewed · u next"
+
+    def _file_at_hand(self) -> int | None:
+        """The file `v` marks: the list's highlighted one while it has focus, else the one at the top
+        of the diff."""
+        if self.files.has_focus and self.files.row_count:
+            return self.files.cursor_row
+        return self.view.top_file()
+
+    def action_toggle_viewed(self) -> None:
+        the_diff = self.shown_diff
+        if the_diff is None or not self.viewed_applies(the_diff):
+            self.app.notify("Viewed marks are kept for the files at HEAD: d shows the whole submission.",
+                            markup=False)
+            return
+        index = self._file_at_hand()
+        if index is None or not 0 <= index < len(the_diff.files):
+            return
+        path = the_diff.files[index].path
+        now_viewed = index not in self.viewed_files(the_diff)
+        change = {path: self.blob_of(path) if now_viewed else None}
+        self.apply_marks(change)
+        self.save_marks(change)
+        done = len(self.viewed_files(the_diff))
+        self.app.notify(safe_line(f"{path}: {'viewed' if now_viewed else 'not viewed'} ({done}/{len(the_diff.files)}"
+                                  " viewed; u: the next unviewed file)", 200), markup=False, timeout=3)
+
+    def apply_marks(self, changes: dict[str, str | None]) -> None:
+        for path, blob in changes.items():
+            if blob is None:
+                self.marks.pop(path, None)
+            else:
+                self.marks[path] = blob
+        the_diff = self.shown_diff
+        if the_diff is None or self.shown is None:
+            return
+        marked = self.viewed_files(the_diff)
+        for index, file_diff in enumerate(the_diff.files):
+            if file_diff.path in changes:
+                self.files.mark(index, index in marked)
+        self.viewed_line.update(Content(self.viewed_text(the_diff)))
+        self.display_header(self.shown, the_diff)
+
+    @work(thread=True, group="diff-viewed", name="diff-viewed")
+    def save_marks(self, changes: dict[str, str | None]) -> None:
+        assert self.submission is not None
+        try:
+            viewed.mark(self.submission, self.reviewers, changes)
+        except StoreError as error:
+            self.post_message(self.MarkFailed(changes, str(error)))
+
+    @on(MarkFailed)
+    def mark_failed(self, message: MarkFailed) -> None:
+        self.apply_marks({path: None if blob is not None else self.blob_of(path)
+                          for path, blob in message.changes.items()})
+        self.app.notify(safe_line(f"The viewed mark was not kept: {message.problem}", 300), severity="error",
+                        markup=False)
+
+    def action_next_unviewed(self) -> None:
+        the_diff = self.shown_diff
+        if the_diff is None or not the_diff.files:
+            return
+        if not self.viewed_applies(the_diff):
+            self.app.notify("Viewed marks are kept for the files at HEAD: d shows the whole submission.",
+                            markup=False)
+            return
+        marked = self.viewed_files(the_diff)
+        count = len(the_diff.files)
+        start = self._file_at_hand()
+        start = -1 if start is None else start
+        for step in range(1, count + 1):
+            index = (start + step) % count
+            if index not in marked:
+                self.view.go_to_file(index)
+                self.files.move_cursor(row=index, animate=False)
+                return
+        self.app.notify(f"Every file is viewed ({count}/{count}).", markup=False)
 
     # ----------------------------------------------------------------- coverage
 
@@ -240,7 +483,8 @@ class DiffPane(Vertical):
         moved = sorted({line.source for line in hunk.lines if line.moved and not line.tool})
         text = f"{message.file.path if message.file else ''} {hunk.header.split(' @@')[0]} @@ — " + (
             f"AI ({', '.join(hunk.tools)}) per {'; '.join(sources)}" if sources else "no AI attribution") + (
-            f" · {'; '.join(moved)}" if moved else "")
+            f" · {'; '.join(moved)}" if moved else "") + (
+            f" · ↕ {'; '.join(end.text for _index, end in hunk.moves)} (M: the other end)" if hunk.moves else "")
         source.update(Content(safe_line(text, 300)))
 
     @on(DataTable.RowSelected, "#diff-files")
@@ -251,10 +495,21 @@ class DiffPane(Vertical):
     # ----------------------------------------------------------------- ranges
 
     def action_step(self, delta: int) -> None:
-        if not self.ranges:
+        """Through the commits' own diffs, oldest first; from the whole submission, `<` opens the last
+        commit's (HEAD's own change)."""
+        if len(self.ranges) < 2:
+            self.app.notify("No commit after the starter has a diff of its own to step to.", markup=False)
             return
-        position = max(0, self.position) if self.position >= 0 else 0
-        position = min(len(self.ranges) - 1, max(0, position + delta))
+        last = len(self.ranges) - 1
+        position = max(0, self.position)
+        if position == 0 and delta < 0:
+            position = last
+        elif position == last and delta > 0:
+            self.app.notify("This is the last commit's diff (HEAD's own change); < steps back, d shows the "
+                            "whole submission.", markup=False)
+            return
+        else:
+            position = min(last, max(0, position + delta))
         if position == self.position:
             return
         self.position = position
@@ -307,7 +562,7 @@ class DiffPane(Vertical):
 
     def action_toggle_files(self) -> None:
         self.files_toggled = True
-        self.files.toggle_class("hidden")
+        self.query_one("#diff-files-box").toggle_class("hidden")
 
     @work(thread=True, exclusive=True, group="diff-range", name="diff-range")
     def fetch(self, chosen: DiffRange) -> None:
