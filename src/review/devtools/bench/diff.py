@@ -81,7 +81,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
                 view.scroll_page_down(animate=False)
                 await pilot.pause()  # Textual repaints here; what follows times our rows alone
                 view._cache.clear()
-                view._highlight.clear()
+                view.painter.clear_tokens()
                 view._words.clear()
                 t0 = time.perf_counter()
                 [view.render_line(y) for y in range(view.size.height)]

@@ -21,8 +21,9 @@ from review.core.text import safe_line
 from review.core.whitespace import hide_whitespace_changes
 from review.services import store, viewed
 from review.services.analysis import Analysis, diff_between
-from review.services.score_lock import StoreError
 from review.tui.widgets.diff.files import FileList
+from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
+from review.tui.widgets.diff.marks import ViewedMarks
 from review.tui.widgets.diff.view import DiffView
 
 
@@ -89,19 +90,6 @@ class DiffPane(Vertical):
         source: diff.Diff
         hidden: diff.Diff
 
-    @dataclass
-    class MarksRead(Message):
-        """This reviewer's viewed marks, read from the score file (at opening, or saved elsewhere)."""
-
-        marks: viewed.Marks
-
-    @dataclass
-    class MarkFailed(Message):
-        """A viewed mark could not be kept: the list goes back to what is on disk."""
-
-        changes: dict[str, str | None]
-        problem: str
-
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.analysis: Analysis | None = None
@@ -114,15 +102,11 @@ class DiffPane(Vertical):
         self.shown_diff: diff.Diff | None = None
         self._without_space: tuple[diff.Diff, diff.Diff] | None = None
         # The latest coverage run: (commit, what ran, path -> line -> count); shown on that commit's diffs.
-        self.coverage: tuple[str, str, dict[str, dict[int, int]]] | None = None
+        self.coverage: Coverage | None = None
         self.coverage_on = True
         # The commit this reviewer last scored, when HEAD moved since.
         self.reviewed: str | None = None
-        # Viewed marks: the submission and whose marks they are (set once it is read), path -> blob.
-        self.submission: Path | None = None
-        self.reviewers: list[str] = []
-        self.marks: dict[str, str] = {}
-        self.marks_note: str | None = None
+        self.viewed = ViewedMarks(self)
         self.range_line = Static(Content("reading the submission…"), id="diff-range")
         self.files = FileList(id="diff-files")
         self.viewed_line = Static(id="diff-viewed")
@@ -220,36 +204,17 @@ class DiffPane(Vertical):
         if the_diff is not self.files_for:
             # Another diff was shown meanwhile: its own fill follows.
             return
-        self.files.fill(the_diff.files, self.viewed_files(the_diff))
-        self.viewed_line.update(Content(self.viewed_text(the_diff)))
+        self.files.fill(the_diff.files, self.viewed.files(the_diff))
+        self.viewed_line.update(Content(self.viewed.text(the_diff)))
 
     def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
         """The range's counts are the range's own, whatever W hides from view."""
-        shown, the_diff = the_diff, self.range_diff or the_diff
-        totals = the_diff.totals()
-        share = totals.ai_share
-        parts = [chosen.label, *self.option_marks(shown), f"+{totals.added} lines"]
-        if share is not None:
-            parts.append(f"AI-attributed {totals.code_ai_added} of {totals.code_added} lines of code "
-                         f"({share:.0%})")
-        left_out = totals.added - totals.code_added
-        if left_out:
-            reasons = sorted({f.excluded for f in the_diff.files if f.excluded and f.added})
-            parts.append(f"{left_out} added lines not counted ({', '.join(reasons)})")
-        analysis = self.analysis
-        if analysis and analysis.draft and chosen.target == analysis.head:
-            parts.append(f"draft {analysis.draft[:7]}: {analysis.draft_surviving} of its "
-                         f"{analysis.draft_added} added lines survive at HEAD")
-        if analysis and analysis.base_problem and chosen == self.ranges[0]:
-            parts.append(analysis.base_problem)
-        if analysis and chosen == self.ranges[0]:
-            # What was not read or counted: said, never silent.
-            parts += [f"⚠ {what}" for what in analysis.cut]
-        if the_diff.problem:
-            parts.append(the_diff.problem)
-        if self.marks_note:
-            parts.append(f"⚠ {self.marks_note}")
-        parts += self.coverage_text(chosen, shown)
+        parts = range_parts(chosen.label, self.range_diff or the_diff, self.analysis,
+                            bool(self.ranges) and chosen == self.ranges[0])
+        parts[1:1] = self.option_marks(the_diff)
+        if self.viewed.note:
+            parts.append(f"⚠ {self.viewed.note}")
+        parts += coverage_text(self.coverage, self.coverage_on, chosen.target, the_diff)
         self.range_line.update(Content(safe_line(" · ".join(parts), 500)))
 
     def option_marks(self, the_diff: diff.Diff) -> list[str]:
@@ -259,8 +224,8 @@ class DiffPane(Vertical):
             hidden = the_diff.whitespace_hidden
             marks.append("[W] hiding whitespace-only changes…" if hidden is None else
                          f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}")
-        if self.viewed_applies(the_diff):
-            marks.append(f"viewed {len(self.viewed_files(the_diff))}/{len(the_diff.files)}")
+        if self.viewed.applies(the_diff):
+            marks.append(f"viewed {len(self.viewed.files(the_diff))}/{len(the_diff.files)}")
         view = self.view
         if not view.words:
             marks.append("word marks off (w)")
@@ -299,18 +264,14 @@ class DiffPane(Vertical):
 
     def use_marks(self, submission: Path, reviewers: list[str], marks: viewed.Marks) -> None:
         """Whose marks these are, and the marks read with the submission."""
-        self.submission, self.reviewers = submission, list(reviewers)
-        self.marks_read(self.MarksRead(marks))
+        analysis = self.analysis
+        self.viewed.start(submission, reviewers, analysis.head if analysis else "",
+                          analysis.head_blobs if analysis else {})
+        self.marks_read(ViewedMarks.Read(marks))
 
-    @on(MarksRead)
-    def marks_read(self, message: MarksRead) -> None:
-        marks = message.marks
-        self.marks = dict(marks.files)
-        notes = [marks.problem] if marks.problem else []
-        if marks.unsealed:
-            notes.append(f"{marks.unsealed} viewed entr{'ies' if marks.unsealed > 1 else 'y'} in your name not "
-                         "counted: not sealed by this console")
-        self.marks_note = "; ".join(notes) or None
+    @on(ViewedMarks.Read)
+    def marks_read(self, message: ViewedMarks.Read) -> None:
+        self.viewed.read(message.marks)
         if self.shown_diff is not None:
             self.fill_files(self.shown_diff)
             if self.shown is not None:
@@ -318,100 +279,62 @@ class DiffPane(Vertical):
 
     def scores_changed(self, files: dict[str, store.ScoreFile]) -> None:
         """Another console saved this submission's score file: its marks may have changed."""
-        scores = files.get(self.submission.name) if self.submission is not None else None
+        submission = self.viewed.submission
+        scores = files.get(submission.name) if submission is not None else None
         if scores is not None:
-            self.read_marks(scores)
-
-    @work(thread=True, exclusive=True, group="diff-viewed-read", name="diff-viewed-read")
-    def read_marks(self, scores: store.ScoreFile) -> None:
-        # The seal key is a file: read here, not on the UI thread.
-        self.post_message(self.MarksRead(viewed.marks(scores, self.reviewers)))
-
-    def viewed_applies(self, the_diff: diff.Diff) -> bool:
-        """Marks are kept for the files at HEAD: on the ranges that end there."""
-        analysis = self.analysis
-        return analysis is not None and self.submission is not None and the_diff.target == analysis.head
-
-    def blob_of(self, path: str) -> str:
-        """What a mark is kept against: the file's blob at HEAD ("" when it is gone at HEAD)."""
-        return self.analysis.head_blobs.get(path, "") if self.analysis is not None else ""
-
-    def viewed_files(self, the_diff: diff.Diff) -> set[int]:
-        if not self.viewed_applies(the_diff):
-            return set()
-        return {index for index, file_diff in enumerate(the_diff.files)
-                if self.marks.get(file_diff.path) == self.blob_of(file_diff.path)}
-
-    def viewed_text(self, the_diff: diff.Diff) -> str:
-        if not self.viewed_applies(the_diff):
-            return "viewed: on ranges ending at HEAD" if self.analysis is not None else ""
-        return f"{len(self.viewed_files(the_diff))}/{len(the_diff.files)} viewed · u next"
+            self.viewed.reread(scores)
 
     def _file_at_hand(self) -> int | None:
-        """The file `v` marks: the list's highlighted one while it has focus, else the one at the top
-        of the diff."""
+        """The file `v` marks: the list's highlighted one while it has focus, else the one last gone
+        to (J, u, n…) or, once the diff scrolled, the one at the top."""
         if self.files.has_focus and self.files.row_count:
             return self.files.cursor_row
-        return self.view.top_file()
+        return self.view.file_at_hand()
+
+    def _marks_apply(self) -> diff.Diff | None:
+        the_diff = self.shown_diff
+        if the_diff is not None and self.viewed.applies(the_diff):
+            return the_diff
+        self.app.notify("Viewed marks are kept for the files at HEAD: d shows the whole submission.", markup=False)
+        return None
 
     def action_toggle_viewed(self) -> None:
-        the_diff = self.shown_diff
-        if the_diff is None or not self.viewed_applies(the_diff):
-            self.app.notify("Viewed marks are kept for the files at HEAD: d shows the whole submission.",
-                            markup=False)
-            return
+        the_diff = self._marks_apply()
         index = self._file_at_hand()
-        if index is None or not 0 <= index < len(the_diff.files):
+        if the_diff is None or index is None or not 0 <= index < len(the_diff.files):
             return
         path = the_diff.files[index].path
-        now_viewed = index not in self.viewed_files(the_diff)
-        change = {path: self.blob_of(path) if now_viewed else None}
+        now_viewed = index not in self.viewed.files(the_diff)
+        change = {path: self.viewed.blob_of(path) if now_viewed else None}
         self.apply_marks(change)
-        self.save_marks(change)
-        done = len(self.viewed_files(the_diff))
+        self.viewed.save(change)
+        done = len(self.viewed.files(the_diff))
         self.app.notify(safe_line(f"{path}: {'viewed' if now_viewed else 'not viewed'} ({done}/{len(the_diff.files)}"
                                   " viewed; u: the next unviewed file)", 200), markup=False, timeout=3)
 
     def apply_marks(self, changes: dict[str, str | None]) -> None:
-        for path, blob in changes.items():
-            if blob is None:
-                self.marks.pop(path, None)
-            else:
-                self.marks[path] = blob
+        self.viewed.change(changes)
         the_diff = self.shown_diff
         if the_diff is None or self.shown is None:
             return
-        marked = self.viewed_files(the_diff)
+        marked = self.viewed.files(the_diff)
         for index, file_diff in enumerate(the_diff.files):
             if file_diff.path in changes:
                 self.files.mark(index, index in marked)
-        self.viewed_line.update(Content(self.viewed_text(the_diff)))
+        self.viewed_line.update(Content(self.viewed.text(the_diff)))
         self.display_header(self.shown, the_diff)
 
-    @work(thread=True, group="diff-viewed", name="diff-viewed")
-    def save_marks(self, changes: dict[str, str | None]) -> None:
-        assert self.submission is not None
-        try:
-            viewed.mark(self.submission, self.reviewers, changes)
-        except StoreError as error:
-            self.post_message(self.MarkFailed(changes, str(error)))
-
-    @on(MarkFailed)
-    def mark_failed(self, message: MarkFailed) -> None:
-        self.apply_marks({path: None if blob is not None else self.blob_of(path)
-                          for path, blob in message.changes.items()})
+    @on(ViewedMarks.Failed)
+    def mark_failed(self, message: ViewedMarks.Failed) -> None:
+        self.apply_marks(self.viewed.undo(message.changes))
         self.app.notify(safe_line(f"The viewed mark was not kept: {message.problem}", 300), severity="error",
                         markup=False)
 
     def action_next_unviewed(self) -> None:
-        the_diff = self.shown_diff
+        the_diff = self._marks_apply()
         if the_diff is None or not the_diff.files:
             return
-        if not self.viewed_applies(the_diff):
-            self.app.notify("Viewed marks are kept for the files at HEAD: d shows the whole submission.",
-                            markup=False)
-            return
-        marked = self.viewed_files(the_diff)
+        marked = self.viewed.files(the_diff)
         count = len(the_diff.files)
         start = self._file_at_hand()
         start = -1 if start is None else start
@@ -429,30 +352,6 @@ class DiffPane(Vertical):
         if self.coverage is None or not self.coverage_on or self.coverage[0] != chosen.target:
             return None
         return self.coverage[2]
-
-    def coverage_text(self, chosen: DiffRange, the_diff: diff.Diff) -> list[str]:
-        if self.coverage is None:
-            return []
-        commit, what, counts = self.coverage
-        if not self.coverage_on:
-            return ["coverage hidden (c shows it)"]
-        if commit != chosen.target:
-            return [f"coverage ({what}) is for {commit[:7]}, not this range's commit"]
-        ran = missed = ai_ran = ai_missed = 0
-        for file_diff in the_diff.files:
-            file_counts = counts.get(file_diff.path, {})
-            for hunk in file_diff.hunks:
-                for line in hunk.lines:
-                    count = file_counts.get(line.new_no) if line.kind == "+" and line.new_no else None
-                    if count is None:
-                        continue
-                    ran, missed = ran + (count > 0), missed + (count == 0)
-                    if line.tool:
-                        ai_ran, ai_missed = ai_ran + (count > 0), ai_missed + (count == 0)
-        text = f"coverage ({what}): {ran} added line(s) ran, {missed} did not"
-        if ai_ran or ai_missed:
-            text += f"; AI-attributed: {ai_ran} ran, {ai_missed} did not"
-        return [text + " (counts in the gutter, as V8 reported them inside the sandbox)"]
 
     def set_coverage(self, commit: str, what: str, counts: dict[str, dict[int, int]]) -> None:
         self.coverage = (commit, what, counts)

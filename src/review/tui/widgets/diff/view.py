@@ -15,8 +15,6 @@ import bisect
 from dataclasses import dataclass
 from functools import partial
 
-from rich.segment import Segment
-from rich.style import Style as RichStyle
 from textual import events, on
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -27,19 +25,14 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from review.core import diff
-from review.core.text import safe_text
 from review.core.word_diff import Span, hunk_words
-from review.tui import palette
-from review.tui.widgets.diff.code import language_for, mark_words, shown, tokenize, tool_tag
+from review.tui.widgets.diff.code import shown
+from review.tui.widgets.diff.paint import COVERAGE_GUTTER, RowPainter
 from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
 
 GUTTER = 15  # "old_ new_ TG│"
-SIDE_GUTTER = 10  # side by side, each side: "line_ TG│" and the +/- sign
-COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
-HIGHLIGHT_BLOCK = 64
 # Side by side needs this many columns in the view itself (each side then shows about 70 of code).
 SIDE_BY_SIDE_MIN = 150
-MOVED_MARK = "↕"
 
 # Word marks: (hunk's id, side by side) -> (the hunk, line index -> changed spans).
 WordsKey = tuple[int, bool]
@@ -135,15 +128,16 @@ class DiffView(ScrollView, can_focus=True):
         self.file_rows: list[int] = []
         self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
         # id of a line -> its syntax tokens (lines of the diff shown live as long as it does).
-        self._highlight: LRUCache[int, list[tuple[str, str | None]]] = LRUCache(8192)
-        self._styles: dict[object, RichStyle] = {}
-        self._width = 0
+        self.painter = RowPainter(self)
+        self.line_width = 0
         self.coverage: dict[str, dict[int, int]] | None = None  # path -> HEAD-side line -> times it ran
         self._words: LRUCache[WordsKey, tuple[diff.Hunk, dict[int, list[Span]]]] = LRUCache(4096)
         self._words_wanted: dict[WordsKey, diff.Hunk] = {}
         self._words_running = False
         # The moved block's end last jumped to (M again goes back).
         self._moved_at: diff.MoveEnd | None = None
+        # The file last gone to (J, u, n, M…) and where the view was then: the file at hand until it scrolls.
+        self._at_hand: tuple[int, int] | None = None
 
     @property
     def gutter_width(self) -> int:
@@ -192,13 +186,13 @@ class DiffView(ScrollView, can_focus=True):
         self.rows = DiffRows(self.diff, self.ai_only, paired)
         self.hunk_rows = self.rows.hunk_rows
         self.file_rows = self.rows.file_rows
-        self._width = self.gutter_width + min(self.rows.widest, MAX_SHOWN) + 2
+        self.line_width = self.gutter_width + min(self.rows.widest, MAX_SHOWN) + 2
         if paired:
             # Each side scrolls its code by the same columns.
-            self._width = self.size.width + max(0, min(self.rows.widest_code, MAX_SHOWN) - self._side_code_width())
-        self.virtual_size = Size(self._width, len(self.rows))
+            self.line_width = self.size.width + max(0, min(self.rows.widest_code, MAX_SHOWN) - self.painter.side_code_width())
+        self.virtual_size = Size(self.line_width, len(self.rows))
         self._cache.clear()
-        self._highlight.clear()
+        self.painter.clear_tokens()
         self.refresh()
 
     def _place(self) -> tuple[str, int] | tuple[str, None] | None:
@@ -265,6 +259,21 @@ class DiffView(ScrollView, can_focus=True):
         file_diff = self.diff.files[row.file]
         return file_diff, file_diff.hunks[row.hunk]
 
+    def file_at_hand(self) -> int | None:
+        """The file last gone to, while the view has not scrolled since (a short file at the end may
+        never reach the top); else the file at the top."""
+        held = self._at_hand
+        if held is not None and held[1] == self.scroll_offset.y:
+            return held[0]
+        return self.top_file()
+
+    def _hold(self, file_index: int | None) -> None:
+        self._at_hand = (file_index, self.scroll_offset.y) if file_index is not None else None
+
+    def _hold_current(self) -> None:
+        if 0 <= self.current_hunk < len(self.hunk_rows):
+            self._hold(self.rows[self.hunk_rows[self.current_hunk]].file)
+
     def top_file(self) -> int | None:
         """The file whose rows are at the top of the view (its index in the diff), or None."""
         if not self.file_rows:
@@ -275,7 +284,7 @@ class DiffView(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()  # a theme change repaints every cached strip
-        self._styles.clear()
+        self.painter.clear_styles()
 
     # ----------------------------------------------------------------- rendering
 
@@ -294,176 +303,13 @@ class DiffView(ScrollView, can_focus=True):
         key = (index, current, scroll_x if paired else 0)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self._render_pair(index, row, scroll_x) if paired else self._render_row(index, row, current)
+            strip = self.painter.pair(index, row, scroll_x) if paired else self.painter.row(index, row, current)
             self._cache[key] = strip
         return strip.crop_extend(0, width, base) if paired else strip.crop_extend(scroll_x, scroll_x + width, base)
 
-    def _style(self, name: str) -> RichStyle:
-        cached = self._styles.get(name)
-        if cached is None:
-            cached = self._styles[name] = self.get_component_rich_style(name, partial=True)
-        return cached
-
-    @property
-    def _base_style(self) -> RichStyle:
-        cached = self._styles.get("base")
-        if cached is None:
-            cached = self._styles["base"] = self.rich_style
-        return cached
-
-    def _render_row(self, index: int, row: Row, current: bool) -> Strip:
-        full = max(self._width, self.size.width)
-        if row.kind != "line" or row.line is None:
-            return self._render_note(row, current, full)
-        line = row.line
-        line_style = self._line_style(line)
-        gutter_style = line_style + self._style("diff-view--gutter")
-        old = f"{line.old_no:>5}" if line.old_no is not None else "     "
-        new = f"{line.new_no:>5}" if line.new_no is not None else "     "
-        segments = [Segment(f"{old} {new} ", gutter_style)]
-        if self.coverage is not None:
-            segments.append(self._coverage_segment(row.file, line, gutter_style))
-        segments += self._mark_and_sign(line, line_style, gutter_style)
-        segments += self._line_text(index, row, line, row.index, line_style)
-        segments = [Segment(s.text, self._readable(s.style)) if s.style else s for s in segments]
-        return Strip(segments).extend_cell_length(full, line_style)
-
-    def _render_note(self, row: Row, current: bool, width: int) -> Strip:
-        name = {"file": "diff-view--file", "hunk": "diff-view--hunk", "info": "diff-view--info",
-                "moved": "diff-view--moved-note"}[row.kind]
-        style = self._base_style + self._style(name)
-        if current:
-            style += self._style("diff-view--current")
-        prefix = "▶ " if current else ("━ " if row.kind == "file" else "  ")
-        if row.kind == "moved":
-            # As far right as the lines' own text (side by side: on the side of the block).
-            prefix = " " * (self.gutter_width - 1)
-            if self.paired:
-                left = self._side_widths()[0] + 1 if all(end.side == "+" for end in row.moves) else 0
-                prefix = " " * (left + SIDE_GUTTER - 2)
-        return Strip([Segment(prefix + safe_text(row.text), style)]).extend_cell_length(width, style)
-
-    def _line_style(self, line: diff.DiffLine) -> RichStyle:
-        kind_style = {"+": "diff-view--added", "-": "diff-view--removed"}.get(line.kind, "diff-view--context")
-        line_style = self._base_style + self._style(kind_style)
-        if line.tool:
-            line_style += self._style("diff-view--ai")
-        return line_style
-
-    def _mark_and_sign(self, line: diff.DiffLine, line_style: RichStyle, gutter_style: RichStyle) -> list[Segment]:
-        """The tag (the tool's two letters; `mv` for a person's line moved by a commit), the column
-        that says the line is part of a block this diff moves (`↕`), and the line's sign."""
-        tag = tool_tag(line.tool) if line.tool else ("mv" if line.moved else "  ")
-        moved = line.move is not None
-        return [Segment(tag, line_style + self._style("diff-view--ai-tag") if line.tool else gutter_style),
-                Segment(MOVED_MARK if moved else "│",
-                        gutter_style + self._style("diff-view--moved") if moved else gutter_style),
-                Segment(line.kind if line.kind != "\\" else " ", line_style)]
-
-    def _line_text(self, index: int, row: Row, line: diff.DiffLine, line_index: int,
-                   line_style: RichStyle) -> list[Segment]:
-        if line.kind == "\\":
-            return [Segment(" no newline at end of file", line_style + self._style("diff-view--info"))]
-        pieces = self._code_segments(index, row, line, line_style)
-        if not self.words or line.kind not in "+-":
-            return pieces
-        spans = self._word_spans(row, line_index)
-        if not spans:
-            return pieces
-        word = self._style("diff-view--word-added" if line.kind == "+" else "diff-view--word-removed")
-        return mark_words(pieces, spans, word)
-
-    def _render_pair(self, index: int, row: Row, scroll_x: int) -> Strip:
-        """Side by side: the old side's line on the left, the new side's on the right."""
-        left_width, right_width = self._side_widths()
-        left = self._side(index, row, row.line, row.index, "-", scroll_x, left_width)
-        right = self._side(index, row, row.right, row.right_index, "+", scroll_x, right_width)
-        divider = Segment("┃", self._base_style + self._style("diff-view--gutter"))
-        segments = [Segment(s.text, self._readable(s.style)) if s.style else s for s in [*left, divider, *right]]
-        return Strip(segments)
-
-    def _side_gutter(self, side: str) -> int:
-        return SIDE_GUTTER + (COVERAGE_GUTTER if self.coverage is not None and side == "+" else 0)
-
-    def _side_widths(self) -> tuple[int, int]:
-        """The columns of each side (a divider between them)."""
-        left = (self.size.width - 1) // 2
-        return left, self.size.width - 1 - left
-
-    def _side_code_width(self) -> int:
-        left, right = self._side_widths()
-        return max(1, min(left - self._side_gutter("-"), right - self._side_gutter("+")))
-
-    def _side(self, index: int, row: Row, line: diff.DiffLine | None, line_index: int, side: str,
-              scroll_x: int, width: int) -> list[Segment]:
-        if line is None:
-            return [Segment(" " * width, self._base_style + self._style("diff-view--blank"))]
-        gutter = self._side_gutter(side)
-        line_style = self._line_style(line)
-        gutter_style = line_style + self._style("diff-view--gutter")
-        number = line.old_no if side == "-" else line.new_no
-        segments = [Segment(f"{number:>5} " if number is not None else "      ", gutter_style)]
-        if gutter > SIDE_GUTTER:
-            segments.append(self._coverage_segment(row.file, line, gutter_style))
-        segments += self._mark_and_sign(line, line_style, gutter_style)
-        code = Strip(self._line_text(index, row, line, line_index, line_style))
-        return segments + list(code.crop_extend(scroll_x, scroll_x + max(0, width - gutter), line_style))
-
-    def _coverage_segment(self, file: int, line: diff.DiffLine, gutter_style: RichStyle) -> Segment:
-        """How many times the line ran ("  2"), "  0" when it never did, blank when V8 counts nothing
-        there (blank lines, comments, other files, removed lines)."""
-        path = self.diff.files[file].path if 0 <= file < len(self.diff.files) else ""
-        counts = (self.coverage or {}).get(path)
-        count = counts.get(line.new_no) if counts and line.new_no is not None and line.kind != "-" else None
-        if count is None:
-            return Segment(" " * COVERAGE_GUTTER, gutter_style)
-        text = f"{count:>3} " if count < 1000 else "999+"
-        return Segment(text, gutter_style + self._style("diff-view--ran" if count else "diff-view--not-ran"))
-
-    def _code_segments(self, row_index: int, row: Row, line: diff.DiffLine, line_style: RichStyle) -> list[Segment]:
-        path = self.diff.files[row.file].path if 0 <= row.file < len(self.diff.files) else ""
-        language = language_for(path)
-        if language is None:
-            return [Segment(shown(line.text), line_style)]
-        return [Segment(text, line_style + self._token_style(style) if style else line_style)
-                for text, style in self._highlighted(row_index, line, language)]
-
-    def _readable(self, style: RichStyle) -> RichStyle:
-        """A token or tag coloured like its line's background gets black or white instead (ANSI
-        themes, 16-colour terminals); memoised, since a screen has few distinct pairs."""
-        key = ("readable", style)
-        cached = self._styles.get(key)
-        if cached is None:
-            cached = self._styles[key] = palette.readable(style, palette.color_system(self.app))
-        return cached
-
-    def _highlighted(self, row_index: int, line: diff.DiffLine, language: str) -> list[tuple[str, str | None]]:
-        """Tokens for a line; the lines of a block of neighbouring rows are lexed in one call (one
-        per line is slow), each side's on its own side by side."""
-        cached = self._highlight.get(id(line))
-        if cached is not None:
-            return cached
-        start = row_index - row_index % HIGHLIGHT_BLOCK
-        rows = [self.rows[i] for i in range(start, min(start + HIGHLIGHT_BLOCK, len(self.rows)))]
-        sides = [[r.line for r in rows if r.kind in ("line", "pair") and r.line is not None],
-                 [r.right for r in rows if r.kind == "pair" and r.right is not None]]
-        for lines in sides:
-            if lines:
-                for each, tokens in zip(lines, tokenize([shown(each.text) for each in lines], language)):
-                    self._highlight[id(each)] = tokens
-        return self._highlight.get(id(line)) or [(shown(line.text), None)]
-
-    def _token_style(self, style: str) -> RichStyle:
-        cached = self._styles.get(("token", style))
-        if cached is None:
-            rich = self.app.stylesheet.parse_style(style).rich_style
-            # Only the token's colour and weight: the row keeps its own background (added, AI…).
-            cached = self._styles[("token", style)] = RichStyle(color=rich.color, bold=rich.bold, italic=rich.italic)
-        return cached
-
     # ----------------------------------------------------------------- changed words
 
-    def _word_spans(self, row: Row, line_index: int) -> list[Span] | None:
+    def word_spans(self, row: Row, line_index: int) -> list[Span] | None:
         """The changed words of a hunk's line; a hunk not yet read is asked of the worker (the line is
         drawn plain until its words come back)."""
         file_diff = self.diff.files[row.file]
@@ -534,6 +380,7 @@ class DiffView(ScrollView, can_focus=True):
             if self.diff.files[row.file].hunks[row.hunk].moves:
                 self.current_hunk = position
                 self._go_to_row(self.hunk_rows[position])
+                self._hold_current()
                 return
         self.app.notify("No moved block after this hunk (N goes back).", markup=False)
 
@@ -546,6 +393,7 @@ class DiffView(ScrollView, can_focus=True):
         if position >= 0:
             self.current_hunk = position
         self.scroll_to(y=max(0, row - self.size.height // 3), animate=False)
+        self._hold_current()
         return True
 
     # ----------------------------------------------------------------- navigation
@@ -557,11 +405,13 @@ class DiffView(ScrollView, can_focus=True):
         if self.hunk_rows and self.current_hunk < len(self.hunk_rows) - 1:
             self.current_hunk += 1
         self._go_to_row(self.hunk_rows[self.current_hunk] if self.hunk_rows else 0)
+        self._hold_current()
 
     def action_previous_hunk(self) -> None:
         if self.hunk_rows and self.current_hunk > 0:
             self.current_hunk -= 1
         self._go_to_row(self.hunk_rows[self.current_hunk] if self.hunk_rows else 0)
+        self._hold_current()
 
     def go_to_file(self, file_index: int) -> None:
         for position, row in enumerate(self.hunk_rows):
@@ -570,6 +420,7 @@ class DiffView(ScrollView, can_focus=True):
                 break
         row = next((i for i in self.file_rows if self.rows[i].file == file_index), 0)
         self._go_to_row(row + 1)
+        self._hold(file_index)
 
     def go_to_line(self, path: str, line: int, at_top: bool = False) -> bool:
         """Scroll to `path`'s HEAD line `line` (False when the diff does not show that line)."""
