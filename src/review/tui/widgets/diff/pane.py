@@ -19,7 +19,7 @@ from review import gitsafe
 from review.core import diff
 from review.core.text import safe_line
 from review.core.whitespace import hide_whitespace_changes
-from review.services import store, viewed
+from review.services import failures, store, viewed
 from review.services.analysis import Analysis, diff_between
 from review.tui.widgets.diff.files import FileList
 from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
@@ -85,10 +85,12 @@ class DiffPane(Vertical):
 
     @dataclass
     class WhitespaceHidden(Message):
-        """`source` without its whitespace-only changes, made in a worker."""
+        """`source` without its whitespace-only changes, made in a worker (None: they could not be
+        hidden, and `problem` says why)."""
 
         source: diff.Diff
-        hidden: diff.Diff
+        hidden: diff.Diff | None
+        problem: str | None = None
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -100,7 +102,7 @@ class DiffPane(Vertical):
         # The range's diff as read, and what is on screen (without whitespace-only changes, with W).
         self.range_diff: diff.Diff | None = None
         self.shown_diff: diff.Diff | None = None
-        self._without_space: tuple[diff.Diff, diff.Diff] | None = None
+        self._without_space: DiffPane.WhitespaceHidden | None = None
         # The latest coverage run: (commit, what ran, path -> line -> count); shown on that commit's diffs.
         self.coverage: Coverage | None = None
         self.coverage_on = True
@@ -182,8 +184,8 @@ class DiffPane(Vertical):
         shown = source
         if self.hide_whitespace:
             made = self._without_space
-            if made is not None and made[0] is source:
-                shown = made[1]
+            if made is not None and made.source is source:
+                shown = made.hidden or source
             else:
                 self.hide_whitespace_of(source)
         self.shown_diff = shown
@@ -222,8 +224,12 @@ class DiffPane(Vertical):
         marks = []
         if self.hide_whitespace:
             hidden = the_diff.whitespace_hidden
-            marks.append("[W] hiding whitespace-only changes…" if hidden is None else
-                         f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}")
+            made = self._without_space
+            if made is not None and made.source is the_diff and made.problem:
+                marks.append(f"[W] whitespace-only changes not hidden: {made.problem}")
+            else:
+                marks.append("[W] hiding whitespace-only changes…" if hidden is None else
+                             f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}")
         if self.viewed.applies(the_diff):
             marks.append(f"viewed {len(self.viewed.files(the_diff))}/{len(the_diff.files)}")
         view = self.view
@@ -252,11 +258,16 @@ class DiffPane(Vertical):
 
     @work(thread=True, exclusive=True, group="diff-whitespace", name="diff-whitespace")
     def hide_whitespace_of(self, source: diff.Diff) -> None:
-        self.post_message(self.WhitespaceHidden(source, hide_whitespace_changes(source)))
+        try:
+            made = self.WhitespaceHidden(source, hide_whitespace_changes(source))
+        # Odd text costs the reviewer this view of it, never the console: said, and the diff stays whole.
+        except Exception as error:
+            made = self.WhitespaceHidden(source, None, failures.record("hiding whitespace", error))
+        self.post_message(made)
 
     @on(WhitespaceHidden)
     def whitespace_hidden(self, message: WhitespaceHidden) -> None:
-        self._without_space = (message.source, message.hidden)
+        self._without_space = message
         if self.hide_whitespace and message.source is self.range_diff:
             self.show_range_diff(keep_place=True)
 

@@ -26,6 +26,7 @@ from textual.strip import Strip
 
 from review.core import diff
 from review.core.word_diff import Span, hunk_words
+from review.services import failures
 from review.tui.widgets.diff.code import shown
 from review.tui.widgets.diff.paint import COVERAGE_GUTTER, RowPainter
 from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
@@ -127,7 +128,6 @@ class DiffView(ScrollView, can_focus=True):
         self.hunk_rows: list[int] = []
         self.file_rows: list[int] = []
         self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
-        # id of a line -> its syntax tokens (lines of the diff shown live as long as it does).
         self.painter = RowPainter(self)
         self.line_width = 0
         self.coverage: dict[str, dict[int, int]] | None = None  # path -> HEAD-side line -> times it ran
@@ -189,7 +189,8 @@ class DiffView(ScrollView, can_focus=True):
         self.line_width = self.gutter_width + min(self.rows.widest, MAX_SHOWN) + 2
         if paired:
             # Each side scrolls its code by the same columns.
-            self.line_width = self.size.width + max(0, min(self.rows.widest_code, MAX_SHOWN) - self.painter.side_code_width())
+            widest = min(self.rows.widest_code, MAX_SHOWN)
+            self.line_width = self.size.width + max(0, widest - self.painter.side_code_width())
         self.virtual_size = Size(self.line_width, len(self.rows))
         self._cache.clear()
         self.painter.clear_tokens()
@@ -297,13 +298,18 @@ class DiffView(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         current = bool(self.hunk_rows) and 0 <= self.current_hunk < len(self.hunk_rows) and \
             self.hunk_rows[self.current_hunk] == index
-        row = self.rows[index]
-        # Side by side, each side scrolls its own code: the strip depends on the offset.
-        paired = row.kind == "pair"
+        # Side by side, each side scrolls its own code: a strip is kept as drawn at its offset.
+        paired = self.rows.side_by_side
         key = (index, current, scroll_x if paired else 0)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self.painter.pair(index, row, scroll_x) if paired else self.painter.row(index, row, current)
+            row = self.rows[index]
+            if row.kind == "pair":
+                strip = self.painter.pair(index, row, scroll_x)
+            else:
+                strip = self.painter.row(index, row, current)
+                if paired:
+                    strip = strip.crop_extend(scroll_x, scroll_x + width, base)
             self._cache[key] = strip
         return strip.crop_extend(0, width, base) if paired else strip.crop_extend(scroll_x, scroll_x + width, base)
 
@@ -339,8 +345,14 @@ class DiffView(ScrollView, can_focus=True):
         found: dict[WordsKey, tuple[diff.Hunk, dict[int, list[Span]]]] = {}
         for key, hunk in wanted.items():
             lines = hunk.lines
-            found[key] = (hunk, hunk_words([line.kind for line in lines], [shown(line.text) for line in lines],
-                                           in_order=key[1]))
+            try:
+                words = hunk_words([line.kind for line in lines], [shown(line.text) for line in lines],
+                                   in_order=key[1])
+            # The submission's text, however odd, costs its marks at most, never the console.
+            except Exception as error:
+                failures.record("changed words of a hunk", error)
+                words = {}
+            found[key] = (hunk, words)
         self.post_message(self.WordsFound(found))
 
     @on(WordsFound)
