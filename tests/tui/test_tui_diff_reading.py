@@ -84,6 +84,34 @@ async def test_W_hides_the_reformat_says_how_many_lines_and_keeps_numbers_and_ai
         assert "[W]" not in header(screen)
 
 
+
+async def test_text_the_reading_aids_cannot_handle_costs_its_marks_and_is_said_never_the_console(tmp_path,
+                                                                                                  monkeypatch):
+    """Whatever a submission's text does to the word marks or to W, the diff stays whole and readable."""
+    from review.tui.widgets.diff import pane, view as view_module
+
+    def broken(*args, **kwargs):
+        raise ValueError("odd text")
+
+    monkeypatch.setattr(view_module, "hunk_words", broken)
+    monkeypatch.setattr(pane, "hide_whitespace_changes", broken)
+    reading_submission(tmp_path)
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, view = await open_reader(app, pilot, tmp_path)
+        rows = rows_of(view)
+        added = next(y for y, row in enumerate(rows) if "│+    const response" in row)
+        assert marked_words(view, added) == []
+        await pilot.press("W")
+        await settle(app, pilot)
+        assert "[W] whitespace-only changes not hidden: unreadable: ValueError: odd text" in header(screen)
+        assert "hidden: 0 lines" not in header(screen)
+        # The diff as read stays on screen, its reformat included; the keys still work.
+        assert any("CC│+    const base = 100" in row for row in rows_of(view))
+        await pilot.press("W")
+        await settle(app, pilot)
+        assert "[W]" not in header(screen) and app.is_running
+
 async def test_the_moved_function_is_marked_moved_at_both_ends_and_M_jumps_between_them(tmp_path):
     reading_submission(tmp_path)
     app = ReviewApp(tmp_path, run_harness=False)
