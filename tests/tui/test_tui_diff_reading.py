@@ -88,7 +88,8 @@ async def test_W_hides_the_reformat_says_how_many_lines_and_keeps_numbers_and_ai
 async def test_text_the_reading_aids_cannot_handle_costs_its_marks_and_is_said_never_the_console(tmp_path,
                                                                                                   monkeypatch):
     """Whatever a submission's text does to the word marks or to W, the diff stays whole and readable."""
-    from review.tui.widgets.diff import pane, view as view_module
+    from review.tui.widgets.diff import pane
+    from review.tui.widgets.diff import view as view_module
 
     def broken(*args, **kwargs):
         raise ValueError("odd text")
