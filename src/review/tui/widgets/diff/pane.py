@@ -24,14 +24,8 @@ from review.services.analysis import Analysis, diff_between
 from review.tui.widgets.diff.files import FileList
 from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
 from review.tui.widgets.diff.marks import ViewedMarks
+from review.tui.widgets.diff.ranges import DiffRange, draft_range, since_review, step_from, submission_ranges
 from review.tui.widgets.diff.view import DiffView
-
-
-@dataclass(frozen=True)
-class DiffRange:
-    base: str
-    target: str
-    label: str
 
 
 class DiffPane(Vertical):
@@ -153,17 +147,7 @@ class DiffPane(Vertical):
         """`keep_position`: the same diff was previewed, so where the reviewer scrolled to stays."""
         offset = self.view.scroll_offset
         self.analysis = analysis
-        head = analysis.head
-        self.ranges = [DiffRange(analysis.base, head, "whole submission (starter → HEAD)")]
-        after_base = False
-        own = []
-        for commit in analysis.commits:
-            if after_base and commit.parents:
-                own.append(commit)
-            after_base = after_base or commit.sha == analysis.base
-        for number, commit in enumerate(own, start=1):
-            self.ranges.append(DiffRange(commit.parents[0], commit.sha, f"commit {number} of {len(own)}: "
-                                         f"{commit.short} “{safe_line(commit.subject, 60)}”"))
+        self.ranges = submission_ranges(analysis)
         self.position = 0
         self.display_diff(self.ranges[0], analysis.diff)
         if keep_position:
@@ -410,16 +394,11 @@ class DiffPane(Vertical):
         if len(self.ranges) < 2:
             self.app.notify("No commit after the starter has a diff of its own to step to.", markup=False)
             return
-        last = len(self.ranges) - 1
-        position = max(0, self.position)
-        if position == 0 and delta < 0:
-            position = last
-        elif position == last and delta > 0:
+        position = step_from(self.position, delta, len(self.ranges))
+        if position is None:
             self.app.notify("This is the last commit's diff (HEAD's own change); < steps back, d shows the "
                             "whole submission.", markup=False)
             return
-        else:
-            position = min(last, max(0, position + delta))
         if position == self.position:
             return
         self.position = position
@@ -445,24 +424,17 @@ class DiffPane(Vertical):
         analysis = self.analysis
         if not analysis:
             return
-        if not analysis.draft:
+        chosen = draft_range(analysis)
+        if chosen is None:
             self.app.notify("No commit's metadata names an assistant: there is no model draft to compare.",
                             markup=False)
             return
         self.position = -1
-        label = f"model draft {analysis.draft[:7]} → HEAD (what the candidate changed after it)"
-        self.fetch(DiffRange(analysis.draft, analysis.head, label))
-
-    def since_review_range(self) -> DiffRange | None:
-        if self.analysis is None or self.reviewed is None or self.reviewed == self.analysis.head:
-            return None
-        label = f"since your review at {self.reviewed[:7]} → HEAD {self.analysis.head[:7]} " \
-                "(d: whole submission)"
-        return DiffRange(self.reviewed, self.analysis.head, label)
+        self.fetch(chosen)
 
     def action_since_review(self) -> None:
         """Re-review: only what changed since the commit this reviewer scored."""
-        chosen = self.since_review_range()
+        chosen = since_review(self.analysis, self.reviewed) if self.analysis is not None else None
         if chosen is None:
             self.app.notify("HEAD has not moved since your review (or you have not reviewed it yet).",
                             markup=False)
