@@ -265,3 +265,43 @@ def attribution_cohort(cohort: Path) -> Path:
     commit_as(curl, "Retry on 503\n\nAssisted-by: Jay Satiro\nAssisted-by: Jane Doe <jane@example.org>\n",
               {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n"})
     return cohort
+
+
+BACKOFF = ("export function backoff(attempt) {\n"
+           "  const base = 100 * 2 ** attempt;\n"
+           "  const jitter = Math.random() * 50;\n"
+           "  return Math.min(base + jitter, 2000);\n"
+           "}\n")
+PARSE_AMOUNT = ("export function parseAmount(text) {\n"
+                "  const value = Number.parseFloat(text);\n"
+                "  if (Number.isNaN(value)) throw new Error(`not an amount: ${text}`);\n"
+                "  return Math.round(value * 100);\n"
+                "}\n")
+
+
+def reading_submission(cohort: Path, name: str = "reader") -> Path:
+    """A submission with what a reviewer reads past in a real diff, each in the one commit after the
+    starter (a Claude trailer on it): `backoff.mjs` reformatted (two-space to four-space indents,
+    nothing else), one word changed in `checkout.mjs` (`maxAttempts` → `maxRetries` on one line),
+    `parseAmount` moved from `util.mjs` to `money.mjs`, and `gateway.mjs` renamed `client.mjs`."""
+    checkout = ("import { backoff } from './backoff.mjs';\n\n"
+                "export async function chargeWithRetry(amount) {\n"
+                "  const limit = 3;\n"
+                "  for (let attempt = 0; attempt < limit; attempt++) {\n"
+                "    const response = await send(amount, { maxAttempts: limit });\n"
+                "    if (response.ok) return response;\n"
+                "    await sleep(backoff(attempt));\n"
+                "  }\n"
+                "  throw new Error('gave up');\n"
+                "}\n")
+    util = "export const currency = 'EUR';\n\n" + PARSE_AMOUNT + "\nexport const cents = (n) => n * 100;\n"
+    gateway = "".join(f"export const endpoint{n} = '/charge/{n}';\n" for n in range(6))
+    repo = make_repo(cohort / name, {"README.md": "# Task\n", "checkout.mjs": checkout, "backoff.mjs": BACKOFF,
+                                     "util.mjs": util, "gateway.mjs": gateway}, "starter")
+    (repo / "gateway.mjs").rename(repo / "client.mjs")
+    commit_as(repo, "Tidy the client\n\nCo-authored-by: Claude <noreply@anthropic.com>\n", {
+        "backoff.mjs": BACKOFF.replace("\n  ", "\n    "),
+        "checkout.mjs": checkout.replace("{ maxAttempts: limit }", "{ maxRetries: limit }"),
+        "util.mjs": "export const currency = 'EUR';\n\nexport const cents = (n) => n * 100;\n",
+        "money.mjs": "export const rounding = 'half-up';\n\n" + PARSE_AMOUNT})
+    return repo

@@ -1,7 +1,9 @@
 """Snapshots of every screen, grouped by feature, each in a dark, a light, the high-contrast and an
 ANSI theme, and with NO_COLOR: triage; the submission screen at 80×24 (tabs, as in tmux over SSH)
 and at 200×50 (every pane side by side); help (`?`); the stub log after a run; the rubric beside
-another reviewer's disagreement. `pytest --snapshot-update` rewrites them after a deliberate change."""
+another reviewer's disagreement; reading a diff (changed words, whitespace hidden, a moved block,
+viewed files, side by side) in a dark and a light theme and with NO_COLOR. `pytest --snapshot-update`
+rewrites them after a deliberate change."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BEN_HEAD, open_submission, seal_file, seed_ben_suite, settle
+from helpers import BEN_HEAD, open_submission, reading_submission, seal_file, seed_ben_suite, settle
 from review.tui.app import ReviewApp
 from review.tui.widgets.stub_log.log import StubLog
 
@@ -128,3 +130,52 @@ class TestRubricPane:
             await settle(pilot.app, pilot)
 
         assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=rubric_open)
+
+
+READING_VARIANTS = [
+    pytest.param("review-dark", False, id="review-dark"),
+    pytest.param("review-light", False, id="review-light"),
+    pytest.param("review-dark", True, id="no-color"),
+]
+
+
+class TestReadingTheDiff:
+    """The submission with a reformat, a one-word change, a moved function and a renamed file."""
+
+    @pytest.fixture
+    def make_reading_app(self, tmp_path, monkeypatch):
+        reading_submission(tmp_path / "reading")
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.setenv("XDG_CONFIG_HOME", "/nonexistent/snapshot-config")
+
+        def make(theme: str, no_color: bool) -> ReviewApp:
+            if no_color:
+                monkeypatch.setenv("NO_COLOR", "1")
+            return ReviewApp(Path("reading"), theme=theme, run_harness=False, reviewers=("ana",))
+
+        return make
+
+    @staticmethod
+    async def open_reader(pilot, *keys: str):
+        await open_submission(pilot.app, pilot, "reader")
+        await settle(pilot.app, pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot.app, pilot)
+        pilot.app.clear_notifications()
+        await settle(pilot.app, pilot)
+
+    @pytest.mark.parametrize(("theme", "no_color"), READING_VARIANTS)
+    def test_80x24_the_changed_word_with_the_reformat_hidden(self, snap_compare, make_reading_app, theme, no_color):
+        async def run_before(pilot):
+            await self.open_reader(pilot, "W")
+
+        assert snap_compare(make_reading_app(theme, no_color), terminal_size=(80, 24), run_before=run_before)
+
+    @pytest.mark.parametrize(("theme", "no_color"), READING_VARIANTS)
+    def test_200x50_side_by_side_with_the_moved_function_and_a_file_viewed(self, snap_compare, make_reading_app,
+                                                                          theme, no_color):
+        async def run_before(pilot):
+            await self.open_reader(pilot, "v", "S")
+
+        assert snap_compare(make_reading_app(theme, no_color), terminal_size=(200, 50), run_before=run_before)

@@ -99,7 +99,7 @@ async def test_ai_added_and_context_lines_and_every_token_stay_distinguishable(s
             for index, row in enumerate(view.rows):
                 if row.line is None or row.line.kind not in "+ ":
                     continue
-                segments = list(view._render_row(index, row, False))
+                segments = list(view.painter.row(index, row, False))
                 kind = "ai" if row.line.tool else "added" if row.line.kind == "+" else "context"
                 background = segments[-1].style.bgcolor  # the line's own (its padding's)
                 backgrounds[kind].add("default" if background is None or background.is_default
@@ -131,3 +131,43 @@ def test_contrast_treats_one_palette_entry_as_one_colour():
     assert palette.contrast(Color.parse("#ffffff"), Color.parse("#000000")) == 21.0
     fixed = palette.readable(palette.Style(color="color(2)", bgcolor="color(2)"))
     assert palette.contrast(fixed.color, fixed.bgcolor) >= palette.MIN_CONTRAST
+
+
+@pytest.mark.parametrize("system", ["truecolor", "standard"])
+@pytest.mark.parametrize("theme", THEMES)
+async def test_changed_words_are_underlined_and_readable_on_their_background(sample_cohort, monkeypatch, theme,
+                                                                             system):
+    """The words a changed line changed (model draft → HEAD) are bold and underlined, so they read
+    without colour, and in every theme their text stays readable on the word's stronger background."""
+
+    from textual import constants
+
+    from helpers import open_submission, settle, wait_until
+    from review.tui import palette
+
+    monkeypatch.setattr(constants, "COLOR_SYSTEM", system)
+    app = ReviewApp(sample_cohort, theme=theme, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 60)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        view = screen.query_one("#diff-view")
+        pane = screen.query_one("#diff-pane")
+        await pilot.press("1", "D")
+        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("model draft"))
+
+        def marked() -> list:
+            found = []
+            for index, row in enumerate(view.rows):
+                if row.line is not None and row.line.kind in "+-":
+                    found += [s for s in view.painter.row(index, row, False) if s.style and s.style.underline]
+            return found
+
+        marked()  # asks for every hunk's words
+        await settle(app, pilot)
+        words = marked()
+        assert words and all(segment.style.bold for segment in words)
+        depth = palette.SYSTEMS[system]
+        for segment in words:
+            style = segment.style
+            if segment.text.strip() and style.color and style.bgcolor and not style.color.is_default:
+                assert palette.contrast(style.color, style.bgcolor, depth) >= palette.MIN_CONTRAST, \
+                    (theme, system, segment.text, style)

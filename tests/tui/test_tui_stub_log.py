@@ -172,7 +172,7 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         header = str(screen.query_one("#diff-range").render())
         assert "coverage (first-503: double-charge)" in header
         assert "AI-attributed: 15 ran, 0 did not" in header
-        rows = ["".join(s.text for s in view._render_row(i, row, False)) for i, row in enumerate(view.rows)
+        rows = ["".join(s.text for s in view.painter.row(i, row, False)) for i, row in enumerate(view.rows)
                 if row.kind == "line"]
         fresh_key = next(r for r in rows if "crypto.randomUUID()" in r)
         backoff = next(r for r in rows if "setTimeout" in r)

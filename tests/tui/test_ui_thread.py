@@ -63,7 +63,10 @@ async def test_a_scripted_session_does_no_file_or_process_work_on_the_ui_thread(
             await pilot.press("slash", *"ben", "enter", "s", "S", "escape")
             await settle(app, pilot)
             screen = await open_submission(app, pilot, "ben-larsen")
-            await pilot.press("2", "3", "1", "z", "z", "4", "s", "down", "a", "ctrl+s")
+            # The diff read as a reviewer does: words, whitespace, moved blocks, viewed files, side by side.
+            await pilot.press("2", "3", "1", "w", "W", "M", "v", "u", "S", "W", "w")
+            await settle(app, pilot)
+            await pilot.press("z", "z", "4", "s", "down", "a", "ctrl+s")
             await wait_until(pilot, lambda: (sample_cohort / "ben-larsen.review.toml").exists(), timeout=30)
             await settle(app, pilot)
             await pilot.press("question_mark")

@@ -25,6 +25,28 @@ class DiffLine:
     tool: str | None = None  # the assistant this line is attributed to, if any
     source: str = ""  # where that attribution came from
     moved: bool = False  # moved or copied here from where it was first written (source says where)
+    # Part of a block this diff moves: removed here and added, the same text, elsewhere (or the other way).
+    move: MoveEnd | None = None
+
+
+@dataclass(eq=False)
+class MoveEnd:
+    """One end of a moved block within a diff: its removed lines (`side` "-", old-side numbering) or
+    its added lines (`side` "+", HEAD numbering), and the other end."""
+
+    side: str
+    path: str
+    line: int  # the block's first line number on its side
+    count: int
+    first: DiffLine  # the block's first line
+    other: MoveEnd | None = None
+
+    @property
+    def text(self) -> str:
+        """"moved to b.mjs:3 (4 lines)" on the removed end, "moved from a.mjs:2 (4 lines)" on the added."""
+        other = self.other
+        where = f"{other.path}:{other.line}" if other is not None else "?"
+        return f"moved {'to' if self.side == '-' else 'from'} {where} ({self.count} line{'s' * (self.count != 1)})"
 
 
 class Tally(NamedTuple):
@@ -33,6 +55,7 @@ class Tally(NamedTuple):
     ai_added: int  # added lines attributed to an assistant
     tools: tuple[str, ...]
     widest: int  # the longest line, in characters
+    paired: int  # rows side by side: a change's removed and added lines share rows
 
 
 class Totals(NamedTuple):
@@ -55,25 +78,68 @@ class Hunk:
     new_start: int
     new_len: int
     lines: list[DiffLine] = field(default_factory=list)
+    # The moved blocks that start in this hunk: (index of the block's first line, its end), in order.
+    moves: list[tuple[int, MoveEnd]] = field(default_factory=list)
     # Counted once: a 130k-line hunk was counted on every header, label and status line (and on the
     # UI thread). Whoever puts tools on lines calls retally(), in the thread that did it.
     _tally: Tally | None = field(default=None, repr=False, compare=False)
 
     def counts(self) -> Tally:
         if self._tally is None:
-            added = removed = ai = widest = 0
+            added = removed = ai = widest = paired = 0
+            # The change under way: its removed and added lines so far (side by side, the longer side's rows).
+            change_removed = change_added = 0
             tools: set[str] = set()
             for line in self.lines:
                 widest = max(widest, len(line.text))
-                if line.kind == "+":
+                kind = line.kind
+                if kind == "+":
                     added += 1
+                    change_added += 1
                     if line.tool:
                         ai += 1
                         tools.add(line.tool)
-                elif line.kind == "-":
+                elif kind == "-":
                     removed += 1
-            self._tally = Tally(added, removed, ai, tuple(sorted(tools)), widest)
+                    change_removed += 1
+                else:
+                    paired += 1 + max(change_removed, change_added)
+                    change_removed = change_added = 0
+            paired += max(change_removed, change_added)
+            self._tally = Tally(added, removed, ai, tuple(sorted(tools)), widest, paired)
         return self._tally
+
+    def side_by_side(self) -> list[tuple[int, int]]:
+        """The hunk's rows side by side: (the old side's line index, the new side's), -1 for none. A
+        change's removed lines face its added lines in order; a context line is on both sides; "no
+        newline at end of file" is on the side of the line before it. As many rows as `paired`."""
+        rows: list[tuple[int, int]] = []
+        removed: list[int] = []
+        added: list[int] = []
+
+        def flush() -> None:
+            for number in range(max(len(removed), len(added))):
+                rows.append((removed[number] if number < len(removed) else -1,
+                             added[number] if number < len(added) else -1))
+            removed.clear()
+            added.clear()
+
+        previous = " "
+        for index, line in enumerate(self.lines):
+            kind = line.kind
+            if kind == "-":
+                removed.append(index)
+            elif kind == "+":
+                added.append(index)
+            else:
+                flush()
+                if kind == "\\":
+                    rows.append((index if previous in "- " else -1, index if previous in "+ " else -1))
+                else:
+                    rows.append((index, index))
+            previous = kind
+        flush()
+        return rows
 
     def retally(self) -> Tally:
         self._tally = None
@@ -111,6 +177,8 @@ class FileDiff:
     new_mode: str | None = None
     hunks: list[Hunk] = field(default_factory=list)
     excluded: str | None = None  # why the AI share leaves this file out (core.share), or None: code
+    # Lines whose change was whitespace only, hidden from this copy of the diff (core.whitespace).
+    whitespace_hidden: int = 0
 
     @property
     def added(self) -> int:
@@ -137,6 +205,8 @@ class Diff:
     truncated: bool = False
     problem: str | None = None
     partial: bool = False  # only the patch's first lines (head_of): painted while the rest is parsed
+    # A copy without its whitespace-only changes (core.whitespace): how many changed lines it hides.
+    whitespace_hidden: int | None = None
 
     def totals(self) -> Totals:
         """Every count the header and the share need, in one pass over the files (not one each)."""

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from review import gitsafe
-from review.core import attribution, diff, evidence, line_origins, share
+from review.core import attribution, diff, diff_moves, evidence, line_origins, share
 from review.core.attribution import Blame
 from review.services import line_sources
 from review.services.origins import Origins
@@ -57,6 +57,8 @@ class Analysis:
     changed: dict[str, list[str]] = field(default_factory=dict, repr=False)
     # What was not read or counted, and why: never a silent cap.
     cut: list[str] = field(default_factory=list)
+    # Path -> its blob id at HEAD: what a "viewed" mark is kept against (a new blob: read it again).
+    head_blobs: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def head(self) -> str:
@@ -250,9 +252,12 @@ def _read_diff(repo: gitsafe.SafeRepo, base: str, on_diff: Callable[[diff.Diff],
     if on_diff is not None and first is not None:
         head = diff.parse(first, base, repo.head)
         head.partial = True
+        diff_moves.find_moves(head)
         on_diff(head)
     the_diff = diff.parse(patch, base, repo.head)
     del patch
+    # Before it is handed out: a screen builds its rows from the moves.
+    diff_moves.find_moves(the_diff)
     if on_diff is not None:
         on_diff(the_diff)
     return the_diff
@@ -380,7 +385,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
                                    sources.lines.notices, sources.lines.rewritten)
     mark(the_diff, result)
     analysis = Analysis(repo, sources.base, sources.base_problem, commits, sources.attributions, sources.note,
-                        the_diff, result, blame=blame, share_patterns=patterns, changed=changed, cut=cut)
+                        the_diff, result, blame=blame, share_patterns=patterns, changed=changed, cut=cut,
+                        head_blobs={path: entry.oid for path, entry in head_files.items()})
     return _with_draft(analysis, replayed)
 
 
@@ -408,6 +414,7 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
     """Any other range. Marks: HEAD's claims when it ends at HEAD; a commit's own metadata for one commit."""
     repo = analysis.repo
     the_diff = diff.parse(repo.diff(base, target), base, target)
+    diff_moves.find_moves(the_diff)
     leave_out_non_code(the_diff, analysis.share_patterns)
     if target == analysis.head:
         mark(the_diff, analysis.attribution)

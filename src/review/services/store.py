@@ -384,6 +384,13 @@ def _merged(mine: Review, base: Review | None, theirs: Review, force: bool) -> R
                      "state": values["state"], "note_opened": min(opened) if opened else None})
 
 
+def replace_file(path: Path, document: dict) -> None:
+    """Write a whole score file, as a save does (call it holding the file's lock): a crashed save's
+    temp file removed, then the atomic write."""
+    _remove_stale_temps(path)
+    _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
+
+
 def _remove_stale_temps(path: Path) -> None:
     prefix = f".{path.name}."
     try:

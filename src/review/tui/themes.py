@@ -25,6 +25,9 @@ APP_VARIABLES: dict[str, tuple[str, float]] = {
     "ai-gutter": ("secondary", 1.0),
     "diff-added-background": ("success", 0.15),
     "diff-removed-background": ("error", 0.15),
+    # The changed words inside a changed line: the line's own colour, stronger (and underlined).
+    "diff-added-word-background": ("success", 0.40),
+    "diff-removed-word-background": ("error", 0.40),
 }
 
 
@@ -35,6 +38,8 @@ LOW_COLOUR_VARIABLES = {
     "ai-gutter": "ansi_bright_white",
     "diff-added-background": "ansi_green",
     "diff-removed-background": "ansi_red",
+    "diff-added-word-background": "ansi_bright_green",
+    "diff-removed-word-background": "ansi_bright_red",
 }
 
 

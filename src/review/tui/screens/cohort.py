@@ -341,7 +341,7 @@ class CohortScreen(Screen[None]):
         try:
             # Imported here, in the worker: start-up stays lean, and Enter does not pay 60 ms of imports.
             import review.tui.screens.submission.screen  # noqa: F401
-            from review.tui.widgets.diff.view import load_lexers
+            from review.tui.widgets.diff.code import load_lexers
 
             analysis = self.session.open(path)
             analysis.sites  # noqa: B018 — the code sites too, as the submission screen needs them

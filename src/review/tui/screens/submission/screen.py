@@ -28,7 +28,7 @@ from review.core.diff import Diff
 from review.core.evidence import Inputs, gather
 from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
-from review.services import cohort, failures, store
+from review.services import cohort, failures, store, viewed
 from review.services.analysis import Analysis
 from review.services.runs import Target
 from review.services.scoring import RubricChoice, ScoreSession
@@ -39,9 +39,9 @@ from review.tui.screens.submission.deferred import DeferredPanes
 from review.tui.screens.submission.navigation import Navigation
 from review.tui.screens.submission.runs import Runs
 from review.tui.screens.submission.scoring import Scoring
+from review.tui.widgets.diff.code import load_lexers
 from review.tui.widgets.diff.commits import CommitsTable, commit_detail
 from review.tui.widgets.diff.pane import DiffPane
-from review.tui.widgets.diff.view import load_lexers
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
@@ -104,6 +104,8 @@ class SubmissionScreen(Screen[Closed]):
         tests: dict[str, candidate_tests.TestRun] | None = None
         # Read in the worker, with the rest.
         scores: store.ScoreFile | None = None
+        # This reviewer's viewed files, from the score file.
+        marks: viewed.Marks | None = None
 
     def __init__(self, context: ConsoleContext, row: cohort.Row, rubric: RubricChoice) -> None:
         super().__init__()
@@ -122,6 +124,8 @@ class SubmissionScreen(Screen[Closed]):
         # What the worker read while the panes were still being mounted.
         self.waiting: SubmissionScreen.Loaded | None = None
         self.layout_name = "tabs"
+        # Zoomed by side by side (not by z): switching it off gives the panes back.
+        self.zoomed_for_diff = False
         # 4 comes back to it after g went to its evidence.
         self.last_signal: SignalRow | None = None
         # The panes' widgets, made once: composed in the first frame or mounted just after it.
@@ -187,6 +191,7 @@ class SubmissionScreen(Screen[Closed]):
         # As composed, unless the terminal changed size meanwhile.
         self.arrange_panes()
         self.context.subscribe_to_scores(self, self.scoring.scores_changed)
+        self.context.subscribe_to_scores(self, self.diff_pane.scores_changed)
         known = self.session.last_opened(self.path, self.row.head)
         # Read ahead by triage: the diff is in the first frame; the worker checks HEAD.
         if known is not None:
@@ -227,9 +232,18 @@ class SubmissionScreen(Screen[Closed]):
         self.arrange_panes()
 
     def action_zoom(self) -> None:
+        self.zoomed_for_diff = False
         self.zoomed = not self.zoomed
         self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False,
                         timeout=2)
+
+    @on(DiffPane.Widen)
+    def widen_diff(self, message: DiffPane.Widen) -> None:
+        """Side by side on a terminal that has the columns, where the diff pane does not: zoomed."""
+        if message.wide and not self.zoomed:
+            self.zoomed_for_diff = self.zoomed = True
+        elif not message.wide and self.zoomed_for_diff:
+            self.zoomed_for_diff = self.zoomed = False
 
     def arrange_panes(self) -> None:
         self.layout_name = "tabs" if self.zoomed else panes.arrangement(self.size.width, self.size.height)
@@ -316,6 +330,7 @@ class SubmissionScreen(Screen[Closed]):
             load_lexers(result.diff)
             suites, tests = self.session.earlier_runs(result.commits)
             scores = self.session.scores(self.path)
+            marks = viewed.marks(scores, self.score_session.reviewers)
         except (gitsafe.GitSafeError, cohort.CohortError) as error:
             self.post_message(self.Loaded(None, str(error)))
             return
@@ -323,7 +338,7 @@ class SubmissionScreen(Screen[Closed]):
         except Exception as error:
             self.post_message(self.Loaded(None, failures.record(f"submission {self.path}", error)))
             return
-        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=scores))
+        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=scores, marks=marks))
 
     @on(DiffParsed)
     def diff_parsed(self, message: DiffParsed) -> None:
@@ -364,6 +379,7 @@ class SubmissionScreen(Screen[Closed]):
             # The pane opens with the run triage (or an earlier session) made.
             self.stub_log.show_earlier(self.suite)
         scores = message.scores or store.ScoreFile(store.score_path(self.path))
+        self.diff_pane.use_marks(self.path, self.score_session.reviewers, message.marks or viewed.Marks())
         self.scoring.start(analysis.head, [(c.sha, c.subject) for c in analysis.commits], scores)
         self.refresh_evidence()
         self.navigation.start_re_review(self.score_session.reviewed_before, suites)

@@ -1,30 +1,31 @@
-"""The diff pane: which range is shown, a file list with counts, the diff view, the hunk's source."""
+"""The diff pane: which range is shown (and whether its whitespace-only changes are), a file list
+with counts and viewed marks, the diff view, the hunk's source."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from review import gitsafe
 from review.core import diff
 from review.core.text import safe_line
+from review.core.whitespace import hide_whitespace_changes
+from review.services import failures, store, viewed
 from review.services.analysis import Analysis, diff_between
+from review.tui.widgets.diff.files import FileList
+from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
+from review.tui.widgets.diff.marks import ViewedMarks
+from review.tui.widgets.diff.ranges import DiffRange, draft_range, since_review, step_from, submission_ranges
 from review.tui.widgets.diff.view import DiffView
-
-
-@dataclass(frozen=True)
-class DiffRange:
-    base: str
-    target: str
-    label: str
 
 
 class DiffPane(Vertical):
@@ -36,6 +37,9 @@ class DiffPane(Vertical):
         Binding("d", "whole", "Whole diff", id="diff.whole"),
         Binding("D", "draft", "Draft→HEAD", id="diff.draft"),
         Binding("V", "since_review", "Since my review", id="diff.since-review"),
+        Binding("W", "toggle_whitespace", "Hide whitespace-only changes", show=False, id="diff.whitespace"),
+        Binding("v", "toggle_viewed", "Viewed", id="diff.viewed"),
+        Binding("u", "next_unviewed", "Next unviewed file", show=False, id="diff.next-unviewed"),
         Binding("f", "toggle_files", "File list", id="diff.toggle-files"),
         Binding("c", "toggle_coverage", "Coverage on/off", id="diff.coverage"),
     ]
@@ -43,11 +47,16 @@ class DiffPane(Vertical):
     DiffPane { height: 1fr; }
     DiffPane #diff-range { height: auto; max-height: 3; padding: 0 1; background: $panel; }
     DiffPane #diff-body { height: 1fr; }
-    DiffPane #diff-files { width: 26; height: 1fr; }
-    DiffPane #diff-files.hidden { display: none; }
+    DiffPane #diff-files-box { width: 30; height: 1fr; }
+    DiffPane #diff-files-box.hidden { display: none; }
+    DiffPane #diff-viewed { height: 1; padding: 0 1; color: $text-muted; }
+    DiffPane #diff-files { height: 1fr; }
     DiffPane DiffView { width: 1fr; height: 1fr; }
     DiffPane #diff-source { height: 1; padding: 0 1; color: $text-muted; }
     """
+
+    # W: the range without its whitespace-only changes (as `git diff -w`).
+    hide_whitespace: reactive[bool] = reactive(False, init=False)
 
     @dataclass
     class Shown(Message):
@@ -61,6 +70,22 @@ class DiffPane(Vertical):
         diff: diff.Diff | None
         problem: str | None = None
 
+    @dataclass
+    class Widen(Message):
+        """Side by side was switched on (or off) where the pane is too narrow for it: the screen gives
+        the pane the whole width (and takes it back)."""
+
+        wide: bool
+
+    @dataclass
+    class WhitespaceHidden(Message):
+        """`source` without its whitespace-only changes, made in a worker (None: they could not be
+        hidden, and `problem` says why)."""
+
+        source: diff.Diff
+        hidden: diff.Diff | None
+        problem: str | None = None
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.analysis: Analysis | None = None
@@ -68,32 +93,40 @@ class DiffPane(Vertical):
         # Index into self.ranges; -1 is draft..HEAD.
         self.position = 0
         self.shown: DiffRange | None = None
+        # The range's diff as read, and what is on screen (without whitespace-only changes, with W).
+        self.range_diff: diff.Diff | None = None
         self.shown_diff: diff.Diff | None = None
+        self._without_space: DiffPane.WhitespaceHidden | None = None
         # The latest coverage run: (commit, what ran, path -> line -> count); shown on that commit's diffs.
-        self.coverage: tuple[str, str, dict[str, dict[int, int]]] | None = None
+        self.coverage: Coverage | None = None
         self.coverage_on = True
         # The commit this reviewer last scored, when HEAD moved since.
         self.reviewed: str | None = None
+        self.viewed = ViewedMarks(self)
         self.range_line = Static(Content("reading the submission…"), id="diff-range")
-        self.files: DataTable = DataTable(cursor_type="row", id="diff-files")
+        self.files = FileList(id="diff-files")
+        self.viewed_line = Static(id="diff-viewed")
         self.view = DiffView(id="diff-view")
         self.source_line = Static(id="diff-source")
 
     def compose(self) -> ComposeResult:
         yield self.range_line
         with Horizontal(id="diff-body"):
-            yield self.files
+            with Vertical(id="diff-files-box"):
+                yield self.viewed_line
+                yield self.files
             yield self.view
         yield self.source_line
 
     def on_mount(self) -> None:
-        self.files.add_columns("File", "+", "−", "AI")
         self.files_toggled = False
+        # Side by side asked the screen for the whole width (and gives it back when switched off).
+        self.widened = False
 
     def on_resize(self) -> None:
         # Narrow terminals (80×24 in tmux) give the diff the width; `f` brings the list back.
         if not self.files_toggled:
-            self.files.set_class(self.size.width < 110, "hidden")
+            self.query_one("#diff-files-box").set_class(self.size.width < 110, "hidden")
 
     def preview(self, the_diff: diff.Diff, keep_position: bool = False) -> None:
         """The diff as soon as it is parsed (its first lines first, `partial`), before its lines are
@@ -114,26 +147,35 @@ class DiffPane(Vertical):
         """`keep_position`: the same diff was previewed, so where the reviewer scrolled to stays."""
         offset = self.view.scroll_offset
         self.analysis = analysis
-        head = analysis.head
-        self.ranges = [DiffRange(analysis.base, head, "whole submission (starter → HEAD)")]
-        after_base = False
-        for commit in analysis.commits:
-            if after_base and commit.parents:
-                self.ranges.append(DiffRange(commit.parents[0], commit.sha,
-                                             f"commit {commit.short} “{safe_line(commit.subject, 60)}”"))
-            after_base = after_base or commit.sha == analysis.base
+        self.ranges = submission_ranges(analysis)
         self.position = 0
         self.display_diff(self.ranges[0], analysis.diff)
         if keep_position:
             self.view.scroll_to(offset.x, offset.y, animate=False)
 
     def display_diff(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
-        self.shown, self.shown_diff = chosen, the_diff
+        self.shown, self.range_diff = chosen, the_diff
         self.view.coverage = self.coverage_for(chosen)
-        self.view.show(the_diff)
+        self.show_range_diff(keep_place=False)
         self.post_message(self.Shown(chosen))
-        self.fill_files(the_diff)
-        self.display_header(chosen, the_diff)
+
+    def show_range_diff(self, keep_place: bool) -> None:
+        """The range's diff as read, or without its whitespace-only changes (made in a worker the
+        first time: the diff as read is shown meanwhile)."""
+        source = self.range_diff
+        if source is None or self.shown is None:
+            return
+        shown = source
+        if self.hide_whitespace:
+            made = self._without_space
+            if made is not None and made.source is source:
+                shown = made.hidden or source
+            else:
+                self.hide_whitespace_of(source)
+        self.shown_diff = shown
+        self.view.show(shown, keep_place=keep_place)
+        self.fill_files(shown)
+        self.display_header(self.shown, shown)
 
     def fill_files(self, the_diff: diff.Diff) -> None:
         """The file list follows the diff shown, just after the diff's own rows are painted: 2,000 files
@@ -148,37 +190,156 @@ class DiffPane(Vertical):
         if the_diff is not self.files_for:
             # Another diff was shown meanwhile: its own fill follows.
             return
-        files = self.files
-        files.clear()
-        for index, file_diff in enumerate(the_diff.files):
-            ai_added = str(file_diff.ai_added) if file_diff.ai_added else ""
-            files.add_row(Text(safe_line(file_diff.path, 120)), Text(str(file_diff.added)),
-                          Text(str(file_diff.removed)), Text(ai_added), key=str(index))
+        self.files.fill(the_diff.files, self.viewed.files(the_diff))
+        self.viewed_line.update(Content(self.viewed.text(the_diff)))
 
     def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
-        totals = the_diff.totals()
-        share = totals.ai_share
-        parts = [chosen.label, f"+{totals.added} lines"]
-        if share is not None:
-            parts.append(f"AI-attributed {totals.code_ai_added} of {totals.code_added} lines of code "
-                         f"({share:.0%})")
-        left_out = totals.added - totals.code_added
-        if left_out:
-            reasons = sorted({f.excluded for f in the_diff.files if f.excluded and f.added})
-            parts.append(f"{left_out} added lines not counted ({', '.join(reasons)})")
-        analysis = self.analysis
-        if analysis and analysis.draft and chosen.target == analysis.head:
-            parts.append(f"draft {analysis.draft[:7]}: {analysis.draft_surviving} of its "
-                         f"{analysis.draft_added} added lines survive at HEAD")
-        if analysis and analysis.base_problem and chosen == self.ranges[0]:
-            parts.append(analysis.base_problem)
-        if analysis and chosen == self.ranges[0]:
-            # What was not read or counted: said, never silent.
-            parts += [f"⚠ {what}" for what in analysis.cut]
-        if the_diff.problem:
-            parts.append(the_diff.problem)
-        parts += self.coverage_text(chosen, the_diff)
+        """The range's counts are the range's own, whatever W hides from view."""
+        parts = range_parts(chosen.label, self.range_diff or the_diff, self.analysis,
+                            bool(self.ranges) and chosen == self.ranges[0])
+        parts[1:1] = self.option_marks(the_diff)
+        if self.viewed.note:
+            parts.append(f"⚠ {self.viewed.note}")
+        parts += coverage_text(self.coverage, self.coverage_on, chosen.target, the_diff)
         self.range_line.update(Content(safe_line(" · ".join(parts), 500)))
+
+    def option_marks(self, the_diff: diff.Diff) -> list[str]:
+        """What the view leaves out or draws otherwise than plain, said where the range is named."""
+        marks = []
+        if self.hide_whitespace:
+            hidden = the_diff.whitespace_hidden
+            made = self._without_space
+            if made is not None and made.source is the_diff and made.problem:
+                marks.append(f"[W] whitespace-only changes not hidden: {made.problem}")
+            else:
+                marks.append("[W] hiding whitespace-only changes…" if hidden is None else
+                             f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}")
+        if self.viewed.applies(the_diff):
+            marks.append(f"viewed {len(self.viewed.files(the_diff))}/{len(the_diff.files)}")
+        view = self.view
+        if not view.words:
+            marks.append("word marks off (w)")
+        if view.side_by_side and not view.paired:
+            marks.append("side by side needs a wider diff (z zooms it)")
+        return marks
+
+    @on(DiffView.OptionsChanged)
+    def options_changed(self) -> None:
+        view = self.view
+        if view.side_by_side != self.widened and (not view.side_by_side or not view.paired):
+            self.widened = view.side_by_side
+            self.post_message(self.Widen(view.side_by_side))
+        if self.shown is not None and self.shown_diff is not None:
+            self.display_header(self.shown, self.shown_diff)
+
+    # ----------------------------------------------------------------- whitespace
+
+    def action_toggle_whitespace(self) -> None:
+        self.hide_whitespace = not self.hide_whitespace
+
+    def watch_hide_whitespace(self) -> None:
+        self.show_range_diff(keep_place=True)
+
+    @work(thread=True, exclusive=True, group="diff-whitespace", name="diff-whitespace")
+    def hide_whitespace_of(self, source: diff.Diff) -> None:
+        try:
+            made = self.WhitespaceHidden(source, hide_whitespace_changes(source))
+        # Odd text costs the reviewer this view of it, never the console: said, and the diff stays whole.
+        except Exception as error:
+            made = self.WhitespaceHidden(source, None, failures.record("hiding whitespace", error))
+        self.post_message(made)
+
+    @on(WhitespaceHidden)
+    def whitespace_hidden(self, message: WhitespaceHidden) -> None:
+        self._without_space = message
+        if self.hide_whitespace and message.source is self.range_diff:
+            self.show_range_diff(keep_place=True)
+
+    # ----------------------------------------------------------------- viewed files
+
+    def use_marks(self, submission: Path, reviewers: list[str], marks: viewed.Marks) -> None:
+        """Whose marks these are, and the marks read with the submission."""
+        analysis = self.analysis
+        self.viewed.start(submission, reviewers, analysis.head if analysis else "",
+                          analysis.head_blobs if analysis else {})
+        self.marks_read(ViewedMarks.Read(marks))
+
+    @on(ViewedMarks.Read)
+    def marks_read(self, message: ViewedMarks.Read) -> None:
+        self.viewed.read(message.marks)
+        if self.shown_diff is not None:
+            self.fill_files(self.shown_diff)
+            if self.shown is not None:
+                self.display_header(self.shown, self.shown_diff)
+
+    def scores_changed(self, files: dict[str, store.ScoreFile]) -> None:
+        """Another console saved this submission's score file: its marks may have changed."""
+        submission = self.viewed.submission
+        scores = files.get(submission.name) if submission is not None else None
+        if scores is not None:
+            self.viewed.reread(scores)
+
+    def _file_at_hand(self) -> int | None:
+        """The file `v` marks: the list's highlighted one while it has focus, else the one last gone
+        to (J, u, n…) or, once the diff scrolled, the one at the top."""
+        if self.files.has_focus and self.files.row_count:
+            return self.files.cursor_row
+        return self.view.file_at_hand()
+
+    def _marks_apply(self) -> diff.Diff | None:
+        the_diff = self.shown_diff
+        if the_diff is not None and self.viewed.applies(the_diff):
+            return the_diff
+        self.app.notify("Viewed marks are kept for the files at HEAD: d shows the whole submission.", markup=False)
+        return None
+
+    def action_toggle_viewed(self) -> None:
+        the_diff = self._marks_apply()
+        index = self._file_at_hand()
+        if the_diff is None or index is None or not 0 <= index < len(the_diff.files):
+            return
+        path = the_diff.files[index].path
+        now_viewed = index not in self.viewed.files(the_diff)
+        change = {path: self.viewed.blob_of(path) if now_viewed else None}
+        self.apply_marks(change)
+        self.viewed.save(change)
+        done = len(self.viewed.files(the_diff))
+        self.app.notify(safe_line(f"{path}: {'viewed' if now_viewed else 'not viewed'} ({done}/{len(the_diff.files)}"
+                                  " viewed; u: the next unviewed file)", 200), markup=False, timeout=3)
+
+    def apply_marks(self, changes: dict[str, str | None]) -> None:
+        self.viewed.change(changes)
+        the_diff = self.shown_diff
+        if the_diff is None or self.shown is None:
+            return
+        marked = self.viewed.files(the_diff)
+        for index, file_diff in enumerate(the_diff.files):
+            if file_diff.path in changes:
+                self.files.mark(index, index in marked)
+        self.viewed_line.update(Content(self.viewed.text(the_diff)))
+        self.display_header(self.shown, the_diff)
+
+    @on(ViewedMarks.Failed)
+    def mark_failed(self, message: ViewedMarks.Failed) -> None:
+        self.apply_marks(self.viewed.undo(message.changes))
+        self.app.notify(safe_line(f"The viewed mark was not kept: {message.problem}", 300), severity="error",
+                        markup=False)
+
+    def action_next_unviewed(self) -> None:
+        the_diff = self._marks_apply()
+        if the_diff is None or not the_diff.files:
+            return
+        marked = self.viewed.files(the_diff)
+        count = len(the_diff.files)
+        start = self._file_at_hand()
+        start = -1 if start is None else start
+        for step in range(1, count + 1):
+            index = (start + step) % count
+            if index not in marked:
+                self.view.go_to_file(index)
+                self.files.move_cursor(row=index, animate=False)
+                return
+        self.app.notify(f"Every file is viewed ({count}/{count}).", markup=False)
 
     # ----------------------------------------------------------------- coverage
 
@@ -186,30 +347,6 @@ class DiffPane(Vertical):
         if self.coverage is None or not self.coverage_on or self.coverage[0] != chosen.target:
             return None
         return self.coverage[2]
-
-    def coverage_text(self, chosen: DiffRange, the_diff: diff.Diff) -> list[str]:
-        if self.coverage is None:
-            return []
-        commit, what, counts = self.coverage
-        if not self.coverage_on:
-            return ["coverage hidden (c shows it)"]
-        if commit != chosen.target:
-            return [f"coverage ({what}) is for {commit[:7]}, not this range's commit"]
-        ran = missed = ai_ran = ai_missed = 0
-        for file_diff in the_diff.files:
-            file_counts = counts.get(file_diff.path, {})
-            for hunk in file_diff.hunks:
-                for line in hunk.lines:
-                    count = file_counts.get(line.new_no) if line.kind == "+" and line.new_no else None
-                    if count is None:
-                        continue
-                    ran, missed = ran + (count > 0), missed + (count == 0)
-                    if line.tool:
-                        ai_ran, ai_missed = ai_ran + (count > 0), ai_missed + (count == 0)
-        text = f"coverage ({what}): {ran} added line(s) ran, {missed} did not"
-        if ai_ran or ai_missed:
-            text += f"; AI-attributed: {ai_ran} ran, {ai_missed} did not"
-        return [text + " (counts in the gutter, as V8 reported them inside the sandbox)"]
 
     def set_coverage(self, commit: str, what: str, counts: dict[str, dict[int, int]]) -> None:
         self.coverage = (commit, what, counts)
@@ -240,7 +377,8 @@ class DiffPane(Vertical):
         moved = sorted({line.source for line in hunk.lines if line.moved and not line.tool})
         text = f"{message.file.path if message.file else ''} {hunk.header.split(' @@')[0]} @@ — " + (
             f"AI ({', '.join(hunk.tools)}) per {'; '.join(sources)}" if sources else "no AI attribution") + (
-            f" · {'; '.join(moved)}" if moved else "")
+            f" · {'; '.join(moved)}" if moved else "") + (
+            f" · ↕ {'; '.join(end.text for _index, end in hunk.moves)} (M: the other end)" if hunk.moves else "")
         source.update(Content(safe_line(text, 300)))
 
     @on(DataTable.RowSelected, "#diff-files")
@@ -251,10 +389,16 @@ class DiffPane(Vertical):
     # ----------------------------------------------------------------- ranges
 
     def action_step(self, delta: int) -> None:
-        if not self.ranges:
+        """Through the commits' own diffs, oldest first; from the whole submission, `<` opens the last
+        commit's (HEAD's own change)."""
+        if len(self.ranges) < 2:
+            self.app.notify("No commit after the starter has a diff of its own to step to.", markup=False)
             return
-        position = max(0, self.position) if self.position >= 0 else 0
-        position = min(len(self.ranges) - 1, max(0, position + delta))
+        position = step_from(self.position, delta, len(self.ranges))
+        if position is None:
+            self.app.notify("This is the last commit's diff (HEAD's own change); < steps back, d shows the "
+                            "whole submission.", markup=False)
+            return
         if position == self.position:
             return
         self.position = position
@@ -280,24 +424,17 @@ class DiffPane(Vertical):
         analysis = self.analysis
         if not analysis:
             return
-        if not analysis.draft:
+        chosen = draft_range(analysis)
+        if chosen is None:
             self.app.notify("No commit's metadata names an assistant: there is no model draft to compare.",
                             markup=False)
             return
         self.position = -1
-        label = f"model draft {analysis.draft[:7]} → HEAD (what the candidate changed after it)"
-        self.fetch(DiffRange(analysis.draft, analysis.head, label))
-
-    def since_review_range(self) -> DiffRange | None:
-        if self.analysis is None or self.reviewed is None or self.reviewed == self.analysis.head:
-            return None
-        label = f"since your review at {self.reviewed[:7]} → HEAD {self.analysis.head[:7]} " \
-                "(d: whole submission)"
-        return DiffRange(self.reviewed, self.analysis.head, label)
+        self.fetch(chosen)
 
     def action_since_review(self) -> None:
         """Re-review: only what changed since the commit this reviewer scored."""
-        chosen = self.since_review_range()
+        chosen = since_review(self.analysis, self.reviewed) if self.analysis is not None else None
         if chosen is None:
             self.app.notify("HEAD has not moved since your review (or you have not reviewed it yet).",
                             markup=False)
@@ -307,7 +444,7 @@ class DiffPane(Vertical):
 
     def action_toggle_files(self) -> None:
         self.files_toggled = True
-        self.files.toggle_class("hidden")
+        self.query_one("#diff-files-box").toggle_class("hidden")
 
     @work(thread=True, exclusive=True, group="diff-range", name="diff-range")
     def fetch(self, chosen: DiffRange) -> None:

@@ -3,107 +3,52 @@
 A 100,000-line diff is a flat list of small rows; each visible row becomes a Strip on demand,
 kept in an LRU cache that is dropped when the rows or the theme change. AI-attributed lines
 get the theme's `ai-hunk-background` and the tool's tag in the gutter; each hunk header names
-the tools of its lines.
+the tools of its lines. The words a changed line changed are marked (bold, underlined, on a
+stronger background), found in a worker per hunk as hunks come on screen; a moved block says
+where it went or came from, with `↕` in the gutter at both ends; side by side, removed lines
+face the lines that replace them.
 """
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import partial
 
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
-from rich.segment import Segment
-from rich.style import Style as RichStyle
-from textual import events
+from textual import events, on
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
-from textual.highlight import HighlightTheme
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from review.core import diff
-from review.core.text import clip, safe_text
-from review.tui import palette
+from review.core.word_diff import Span, hunk_words
+from review.services import failures
+from review.tui.widgets.diff.code import shown
+from review.tui.widgets.diff.paint import COVERAGE_GUTTER, RowPainter
 from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
 
 GUTTER = 15  # "old_ new_ TG│"
-COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
-HIGHLIGHT_BLOCK = 64
-LANGUAGES = {".mjs": "javascript", ".js": "javascript", ".cjs": "javascript", ".ts": "typescript",
-             ".json": "json", ".md": "markdown", ".py": "python", ".sh": "bash", ".toml": "toml"}
+# Side by side needs this many columns in the view itself (each side then shows about 70 of code).
+SIDE_BY_SIDE_MIN = 150
 
-
-@lru_cache(maxsize=16)
-def _lexer(language: str) -> Lexer:
-    try:
-        return get_lexer_by_name(language, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        return get_lexer_by_name("text", stripnl=False, ensurenl=False)
-
-
-def language_for(path: str) -> str | None:
-    return next((language for suffix, language in LANGUAGES.items() if path.endswith(suffix)), None)
-
-
-def load_lexers(the_diff: diff.Diff) -> None:
-    """Load the lexers a diff will need (the first JavaScript one costs 30 ms of imports), so a
-    worker pays for them and not the first frame."""
-    for language in {language_for(file_diff.path) for file_diff in the_diff.files[:200]}:
-        if language is not None:
-            _lexer(language)
-
-
-def _token_style(token_type) -> str | None:
-    while token_type:
-        style = HighlightTheme.STYLES.get(token_type)
-        if style:
-            return style
-        token_type = token_type.parent
-    return None
-
-
-def tokenize(texts: list[str], language: str) -> list[list[tuple[str, str | None]]]:
-    """(text, Textual style) runs for each line, with Textual's own highlight theme."""
-    lines: list[list[tuple[str, str | None]]] = [[]]
-    for token_type, value in _lexer(language).get_tokens("\n".join(texts)):
-        parts = value.split("\n")
-        style = _token_style(token_type)
-        for number, part in enumerate(parts):
-            if number:
-                lines.append([])
-            if part:
-                lines[-1].append((part, style))
-    while len(lines) < len(texts):
-        lines.append([])
-    return lines[: len(texts)]
-
-
-def _shown(text: str) -> str:
-    shown = safe_text(text).expandtabs(4)
-    return clip(shown, MAX_SHOWN) if len(shown) > MAX_SHOWN else shown
-
-
-def tool_tag(tool: str) -> str:
-    """Two letters for the gutter: Claude Code → CC, GitHub Copilot → GC, Aider → Ai."""
-    words = [w for w in tool.replace("(", " ").split() if w[:1].isalnum()]
-    if len(words) >= 2:
-        return (words[0][0] + words[1][0]).upper()
-    return (tool[:2] or "AI").title()
+# Word marks: (hunk's id, side by side) -> (the hunk, line index -> changed spans).
+WordsKey = tuple[int, bool]
 
 
 class DiffView(ScrollView, can_focus=True):
-    """Unified diff, virtualised. Posts HunkChanged as the current hunk moves."""
+    """Unified or side-by-side diff, virtualised. Posts HunkChanged as the current hunk moves."""
 
     HELP_GROUP = "Diff"
 
     COMPONENT_CLASSES = {"diff-view--file", "diff-view--hunk", "diff-view--current", "diff-view--added",
                          "diff-view--removed", "diff-view--context", "diff-view--ai", "diff-view--gutter",
-                         "diff-view--ai-tag", "diff-view--info", "diff-view--ran", "diff-view--not-ran"}
+                         "diff-view--ai-tag", "diff-view--info", "diff-view--ran", "diff-view--not-ran",
+                         "diff-view--word-added", "diff-view--word-removed", "diff-view--moved",
+                         "diff-view--moved-note", "diff-view--blank"}
     DEFAULT_CSS = """
     DiffView { background: $surface; }
     DiffView > .diff-view--file { background: $panel; color: $text; text-style: bold; }
@@ -118,6 +63,11 @@ class DiffView(ScrollView, can_focus=True):
     DiffView > .diff-view--info { color: $text-muted; text-style: italic; }
     DiffView > .diff-view--ran { color: $text-success; text-style: bold; }
     DiffView > .diff-view--not-ran { color: $text-error; }
+    DiffView > .diff-view--word-added { background: $diff-added-word-background; text-style: bold underline; }
+    DiffView > .diff-view--word-removed { background: $diff-removed-word-background; text-style: bold underline; }
+    DiffView > .diff-view--moved { color: $text-accent; text-style: bold; }
+    DiffView > .diff-view--moved-note { color: $text-accent; text-style: italic; }
+    DiffView > .diff-view--blank { background: $panel; }
     """
     BINDINGS = [
         Binding("n,right_square_bracket", "next_hunk", "Next hunk", id="diff.next-hunk"),
@@ -125,6 +75,9 @@ class DiffView(ScrollView, can_focus=True):
         Binding("J,right_curly_bracket", "next_file", "Next file", show=False, id="diff.next-file"),
         Binding("K,left_curly_bracket", "previous_file", "Prev file", show=False, id="diff.previous-file"),
         Binding("a", "toggle_ai_only", "AI only", id="diff.ai-only"),
+        Binding("w", "toggle_words", "Word marks", show=False, id="diff.words"),
+        Binding("M", "jump_moved", "Moved: other end", show=False, id="diff.moved-jump"),
+        Binding("S", "toggle_side_by_side", "Side by side", show=False, id="diff.side-by-side"),
         Binding("j,down", "scroll_down", "Down", show=False, id="diff.down"),
         Binding("k,up", "scroll_up", "Up", show=False, id="diff.up"),
         Binding("space,pagedown", "page_down", "Page down", show=False, id="diff.page-down"),
@@ -137,6 +90,10 @@ class DiffView(ScrollView, can_focus=True):
 
     ai_only: reactive[bool] = reactive(False)
     current_hunk: reactive[int] = reactive(-1)  # an index into self.hunk_rows
+    # The changed words of a changed line marked (w).
+    words: reactive[bool] = reactive(True, init=False)
+    # The reviewer's choice (S); drawn side by side while the view is SIDE_BY_SIDE_MIN wide.
+    side_by_side: reactive[bool] = reactive(False, init=False)
 
     @dataclass
     class HunkChanged(Message):
@@ -148,6 +105,22 @@ class DiffView(ScrollView, can_focus=True):
         def control(self) -> DiffView:
             return self.view
 
+    @dataclass
+    class OptionsChanged(Message):
+        """Word marks or side by side switched, or side by side no longer fits: the header says so."""
+
+        view: DiffView
+
+        @property
+        def control(self) -> DiffView:
+            return self.view
+
+    @dataclass
+    class WordsFound(Message):
+        """The worker's changed words, per hunk."""
+
+        found: dict[WordsKey, tuple[diff.Hunk, dict[int, list[Span]]]]
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.diff: diff.Diff = diff.Diff("", "")
@@ -155,14 +128,28 @@ class DiffView(ScrollView, can_focus=True):
         self.hunk_rows: list[int] = []
         self.file_rows: list[int] = []
         self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
-        self._highlight: LRUCache[int, list[tuple[str, str | None]]] = LRUCache(8192)
-        self._styles: dict[object, RichStyle] = {}
-        self._width = 0
+        self.painter = RowPainter(self)
+        self.line_width = 0
         self.coverage: dict[str, dict[int, int]] | None = None  # path -> HEAD-side line -> times it ran
+        self._words: LRUCache[WordsKey, tuple[diff.Hunk, dict[int, list[Span]]]] = LRUCache(4096)
+        self._words_wanted: dict[WordsKey, diff.Hunk] = {}
+        self._words_running = False
+        # The moved block's end last jumped to (M again goes back).
+        self._moved_at: diff.MoveEnd | None = None
+        # The file last gone to (J, u, n, M…) and where the view was then: the file at hand until it scrolls.
+        self._at_hand: tuple[int, int] | None = None
 
     @property
     def gutter_width(self) -> int:
         return GUTTER + (COVERAGE_GUTTER if self.coverage is not None else 0)
+
+    @property
+    def paired(self) -> bool:
+        """Drawn side by side now: chosen, and the view is wide enough."""
+        return self.rows.side_by_side
+
+    def _fits_side_by_side(self) -> bool:
+        return self.size.width >= SIDE_BY_SIDE_MIN
 
     def set_coverage(self, coverage: dict[str, dict[int, int]] | None) -> None:
         """Counts for the new side of the diff shown (the pane checks that the commits match)."""
@@ -175,9 +162,17 @@ class DiffView(ScrollView, can_focus=True):
 
     # ----------------------------------------------------------------- content
 
-    def show(self, the_diff: diff.Diff) -> None:
+    def show(self, the_diff: diff.Diff, keep_place: bool = False) -> None:
+        """`keep_place`: the same range in another form (whitespace hidden or shown): the line at the
+        top stays at the top where it is still shown."""
+        place = self._place() if keep_place else None
         self.diff = the_diff
-        self._rebuild_from_top()
+        if place is None:
+            self._rebuild_from_top()
+            return
+        self._rebuild()
+        self._go_to_place(place)
+        self.post_message(self.HunkChanged(self, *self.current()))
 
     def _rebuild_from_top(self) -> None:
         self._rebuild()
@@ -186,14 +181,43 @@ class DiffView(ScrollView, can_focus=True):
         self.post_message(self.HunkChanged(self, *self.current()))  # even when the index stays the same
 
     def _rebuild(self) -> None:
-        self.rows = DiffRows(self.diff, self.ai_only)  # made as they are read: nothing waits for 130k rows
+        paired = self.side_by_side and self._fits_side_by_side()
+        # Made as they are read: nothing waits for 130k rows.
+        self.rows = DiffRows(self.diff, self.ai_only, paired)
         self.hunk_rows = self.rows.hunk_rows
         self.file_rows = self.rows.file_rows
-        self._width = self.gutter_width + min(self.rows.widest, MAX_SHOWN) + 2
-        self.virtual_size = Size(self._width, len(self.rows))
+        self.line_width = self.gutter_width + min(self.rows.widest, MAX_SHOWN) + 2
+        if paired:
+            # Each side scrolls its code by the same columns.
+            widest = min(self.rows.widest_code, MAX_SHOWN)
+            self.line_width = self.size.width + max(0, widest - self.painter.side_code_width())
+        self.virtual_size = Size(self.line_width, len(self.rows))
         self._cache.clear()
-        self._highlight.clear()
+        self.painter.clear_tokens()
         self.refresh()
+
+    def _place(self) -> tuple[str, int] | tuple[str, None] | None:
+        """(path, HEAD line) of the first line row at the top, or (path, None) for a file's header."""
+        top = self.scroll_offset.y
+        for index in range(top, min(top + self.size.height, len(self.rows))):
+            row = self.rows[index]
+            if row.file < 0:
+                continue
+            path = self.diff.files[row.file].path
+            line = row.right if row.kind == "pair" else row.line
+            if line is not None and line.new_no is not None:
+                return path, line.new_no
+            if row.kind == "file":
+                return path, None
+        return None
+
+    def _go_to_place(self, place: tuple[str, int] | tuple[str, None]) -> None:
+        path, line = place
+        if line is not None and self.go_to_line(path, line, at_top=True):
+            return
+        index = next((i for i, f in enumerate(self.diff.files) if f.path == path), None)
+        if index is not None:
+            self.go_to_file(index)
 
     def watch_ai_only(self) -> None:
         self._rebuild_from_top()  # the hunk line below the diff follows, even when the index stays 0
@@ -203,6 +227,32 @@ class DiffView(ScrollView, can_focus=True):
         self.refresh()
         self.post_message(self.HunkChanged(self, *self.current()))
 
+    def watch_words(self) -> None:
+        self._cache.clear()
+        self.refresh()
+        self.post_message(self.OptionsChanged(self))
+
+    def watch_side_by_side(self) -> None:
+        self._relayout()
+        self.post_message(self.OptionsChanged(self))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.side_by_side and self.paired != self._fits_side_by_side():
+            self._relayout()
+            self.post_message(self.OptionsChanged(self))
+        elif self.paired:
+            self._rebuild()
+
+    def _relayout(self) -> None:
+        """Unified ↔ side by side, the line at the top kept at the top."""
+        place = self._place()
+        hunk = self.current_hunk
+        self._rebuild()
+        if place is not None:
+            self._go_to_place(place)
+        if 0 <= hunk < len(self.hunk_rows):
+            self.set_reactive(DiffView.current_hunk, hunk)
+
     def current(self) -> tuple[diff.FileDiff | None, diff.Hunk | None]:
         if not (0 <= self.current_hunk < len(self.hunk_rows)):
             return None, None
@@ -210,10 +260,32 @@ class DiffView(ScrollView, can_focus=True):
         file_diff = self.diff.files[row.file]
         return file_diff, file_diff.hunks[row.hunk]
 
+    def file_at_hand(self) -> int | None:
+        """The file last gone to, while the view has not scrolled since (a short file at the end may
+        never reach the top); else the file at the top."""
+        held = self._at_hand
+        if held is not None and held[1] == self.scroll_offset.y:
+            return held[0]
+        return self.top_file()
+
+    def _hold(self, file_index: int | None) -> None:
+        self._at_hand = (file_index, self.scroll_offset.y) if file_index is not None else None
+
+    def _hold_current(self) -> None:
+        if 0 <= self.current_hunk < len(self.hunk_rows):
+            self._hold(self.rows[self.hunk_rows[self.current_hunk]].file)
+
+    def top_file(self) -> int | None:
+        """The file whose rows are at the top of the view (its index in the diff), or None."""
+        if not self.file_rows:
+            return None
+        position = self._current_file_row()
+        return self.rows[self.file_rows[position]].file
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()  # a theme change repaints every cached strip
-        self._styles.clear()
+        self.painter.clear_styles()
 
     # ----------------------------------------------------------------- rendering
 
@@ -226,108 +298,115 @@ class DiffView(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         current = bool(self.hunk_rows) and 0 <= self.current_hunk < len(self.hunk_rows) and \
             self.hunk_rows[self.current_hunk] == index
-        key = (index, current)
+        # Side by side, each side scrolls its own code: a strip is kept as drawn at its offset.
+        paired = self.rows.side_by_side
+        key = (index, current, scroll_x if paired else 0)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self._render_row(index, self.rows[index], current)
+            row = self.rows[index]
+            if row.kind == "pair":
+                strip = self.painter.pair(index, row, scroll_x)
+            else:
+                strip = self.painter.row(index, row, current)
+                if paired:
+                    strip = strip.crop_extend(scroll_x, scroll_x + width, base)
             self._cache[key] = strip
-        return strip.crop_extend(scroll_x, scroll_x + width, base)
+        return strip.crop_extend(0, width, base) if paired else strip.crop_extend(scroll_x, scroll_x + width, base)
 
-    def _style(self, name: str) -> RichStyle:
-        cached = self._styles.get(name)
-        if cached is None:
-            cached = self._styles[name] = self.get_component_rich_style(name, partial=True)
-        return cached
+    # ----------------------------------------------------------------- changed words
 
-    @property
-    def _base_style(self) -> RichStyle:
-        cached = self._styles.get("base")
-        if cached is None:
-            cached = self._styles["base"] = self.rich_style
-        return cached
+    def word_spans(self, row: Row, line_index: int) -> list[Span] | None:
+        """The changed words of a hunk's line; a hunk not yet read is asked of the worker (the line is
+        drawn plain until its words come back)."""
+        file_diff = self.diff.files[row.file]
+        hunk = file_diff.hunks[row.hunk]
+        if not hunk.removed or not hunk.added:
+            return None
+        key = (id(hunk), self.paired)
+        found = self._words.get(key)
+        if found is not None and found[0] is hunk:
+            return found[1].get(line_index)
+        if key not in self._words_wanted:
+            self._words_wanted[key] = hunk
+            if not self._words_running:
+                self._words_running = True
+                self.call_after_refresh(self._find_words)
+        return None
 
-    def _render_row(self, index: int, row: Row, current: bool) -> Strip:
-        full = max(self._width, self.size.width)
-        if row.kind != "line" or row.line is None:
-            name = {"file": "diff-view--file", "hunk": "diff-view--hunk", "info": "diff-view--info"}[row.kind]
-            style = self._base_style + self._style(name)
-            if current:
-                style += self._style("diff-view--current")
-            text = safe_text(row.text)
-            prefix = "▶ " if current else ("━ " if row.kind == "file" else "  ")
-            return Strip([Segment(prefix + text, style)]).extend_cell_length(full, style)
-        line = row.line
-        kind_style = {"+": "diff-view--added", "-": "diff-view--removed"}.get(line.kind, "diff-view--context")
-        line_style = self._base_style + self._style(kind_style)
-        if line.tool:
-            line_style += self._style("diff-view--ai")
-        gutter_style = line_style + self._style("diff-view--gutter")
-        old = f"{line.old_no:>5}" if line.old_no is not None else "     "
-        new = f"{line.new_no:>5}" if line.new_no is not None else "     "
-        # A person's line moved from elsewhere says so in the gutter (an assistant's keeps its tag).
-        tag = tool_tag(line.tool) if line.tool else ("mv" if line.moved else "  ")
-        segments = [Segment(f"{old} {new} ", gutter_style)]
-        if self.coverage is not None:
-            segments.append(self._coverage_segment(row, line, gutter_style))
-        segments += [
-                    Segment(tag, line_style + self._style("diff-view--ai-tag") if line.tool else gutter_style),
-                    Segment("│", gutter_style),
-                    Segment(line.kind if line.kind != "\\" else " ", line_style)]
-        if line.kind == "\\":
-            segments.append(Segment(" no newline at end of file", line_style + self._style("diff-view--info")))
-        else:
-            segments += self._code_segments(index, row, line_style)
-        segments = [Segment(s.text, self._readable(s.style)) if s.style else s for s in segments]
-        return Strip(segments).extend_cell_length(full, line_style)
+    def _find_words(self) -> None:
+        wanted, self._words_wanted = self._words_wanted, {}
+        if not wanted:
+            self._words_running = False
+            return
+        self.run_worker(partial(self._words_worker, wanted), thread=True, group="diff-words", name="diff-words")
 
-    def _coverage_segment(self, row: Row, line: diff.DiffLine, gutter_style: RichStyle) -> Segment:
-        """How many times the line ran ("  2"), "  0" when it never did, blank when V8 counts nothing
-        there (blank lines, comments, other files, removed lines)."""
-        path = self.diff.files[row.file].path if 0 <= row.file < len(self.diff.files) else ""
-        counts = (self.coverage or {}).get(path)
-        count = counts.get(line.new_no) if counts and line.new_no is not None and line.kind != "-" else None
-        if count is None:
-            return Segment(" " * COVERAGE_GUTTER, gutter_style)
-        text = f"{count:>3} " if count < 1000 else "999+"
-        return Segment(text, gutter_style + self._style("diff-view--ran" if count else "diff-view--not-ran"))
+    def _words_worker(self, wanted: dict[WordsKey, diff.Hunk]) -> None:
+        """In a thread: each hunk's changed words, on its lines as drawn."""
+        found: dict[WordsKey, tuple[diff.Hunk, dict[int, list[Span]]]] = {}
+        for key, hunk in wanted.items():
+            lines = hunk.lines
+            try:
+                words = hunk_words([line.kind for line in lines], [shown(line.text) for line in lines],
+                                   in_order=key[1])
+            # The submission's text, however odd, costs its marks at most, never the console.
+            except Exception as error:
+                failures.record("changed words of a hunk", error)
+                words = {}
+            found[key] = (hunk, words)
+        self.post_message(self.WordsFound(found))
 
-    def _code_segments(self, row_index: int, row: Row, line_style: RichStyle) -> list[Segment]:
-        path = self.diff.files[row.file].path if 0 <= row.file < len(self.diff.files) else ""
-        language = language_for(path)
-        if language is None:
-            return [Segment(_shown(row.line.text if row.line else ""), line_style)]
-        return [Segment(text, line_style + self._token_style(style) if style else line_style)
-                for text, style in self._highlighted(row_index, language)]
+    @on(WordsFound)
+    def words_found(self, message: WordsFound) -> None:
+        for key, value in message.found.items():
+            self._words[key] = value
+        self._cache.clear()
+        self.refresh()
+        self._find_words()
 
-    def _readable(self, style: RichStyle) -> RichStyle:
-        """A token or tag coloured like its line's background gets black or white instead (ANSI
-        themes, 16-colour terminals); memoised, since a screen has few distinct pairs."""
-        key = ("readable", style)
-        cached = self._styles.get(key)
-        if cached is None:
-            cached = self._styles[key] = palette.readable(style, palette.color_system(self.app))
-        return cached
+    def action_toggle_words(self) -> None:
+        self.words = not self.words
 
-    def _highlighted(self, row_index: int, language: str) -> list[tuple[str, str | None]]:
-        """Tokens for a row; a block of neighbouring rows is lexed in one call (one per line is slow)."""
-        cached = self._highlight.get(row_index)
-        if cached is not None:
-            return cached
-        start = row_index - row_index % HIGHLIGHT_BLOCK
-        block = [i for i in range(start, min(start + HIGHLIGHT_BLOCK, len(self.rows)))
-                 if self.rows[i].kind == "line" and self.rows[i].line is not None]
-        texts = [_shown(self.rows[i].line.text) for i in block]  # type: ignore[union-attr]
-        for index, tokens in zip(block, tokenize(texts, language)):
-            self._highlight[index] = tokens
-        return self._highlight.get(row_index) or [(_shown(self.rows[row_index].line.text), None)]  # type: ignore[union-attr]
+    # ----------------------------------------------------------------- side by side, moved blocks
 
-    def _token_style(self, style: str) -> RichStyle:
-        cached = self._styles.get(("token", style))
-        if cached is None:
-            rich = self.app.stylesheet.parse_style(style).rich_style
-            # Only the token's colour and weight: the row keeps its own background (added, AI…).
-            cached = self._styles[("token", style)] = RichStyle(color=rich.color, bold=rich.bold, italic=rich.italic)
-        return cached
+    def action_toggle_side_by_side(self) -> None:
+        if not self.side_by_side and self.app.size.width < 160:
+            self.app.notify(f"Side by side needs a terminal of 160 columns or more (this one has "
+                            f"{self.app.size.width}); the unified diff stays.", markup=False)
+            return
+        self.side_by_side = not self.side_by_side
+
+    def action_jump_moved(self) -> None:
+        """The other end of the moved block in the current hunk (again: back); from a hunk without
+        one, the next hunk that has one."""
+        file_diff, hunk = self.current()
+        if hunk is not None and hunk.moves:
+            ends = [end for _index, end in hunk.moves]
+            here = self._moved_at if self._moved_at in ends else ends[0]
+            target = here.other
+            if target is None or not self._go_to_move(target):
+                self.app.notify("The other end of this moved block is not shown (a shows every hunk).",
+                                markup=False)
+            return
+        for position in range(self.current_hunk + 1, len(self.hunk_rows)):
+            row = self.rows[self.hunk_rows[position]]
+            if self.diff.files[row.file].hunks[row.hunk].moves:
+                self.current_hunk = position
+                self._go_to_row(self.hunk_rows[position])
+                self._hold_current()
+                return
+        self.app.notify("No moved block after this hunk (N goes back).", markup=False)
+
+    def _go_to_move(self, end: diff.MoveEnd) -> bool:
+        row = self.rows.row_of_move(end)
+        if row is None:
+            return False
+        self._moved_at = end
+        position = bisect.bisect_right(self.hunk_rows, row) - 1
+        if position >= 0:
+            self.current_hunk = position
+        self.scroll_to(y=max(0, row - self.size.height // 3), animate=False)
+        self._hold_current()
+        return True
 
     # ----------------------------------------------------------------- navigation
 
@@ -338,11 +417,13 @@ class DiffView(ScrollView, can_focus=True):
         if self.hunk_rows and self.current_hunk < len(self.hunk_rows) - 1:
             self.current_hunk += 1
         self._go_to_row(self.hunk_rows[self.current_hunk] if self.hunk_rows else 0)
+        self._hold_current()
 
     def action_previous_hunk(self) -> None:
         if self.hunk_rows and self.current_hunk > 0:
             self.current_hunk -= 1
         self._go_to_row(self.hunk_rows[self.current_hunk] if self.hunk_rows else 0)
+        self._hold_current()
 
     def go_to_file(self, file_index: int) -> None:
         for position, row in enumerate(self.hunk_rows):
@@ -351,23 +432,26 @@ class DiffView(ScrollView, can_focus=True):
                 break
         row = next((i for i in self.file_rows if self.rows[i].file == file_index), 0)
         self._go_to_row(row + 1)
+        self._hold(file_index)
 
-    def go_to_line(self, path: str, line: int) -> bool:
+    def go_to_line(self, path: str, line: int, at_top: bool = False) -> bool:
         """Scroll to `path`'s HEAD line `line` (False when the diff does not show that line)."""
         files = {f.path: i for i, f in enumerate(self.diff.files)}
         file_index = files.get(path)
         for index, row in enumerate(self.rows):
-            if row.file == file_index and row.line is not None and row.line.new_no == line and row.line.kind != "-":
-                hunks_before = [p for p, r in enumerate(self.hunk_rows) if r < index]
-                if hunks_before:
-                    self.current_hunk = hunks_before[-1]
-                self.scroll_to(y=max(0, index - self.size.height // 3), animate=False)
+            shown_line = row.right if row.kind == "pair" else row.line
+            if row.file == file_index and shown_line is not None and shown_line.new_no == line \
+                    and shown_line.kind != "-":
+                position = bisect.bisect_right(self.hunk_rows, index) - 1
+                if position >= 0:
+                    self.current_hunk = position
+                self.scroll_to(y=index if at_top else max(0, index - self.size.height // 3), animate=False)
                 return True
         return False
 
     def _current_file_row(self) -> int:
         top = self.scroll_offset.y + 1
-        return max([i for i, r in enumerate(self.file_rows) if r <= top] or [0])
+        return max(bisect.bisect_right(self.file_rows, top) - 1, 0)
 
     def action_next_file(self) -> None:
         position = self._current_file_row()
