@@ -298,9 +298,10 @@ async def test_every_change_is_on_disk_a_moment_later_so_a_killed_console_loses_
         path = sample_cohort / "dev-patel.review.toml"
         form = screen.query_one(RubricForm)
         # No save was asked for: the autosave writes it.
-        for _ in range(100):
+        # The write runs in a worker and its result reaches the form later: wait for both, not for a time.
+        for _ in range(300):
             await pilot.pause(0.05)
-            if path.exists() and saved(sample_cohort, "dev-patel")[0].get("flags"):
+            if path.exists() and saved(sample_cohort, "dev-patel")[0].get("flags") and not form.dirty:
                 break
         entry = saved(sample_cohort, "dev-patel")[0]
         assert entry["state"] == "draft" and entry["comments"] == {"evidence": "cites the stub"}
