@@ -50,6 +50,19 @@ def _repo_arguments(parser: argparse.ArgumentParser) -> None:
     _into(parser)
 
 
+def _memory_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--submissions", type=int, default=300, metavar="N",
+                        help="how many ordinary submissions the generated cohort holds beside the huge one "
+                             "(default 300)")
+    parser.add_argument("--distinct", type=int, default=60, metavar="N",
+                        help="how many of them are opened one after another (default 60)")
+    parser.add_argument("--reopen", type=int, default=15, metavar="N",
+                        help="how many times the huge submission is opened again (default 15)")
+    parser.add_argument("--lines", type=int, default=130_000, metavar="N",
+                        help="how many lines the huge submission's diff adds (default 130000)")
+    _into(parser)
+
+
 def _store_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--writers", type=int, default=60, metavar="N",
                         help="how many processes save into the one score file at once (default 60)")
@@ -94,6 +107,12 @@ def _run_repo(args: argparse.Namespace) -> int:
     return repo.repo_benchmark(args.commits, args.lines, args.into, args.json)
 
 
+def _run_memory(args: argparse.Namespace) -> int:
+    from review.devtools.bench import memory
+
+    return memory.memory_benchmark(args.submissions, args.distinct, args.reopen, args.lines, args.into)
+
+
 def _run_goals(args: argparse.Namespace) -> int:
     from review.devtools.bench import goals
 
@@ -131,6 +150,12 @@ BENCHMARKS = (
               "`review triage --json` on it in its own process, cold and warm, beside `git log`, `git log -p` "
               "and one batch read of every note, with each ratio and peak RSS beside its goal.",
               _repo_arguments, _run_repo),
+    Benchmark("memory", "a day's work in one console: RSS after each submission opened and left",
+              "Generates a cohort of N submissions and one with a huge diff, reads its rows once, then drives one "
+              "console (Pilot, in a process of its own) as a reviewer does: Enter, Escape, Down over the "
+              "submissions, then the huge one opened again and again; prints the console's RSS after each step, "
+              "the growth per submission, per reopening and the peak, each beside its goal.",
+              _memory_arguments, _run_memory),
     Benchmark("goals", "every benchmark with a goal, each in its own process, and one table: met or MISSED",
               "Runs the triage, repo and diff benchmarks at their goal sizes, each in a process of its own, and "
               "ends with one table: what was measured, against what, the ratio, and met or MISSED.",

@@ -16,6 +16,23 @@ from review.services import samples
 FILE_LINES = 65  # lines per file of the generated diff
 
 
+def make_huge_submission(folder: Path, lines: int) -> tuple[int, int]:
+    """A submission at `folder` whose one commit after the starter adds `lines` lines, all attributed to
+    Codex by a trailer; returns how many files and bytes that commit adds."""
+    body = "".join(f"export const value{i} = {i}; // line {i}\n" for i in range(lines)).encode()
+    # Files of 65 lines, as in a 2,005-file diff seen in practice: every one small enough to be traced to its
+    # commit (a single 6 MB file would be past the blame cap, and nothing in it attributed).
+    parts = body.splitlines(keepends=True)
+    files = {f"src/part{n // FILE_LINES:05d}.mjs": b"".join(parts[n:n + FILE_LINES])
+             for n in range(0, len(parts), FILE_LINES)}
+    if not folder.exists():
+        samples.build_repo(folder, [
+            samples.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
+            samples.CommitSpec(files, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x",
+                            "2026-11-02T00:00:00Z")])
+    return len(files), len(body)
+
+
 def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> int:
     """A `lines`-line diff: time to read and parse it, to paint the first screen, and per page scrolled."""
     import tracemalloc
@@ -27,18 +44,8 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
 
     scratch = Path(into) if into else Path(tempfile.mkdtemp(prefix="review-bench-"))
     os.environ["REVIEW_CACHE_DIR"] = str(scratch / "cache")
-    body = "".join(f"export const value{i} = {i}; // line {i}\n" for i in range(lines)).encode()
-    # Files of 65 lines, as in a 2,005-file diff seen in practice: every one small enough to be traced to its
-    # commit (a single 6 MB file would be past the blame cap, and nothing in it attributed).
-    parts = body.splitlines(keepends=True)
-    files = {f"src/part{n // FILE_LINES:05d}.mjs": b"".join(parts[n:n + FILE_LINES])
-             for n in range(0, len(parts), FILE_LINES)}
     folder = scratch / "cohort" / "big"
-    if not folder.exists():
-        samples.build_repo(folder, [
-            samples.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
-            samples.CommitSpec(files, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x",
-                            "2026-11-02T00:00:00Z")])
+    files, size = make_huge_submission(folder, lines)
     start = time.perf_counter()
     repo = gitsafe.open_submission(folder)
     cloned = time.perf_counter() - start
@@ -101,7 +108,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
     floor, floor_name = (tig, "tig") if tig is not None else (pipe, "the pipe")
     opened = asyncio.run(_open_triaged(folder.parent))
     rested = asyncio.run(_open_triaged(folder.parent, rest=2.0))  # warm now: the row cache, no analysis
-    print(f"diff of {lines} added lines in {len(files)} files ({len(body) / 1e6:.1f} MB), all AI-attributed through "
+    print(f"diff of {lines} added lines in {files} files ({size / 1e6:.1f} MB), all AI-attributed through "
           "a Codex trailer")
     print(f"  git diff into a pipe (baseline)    {pipe * 1000:8.0f} ms   (what tig reads its diff from"
           f"{'; tig is not installed here' if tig is None else ''})")
