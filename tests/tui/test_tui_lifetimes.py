@@ -6,11 +6,12 @@ from __future__ import annotations
 import gc
 import weakref
 
+from textual.widgets import TextArea
+from textual.widgets._footer import FooterKey
+
 from helpers import open_submission, settle
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
-from textual.widgets import TextArea
-from textual.widgets._footer import FooterKey
 
 
 async def test_a_submission_screen_left_is_collected_with_every_widget_it_had(sample_cohort):
