@@ -54,7 +54,7 @@ async def drive_console(cohort: Path, distinct: int, reopen: int) -> None:
         collect()
         pauses.append(time.perf_counter() - start)
 
-    gc.collect = timed_collect  # type: ignore[assignment]
+    gc.collect = timed_collect
     app = ReviewApp(cohort, run_harness=False)
     async with app.run_test(size=(120, 40)) as pilot:
 
