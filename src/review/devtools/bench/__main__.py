@@ -8,7 +8,8 @@ caches and imports are not the next one's:
     python -m review.devtools.bench clone SUBMISSION    the sanitised clone alone: s
     python -m review.devtools.bench memory-console COHORT DISTINCT REOPEN
                                         the console on COHORT driven through a day's work: RSS per step
-    python -m review.devtools.bench goals STEP          one benchmark of `review bench goals`, its goals as JSON
+    python -m review.devtools.bench goals STEP [--quick]
+                                        one benchmark of `review bench goals`, its goals as JSON
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def main(argv: list[str]) -> int:
     elif what == "goals":
         from review.devtools.bench import goals
 
-        measured = goals.measure(arg)
+        measured = goals.measure(arg, quick="--quick" in options)
         print(goals.MARK + json.dumps([goal.__dict__ for goal in measured]))
     else:
         print(f"unknown part {what!r}", file=sys.stderr)
