@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -76,3 +77,35 @@ def test_without_tig_the_first_frame_in_tmux_says_what_stands_in_for_it(tmp_path
     out = capsys.readouterr().out
     assert console_s and name is None and baseline_s is None
     assert "nor less: the tig side is skipped, no baseline" in out and "ratio" not in out
+
+
+def test_bench_cold_triages_the_cohort_cold_beside_the_safe_copies_alone(tmp_path, capsys):
+    assert main(["bench", "cold", "--submissions", "6", "--into", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    copies = next(line for line in out.splitlines() if "the safe copies alone" in line)
+    cold = next(line for line in out.splitlines() if "review triage --json, cold cache" in line)
+    copies_s, cold_s = (float(re.search(r"([\d.]+) s ", line).group(1)) for line in (copies, cold))
+    ratio = float(cold.split("ratio")[1].split()[0])
+    assert copies_s > 0 and cold_s > 0 and abs(ratio - cold_s / copies_s) < 0.02 + 0.05 * ratio
+    assert "(goal ≤ 1.3)" in cold
+    # The triage really ran cold: every submission's copy is in the cache it was given, the loop's copies are gone.
+    assert len(list((tmp_path / "cache" / "repos").glob("*.git"))) == 6
+    assert not (tmp_path / "copies").exists()
+
+
+def test_bench_goals_names_an_unknown_benchmark_and_runs_none(capsys):
+    assert main(["bench", "goals", "--only", "startup", "--only", "nosuch"]) == 2
+    captured = capsys.readouterr()
+    assert "no benchmark nosuch" in captured.err and "startup, repo, diff, memory, triage, cold" in captured.err
+    assert "==" not in captured.out
+
+
+def test_bench_goals_reports_each_goal_of_the_benchmarks_it_ran_and_exits_1_on_a_miss(capsys):
+    code = main(["bench", "goals", "--only", "startup", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert [goal["name"] for goal in report["goals"]] == ["start-up: review --version", "start-up: review --help"]
+    for goal in report["goals"]:
+        assert goal["goal"] == 4.0 and goal["ratio"] > 0 and goal["met"] == (goal["ratio"] <= 4.0)
+        assert goal["against"].startswith("python3 -I -c pass")
+    assert report["failed"] == [] and report["not_run"] == ["repo", "diff", "memory", "triage", "cold"]
+    assert code == (0 if all(goal["met"] for goal in report["goals"]) else 1)
