@@ -29,7 +29,9 @@ class Goal:
 
 def tmux_first_paint(server: str, command: str, ready: str, env: dict[str, str], timeout: float = 20.0) -> float:
     """Seconds from starting `command` in a fresh tmux window until `ready` is on its screen."""
-    base = ["tmux", "-L", server, "-f", "/dev/null"]
+    # A server of its own each time: one just killed may still hold its socket ("server exited
+    # unexpectedly" for the next one of that name).
+    base = ["tmux", "-L", f"{server}-{next(_servers)}", "-f", "/dev/null"]
     subprocess.run([*base, "kill-server"], capture_output=True)
     args = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
     start = time.perf_counter()

@@ -39,8 +39,9 @@ def run(as_json: bool, quick: bool = False, only: list[str] | None = None) -> in
                 print(line)
         if done.returncode != 0:
             failed.append(step)
+            said = [line for line in done.stdout.splitlines() if not line.startswith(MARK)][-5:]
             print(f"review bench goals: the {step} benchmark FAILED (exit {done.returncode}); what it said last:\n"
-                  + "\n".join(done.stderr.splitlines()[-15:]), file=sys.stderr)
+                  + "\n".join(said + done.stderr.splitlines()[-15:]), file=sys.stderr)
     skipped = [step for step in STEPS if step not in steps]
     if as_json:
         print(json.dumps({"quick": quick, "goals": [{**goal.__dict__, "met": goal.met} for goal in goals],
@@ -90,6 +91,8 @@ def measure(step: str, quick: bool = False) -> list[Goal]:
     else:
         raise ValueError(f"no benchmark step {step!r}")
     if code != 0:
-        # What it said is above; `review bench goals` reports the step as failed.
+        # What it said is above; the goals it did measure are kept, and `review bench goals` reports
+        # the step as failed.
+        print(MARK + json.dumps([goal.__dict__ for goal in goals]))
         raise SystemExit(code)
     return goals
