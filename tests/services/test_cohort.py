@@ -193,6 +193,29 @@ def test_the_session_hands_the_ui_what_it_last_opened_only_at_that_head(sample_c
     assert session.last_opened(ben, moved.head) is None  # only the last few are kept for the UI
 
 
+def test_the_session_holds_analyses_up_to_its_bound_in_diff_lines_and_keeps_the_newest(sample_cohort):
+    """A day's work does not pile up: past the bound the least recently used analysis goes (and is
+    read again if asked), the one used last stays whatever its size, and one opened again is reused."""
+    from review.services.session import Session, diff_lines
+
+    folders = sorted(p for p in sample_cohort.iterdir() if p.is_dir())
+    sizes = {folder.name: diff_lines(Session(sample_cohort).open(folder)) for folder in folders[:3]}
+    first, second, third = folders[:3]
+    # Room for the first two, not for the third as well.
+    session = Session(sample_cohort, max_lines=sizes[first.name] + sizes[second.name])
+    a, b = session.open(first), session.open(second)
+    assert session.held() == (2, sizes[first.name] + sizes[second.name])
+    assert session.open(first) is a and sum(session.analyses_made.values()) == 2
+    c = session.open(third)
+    # The least recently used (the second: the first was opened again since) let go, never the newest.
+    assert session.last_opened(second, b.head) is None and session.last_opened(third, c.head) is c
+    assert session.held()[1] <= session.max_lines or session.held()[0] == 1
+    tiny = Session(sample_cohort, max_lines=1)
+    tiny.open(first)
+    big = tiny.open(second)
+    assert tiny.held() == (1, sizes[second.name]) and tiny.last_opened(second, big.head) is big
+
+
 def test_whoever_opens_a_submission_under_analysis_gets_its_diff_as_soon_as_it_is_parsed(sample_cohort):
     """The diff is handed out before the lines are attributed: to the thread computing it, and to a
     second one that asks meanwhile (it does not wait for the attribution); the analysis is made once."""

@@ -16,6 +16,8 @@ from review.core import anonymity, text
 from review.gitsafe import Commit
 from review.services import store
 from review.services.session import Session
+from review.support import gc
+from review.tui.lifetimes import drop_closed_watchers, release_styles_caches
 
 ScoreFiles = dict[str, store.ScoreFile]
 
@@ -56,6 +58,18 @@ class ConsoleContext:
                 pass
 
         self.score_updates.subscribe(screen, guarded)
+
+    def release(self, screen: Screen) -> None:
+        """What outlives a screen that left, let go, so that it and its widgets are collected: its
+        score subscription (the signal holds the callback, which holds the screen; Textual drops it
+        only on the next publish, and scores may never change again), and the app's watchers whose
+        widget is gone (a TextArea watches the app's theme; Textual prunes such watchers only when the
+        theme changes, so every rubric form's comment box stayed alive with its caches)."""
+        self.score_updates.unsubscribe(screen)
+        drop_closed_watchers(screen.app)
+        release_styles_caches()
+        # Its widgets are garbage in cycles: collected once triage is painted again.
+        screen.app.call_after_refresh(gc.collect)
 
     # ----------------------------------------------------------------- candidate-blind review
 

@@ -6,7 +6,10 @@ caches and imports are not the next one's:
                                         `review triage COHORT --json`: s, peak RSS KiB, exit code
                                         (--no-moves: the history replay without move detection)
     python -m review.devtools.bench clone SUBMISSION    the sanitised clone alone: s
-    python -m review.devtools.bench goals STEP          one benchmark of `review bench goals`, its goals as JSON
+    python -m review.devtools.bench memory-console COHORT DISTINCT REOPEN
+                                        the console on COHORT driven through a day's work: RSS per step
+    python -m review.devtools.bench goals STEP [--quick]
+                                        one benchmark of `review bench goals`, its goals as JSON
 """
 
 from __future__ import annotations
@@ -72,10 +75,14 @@ def main(argv: list[str]) -> int:
         start = time.perf_counter()
         gitsafe.open_submission(Path(arg))
         print(time.perf_counter() - start)
+    elif what == "memory-console":
+        from review.devtools.bench.memory import drive_console
+
+        asyncio.run(drive_console(Path(arg), int(options[0]), int(options[1])))
     elif what == "goals":
         from review.devtools.bench import goals
 
-        measured = goals.measure(arg)
+        measured = goals.measure(arg, quick="--quick" in options)
         print(goals.MARK + json.dumps([goal.__dict__ for goal in measured]))
     else:
         print(f"unknown part {what!r}", file=sys.stderr)

@@ -9,44 +9,90 @@ import sys
 
 from review.devtools.bench.common import Goal
 
-# The benchmarks with goals, by the name ``python -m review.devtools.bench goals NAME`` runs.
-STEPS = ("triage", "repo", "diff")
+# The benchmarks with goals, by the name ``python -m review.devtools.bench goals NAME`` runs, in the
+# order they run: the quick ones first, the 1,000-submission cold triage last.
+STEPS = ("startup", "repo", "diff", "memory", "triage", "cold")
 MARK = "REVIEW-BENCH-GOALS "
 
 
-def run(as_json: bool) -> int:
+def run(as_json: bool, quick: bool = False, only: list[str] | None = None) -> int:
     """Each benchmark in a process of its own: one's leftovers (a heap of 300 analyses) would cost
-    the next one garbage-collection pauses that are not its own."""
+    the next one garbage-collection pauses that are not its own. Exits 1 when a goal is missed or a
+    benchmark failed."""
+    unknown = sorted(set(only or ()) - set(STEPS))
+    if unknown:
+        print(f"review bench goals: no benchmark {', '.join(unknown)} (there are: {', '.join(STEPS)})",
+              file=sys.stderr)
+        return 2
+    steps = [step for step in STEPS if (only is None or step in only) and not (quick and step == "cold" and not only)]
     goals: list[Goal] = []
-    for step in STEPS:
-        child = [sys.executable, "-m", "review.devtools.bench", "goals", step]
-        out = subprocess.run(child, capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
+    failed: list[str] = []
+    for step in steps:
+        if not as_json:
+            print(f"\n== {step} ==", flush=True)
+        child = [sys.executable, "-m", "review.devtools.bench", "goals", step, *(["--quick"] if quick else [])]
+        done = subprocess.run(child, capture_output=True, text=True)
+        for line in done.stdout.splitlines():
             if line.startswith(MARK):
                 goals += [Goal(**entry) for entry in json.loads(line[len(MARK):])]
             elif not as_json:
                 print(line)
+        if done.returncode != 0:
+            failed.append(step)
+            said = [line for line in done.stdout.splitlines() if not line.startswith(MARK)][-5:]
+            print(f"review bench goals: the {step} benchmark FAILED (exit {done.returncode}); what it said last:\n"
+                  + "\n".join(said + done.stderr.splitlines()[-15:]), file=sys.stderr)
+    skipped = [step for step in STEPS if step not in steps]
     if as_json:
-        print(json.dumps([{**goal.__dict__, "met": goal.met} for goal in goals], indent=2))
-        return 0
-    print("\nthe goals, measured now (ratio to the baseline of the same run, or to the target):")
-    for goal in goals:
-        print(f"  {'met   ' if goal.met else 'MISSED'} {goal.name:<62} {goal.measured:>10}  vs {goal.against:<34} "
-              f"ratio {goal.ratio:5.2f} (goal ≤ {goal.goal:g})")
-    return 0
+        print(json.dumps({"quick": quick, "goals": [{**goal.__dict__, "met": goal.met} for goal in goals],
+                          "failed": failed, "not_run": skipped}, indent=2))
+    else:
+        print(f"\nthe goals, measured now{' (--quick: smaller sizes than the goals are set for)' if quick else ''}"
+              " (ratio to the baseline of the same run, or to the target):")
+        for goal in goals:
+            print(f"  {'met   ' if goal.met else 'MISSED'} {goal.name:<66} {goal.measured:>9}  vs "
+                  f"{goal.against:<40} ratio {_ratio(goal)} (goal ≤ {goal.goal:g})")
+        for step in failed:
+            print(f"  FAILED {step}: its goals were not measured (its error is above, on stderr)")
+        for step in skipped:
+            print(f"  not run: {step}" + (" (--quick leaves out the 1,000-submission cold triage)"
+                                          if quick and step == "cold" and not only else ""))
+        missed = sum(not goal.met for goal in goals)
+        print(f"{len(goals) - missed} of {len(goals)} goals met" + (f", {missed} MISSED" if missed else "")
+              + (f", {len(failed)} benchmark(s) FAILED" if failed else ""))
+    return 1 if failed or any(not goal.met for goal in goals) else 0
 
 
-def measure(step: str) -> list[Goal]:
-    """One step's benchmark, run here, with the goals it reports."""
-    from review.devtools.bench import diff, repo, triage
+def _ratio(goal: Goal) -> str:
+    # A miss never reads as the goal itself (4.0007 against 4 is "4.001", not "4.00").
+    shown = f"{goal.ratio:5.2f}"
+    return f"{goal.ratio:5.3f}" if not goal.met and float(shown) <= goal.goal else shown
+
+
+def measure(step: str, quick: bool = False) -> list[Goal]:
+    """One step's benchmark, run here at the goals' sizes (smaller with `quick`), with the goals it
+    reports."""
+    from review.devtools.bench import diff, memory, repo, startup, triage
 
     goals: list[Goal] = []
-    if step == "triage":
-        triage.triage_benchmark(300, None, goals)
+    if step == "startup":
+        code = startup.startup_benchmark(None, goals=goals)
     elif step == "repo":
-        repo.repo_benchmark(5000, 100_000, None, False, goals)
+        code = repo.repo_benchmark(1000 if quick else 5000, 20_000 if quick else 100_000, None, False, goals)
     elif step == "diff":
-        diff.diff_benchmark(130_000, None, goals)
+        code = diff.diff_benchmark(30_000 if quick else 130_000, None, goals)
+    elif step == "memory":
+        sizes = (100, 15, 5, 50_000) if quick else (300, 60, 15, 130_000)
+        code = memory.memory_benchmark(*sizes, None, goals)
+    elif step == "triage":
+        code = triage.triage_benchmark(100 if quick else 300, None, goals)
+    elif step == "cold":
+        code = triage.cold_cohort_benchmark(200 if quick else 1000, None, goals)
     else:
         raise ValueError(f"no benchmark step {step!r}")
+    if code != 0:
+        # What it said is above; the goals it did measure are kept, and `review bench goals` reports
+        # the step as failed.
+        print(MARK + json.dumps([goal.__dict__ for goal in goals]))
+        raise SystemExit(code)
     return goals

@@ -106,6 +106,19 @@ def _review_process(cohort: Path, cache: Path) -> float:
     return time.perf_counter() - start
 
 
+def json_sizes(cohort: Path, cache: Path, rows: int = 300) -> tuple[int, int, int]:
+    """`review triage COHORT --json` (and with --spans) on the one-submission cohort, warm: its bytes,
+    and those of a cohort of `rows` such rows, without spans (that one row written `rows` times in the
+    document's own layout, as `review triage` writes each row on a line of its own)."""
+    command = [sys.executable, "-m", "review", "triage", str(cohort), "--json"]
+    lean = subprocess.run(command, capture_output=True, check=True, env=_child_env(cache)).stdout
+    spans = subprocess.run([*command, "--spans"], capture_output=True, check=True, env=_child_env(cache)).stdout
+    (row,) = json.loads(lean)["submissions"]
+    row_line = len(json.dumps(row).encode())
+    # Between two rows: ",\n" and the row's indent of four spaces.
+    return len(lean), len(spans), len(lean) + (rows - 1) * (row_line + len(",\n    "))
+
+
 def _triage_in_child(cohort: Path, cache: Path, moves: bool = True) -> tuple[float, int]:
     """`review triage --json` in its own process, as a reviewer runs it: (seconds, peak RSS KiB).
     `moves` False: the history replay without move and copy detection, to measure what it costs."""
@@ -145,6 +158,7 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     warm_rss = _triage_in_child(cohort, cache)[1]
     shutil.rmtree(cache, ignore_errors=True)
     cold_rss = _triage_in_child(cohort, cache)[1]
+    lean_bytes, spans_bytes, cohort_bytes = json_sizes(cohort, cache)
     # What following moved and copied lines costs: cold triage with and without it, in turns (the best
     # of two or three each, so one slow run on a shared machine does not make the ratio). The last run
     # follows moves, so the cache is left as the kept-copy figure below expects it.
@@ -179,6 +193,8 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
                            "ratio": round(min(with_moves) / min(without_moves), 2), "goal": 1.2},
         "triage_rows_from_kept_copy": {"seconds": round(copied_s, 3),
                                        "ratio": round(copied_s / baseline, 2)},
+        "json": {"row_bytes": lean_bytes, "row_with_spans_bytes": spans_bytes, "rows_300_bytes": cohort_bytes,
+                 "goal_bytes": 1_000_000},
         "triage_warm": {"seconds": round(warm_s, 3), "ratio": round(warm_s / log_s, 2), "goal": 2.0,
                         "against": "git log --format=%H%n%B, both whole processes",
                         "peak_rss_mb": round(warm_rss / 1024, 1), "rss_goal_mb": 300},
@@ -193,6 +209,9 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
                        f"git log {log_s * 1000:.0f} ms", warm["ratio"], 2.0),
                   Goal("cold triage with move detection, against without", f"{min(with_moves):.2f} s",
                        f"without {min(without_moves):.2f} s", figures["move_detection"]["ratio"], 1.2),
+                  Goal("lean JSON: 300 rows of that shape, without --spans", f"{cohort_bytes / 1e6:.2f} MB",
+                       f"1 MB (one row {lean_bytes / 1e3:.0f} KB, with --spans {spans_bytes / 1e6:.1f} MB)",
+                       cohort_bytes / 1e6, 1.0),
                   Goal("peak RSS on it (cold)", f"{cold['peak_rss_mb']:.0f} MB", "300 MB", cold["peak_rss_mb"] / 300,
                        1.0)]
     if as_json:
@@ -213,6 +232,9 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     print(f"  cold triage following moved and copied lines {moves['cold_with_s'] * 1000:6.0f} ms, without "
           f"{moves['cold_without_s'] * 1000:.0f} ms: ratio {moves['ratio']:.2f} (goal ≤ {moves['goal']:g}; best of "
           f"each) {'met' if moves['ratio'] <= moves['goal'] else 'MISSED'}")
+    print(f"  review triage --json on it {lean_bytes / 1e3:8.1f} KB (with --spans {spans_bytes / 1e6:.1f} MB); "
+          f"300 such rows {cohort_bytes / 1e6:.2f} MB (goal ≤ 1 MB) "
+          f"{'met' if cohort_bytes <= 1_000_000 else 'MISSED'}")
     for name in ("triage_cold", "triage_warm"):
         figure = figures[name]
         met = "met" if figure["ratio"] <= figure["goal"] and figure["peak_rss_mb"] <= figure["rss_goal_mb"] else "MISSED"

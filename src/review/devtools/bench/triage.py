@@ -93,3 +93,51 @@ def triage_benchmark(count: int, into: Path | None, goals: list | None = None) -
     if not into:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+def _copies_loop(cohort: Path, into: Path) -> float:
+    """The safe copy of every submission and nothing else: `git clone --bare --no-local` of each, as
+    many at once as there are cores (seconds)."""
+    shutil.rmtree(into, ignore_errors=True)
+    into.mkdir(parents=True)
+    script = ('git clone --quiet --bare --no-local --no-hardlinks --no-tags --template= -- "$1/.git" '
+              '"$0/$(basename "$1").git"')
+    folders = "".join(f"{path}\0" for path in sorted(cohort.iterdir()) if path.is_dir())
+    start = time.perf_counter()
+    subprocess.run(["xargs", "-0", "-P", str(os.cpu_count() or 1), "-n", "1", "sh", "-c", script, str(into)],
+                   input=folders.encode(), check=True)
+    spent = time.perf_counter() - start
+    shutil.rmtree(into, ignore_errors=True)
+    return spent
+
+
+def cold_cohort_benchmark(count: int, into: Path | None, goals: list | None = None) -> int:
+    """`review triage COHORT --json` on `count` submissions with an empty cache, a whole process timed
+    from outside, beside the safe copies alone made on the same cores; the goal is 1.3× those."""
+    import sys
+
+    scratch = Path(into) if into else Path(tempfile.mkdtemp(prefix="review-bench-cold-"))
+    start = time.perf_counter()
+    cohort = make_cohort(scratch, count)
+    print(f"cohort: {count} submissions in {cohort} (generated in {time.perf_counter() - start:.1f} s)")
+    copies = _copies_loop(cohort, scratch / "copies")
+    cache = scratch / "cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    env = {**os.environ, "REVIEW_CACHE_DIR": str(cache)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "review", "triage", str(cohort), "--json"], stdout=subprocess.DEVNULL,
+                   check=True, env=env)
+    cold = time.perf_counter() - start
+    print(f"  the safe copies alone, {os.cpu_count()} at once {copies:7.2f} s   "
+          f"({copies * 1000 / count:.1f} ms each)")
+    print(f"  review triage --json, cold cache  {cold:7.2f} s   ratio {cold / copies:5.2f} (goal ≤ 1.3) "
+          f"{'met' if cold / copies <= 1.3 else 'MISSED'}")
+    if goals is not None:
+        from review.devtools.bench.common import Goal
+
+        goals.append(Goal(f"cold triage of {count} submissions, review triage --json", f"{cold:.1f} s",
+                          f"safe copies loop {copies:.1f} s", cold / copies, 1.3))
+    if not into:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0

@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from review.tui.lifetimes import PrunedFooter
 
 
 class KeysFooter(Horizontal):
@@ -18,7 +20,7 @@ class KeysFooter(Horizontal):
                              text-style: bold; padding: 0 1; }
     KeysFooter > #help-key-label { width: auto; background: $footer-description-background;
                                    color: $footer-description-foreground; padding-right: 1; }
-    KeysFooter > Footer { dock: none; width: 1fr; }
+    KeysFooter > PrunedFooter { dock: none; width: 1fr; }
     """
 
     def __init__(self, help_keys: str | None = None) -> None:
@@ -30,7 +32,7 @@ class KeysFooter(Horizontal):
     def compose(self) -> ComposeResult:
         yield self.help_key
         yield Static(Content("Keys"), id="help-key-label")
-        yield Footer()
+        yield PrunedFooter()
 
     def on_mount(self) -> None:
         shown = self.app.get_key_display(Binding(self.help_keys.split(",")[0].strip(), "help"))

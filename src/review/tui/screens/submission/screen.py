@@ -199,6 +199,9 @@ class SubmissionScreen(Screen[Closed]):
             self.diff_for = known
         self.load()
 
+    def on_unmount(self) -> None:
+        self.context.release(self)
+
     def panes_mounted(self) -> None:
         """Every pane is mounted: fill them with what was read meanwhile."""
         if self.waiting is not None:
