@@ -71,17 +71,24 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
     ada = next(s for s in document["submissions"] if s["name"] == "ada-okafor")
     # The untouched draft: every added line of code is the assistant's (the note is prose, not counted).
     assert ada["attribution"]["tools"] == ["Claude Code"] and ada["ai_share"] == 1.0
-    # Lean: counts, tools, conflicts and per-file figures; the spans only on request.
-    assert set(ada["attribution"]) >= {"tools", "share", "conflicts", "unmapped", "files", "cut", "added_lines"}
-    assert "spans" not in ada["attribution"]
-    counted = {f["path"]: f["counted"] for f in ada["attribution"]["files"]}
+    # Lean: counts, tools and conflicts; the per-file list and the spans only on request.
+    assert set(ada["attribution"]) >= {"tools", "share", "conflicts", "unmapped", "file_counts", "cut",
+                                       "added_lines"}
+    assert "spans" not in ada["attribution"] and "files" not in ada["attribution"]
+    assert ada["attribution"]["file_counts"] == {"files": 2, "counted": 1,
+                                                 "left_out": {"prose (the note, a README)": 1}}
+    assert main(["triage", str(sample_cohort), "--json", "--files"]) == 0
+    listed = next(s for s in json.loads(capsys.readouterr().out)["submissions"] if s["name"] == "ada-okafor")
+    counted = {f["path"]: f["counted"] for f in listed["attribution"]["files"]}
     assert counted == {"NOTE.md": False, "checkout.mjs": True}
+    assert main(["triage", str(sample_cohort), "--files"]) == 2
     assert [s["name"] for s in document["submissions"]] == sorted(s["name"] for s in document["submissions"])
     # --spans, warm (the row cache answers) as cold: every span of the AI-written code.
     assert main(["triage", str(sample_cohort), "--json", "--spans"]) == 0
     full = next(s for s in json.loads(capsys.readouterr().out)["submissions"] if s["name"] == "ada-okafor")
     assert {(s["path"], s["tool"]) for s in full["attribution"]["spans"]} == {("checkout.mjs", "Claude Code")}
     assert {k: v for k, v in full["attribution"].items() if k != "spans"} == ada["attribution"]
+    assert "file_counts" in full["attribution"]
     assert main(["triage", str(sample_cohort), "--spans"]) == 2
 
 

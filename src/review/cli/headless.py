@@ -20,6 +20,9 @@ def triage_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--spans", action="store_true",
                         help="with --json: every row's attribution spans too (runs of lines and who wrote them; "
                              "large on a long history)")
+    parser.add_argument("--files", action="store_true",
+                        help="with --json: every row's per-file figures too (added and AI-added lines, why a file "
+                             "is left out of the share); without it, counts of files per reason")
     parser.add_argument("--harness", action="store_true",
                         help="run the harness suite where no result is cached for HEAD (slow)")
     blind = parser.add_mutually_exclusive_group()
@@ -58,9 +61,10 @@ def run_triage(args: argparse.Namespace) -> int:
     from review.cli.progress import Progress
     from review.services import cohort
 
-    if args.spans and not args.json:
-        print("review: --spans goes with --json (the table shows no spans)", file=sys.stderr)
-        return 2
+    for flag, shown in (("spans", "spans"), ("files", "per-file figures")):
+        if getattr(args, flag) and not args.json:
+            print(f"review: --{flag} goes with --json (the table shows no {shown})", file=sys.stderr)
+            return 2
     paths = cohort.list_submissions(args.cohort)
     blind = None
     if args.anonymous or (cohort.cohort_blind(args.cohort) and not args.reveal):
@@ -70,7 +74,7 @@ def run_triage(args: argparse.Namespace) -> int:
     ordered = _in_name_order(cohort.load_rows(paths, spans=args.spans), [path.name for path in paths], progress)
     if args.json and not args.harness:
         # Streamed: each row is written as soon as the rows before it in name order are.
-        _write_json(args.cohort, (_blinded(row, blind) for row in ordered))
+        _write_json(args.cohort, (_blinded(row, blind, args.files) for row in ordered))
         return 0
     rows = list(ordered)
     progress.done()
@@ -78,7 +82,7 @@ def run_triage(args: argparse.Namespace) -> int:
         import asyncio
 
         asyncio.run(cohort.fill_harness(rows))
-    rows = [_blinded(row, blind) for row in rows]
+    rows = [_blinded(row, blind, args.files or not args.json) for row in rows]
     if args.json:
         _write_json(args.cohort, iter(rows))
         return 0
@@ -117,11 +121,13 @@ def _in_name_order(rows, names: list[str], progress):
     yield from waiting.values()
 
 
-def _blinded(row, blind):
-    if blind is not None:
-        from review.services import cohort
+def _blinded(row, blind, files: bool = True):
+    from review.services import cohort
 
+    if blind is not None:
         cohort.blind_row(row, *blind)
+    if not files:
+        cohort.summarise_files(row)
     return row
 
 

@@ -67,9 +67,27 @@ class Row:
 
 def drop_spans(row: Row) -> None:
     """The row without its attribution's spans (one per run of lines: 600 KB for a 100k-line diff):
-    a triage row carries counts, tools, conflicts and per-file figures; spans come on request."""
+    a triage row carries counts, tools and conflicts; per-file figures and spans come on request."""
     if row.attribution is not None and "spans" in row.attribution:
         row.attribution = {name: value for name, value in row.attribution.items() if name != "spans"}
+
+
+def summarise_files(row: Row) -> None:
+    """The row with its attribution's per-file list (path, added, AI-added, why left out: 25 KB for a
+    250-file history) folded into counts: how many files, how many counted in the share, and how many
+    were left out for each reason. `review triage --json --files` keeps the list."""
+    attribution = row.attribution
+    if attribution is None or not isinstance(attribution.get("files"), list):
+        return
+    files = attribution["files"]
+    left_out: dict[str, int] = {}
+    for entry in files:
+        if not entry.get("counted"):
+            reason = str(entry.get("reason"))
+            left_out[reason] = left_out.get(reason, 0) + 1
+    summary = {"files": len(files), "counted": len(files) - sum(left_out.values()), "left_out": left_out}
+    row.attribution = {**{name: value for name, value in attribution.items() if name != "files"},
+                       "file_counts": summary}
 
 
 def list_submissions(cohort: Path) -> list[Path]:
