@@ -209,7 +209,7 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
                        f"git log {log_s * 1000:.0f} ms", warm["ratio"], 2.0),
                   Goal("cold triage with move detection, against without", f"{min(with_moves):.2f} s",
                        f"without {min(without_moves):.2f} s", figures["move_detection"]["ratio"], 1.2),
-                  Goal("lean JSON: 300 rows of that shape, without --spans", f"{cohort_bytes / 1e6:.2f} MB",
+                  Goal("lean JSON: 300 rows of that shape, without --spans or --files", f"{cohort_bytes / 1e6:.2f} MB",
                        f"1 MB (one row {lean_bytes / 1e3:.0f} KB, with --spans {spans_bytes / 1e6:.1f} MB)",
                        cohort_bytes / 1e6, 1.0),
                   Goal("peak RSS on it (cold)", f"{cold['peak_rss_mb']:.0f} MB", "300 MB", cold["peak_rss_mb"] / 300,
