@@ -152,7 +152,7 @@ async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with
         rows = app.screen.rows
         # The focused pane's keys come first.
         assert rows[0][0] == "Stub log"
-        ids = {binding_id: (group, keys) for group, keys, _, binding_id in rows}
+        ids = {binding_id: (group, keys) for group, keys, _, listed in rows for binding_id in listed.split()}
         for wanted in ("log.run", "log.before-after", "log.coverage", "commits.timeline", "diff.next-hunk",
                        "diff.coverage", "rubric.go-to-evidence", "rubric.strong", "submission.save",
                        "app.quit"):

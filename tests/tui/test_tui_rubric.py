@@ -100,8 +100,9 @@ async def test_stale_after_a_new_commit(sample_cohort):
         screen = await open_submission(app, pilot, "ben-larsen")
         status = str(screen.query_one("#rubric-status").render())
         assert "STALE" in status and "Late change after the deadline" in status
-        # What the runs said then and now.
-        assert "runs:" in status
+        # What the runs said then and now, on a line of its own (not joined on by a literal ⏎).
+        assert "runs:" in status and "⏎" not in status
+        assert status.splitlines()[0].startswith("STALE") and status.splitlines()[-1].startswith("runs:")
         form = screen.query_one(RubricForm)
         assert form.values()["tiers"]["found-defect"] == "strong" and form.state == "draft"
         # Re-review: the diff opens on what changed since the reviewed commit, not the whole submission.

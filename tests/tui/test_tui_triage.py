@@ -106,7 +106,7 @@ async def test_help_lists_every_key_of_the_screen(sample_cohort):
         await loaded(app, pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        listed = {binding_id for _, _, _, binding_id in app.screen.rows}
+        listed = {binding_id for _, _, _, ids in app.screen.rows for binding_id in ids.split()}
         assert {"triage.open", "triage.next-unscored", "triage.filter", "triage.sort", "triage.down", "triage.up",
                 "app.quit", "app.help"} <= listed
         await pilot.press("escape")
@@ -224,3 +224,23 @@ def test_sorting_by_agree_puts_the_most_disagreement_first(tmp_path):
     column = COLUMNS[COLUMN_INDEX["agreement"]]
     ordered = [row.name for row in sorted(rows, key=lambda row: column.sort_key(row, "ana"))]
     assert ordered == ["two-of-five", "four-of-five", "all-ten", "unscored"]  # "10/10" as text would come first
+
+
+async def test_help_lists_each_key_once_even_when_remapped_onto_another_binding_of_the_same_action(
+        sample_cohort, isolated_dirs):
+    config = isolated_dirs / "config" / "review"
+    config.mkdir(parents=True)
+    # What the README's keymap example once suggested: q's binding moved onto ctrl+q, which quits already.
+    (config / "keymap.toml").write_text('"app.quit" = "ctrl+q"\n')
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("question_mark")
+        quits = [row for row in app.screen.rows if row[2] == "Quit"]
+        assert quits == [("Everywhere", "^q", "Quit", "app.quit app.quit-alt")]
+    app = ReviewApp(sample_cohort, run_harness=False, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("question_mark")
+        assert [row for row in app.screen.rows if row[2] == "Quit"] == [("Everywhere", "q ^q", "Quit",
+                                                                         "app.quit app.quit-alt")]

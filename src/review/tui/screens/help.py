@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Static
 
 from review.support import paths
 
-Row = tuple[str, str, str, str]  # group, keys, action, binding id
+Row = tuple[str, str, str, str]  # group, keys, action, binding ids (space-separated)
 
 
 def own_bindings(node: DOMNode) -> list[Binding]:
@@ -30,14 +30,16 @@ def own_bindings(node: DOMNode) -> list[Binding]:
 
 
 def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:
-    """One row per binding id (or action), the focused pane's group first, then the others, then the
-    screen's own keys and the app's. Keys remapped in the keymap are shown as remapped."""
+    """One row per action in each group, with every key that does it listed once and every binding id
+    beside them (`q ^q Quit app.quit app.quit-alt`: a key remapped onto another binding of the same
+    action is not listed twice); the focused pane's group first, then the others, then the screen's
+    own keys and the app's. Keys remapped in the keymap are shown as remapped."""
     focused = screen.focused
     chain = list(focused.ancestors_with_self) if focused is not None else []
     nodes: list[DOMNode] = [n for n in chain if n is not screen and n is not screen.app]
     nodes += [n for n in screen.walk_children(with_self=False) if n not in nodes]
     nodes += [screen, screen.app]
-    groups: dict[str, dict[str, tuple[list[str], str, str]]] = {}
+    groups: dict[str, dict[str, tuple[list[str], str, list[str]]]] = {}
     for node in nodes:
         if node is screen:
             group = getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
@@ -48,15 +50,16 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
         for binding in own_bindings(node):
             if binding.id and binding.id in keymap:
                 binding = dataclasses.replace(binding, key=keymap[binding.id])
-            entry = groups.setdefault(group, {}).setdefault(binding.id or binding.action,
-                                                            ([], binding.description or binding.action,
-                                                             binding.id or ""))
+            entry = groups.setdefault(group, {}).setdefault(binding.action,
+                                                            ([], binding.description or binding.action, []))
+            if binding.id and binding.id not in entry[2]:
+                entry[2].append(binding.id)
             for key in binding.key.split(","):
                 shown = key_display(dataclasses.replace(binding, key=key.strip()))
                 if shown not in entry[0]:
                     entry[0].append(shown)
-    return [(group, " ".join(keys), label, binding_id)
-            for group, entries in groups.items() for keys, label, binding_id in entries.values()]
+    return [(group, " ".join(keys), label, " ".join(binding_ids))
+            for group, entries in groups.items() for keys, label, binding_ids in entries.values()]
 
 
 class HelpScreen(ModalScreen[None]):

@@ -128,7 +128,8 @@ class Navigation:
                        if was.get(s.name) != s.verdict]
             text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")
         form = self.screen.form
-        form.set_status(safe_line(f"{form.status}\n{text}".strip(), 800))
+        # A line of its own under the status already there (safe_line would show the break as ⏎).
+        form.set_status("\n".join(line for line in (form.status, safe_line(text, 400)) if line))
         said = f"Re-review: the diff shows what changed since your review at {before.commit[:7]} " \
                f"(d: the whole submission). {text}"
         self.screen.app.notify(safe_line(said, 400), markup=False, timeout=8)

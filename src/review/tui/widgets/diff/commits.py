@@ -24,6 +24,8 @@ class CommitsTable(DataTable):
         Binding("t", "screen.timeline", "Timeline: suite + own tests", id="commits.timeline"),
         Binding("b", "screen.before_after_from_commit", "This commit vs HEAD", id="commits.before-after"),
         Binding("enter", "screen.commit_diff", "Its diff", id="commits.diff"),
+        Binding("j", "cursor_down", "Down", show=False, id="commits.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="commits.up"),
     ]
 
     def on_mount(self) -> None:
