@@ -244,3 +244,89 @@ async def test_help_lists_each_key_once_even_when_remapped_onto_another_binding_
         await pilot.press("question_mark")
         assert [row for row in app.screen.rows if row[2] == "Quit"] == [("Everywhere", "q ^q", "Quit",
                                                                          "app.quit app.quit-alt")]
+
+
+async def test_a_paint_before_the_table_measures_its_rows_never_shows_cells_cut_to_the_header(sample_cohort,
+                                                                                               monkeypatch):
+    """Seen once at 100×30 under TERM=dumb: every column cut to its header (`fina`, `per-attem`, 4 of 8
+    marks, `10` for 100%). DataTable measures new cells only when it is next idle, and caches the lines
+    it paints by its update count, which measuring does not change: a frame painted between a rebuild
+    (or a cell's update) and that idle showed header-wide columns, and kept showing them until something
+    else changed the table. Here the screen paints at exactly that moment, every time."""
+    from helpers import seed_ben_suite
+
+    seed_ben_suite()
+    cut: list[str] = []
+
+    def paint(screen: CohortScreen) -> None:
+        table = screen.table
+        painted = [table.render_line(y).text for y in range(table.size.height)]
+        for key in table.rows:
+            line = next((text for text in painted if f" {key.value} " in text), None)
+            # Candidate, Mine, Key scope, Runs, Disclosure, AI: what 100 columns show whole.
+            for cell in table.get_row(key)[:6] if line is not None else []:
+                if str(cell) not in line:
+                    cut.append(f"{str(cell)!r} in {line.strip()!r}")
+
+    for method in ("rebuild", "update_row"):
+        original = getattr(CohortScreen, method)
+
+        def painted_after(screen, *args, original=original):
+            original(screen, *args)
+            paint(screen)
+
+        monkeypatch.setattr(CohortScreen, method, painted_after)
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(app, pilot)
+    assert cut == []
+
+
+async def test_every_column_shows_its_sort_mark_and_the_sorted_column_comes_into_view(sample_cohort):
+    from review.tui.widgets.triage.cells import COLUMNS
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        table = screen.table
+        for column in COLUMNS:
+            await pilot.press("S")
+            await pilot.pause()
+            header = table.render_line(0).text
+            assert f"{column.label} ▼" in header, (column.label, header)
+            await pilot.press("s")
+            await pilot.pause()
+    # s went round every column and back to the first.
+    assert screen.sort == (0, False)
+
+
+def test_verdict_like_columns_sort_worst_first(tmp_path):
+    from review.services import cohort
+    from review.tui.widgets.triage.cells import COLUMN_INDEX, COLUMNS
+
+    def ordered(key: str, rows: list) -> list[str]:
+        column = COLUMNS[COLUMN_INDEX[key]]
+        return [row.name for row in sorted(rows, key=lambda row: column.sort_key(row, "ana"))]
+
+    rows = []
+    for scope in ("persisted", "per-call", "unknown", "per-attempt", None, "none", "per-amount"):
+        row = cohort.placeholder(tmp_path / f"scope-{scope}")
+        row.key_scope = scope
+        rows.append(row)
+    assert ordered("key_scope", rows) == ["scope-none", "scope-per-attempt", "scope-per-amount", "scope-unknown",
+                                          "scope-per-call", "scope-persisted", "scope-None"]
+    runs = {"all-ok": {"happy": "ok", "first-503": "ok"}, "one-hung": {"happy": "ok", "first-503": "hung"},
+            "one-double": {"happy": "ok", "first-503": "double-charge"},
+            "two-bad": {"happy": "no-backoff", "first-503": "no-retry"}, "not-run": None}
+    rows = []
+    for name, verdicts in runs.items():
+        row = cohort.placeholder(tmp_path / name)
+        row.scenarios = verdicts
+        rows.append(row)
+    assert ordered("runs", rows) == ["two-bad", "one-double", "one-hung", "all-ok", "not-run"]
+    rows = []
+    for disclosure in ("ok", "no-ai", "conflict", "none", "unmapped"):
+        row = cohort.placeholder(tmp_path / disclosure)
+        row.disclosure = disclosure
+        rows.append(row)
+    assert ordered("disclosure", rows) == ["conflict", "none", "unmapped", "no-ai", "ok"]

@@ -229,13 +229,27 @@ class CohortScreen(Screen[None]):
 
     def update_row(self, row: cohort.Row) -> None:
         """Grow a column when a cell needs it, never re-measure it: DataTable measures the whole column
-        when a cell gets narrower, which made filling 300 rows quadratic (rebuild() re-fits them all)."""
+        when a cell gets narrower, which made filling 300 rows quadratic (rebuild() re-fits them all).
+        The column grows here and now, not when the table is next idle (see fit_columns)."""
         table = self.table
         if row.name not in table.rows:
             return
         for column, cell in zip(COLUMNS, cells(self.app, row, self.me)):
-            wider = cell.cell_len > table.columns[ColumnKey(column.key)].content_width
+            shown = table.columns[ColumnKey(column.key)]
+            wider = cell.cell_len > shown.content_width
+            if wider:
+                shown.content_width = cell.cell_len
             table.update_cell(row.name, column.key, cell, update_width=wider)
+
+    def fit_columns(self, shown: list[list[Text]]) -> None:
+        """Each column as wide as its label (sort mark included) or its widest cell, set as the rows
+        are added. DataTable measures new cells only once it is idle, and caches the lines it paints
+        by a count that measuring does not change: a frame painted in between (a busy or slow
+        terminal) showed every cell cut to its header's width, and kept it so."""
+        table = self.table
+        for index, column in enumerate(COLUMNS):
+            fitted = table.columns[ColumnKey(column.key)]
+            fitted.content_width = max([fitted.label.cell_len, *(row[index].cell_len for row in shown)])
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
@@ -243,6 +257,19 @@ class CohortScreen(Screen[None]):
 
     def watch_sort(self) -> None:
         self.rebuild()
+        self.call_after_refresh(self.show_sorted_column)
+
+    def show_sorted_column(self) -> None:
+        """The sorted column's header, with its mark, on screen: a narrow terminal scrolls sideways to it."""
+        table = self.table
+        widths = [table.columns[ColumnKey(column.key)].get_render_width(table) for column in COLUMNS]
+        start = sum(widths[:self.sort[0]])
+        end = start + widths[self.sort[0]]
+        visible = table.scrollable_content_region.width
+        if start < table.scroll_x:
+            table.scroll_to(x=start, animate=False, immediate=True)
+        elif end > table.scroll_x + visible:
+            table.scroll_to(x=min(start, end - visible), animate=False, immediate=True)
 
     def watch_filter_text(self) -> None:
         self.rebuild()
@@ -263,12 +290,15 @@ class CohortScreen(Screen[None]):
         table = self.table
         current = self.current_name()
         table.clear()
+        shown = []
         for row in self.visible_rows():
-            table.add_row(*cells(self.app, row, self.me), key=row.name)
+            shown.append(cells(self.app, row, self.me))
+            table.add_row(*shown[-1], key=row.name)
         sorted_by, backwards = self.sort
         for index, column in enumerate(COLUMNS):
             arrow = (" ▼" if backwards else " ▲") if index == sorted_by else ""
             table.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
+        self.fit_columns(shown)
         table.refresh()
         if current and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))

@@ -53,12 +53,24 @@ def harness_text(row: cohort.Row) -> str | None:
     return row.harness  # "not run: …", "queued", "running"
 
 
+# Mine, in the order of what is left to do: nothing saved, HEAD moved since a final, a draft, done.
+MINE_ORDER = ("new", "stale", "draft", "final", "unreadable")
+
+
+def ranked(order: tuple[str, ...], value: str | None) -> int | None:
+    return None if value is None else triage.severity(order, value)
+
+
+# Verdict-like columns sort by severity, worst first (▲); the rest by value.
 COLUMNS = (
     Column("name", "Candidate", lambda row, me: row.name),
-    Column("mine", "Mine", my_state),
-    Column("key_scope", "Key scope", lambda row, me: row.key_scope),
-    Column("runs", "Runs", lambda row, me: harness_text(row)),
-    Column("disclosure", "Disclosure", lambda row, me: row.disclosure),
+    Column("mine", "Mine", my_state, lambda row, me: ranked(MINE_ORDER, my_state(row, me))),
+    Column("key_scope", "Key scope", lambda row, me: row.key_scope,
+           lambda row, me: ranked(triage.KEY_SCOPES, row.key_scope)),
+    Column("runs", "Runs", lambda row, me: harness_text(row),
+           lambda row, me: triage.runs_severity(row.scenarios) if row.scenarios else None),
+    Column("disclosure", "Disclosure", lambda row, me: row.disclosure,
+           lambda row, me: ranked(triage.DISCLOSURES, row.disclosure)),
     Column("ai_share", "AI", lambda row, me: row.ai_share),
     Column("others", "Others", others),
     # Sorted by the share of signals agreed on, least first: the submissions the reviewers disagree on.
