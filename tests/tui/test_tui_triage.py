@@ -330,3 +330,64 @@ def test_verdict_like_columns_sort_worst_first(tmp_path):
         row.disclosure = disclosure
         rows.append(row)
     assert ordered("disclosure", rows) == ["conflict", "none", "unmapped", "no-ai", "ok"]
+
+
+async def test_a_submission_copied_in_while_the_console_is_open_appears_marked_and_a_reaches_it(
+        sample_cohort, tmp_path, monkeypatch):
+    import shutil
+
+    from helpers import wait_until
+
+    monkeypatch.setattr(CohortScreen, "WATCH_SECONDS", 0.1)
+    # Outside the cohort until the console is open: then copied in, as a reviewer would.
+    shutil.move(sample_cohort / "hal-kim", tmp_path / "hal-kim")
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await loaded(app, pilot)
+        assert "hal-kim" not in names(screen.table)
+        await pilot.press("a")
+        assert screen.current_name() == "ada-okafor"
+        shutil.copytree(tmp_path / "hal-kim", sample_cohort / "zoe-hal-kim", symlinks=True)
+        await wait_until(pilot, lambda: "zoe-hal-kim" in names(screen.table)
+                         and screen.rows["zoe-hal-kim"].complete, timeout=30)
+        assert str(screen.table.get_cell("zoe-hal-kim", "name")) == "+ zoe-hal-kim"
+        assert screen.rows["zoe-hal-kim"].head is not None
+        title = str(screen.query_one("#triage-title").render())
+        assert "1 arrived since the console opened" in title and "8 submissions" in title
+        # The rows the console opened with are not marked.
+        assert str(screen.table.get_cell("ada-okafor", "name")) == "ada-okafor"
+        await pilot.press("a")
+        assert screen.current_name() == "zoe-hal-kim"
+        assert "arrived at" in str(screen.query_one("#triage-detail").render())
+        # n (the next you have not scored) reaches it too, and the filter finds arrivals.
+        screen.table.move_cursor(row=0)
+        for _ in range(8):
+            await pilot.press("n")
+            if screen.current_name() == "zoe-hal-kim":
+                break
+        assert screen.current_name() == "zoe-hal-kim"
+        await pilot.press("slash", *"state:arrived", "enter")
+        assert names(screen.table) == ["zoe-hal-kim"]
+        await pilot.press("escape")
+        # R keeps the mark: it arrived after the console opened all the same.
+        await pilot.press("R")
+        await loaded(app, pilot)
+        assert str(screen.table.get_cell("zoe-hal-kim", "name")) == "+ zoe-hal-kim"
+
+
+async def test_an_arrival_in_a_candidate_blind_session_is_the_next_candidate(sample_cohort, tmp_path, monkeypatch):
+    import shutil
+
+    from helpers import wait_until
+
+    monkeypatch.setattr(CohortScreen, "WATCH_SECONDS", 0.1)
+    shutil.move(sample_cohort / "hal-kim", tmp_path / "hal-kim")
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",), anonymous=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await loaded(app, pilot)
+        shutil.copytree(tmp_path / "hal-kim", sample_cohort / "hal-kim", symlinks=True)
+        await wait_until(pilot, lambda: "hal-kim" in names(screen.table) and screen.rows["hal-kim"].complete,
+                         timeout=30)
+        assert str(screen.table.get_cell("hal-kim", "name")) == "+ candidate-8"
+        shown = str(screen.query_one("#triage-detail").render()) + str(screen.query_one("#triage-title").render())
+        assert "hal" not in shown.lower()

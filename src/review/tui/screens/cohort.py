@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ from review.core import triage
 from review.core.rubric import ARTICLE
 from review.core.text import masking, safe_line
 from review.harness import process
-from review.services import cohort, store
+from review.services import arrivals, cohort, store
 from review.services.scoring import RubricChoice, read_rubric
 from review.support import gc
 from review.tui.context import ConsoleContext
@@ -52,8 +53,11 @@ class TriageTable(DataTable):
 class CohortScreen(Screen[None]):
     BINDING_GROUP_TITLE = "Triage"
     AUTO_FOCUS = "#triage-table"
+    # The cohort folder is looked at as often as the score files are (a listing and a few stats).
+    WATCH_SECONDS = 1.0
     BINDINGS = [
         Binding("n", "next_unscored", "Next unscored", id="triage.next-unscored"),
+        Binding("a", "next_arrival", "Next arrival", id="triage.next-arrival"),
         Binding("slash", "filter", "Filter", id="triage.filter"),
         Binding("s", "sort_next", "Sort column", id="triage.sort"),
         Binding("S", "sort_reverse", "Reverse sort", id="triage.sort-reverse"),
@@ -87,6 +91,12 @@ class CohortScreen(Screen[None]):
         count: int
 
     @dataclass
+    class Looked(Message):
+        """The cohort folder looked at again (the watcher's worker): rows of submissions that arrived."""
+
+        rows: list[cohort.Row]
+
+    @dataclass
     class HarnessStarted(Message):
         row: cohort.Row
 
@@ -108,6 +118,13 @@ class CohortScreen(Screen[None]):
         self.prefetch_timer: Timer | None = None
         # When A was first pressed (A twice lifts candidate-blind review).
         self.reveal_asked = float("-inf")
+        # The folders the console opened with; any other is an arrival, marked for the session.
+        self.opened_with: set[str] | None = None
+        self.arrived: dict[str, str] = {}
+        # Looking for arrivals starts once the rows are loaded, one look at a time.
+        self.arrivals: arrivals.Arrivals | None = None
+        self.loading = False
+        self.looking = False
         self.title_bar = Static(id="triage-title")
         self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: "
                                             "reviewer: (e.g. scope:per-call)", id="triage-filter",
@@ -127,8 +144,11 @@ class CohortScreen(Screen[None]):
     def on_mount(self) -> None:
         self.context.subscribe_to_scores(self, self.scores_changed)
         self.reload()
+        # A submission copied or imported into the cohort meanwhile appears on its own.
+        self.set_interval(self.WATCH_SECONDS, self.watch_folder)
 
     def reload(self) -> None:
+        self.loading = True
         self.load_rows()
 
     @work(thread=True, exclusive=True, group="triage", name="triage-rows")
@@ -158,6 +178,11 @@ class CohortScreen(Screen[None]):
         self.rubric = message.rubric
         # Candidate-blind: set before the first row is drawn.
         self.context.start_masking(path.name for path in message.paths)
+        names = [path.name for path in message.paths]
+        if self.opened_with is None:
+            self.opened_with = set(names)
+        # R found folders that came after the console opened: arrivals too.
+        self.mark_arrived(name for name in names if name not in self.opened_with)
         self.rows = {path.name: cohort.placeholder(path) for path in message.paths}
         self.rebuild()
 
@@ -186,17 +211,31 @@ class CohortScreen(Screen[None]):
         self.rebuild()
         # The row under the cursor is complete now: read it ahead.
         self.highlighted()
+        self.loading = False
+        self.arrivals = arrivals.Arrivals(self.cohort_dir, self.rows)
         if self.context.run_harness:
             waiting = [row for row in self.rows.values() if cohort.needs_suite(row)]
-            for row in waiting:
-                row.harness = cohort.QUEUED
-                self.update_row(row)
-            self.harness_queue = len(waiting)
+            self.queue_harness(waiting)
             self.fill_harness(waiting)
+
+    def queue_harness(self, rows: list[cohort.Row]) -> None:
+        for row in rows:
+            row.harness = cohort.QUEUED
+            self.update_row(row)
+        self.harness_queue += len(rows)
+        self.update_title()
 
     @work(thread=True, exclusive=True, group="harness", name="triage-harness")
     def fill_harness(self, rows: list[cohort.Row]) -> None:
         """Suites run in their own event loop in this thread, two per core; the UI never waits."""
+        self.run_suites(rows)
+
+    @work(thread=True, group="harness-arrivals", name="triage-harness-arrivals")
+    def fill_harness_of_arrivals(self, rows: list[cohort.Row]) -> None:
+        """The same for submissions that arrived, beside the cohort's own runs (never cancelling them)."""
+        self.run_suites(rows)
+
+    def run_suites(self, rows: list[cohort.Row]) -> None:
         import asyncio
 
         worker = get_current_worker()
@@ -225,6 +264,47 @@ class CohortScreen(Screen[None]):
         self.update_title()
         self.update_detail()
 
+    # ----------------------------------------------------------------- arrivals
+
+    def watch_folder(self) -> None:
+        """Once a second: look at the cohort folder in a worker, unless a load or a look is under way."""
+        if self.arrivals is None or self.loading or self.looking:
+            return
+        self.looking = True
+        self.look_for_arrivals(self.arrivals)
+
+    @work(thread=True, exclusive=True, group="cohort-watch", name="cohort-watch")
+    def look_for_arrivals(self, watch: arrivals.Arrivals) -> None:
+        rows: list[cohort.Row] = []
+        try:
+            paths = watch.look()
+            if paths:
+                rows = list(self.session.rows(paths))
+                watch.read(rows)
+        finally:
+            self.post_message(self.Looked(rows))
+
+    @on(Looked)
+    def looked(self, message: Looked) -> None:
+        self.looking = False
+        if not message.rows or self.loading:
+            return
+        names = [row.name for row in message.rows]
+        self.context.mask_arrivals(names)
+        self.mark_arrived(names)
+        for row in message.rows:
+            self.rows[row.name] = row
+        self.rebuild()
+        if self.context.run_harness:
+            waiting = [row for row in message.rows if cohort.needs_suite(row)]
+            if waiting:
+                self.queue_harness(waiting)
+                self.fill_harness_of_arrivals(waiting)
+
+    def mark_arrived(self, names: Iterable[str]) -> None:
+        for name in names:
+            self.arrived.setdefault(name, time.strftime("%H:%M"))
+
     # ----------------------------------------------------------------- table contents
 
     def update_row(self, row: cohort.Row) -> None:
@@ -234,7 +314,7 @@ class CohortScreen(Screen[None]):
         table = self.table
         if row.name not in table.rows:
             return
-        for column, cell in zip(COLUMNS, cells(self.app, row, self.me)):
+        for column, cell in zip(COLUMNS, cells(self.app, row, self.me, arrived=row.name in self.arrived)):
             shown = table.columns[ColumnKey(column.key)]
             wider = cell.cell_len > shown.content_width
             if wider:
@@ -253,7 +333,7 @@ class CohortScreen(Screen[None]):
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
-        return triage.matches(terms, filter_fields(row, self.me))
+        return triage.matches(terms, filter_fields(row, self.me, arrived=row.name in self.arrived))
 
     def watch_sort(self) -> None:
         self.rebuild()
@@ -292,7 +372,7 @@ class CohortScreen(Screen[None]):
         table.clear()
         shown = []
         for row in self.visible_rows():
-            shown.append(cells(self.app, row, self.me))
+            shown.append(cells(self.app, row, self.me, arrived=row.name in self.arrived))
             table.add_row(*shown[-1], key=row.name)
         sorted_by, backwards = self.sort
         for index, column in enumerate(COLUMNS):
@@ -317,6 +397,8 @@ class CohortScreen(Screen[None]):
                                                                                           "submissions"]
         if done < total:
             parts.append(f"loading {done}/{total}")
+        if self.arrived:
+            parts.append(f"{len(self.arrived)} arrived since the console opened (+, a goes to the next)")
         if self.harness_queue:
             running = ", ".join(sorted(self.harness_running)) or "starting"
             parts.append(f"harness: {self.harness_queue} to run ({running})")
@@ -339,6 +421,8 @@ class CohortScreen(Screen[None]):
             panel.update(Content("No submissions." if not self.rows else "No row matches the filter."))
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
+        if name in self.arrived:
+            lines.insert(1, f"+ arrived at {self.arrived[name]}, after the console opened")
         panel.update(Content("\n".join(lines + [LEGEND])))
 
     def current_name(self) -> str | None:
@@ -450,6 +534,19 @@ class CohortScreen(Screen[None]):
                 table.move_cursor(row=(start + step) % len(names))
                 return
         self.app.notify(f"Every submission is scored by {self.me}.", markup=False)
+
+    def action_next_arrival(self) -> None:
+        """The next row that arrived since the console opened, after the cursor (round to the first)."""
+        table = self.table
+        names = [key.value for key in table.rows if key.value is not None]
+        start = table.cursor_row
+        for step in range(1, len(names) + 1):
+            if names[(start + step) % len(names)] in self.arrived:
+                table.move_cursor(row=(start + step) % len(names))
+                return
+        said = "Nothing has arrived since the console opened." if not self.arrived else \
+            "The submissions that arrived are filtered out (escape clears the filter)."
+        self.app.notify(said, markup=False, timeout=3)
 
     def action_filter(self) -> None:
         box = self.filter_box

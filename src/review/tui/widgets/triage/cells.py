@@ -86,7 +86,11 @@ COLUMN_INDEX = {column.key: index for index, column in enumerate(COLUMNS)}
 GOOD_SCOPE, BAD_SCOPES = "persisted", ("per-attempt", "per-amount", "none")
 
 
-def cells(app: App, row: cohort.Row, me: str) -> list[Text]:
+# Before the candidate's name: the row arrived after the console opened.
+ARRIVED = "+ "
+
+
+def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Text]:
     """Every cell as plain Text: DataTable would parse a str as markup."""
     pending = PENDING if not row.complete else MISSING
     texts = []
@@ -102,6 +106,9 @@ def cells(app: App, row: cohort.Row, me: str) -> list[Text]:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
         texts.append(Text(safe_line(shown, 80)))
     by_key = dict(zip(COLUMN_INDEX, texts))
+    if arrived:
+        by_key["name"] = texts[COLUMN_INDEX["name"]] = Text.assemble((ARRIVED, palette.style(app, "info", bold=True)),
+                                                                     by_key["name"])
     state = my_state(row, me)
     if state == "unreadable":
         by_key["mine"].stylize(palette.style(app, "bad", bold=True))
@@ -123,11 +130,11 @@ def cells(app: App, row: cohort.Row, me: str) -> list[Text]:
     return texts
 
 
-def filter_fields(row: cohort.Row, me: str) -> dict[str, list[str]]:
+def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, list[str]]:
     """What each filter field matches; a plain word matches the candidate's name only."""
     return {
         "name": [safe_line(row.name)],  # the alias in a candidate-blind session: a real name finds nothing
-        "state": [my_state(row, me), row.state],
+        "state": [my_state(row, me), row.state] + (["arrived"] if arrived else []),
         "tool": list(row.assistants),
         "scope": [row.key_scope or ""],
         "disclosure": [row.disclosure or ""],
