@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,19 +17,18 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
-from textual.widgets.data_table import ColumnKey
-from textual.worker import get_current_worker
 
 from review.core import triage
 from review.core.rubric import ARTICLE
 from review.core.text import masking, safe_line
-from review.harness import process
-from review.services import arrivals, cohort, store
+from review.services import cohort, store
 from review.services.scoring import RubricChoice, read_rubric
 from review.support import gc
 from review.tui.context import ConsoleContext
+from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.triage.cells import COLUMNS, LEGEND, cells, detail, filter_fields
+from review.tui.widgets.triage.table import TriageTable
 
 if TYPE_CHECKING:
     from review.tui.screens.submission.screen import Closed
@@ -40,14 +38,6 @@ MINE_TO_SCORE = ("new", "draft", "stale")
 BATCH_SECONDS = 0.5
 # Seconds the cursor rests on a row before its submission is read ahead.
 PREFETCH_AFTER = 0.3
-
-
-class TriageTable(DataTable):
-    """The triage DataTable, with its enter key named for what it does here."""
-
-    BINDINGS = [Binding("enter", "select_cursor", "Open", id="triage.open"),
-                Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
-                Binding("k", "cursor_up", "Up", show=False, id="triage.up")]
 
 
 class CohortScreen(Screen[None]):
@@ -90,41 +80,20 @@ class CohortScreen(Screen[None]):
     class Loaded(Message):
         count: int
 
-    @dataclass
-    class Looked(Message):
-        """The cohort folder looked at again (the watcher's worker): rows of submissions that arrived."""
-
-        rows: list[cohort.Row]
-
-    @dataclass
-    class HarnessStarted(Message):
-        row: cohort.Row
-
-    @dataclass
-    class HarnessDone(Message):
-        row: cohort.Row
-
     def __init__(self, context: ConsoleContext) -> None:
         super().__init__()
         self.context = context
         self.cohort_dir = context.cohort_dir
         self.session = context.session
         self.me = context.me
-        self.harness_running: set[str] = set()
-        self.harness_queue = 0
         self.rows: dict[str, cohort.Row] = {}
         # The cohort's rubric, read with its folders: handed to each submission opened.
         self.rubric = RubricChoice(ARTICLE)
         self.prefetch_timer: Timer | None = None
         # When A was first pressed (A twice lifts candidate-blind review).
         self.reveal_asked = float("-inf")
-        # The folders the console opened with; any other is an arrival, marked for the session.
-        self.opened_with: set[str] | None = None
-        self.arrived: dict[str, str] = {}
-        # Looking for arrivals starts once the rows are loaded, one look at a time.
-        self.arrivals: arrivals.Arrivals | None = None
-        self.loading = False
-        self.looking = False
+        # The background harness and the arrivals.
+        self.cohort_watch = CohortWatch(self)
         self.title_bar = Static(id="triage-title")
         self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: "
                                             "reviewer: (e.g. scope:per-call)", id="triage-filter",
@@ -135,8 +104,6 @@ class CohortScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield self.title_bar
         yield self.filter_box
-        for column in COLUMNS:
-            self.table.add_column(column.label, key=column.key)
         yield self.table
         yield self.detail
         yield KeysFooter(self.context.keymap.get("app.help"))
@@ -145,10 +112,10 @@ class CohortScreen(Screen[None]):
         self.context.subscribe_to_scores(self, self.scores_changed)
         self.reload()
         # A submission copied or imported into the cohort meanwhile appears on its own.
-        self.set_interval(self.WATCH_SECONDS, self.watch_folder)
+        self.set_interval(self.WATCH_SECONDS, self.cohort_watch.look)
 
     def reload(self) -> None:
-        self.loading = True
+        self.cohort_watch.loading = True
         self.load_rows()
 
     @work(thread=True, exclusive=True, group="triage", name="triage-rows")
@@ -178,11 +145,7 @@ class CohortScreen(Screen[None]):
         self.rubric = message.rubric
         # Candidate-blind: set before the first row is drawn.
         self.context.start_masking(path.name for path in message.paths)
-        names = [path.name for path in message.paths]
-        if self.opened_with is None:
-            self.opened_with = set(names)
-        # R found folders that came after the console opened: arrivals too.
-        self.mark_arrived(name for name in names if name not in self.opened_with)
+        self.cohort_watch.listed([path.name for path in message.paths])
         self.rows = {path.name: cohort.placeholder(path) for path in message.paths}
         self.rebuild()
 
@@ -211,145 +174,47 @@ class CohortScreen(Screen[None]):
         self.rebuild()
         # The row under the cursor is complete now: read it ahead.
         self.highlighted()
-        self.loading = False
-        self.arrivals = arrivals.Arrivals(self.cohort_dir, self.rows)
-        if self.context.run_harness:
-            waiting = [row for row in self.rows.values() if cohort.needs_suite(row)]
-            self.queue_harness(waiting)
-            self.fill_harness(waiting)
+        self.cohort_watch.loaded(self.rows)
 
-    def queue_harness(self, rows: list[cohort.Row]) -> None:
-        for row in rows:
-            row.harness = cohort.QUEUED
-            self.update_row(row)
-        self.harness_queue += len(rows)
-        self.update_title()
+    @on(CohortWatch.Looked)
+    def looked(self, message: CohortWatch.Looked) -> None:
+        arrived = self.cohort_watch.looked(message.rows)
+        for row in arrived:
+            self.rows[row.name] = row
+        if arrived:
+            self.rebuild()
+            self.cohort_watch.run_harness([row for row in arrived if cohort.needs_suite(row)], "harness-arrivals")
 
-    @work(thread=True, exclusive=True, group="harness", name="triage-harness")
-    def fill_harness(self, rows: list[cohort.Row]) -> None:
-        """Suites run in their own event loop in this thread, two per core; the UI never waits."""
-        self.run_suites(rows)
-
-    @work(thread=True, group="harness-arrivals", name="triage-harness-arrivals")
-    def fill_harness_of_arrivals(self, rows: list[cohort.Row]) -> None:
-        """The same for submissions that arrived, beside the cohort's own runs (never cancelling them)."""
-        self.run_suites(rows)
-
-    def run_suites(self, rows: list[cohort.Row]) -> None:
-        import asyncio
-
-        worker = get_current_worker()
-        try:
-            process.run_until_stopped(
-                lambda: cohort.fill_harness(rows,
-                                            on_start=lambda row: self.post_message(self.HarnessStarted(row)),
-                                            on_done=lambda row: self.post_message(self.HarnessDone(row))),
-                lambda: worker.is_cancelled)
-        except asyncio.CancelledError:
-            # The console is quitting: the runs were stopped and their processes killed.
-            pass
-
-    @on(HarnessStarted)
-    def harness_started(self, message: HarnessStarted) -> None:
-        self.harness_running.add(message.row.name)
-        message.row.harness = "running…"
+    @on(CohortWatch.HarnessStarted)
+    def harness_started(self, message: CohortWatch.HarnessStarted) -> None:
+        self.cohort_watch.harness_started(message.row)
         self.update_row(message.row)
         self.update_title()
 
-    @on(HarnessDone)
-    def harness_done(self, message: HarnessDone) -> None:
-        self.harness_running.discard(message.row.name)
-        self.harness_queue = max(0, self.harness_queue - 1)
+    @on(CohortWatch.HarnessDone)
+    def harness_done(self, message: CohortWatch.HarnessDone) -> None:
+        self.cohort_watch.harness_done(message.row)
         self.update_row(message.row)
         self.update_title()
         self.update_detail()
 
-    # ----------------------------------------------------------------- arrivals
-
-    def watch_folder(self) -> None:
-        """Once a second: look at the cohort folder in a worker, unless a load or a look is under way."""
-        if self.arrivals is None or self.loading or self.looking:
-            return
-        self.looking = True
-        self.look_for_arrivals(self.arrivals)
-
-    @work(thread=True, exclusive=True, group="cohort-watch", name="cohort-watch")
-    def look_for_arrivals(self, watch: arrivals.Arrivals) -> None:
-        rows: list[cohort.Row] = []
-        try:
-            paths = watch.look()
-            if paths:
-                rows = list(self.session.rows(paths))
-                watch.read(rows)
-        finally:
-            self.post_message(self.Looked(rows))
-
-    @on(Looked)
-    def looked(self, message: Looked) -> None:
-        self.looking = False
-        if not message.rows or self.loading:
-            return
-        names = [row.name for row in message.rows]
-        self.context.mask_arrivals(names)
-        self.mark_arrived(names)
-        for row in message.rows:
-            self.rows[row.name] = row
-        self.rebuild()
-        if self.context.run_harness:
-            waiting = [row for row in message.rows if cohort.needs_suite(row)]
-            if waiting:
-                self.queue_harness(waiting)
-                self.fill_harness_of_arrivals(waiting)
-
-    def mark_arrived(self, names: Iterable[str]) -> None:
-        for name in names:
-            self.arrived.setdefault(name, time.strftime("%H:%M"))
-
     # ----------------------------------------------------------------- table contents
 
-    def update_row(self, row: cohort.Row) -> None:
-        """Grow a column when a cell needs it, never re-measure it: DataTable measures the whole column
-        when a cell gets narrower, which made filling 300 rows quadratic (rebuild() re-fits them all).
-        The column grows here and now, not when the table is next idle (see fit_columns)."""
-        table = self.table
-        if row.name not in table.rows:
-            return
-        for column, cell in zip(COLUMNS, cells(self.app, row, self.me, arrived=row.name in self.arrived)):
-            shown = table.columns[ColumnKey(column.key)]
-            wider = cell.cell_len > shown.content_width
-            if wider:
-                shown.content_width = cell.cell_len
-            table.update_cell(row.name, column.key, cell, update_width=wider)
+    def row_cells(self, row: cohort.Row) -> list[Text]:
+        return cells(self.app, row, self.me, arrived=row.name in self.cohort_watch.arrived)
 
-    def fit_columns(self, shown: list[list[Text]]) -> None:
-        """Each column as wide as its label (sort mark included) or its widest cell, set as the rows
-        are added. DataTable measures new cells only once it is idle, and caches the lines it paints
-        by a count that measuring does not change: a frame painted in between (a busy or slow
-        terminal) showed every cell cut to its header's width, and kept it so."""
-        table = self.table
-        for index, column in enumerate(COLUMNS):
-            fitted = table.columns[ColumnKey(column.key)]
-            fitted.content_width = max([fitted.label.cell_len, *(row[index].cell_len for row in shown)])
+    def update_row(self, row: cohort.Row) -> None:
+        self.table.update_cells(row.name, self.row_cells(row))
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
-        return triage.matches(terms, filter_fields(row, self.me, arrived=row.name in self.arrived))
+        arrived = row.name in self.cohort_watch.arrived
+        return triage.matches(terms, filter_fields(row, self.me, arrived=arrived))
 
     def watch_sort(self) -> None:
         self.rebuild()
-        self.call_after_refresh(self.show_sorted_column)
-
-    def show_sorted_column(self) -> None:
-        """The sorted column's header, with its mark, on screen: a narrow terminal scrolls sideways to it."""
-        table = self.table
-        widths = [table.columns[ColumnKey(column.key)].get_render_width(table) for column in COLUMNS]
-        start = sum(widths[:self.sort[0]])
-        end = start + widths[self.sort[0]]
-        visible = table.scrollable_content_region.width
-        if start < table.scroll_x:
-            table.scroll_to(x=start, animate=False, immediate=True)
-        elif end > table.scroll_x + visible:
-            table.scroll_to(x=min(start, end - visible), animate=False, immediate=True)
+        # The sorted column's header, with its mark, on screen.
+        self.call_after_refresh(lambda: self.table.show_column(self.sort[0]))
 
     def watch_filter_text(self) -> None:
         self.rebuild()
@@ -369,17 +234,7 @@ class CohortScreen(Screen[None]):
     def rebuild(self) -> None:
         table = self.table
         current = self.current_name()
-        table.clear()
-        shown = []
-        for row in self.visible_rows():
-            shown.append(cells(self.app, row, self.me, arrived=row.name in self.arrived))
-            table.add_row(*shown[-1], key=row.name)
-        sorted_by, backwards = self.sort
-        for index, column in enumerate(COLUMNS):
-            arrow = (" ▼" if backwards else " ▲") if index == sorted_by else ""
-            table.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
-        self.fit_columns(shown)
-        table.refresh()
+        table.show_rows([(row.name, self.row_cells(row)) for row in self.visible_rows()], self.sort)
         if current and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))
         self.update_title()
@@ -397,11 +252,7 @@ class CohortScreen(Screen[None]):
                                                                                           "submissions"]
         if done < total:
             parts.append(f"loading {done}/{total}")
-        if self.arrived:
-            parts.append(f"{len(self.arrived)} arrived since the console opened (+, a goes to the next)")
-        if self.harness_queue:
-            running = ", ".join(sorted(self.harness_running)) or "starting"
-            parts.append(f"harness: {self.harness_queue} to run ({running})")
+        parts += self.cohort_watch.title_parts()
         if self.filter_text:
             terms, problems = triage.parse_filter(self.filter_text)
             parts.append(f"filter {self.filter_text!r}: {shown} shown")
@@ -421,8 +272,8 @@ class CohortScreen(Screen[None]):
             panel.update(Content("No submissions." if not self.rows else "No row matches the filter."))
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
-        if name in self.arrived:
-            lines.insert(1, f"+ arrived at {self.arrived[name]}, after the console opened")
+        if name in self.cohort_watch.arrived:
+            lines.insert(1, f"+ arrived at {self.cohort_watch.arrived[name]}, after the console opened")
         panel.update(Content("\n".join(lines + [LEGEND])))
 
     def current_name(self) -> str | None:
@@ -538,13 +389,12 @@ class CohortScreen(Screen[None]):
     def action_next_arrival(self) -> None:
         """The next row that arrived since the console opened, after the cursor (round to the first)."""
         table = self.table
-        names = [key.value for key in table.rows if key.value is not None]
-        start = table.cursor_row
-        for step in range(1, len(names) + 1):
-            if names[(start + step) % len(names)] in self.arrived:
-                table.move_cursor(row=(start + step) % len(names))
-                return
-        said = "Nothing has arrived since the console opened." if not self.arrived else \
+        found = self.cohort_watch.next_arrival([key.value for key in table.rows if key.value is not None],
+                                        table.cursor_row)
+        if found is not None:
+            table.move_cursor(row=found)
+            return
+        said = "Nothing has arrived since the console opened." if not self.cohort_watch.arrived else \
             "The submissions that arrived are filtered out (escape clears the filter)."
         self.app.notify(said, markup=False, timeout=3)
 
