@@ -147,12 +147,12 @@ class Navigation:
         return where if target == self.screen.analysis.head else f"{where} @ {target[:7]}"
 
     def log_anchor(self) -> str | None:
-        """The scenario whose lines are at the top of the stub log, and that line: `stub log
+        """The scenario of the selected stub log line (or the one at its top), and that line: `stub log
         first-503: …`."""
         log = self.screen.stub_log
-        if not log.raw_lines:
+        top = log.top_index()
+        if top is None:
             return None
-        top = max(0, min(len(log.raw_lines) - 1, log.lines.scroll_offset.y - log.unlogged))
         names = [s.name for s in scenarios.SCENARIOS]
         for line in reversed(log.raw_lines[:top + 1]):
             found = next((name for name in names if f"] {name}: " in line), None)
