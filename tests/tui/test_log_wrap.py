@@ -43,3 +43,26 @@ def test_a_huge_line_loses_nothing():
     huge = ("word " * 40_000) + "x" * 100_000
     found = rows(huge, 80)
     assert "".join(found) == huge and all(len(row.rstrip()) <= 80 for row in found)
+
+
+async def test_a_log_past_its_cap_says_how_many_lines_it_left_out():
+    from textual.app import App
+
+    from review.tui.widgets.stub_log.lines import LogLines
+
+    class OneLog(App[None]):
+        def compose(self):
+            yield LogLines(max_lines=10)
+
+    app = OneLog()
+    async with app.run_test(size=(60, 12)) as pilot:
+        log = app.query_one(LogLines)
+        for number in range(25):
+            log.add(f"[ {number:5d} ms] happy: line {number}")
+        await pilot.pause()
+        shown = log.plain_lines()
+        assert shown[0].startswith("⋯ ") and "earlier lines are not shown" in shown[0]
+        dropped = int(shown[0].split()[1])
+        assert shown[-1].endswith("line 24") and dropped + len(shown) - 1 == 25
+        # Following the end: the last line is on screen.
+        assert "line 24" in "".join(log.render_line(y).text for y in range(log.size.height))
