@@ -353,7 +353,7 @@ async def test_a_submission_copied_in_while_the_console_is_open_appears_marked_a
         assert str(screen.table.get_cell("zoe-hal-kim", "name")) == "+ zoe-hal-kim"
         assert screen.rows["zoe-hal-kim"].head is not None
         title = str(screen.query_one("#triage-title").render())
-        assert "1 arrived since the console opened" in title and "8 submissions" in title
+        assert "1 arrived since opening (+, a)" in title and "8 submissions" in title
         # The rows the console opened with are not marked.
         assert str(screen.table.get_cell("ada-okafor", "name")) == "ada-okafor"
         await pilot.press("a")

@@ -146,6 +146,7 @@ class CohortScreen(Screen[None]):
         # Candidate-blind: set before the first row is drawn.
         self.context.start_masking(path.name for path in message.paths)
         self.cohort_watch.listed([path.name for path in message.paths])
+        self.refresh_bindings()
         self.rows = {path.name: cohort.placeholder(path) for path in message.paths}
         self.rebuild()
 
@@ -182,6 +183,7 @@ class CohortScreen(Screen[None]):
         for row in arrived:
             self.rows[row.name] = row
         if arrived:
+            self.refresh_bindings()
             self.rebuild()
             self.cohort_watch.run_harness([row for row in arrived if cohort.needs_suite(row)], "harness-arrivals")
 
@@ -389,14 +391,13 @@ class CohortScreen(Screen[None]):
     def action_next_arrival(self) -> None:
         """The next row that arrived since the console opened, after the cursor (round to the first)."""
         table = self.table
-        found = self.cohort_watch.next_arrival([key.value for key in table.rows if key.value is not None],
-                                        table.cursor_row)
+        shown = [key.value for key in table.rows if key.value is not None]
+        found = self.cohort_watch.next_arrival(shown, table.cursor_row)
         if found is not None:
             table.move_cursor(row=found)
-            return
-        said = "Nothing has arrived since the console opened." if not self.cohort_watch.arrived else \
-            "The submissions that arrived are filtered out (escape clears the filter)."
-        self.app.notify(said, markup=False, timeout=3)
+        else:
+            self.app.notify("The submissions that arrived are filtered out (escape clears the filter).",
+                            markup=False)
 
     def action_filter(self) -> None:
         box = self.filter_box
@@ -440,6 +441,9 @@ class CohortScreen(Screen[None]):
         if action == "reveal":
             # The key exists only in a candidate-blind session.
             return masking()
+        if action == "next_arrival":
+            # In the footer once something has arrived (? lists it always).
+            return bool(self.cohort_watch.arrived)
         return True
 
     def action_reveal(self) -> None:

@@ -163,7 +163,7 @@ class CohortWatch:
     def title_parts(self) -> list[str]:
         parts = []
         if self.arrived:
-            parts.append(f"{len(self.arrived)} arrived since the console opened (+, a goes to the next)")
+            parts.append(f"{len(self.arrived)} arrived since opening (+, a)")
         if self.harness_queue:
             running = ", ".join(sorted(self.harness_running)) or "starting"
             parts.append(f"harness: {self.harness_queue} to run ({running})")
