@@ -62,7 +62,7 @@ async def test_filter_narrows_and_escape_clears(sample_cohort):
         await pilot.press("ctrl+u", *"disclosure:conflict")
         assert names(screen.table) == ["finn-mueller"]  # the note says no AI; its commits name Cursor
         await pilot.press("ctrl+u", *"colour:red")
-        assert "not understood: colour:red" in str(screen.query_one("#triage-title").render())
+        assert "not understood: colour:red" in str(screen.query_one("#triage-filter-problem").render())
 
 
 async def test_sort_by_column_and_reverse(sample_cohort):

@@ -20,13 +20,14 @@ from textual.widgets import DataTable, Input, Static
 
 from review.core import triage
 from review.core.rubric import ARTICLE
-from review.core.text import masking, safe_line
+from review.core.text import masking, safe_line, safe_text
 from review.services import cohort, store
 from review.services.scoring import RubricChoice, read_rubric
 from review.support import gc
 from review.tui.context import ConsoleContext
 from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
+from review.tui.widgets.parts_line import PartsLine
 from review.tui.widgets.triage.cells import COLUMNS, LEGEND, cells, detail, filter_fields
 from review.tui.widgets.triage.table import TriageTable
 
@@ -94,18 +95,23 @@ class CohortScreen(Screen[None]):
         self.reveal_asked = float("-inf")
         # The background harness and the arrivals.
         self.cohort_watch = CohortWatch(self)
-        self.title_bar = Static(id="triage-title")
+        self.title_bar = PartsLine(one_row=True, id="triage-title")
         self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: "
                                             "reviewer: (e.g. scope:per-call)", id="triage-filter",
                                             classes="hidden")
+        self.filter_problem = Static(id="triage-filter-problem")
+        self.filter_problem.display = False
         self.table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
         self.detail = Static(id="triage-detail")
+        self.legend = Static(Content(LEGEND), id="triage-legend")
 
     def compose(self) -> ComposeResult:
         yield self.title_bar
         yield self.filter_box
+        yield self.filter_problem
         yield self.table
         yield self.detail
+        yield self.legend
         yield KeysFooter(self.context.keymap.get("app.help"))
 
     def on_mount(self) -> None:
@@ -255,16 +261,19 @@ class CohortScreen(Screen[None]):
         if done < total:
             parts.append(f"loading {done}/{total}")
         parts += self.cohort_watch.title_parts()
+        problems: list[str] = []
         if self.filter_text:
             terms, problems = triage.parse_filter(self.filter_text)
             parts.append(f"filter {self.filter_text!r}: {shown} shown")
-            if problems:
-                parts.append(f"not understood: {' '.join(problems)} (fields: "
-                             f"{', '.join(triage.FILTER_FIELDS)})")
+        # Under the filter box, wrapped: on the one-row title it was cut at 80 columns.
+        self.filter_problem.update(Content(safe_text(
+            f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})"
+            if problems else "")))
+        self.filter_problem.display = bool(problems)
         if masking():
             parts.append("candidate-blind (A twice shows names)")
         parts += [f"sorted by {COLUMNS[self.sort[0]].label}", str(self.cohort_dir)]
-        self.title_bar.update(Content(safe_line(" · ".join(parts), 400)))
+        self.title_bar.set_parts(parts)
 
     def update_detail(self) -> None:
         name = self.current_name()
@@ -276,7 +285,7 @@ class CohortScreen(Screen[None]):
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
         if name in self.cohort_watch.arrived:
             lines.insert(1, f"+ arrived at {self.cohort_watch.arrived[name]}, after the console opened")
-        panel.update(Content("\n".join(lines + [LEGEND])))
+        panel.update(Content("\n".join(lines)))
 
     def current_name(self) -> str | None:
         table = self.table
@@ -415,15 +424,14 @@ class CohortScreen(Screen[None]):
         self.table.focus()
 
     def action_clear_filter(self) -> None:
+        """One escape, in the box or in the table: the filter cleared and the box closed."""
         box = self.filter_box
-        if box.has_focus and box.value:
+        was_typing = box.has_focus
+        if was_typing or self.filter_text:
             box.value = ""
-        elif box.has_focus:
             box.add_class("hidden")
+        if was_typing:
             self.table.focus()
-        elif self.filter_text:
-            box.value = ""
-            box.add_class("hidden")
 
     def action_sort_next(self) -> None:
         self.sort = ((self.sort[0] + 1) % len(COLUMNS), False)
