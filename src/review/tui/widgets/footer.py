@@ -29,6 +29,9 @@ class FittingFooter(PrunedFooter):
 
     def fit(self) -> None:
         room = self.scrollable_content_region.width
+        # Not laid out yet: nothing to measure against (every key would be hidden).
+        if room <= 0:
+            return
         cut = False
         for key in self.children:
             cut = cut or key.virtual_region.right > room
