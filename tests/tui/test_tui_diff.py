@@ -223,19 +223,19 @@ async def test_a_commit_adding_the_note_counts_no_prose_as_code(tmp_path):
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await open_submission(app, pilot, "cand")
         pane = screen.query_one(DiffPane)
-        whole = str(pane.query_one("#diff-range").render())
+        whole = " ".join(str(pane.query_one("#diff-range").render()).split())
         assert "AI-attributed 2 of 2 lines of code" in whole and "11 added lines not counted (prose" in whole
         for _ in range(2):
             await pilot.press("greater_than_sign")
             await settle(app, pilot)
         assert "“note”" in pane.shown.label
-        header = str(pane.query_one("#diff-range").render())
+        header = " ".join(str(pane.query_one("#diff-range").render()).split())
         # No code in this commit: no share to give.
         assert "lines of code" not in header
         assert "11 added lines not counted (prose (the note, a README))" in header
         await pilot.press("less_than_sign")
         await settle(app, pilot)
-        assert "AI-attributed 2 of 2 lines of code (100%)" in str(pane.query_one("#diff-range").render())
+        assert "AI-attributed 2 of 2 lines of code (100%)" in " ".join(str(pane.query_one("#diff-range").render()).split())
 
 
 async def test_a_moved_persons_block_says_where_it_came_from_in_the_gutter_and_below_the_diff(tmp_path):

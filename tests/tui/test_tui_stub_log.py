@@ -169,7 +169,7 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         view = screen.query_one(DiffView)
         # The screen hands the result to the diff a moment after the log says the run ended.
         await wait_until(pilot, lambda: not log.running and log.job.startswith("coverage") and view.coverage)
-        header = str(screen.query_one("#diff-range").render())
+        header = " ".join(str(screen.query_one("#diff-range").render()).split())
         assert "coverage (first-503: double-charge)" in header
         assert "AI-attributed: 15 ran, 0 did not" in header
         rows = ["".join(s.text for s in view.painter.row(i, row, False)) for i, row in enumerate(view.rows)
@@ -183,7 +183,7 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         assert "    " + "  │+" in note
         # The diff pane's c hides the overlay.
         await pilot.press("1", "c")
-        assert view.coverage is None and "coverage hidden" in str(screen.query_one("#diff-range").render())
+        assert view.coverage is None and "coverage hidden" in " ".join(str(screen.query_one("#diff-range").render()).split())
 
 
 async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the_second_key(sample_cohort,
