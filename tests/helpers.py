@@ -305,3 +305,23 @@ def reading_submission(cohort: Path, name: str = "reader") -> Path:
         "util.mjs": "export const currency = 'EUR';\n\nexport const cents = (n) => n * 100;\n",
         "money.mjs": "export const rounding = 'half-up';\n\n" + PARSE_AMOUNT})
     return repo
+
+
+def screen_text(app) -> list[str]:
+    """The screen as a reader sees it: its rows of text, from the app's own screenshot."""
+    import html
+    import re
+    from collections import defaultdict
+
+    svg = app.export_screenshot()
+    rows: dict[float, list[tuple[float, str]]] = defaultdict(list)
+    for found in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+        rows[float(found.group(2))].append((float(found.group(1)), html.unescape(found.group(3))))
+    # Each text run starts at its column: 12.2 units a cell in Textual's screenshots.
+    lines = []
+    for y in sorted(rows):
+        line = ""
+        for x, text in sorted(rows[y]):
+            line = line.ljust(round(x / 12.2)) + text
+        lines.append(line.replace("\xa0", " ").rstrip())
+    return lines

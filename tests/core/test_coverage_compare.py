@@ -69,7 +69,7 @@ def test_before_after_names_what_was_fixed_what_broke_and_what_stayed():
              result("decline", "retried-decline"), result("timeout", "ok")]
     changes = {c.scenario: c for c in compare.compare(before, after)}
     assert changes["first-503"].kind == "fixed" and changes["first-503"].text == "double-charge → ok"
-    assert changes["first-503"].before_facts == "2 req · 2 keys · 1 charge"
+    assert changes["first-503"].before_facts == "2 req seen · 2 keys · 1 charge created"
     assert changes["restart"].kind == "same" and changes["decline"].kind == "broke"
     assert changes["timeout"].kind == "missing" and changes["timeout"].before_facts == "not run"
     assert compare.headline(list(changes.values())) == "1 fixed, 1 broke, 2 same, 1 missing"

@@ -264,8 +264,11 @@ def test_submission_text_stays_text_in_the_tab(browser, served, sample_cohort):
     tab = Tab(browser, server.url)
     tab.wait_for("9 for ana to score")
     tab.keys("Enter")
-    tab.wait_for("aaa-hostile")
+    # The submission screen (the name is in the triage table already).
+    tab.wait_for("whole submission (starter → HEAD)")
     tab.keys("2")
+    # The note pane itself (the diff shows the same lines, cut at its width).
+    tab.wait_for("NOTE.md at HEAD")
     shown = tab.wait_for("https://example.invalid/leak")
     assert "[@click=app.quit]press here[/]" in shown and "[b]bold[/b]" in shown
     # A click on the link, and on the markup, acts on nothing: no page opens, the console stays.

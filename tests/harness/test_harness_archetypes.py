@@ -39,6 +39,25 @@ def test_untouched_draft_sends_a_new_key_per_attempt_and_double_charges_on_resta
     assert suite.sandbox == sandbox.detect().kind
 
 
+def test_requests_seen_and_charges_created_are_named_apart(sample_cohort_master, capsys):
+    """The article's stub calls every request a charge; this gateway counts the charges it created.
+    Side by side, each figure says which it is, and a double-charge with none created says why."""
+    from review.cli import main
+
+    results, _ = verdicts(sample_cohort_master, "ada-okafor", ["first-503", "always-503"])
+    first, always = results["first-503"], results["always-503"]
+    article = next(line for line in first.log if '{"charges":2,"distinctKeys":2}' in line)
+    assert "starter stub's line" in article and 'its "charges" counts the requests it received' in article
+    assert first.reasons[0] == "2 request(s) seen, 2 distinct key(s), 1 charge(s) created by the gateway"
+    assert always.verdict == "double-charge" and always.charges_created == 0
+    assert always.reasons[0] == "3 request(s) seen, 3 distinct key(s), 0 charge(s) created by the gateway"
+    assert "none was created here only because every attempt was refused before charging" in always.reasons[-1]
+    # `review harness` in words: the same two figures, each named.
+    assert main(["harness", str(sample_cohort_master / "ada-okafor"), "--scenario", "always-503"]) == 0
+    printed = capsys.readouterr().out
+    assert "requests seen 3  keys 3  charges created 0" in printed and "none was created here" in printed
+
+
 def test_hoisted_key_passes_first_503_but_fails_restart(sample_cohort_master):
     results, _ = verdicts(sample_cohort_master, "ben-larsen", ["first-503", "always-503", "restart"])
     assert results["first-503"].verdict == "ok" and results["first-503"].distinct_keys == 1

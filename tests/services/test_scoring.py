@@ -90,13 +90,13 @@ def test_final_needs_every_tier_and_the_note_on_screen(tmp_path):
 def test_the_header_says_the_state_a_save_would_write_and_why_final_is_refused(tmp_path):
     scoring = session(submission(tmp_path))
     scoring.start(HEAD, COMMITS, store.read_scores(scoring.path))
-    assert "will save as DRAFT ·" in scoring.header("draft", ["Evidence"])
+    assert "will save as DRAFT\n" in scoring.header("draft", ["Evidence"])
     asked = scoring.header("final", ["Evidence", "Blast radius"])
     assert "will save as DRAFT: final refused — no tier yet for Evidence, Blast radius" in asked
     assert "the note has not been on screen" in asked and "FINAL" not in asked
     assert scoring.toggled_text("final", []).startswith("final asked, but a save now writes a DRAFT")
     scoring.open_note()
-    assert "will save as FINAL ·" in scoring.header("final", [])
+    assert "will save as FINAL\n" in scoring.header("final", [])
     assert scoring.toggled_text("final", []) == "state will be saved as FINAL (ctrl+s saves)"
     review, notes = scoring.review(values("final"), ["Evidence"], None, None)
     text = scoring.saved_text(store.Review(["ana"], HEAD, revision=2), notes, autosave=False)

@@ -1,9 +1,11 @@
 """Snapshots of every screen, grouped by feature, each in a dark, a light, the high-contrast and an
-ANSI theme, and with NO_COLOR: triage; the submission screen at 80×24 (tabs, as in tmux over SSH)
-and at 200×50 (every pane side by side); help (`?`); the stub log after a run; the rubric beside
-another reviewer's disagreement; reading a diff (changed words, whitespace hidden, a moved block,
-viewed files, side by side) in a dark and a light theme and with NO_COLOR. `pytest --snapshot-update`
-rewrites them after a deliberate change."""
+ANSI theme, and with NO_COLOR: triage (and, in two themes, sorted by key scope with a submission that
+arrived while it was open); the submission screen at 80×24 (tabs, as in tmux over SSH) and at 200×50
+(every pane side by side); help (`?`); the stub log after a run, at 120×40 and at 80×24 (and, in two
+themes, a line selected with its key in full); the rubric at 80×24 and beside another reviewer's
+disagreement; reading a diff (changed words, whitespace hidden, a moved block, viewed files, side by
+side) in a dark and a light theme and with NO_COLOR. `pytest --snapshot-update` rewrites them after a
+deliberate change."""
 
 from __future__ import annotations
 
@@ -11,10 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BEN_HEAD, open_submission, reading_submission, seal_file, seed_ben_suite, settle
+from helpers import BEN_HEAD, open_submission, reading_submission, seal_file, seed_ben_suite, settle, wait_until
 from review.tui.app import ReviewApp
 from review.tui.widgets.stub_log.log import StubLog
 
+TWO = [
+    pytest.param("review-light", False, id="review-light"),
+    pytest.param("review-dark", True, id="no-color"),
+]
 VARIANTS = [
     pytest.param("review-dark", False, id="review-dark"),
     pytest.param("review-light", False, id="review-light"),
@@ -56,6 +62,27 @@ class TestTriage:
 
         assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=loaded)
 
+    @pytest.mark.parametrize(("theme", "no_color"), [*TWO[:1], pytest.param("review-dark", False, id="review-dark")])
+    def test_80x24_sorted_by_key_scope_with_an_arrival(self, snap_compare, make_app, sample_cohort, tmp_path,
+                                                       monkeypatch, theme, no_color):
+        import shutil
+
+        from review.tui.screens.cohort import CohortScreen
+
+        seed_ben_suite()
+        monkeypatch.setattr(CohortScreen, "WATCH_SECONDS", 0.1)
+        shutil.move(sample_cohort / "hal-kim", tmp_path / "hal-kim")
+
+        async def arrived(pilot):
+            await settle(pilot.app, pilot)
+            shutil.copytree(tmp_path / "hal-kim", sample_cohort / "hal-kim", symlinks=True)
+            await wait_until(pilot, lambda: pilot.app.screen.rows.get("hal-kim") is not None
+                             and pilot.app.screen.rows["hal-kim"].complete, timeout=30)
+            await pilot.press("s", "s")
+            await settle(pilot.app, pilot)
+
+        assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=arrived)
+
 
 class TestSubmissionScreen:
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
@@ -94,17 +121,51 @@ class TestStubLog:
 
         assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=log_open)
 
+    @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
+    def test_80x24_after_a_run(self, snap_compare, make_app, theme, no_color):
+        # Every line wrapped to the tab, keys folded: status and charge on screen, nothing sideways.
+        seed_ben_suite()
+
+        async def log_open(pilot):
+            await open_ben(pilot)
+            await pilot.press("5")
+            await settle(pilot.app, pilot)
+            pilot.app.screen.query_one(StubLog).lines.scroll_end(animate=False, immediate=True)
+            await settle(pilot.app, pilot)
+
+        assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=log_open)
+
+    @pytest.mark.parametrize(("theme", "no_color"), TWO)
+    def test_80x24_a_selected_request_shows_its_key_in_full(self, snap_compare, make_app, theme, no_color):
+        seed_ben_suite()
+
+        async def selected(pilot):
+            await open_ben(pilot)
+            await pilot.press("5")
+            await settle(pilot.app, pilot)
+            lines = pilot.app.screen.query_one(StubLog).lines
+            # first-503's second request: the key it reused.
+            lines.selected = [i for i, line in enumerate(lines.plain_lines()) if "POST /charge" in line][2]
+            await settle(pilot.app, pilot)
+
+        assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=selected)
+
+
+async def score_at_80x24(pilot):
+    await open_ben(pilot)
+    # No autosave time stamp in the picture.
+    pilot.app.screen.scoring.AUTOSAVE_SECONDS = 3600
+    await pilot.press("4", "s", "down", "a")
+    await settle(pilot.app, pilot)
+
 
 class TestRubricPane:
     def test_80x24_rubric_tab_with_a_tier_chosen(self, snap_compare, make_app):
-        async def score(pilot):
-            await open_ben(pilot)
-            # No autosave time stamp in the picture.
-            pilot.app.screen.scoring.AUTOSAVE_SECONDS = 3600
-            await pilot.press("4", "s", "down", "a")
-            await settle(pilot.app, pilot)
+        assert snap_compare(make_app("review-dark", False), terminal_size=(80, 24), run_before=score_at_80x24)
 
-        assert snap_compare(make_app("review-dark", False), terminal_size=(80, 24), run_before=score)
+    @pytest.mark.parametrize(("theme", "no_color"), TWO)
+    def test_80x24_rubric_tab_in_other_themes(self, snap_compare, make_app, theme, no_color):
+        assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=score_at_80x24)
 
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
     def test_beside_another_reviewers_disagreement(self, snap_compare, make_app, sample_cohort, theme,

@@ -137,8 +137,8 @@ async def test_a_100k_line_diff_opens_and_scrolls(tmp_path):
         assert view.scroll_offset.y > 0
 
 
-async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with_remapped_keys(sample_cohort,
-                                                                                             isolated_dirs):
+async def test_help_on_the_submission_screen_lists_the_focused_panes_keys_each_once_with_remapped_keys(
+        sample_cohort, isolated_dirs):
     from review.tui.screens.help import HelpScreen
 
     config = isolated_dirs / "config" / "review"
@@ -150,20 +150,42 @@ async def test_help_on_the_submission_screen_lists_every_pane_focused_first_with
         await pilot.press("5", "question_mark")
         assert isinstance(app.screen, HelpScreen)
         rows = app.screen.rows
-        # The focused pane's keys come first.
+        # The focused pane's keys come first; another pane's (the diff's own c) are not listed.
         assert rows[0][0] == "Stub log"
-        ids = {binding_id: (group, keys) for group, keys, _, binding_id in rows}
-        for wanted in ("log.run", "log.before-after", "log.coverage", "commits.timeline", "diff.next-hunk",
-                       "diff.coverage", "rubric.go-to-evidence", "rubric.strong", "submission.save",
-                       "app.quit"):
+        assert {group for group, *_ in rows} == {"Stub log", "Submission", "Everywhere"}
+        ids = {binding_id: (group, keys) for group, keys, _, listed in rows for binding_id in listed.split()}
+        for wanted in ("log.run", "log.before-after", "log.coverage", "log.line-down", "log.follow",
+                       "submission.save", "submission.pane-diff", "app.quit"):
             assert wanted in ids, wanted
-        assert ids["commits.timeline"][0] == "Commits" and ids["rubric.strong"][0] == "Rubric"
+        assert "diff.coverage" not in ids and "rubric.strong" not in ids
+        keys = [key for _, shown, _, _ in rows for key in shown.split()]
+        assert keys.count("c") == 1
         assert ids["log.run"][1] == "^r"
         await pilot.press("escape")
         # The remapped key runs the suite.
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert app.screen.query_one("StubLog").running
+        await pilot.press("escape")
+
+
+async def test_help_on_the_note_lists_the_notes_keys_not_the_diffs(sample_cohort):
+    from review.tui.screens.help import HelpScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("2", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = app.screen.rows
+        assert rows[0][0] == "Note"
+        assert {group for group, *_ in rows} == {"Note", "Submission", "Everywhere"}
+        ids = {binding_id for *_, listed in rows for binding_id in listed.split()}
+        assert {"note.down", "note.page-down", "submission.back"} <= ids
+        assert not any(binding_id.startswith("diff.") for binding_id in ids)
+        await pilot.press("escape", "j")
+        await pilot.pause()
+        assert app.screen.query_one("#note-view").scroll_offset.y > 0
 
 
 async def test_z_zooms_the_focused_pane_to_the_whole_screen_and_back(sample_cohort):
@@ -201,19 +223,19 @@ async def test_a_commit_adding_the_note_counts_no_prose_as_code(tmp_path):
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await open_submission(app, pilot, "cand")
         pane = screen.query_one(DiffPane)
-        whole = str(pane.query_one("#diff-range").render())
+        whole = " ".join(str(pane.query_one("#diff-range").render()).split())
         assert "AI-attributed 2 of 2 lines of code" in whole and "11 added lines not counted (prose" in whole
         for _ in range(2):
             await pilot.press("greater_than_sign")
             await settle(app, pilot)
         assert "“note”" in pane.shown.label
-        header = str(pane.query_one("#diff-range").render())
+        header = " ".join(str(pane.query_one("#diff-range").render()).split())
         # No code in this commit: no share to give.
         assert "lines of code" not in header
         assert "11 added lines not counted (prose (the note, a README))" in header
         await pilot.press("less_than_sign")
         await settle(app, pilot)
-        assert "AI-attributed 2 of 2 lines of code (100%)" in str(pane.query_one("#diff-range").render())
+        assert "AI-attributed 2 of 2 lines of code (100%)" in " ".join(str(pane.query_one("#diff-range").render()).split())
 
 
 async def test_a_moved_persons_block_says_where_it_came_from_in_the_gutter_and_below_the_diff(tmp_path):

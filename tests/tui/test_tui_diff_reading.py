@@ -19,7 +19,8 @@ def rows_of(view: DiffView) -> list[str]:
 
 
 def header(screen) -> str:
-    return str(screen.query_one("#diff-range").render())
+    # As one line: the header wraps between its parts.
+    return " ".join(str(screen.query_one("#diff-range").render()).split())
 
 
 def current_path(view: DiffView) -> str | None:

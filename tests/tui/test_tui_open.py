@@ -145,7 +145,7 @@ async def test_a_submission_not_read_ahead_shows_its_diff_before_its_lines_are_a
         assert screen.previewed is screen.analysis.diff
         view = screen.query_one(DiffView)
         assert view.diff is screen.analysis.diff and any(row.line and row.line.tool for row in view.rows)
-        header = str(screen.query_one("#diff-range").render())
+        header = " ".join(str(screen.query_one("#diff-range").render()).split())
         assert "reading which lines" not in header and "AI-attributed" in header
 
 

@@ -100,8 +100,9 @@ async def test_stale_after_a_new_commit(sample_cohort):
         screen = await open_submission(app, pilot, "ben-larsen")
         status = str(screen.query_one("#rubric-status").render())
         assert "STALE" in status and "Late change after the deadline" in status
-        # What the runs said then and now.
-        assert "runs:" in status
+        # What the runs said then and now, on a line of its own (not joined on by a literal ⏎).
+        assert "runs:" in status and "⏎" not in status
+        assert status.splitlines()[0].startswith("STALE") and status.splitlines()[-1].startswith("runs:")
         form = screen.query_one(RubricForm)
         assert form.values()["tiers"]["found-defect"] == "strong" and form.state == "draft"
         # Re-review: the diff opens on what changed since the reviewed commit, not the whole submission.
@@ -410,13 +411,14 @@ async def test_the_header_says_what_a_save_writes_and_a_refused_final_says_why_e
         assert "article" not in header().split(" · ", 1)[1].lower()
         assert not any("article" in n.message.lower() for n in app._notifications)
         # The form asks for a draft again, and says so.
-        assert "will save as DRAFT ·" in header()
+        # (The note's gate follows on a line of its own.)
+        assert "will save as DRAFT\n" in header()
         # Every time: F and ctrl+s again name what is still missing.
         await pilot.press("down", "s", "F", "ctrl+s")
         await wait_until(pilot, lambda: "final refused — no tier yet for Blast radius (n means no decision); "
                                         "the note has not been on screen" in screen.form.status, timeout=20)
         await pilot.press("down", "a", "2", "4", "F")
-        assert "will save as FINAL ·" in header()
+        assert "will save as FINAL\n" in header()
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: screen.form.status.startswith("saved final"), timeout=20)
         assert saved(sample_cohort, "chen-wei")[0]["state"] == "final"

@@ -62,7 +62,7 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         await pilot.press("4", "g")
         lines = log.query_one(LogLines)
         await wait_until(pilot, lambda: screen.active_pane == "log" and lines.scroll_offset.y > 0, timeout=5)
-        assert "] first-503: start" in log.raw_lines[lines.scroll_offset.y - log.unlogged]
+        assert "] first-503: start" in log.raw_lines[log.top_index()]
         await pilot.press("5")
         # The pane's keys are live again.
         await wait_until(pilot, lambda: log.has_focus_within, timeout=10)
@@ -114,7 +114,7 @@ async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restar
         assert str(table.get_cell("first-503", table.ordered_columns[3].key)) == "fixed"
         # The detail log renders once it has a size.
         await pilot.pause(0.2)
-        detail = "\n".join(line.text for line in log.query_one("#compare-detail").lines)
+        detail = "\n".join(log.query_one("#compare-detail").plain_lines())
         assert "before: draft" in detail and "after: HEAD" in detail
         # Both runs' raw output.
         assert any(line.startswith("before  │") for line in log.raw_lines)
@@ -169,7 +169,7 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         view = screen.query_one(DiffView)
         # The screen hands the result to the diff a moment after the log says the run ended.
         await wait_until(pilot, lambda: not log.running and log.job.startswith("coverage") and view.coverage)
-        header = str(screen.query_one("#diff-range").render())
+        header = " ".join(str(screen.query_one("#diff-range").render()).split())
         assert "coverage (first-503: double-charge)" in header
         assert "AI-attributed: 15 ran, 0 did not" in header
         rows = ["".join(s.text for s in view.painter.row(i, row, False)) for i, row in enumerate(view.rows)
@@ -183,7 +183,7 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         assert "    " + "  │+" in note
         # The diff pane's c hides the overlay.
         await pilot.press("1", "c")
-        assert view.coverage is None and "coverage hidden" in str(screen.query_one("#diff-range").render())
+        assert view.coverage is None and "coverage hidden" in " ".join(str(screen.query_one("#diff-range").render()).split())
 
 
 async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the_second_key(sample_cohort,
@@ -203,7 +203,7 @@ async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the
         log = screen.query_one(StubLog)
         await wait_until(pilot, lambda: not log.running and log.last_verdicts)
         await pilot.pause(0.2)
-        shown = [line.text for line in log.query_one(LogLines).lines]
+        shown = log.query_one(LogLines).plain_lines()
         requests = [line for line in shown if "POST /charge" in line]
         assert len(requests) == 2 and "[k1]" in requests[0] and "[k2]" in requests[1]
 
@@ -266,3 +266,44 @@ async def test_w_writes_what_the_log_shows_to_a_file_in_the_logs_folder(sample_c
         assert written.name.startswith(f"ben-larsen-{BEN_HEAD[:12]}-")
         assert written.read_text().splitlines() == log.raw_lines
         assert any("] first-503: " in line for line in log.raw_lines)
+
+
+async def test_at_80x24_every_request_shows_status_key_and_charge_and_the_selected_line_the_key_in_full(
+        sample_cohort):
+    import re
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        # first-503 alone: the draft sends a new key per attempt.
+        await pilot.press("5", "s", "enter")
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: not log.running and log.last_verdicts)
+        lines = log.query_one(LogLines)
+        shown = lines.plain_lines()
+        requests = [index for index, line in enumerate(shown) if "POST /charge" in line]
+        assert len(requests) == 2
+        keys = [re.search(r"key=(\S+)", raw).group(1) for raw in log.raw_lines if "POST /charge" in raw]
+        assert len(keys[0]) == 36 and keys[0] != keys[1]
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        width = lines.scrollable_content_region.width
+        assert width <= 78 and lines.max_scroll_x == 0
+        for index, key, status in zip(requests, keys, ("→ 503", "→ 200 · charge ch_0001 created")):
+            rows = lines.drawn(index)
+            assert all(len(row.rstrip()) <= width for row in rows)
+            # The key folded to its number and first characters; status and charge wrapped, not cut.
+            text = " ".join(row.strip() for row in rows)
+            assert f"[k{requests.index(index) + 1}] {key[:8]}…" in text and key not in text
+            assert status in text
+        verdict = next(index for index, line in enumerate(shown) if "verdict double-charge" in line)
+        assert " ".join(row.strip() for row in lines.drawn(verdict)).endswith("before charging)")
+        # The second request selected: its key in full under the log.
+        lines.focus()
+        await pilot.press("home", *["down"] * requests[1])
+        assert lines.selected == requests[1]
+        detail = str(log.query_one("#log-detail").render())
+        assert f"[k2] {keys[1]}" in detail and log.query_one("#log-detail").display
+        # end: the log follows its end again, the detail goes.
+        await pilot.press("end")
+        assert lines.selected is None and not log.query_one("#log-detail").display

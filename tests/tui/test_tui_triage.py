@@ -62,7 +62,7 @@ async def test_filter_narrows_and_escape_clears(sample_cohort):
         await pilot.press("ctrl+u", *"disclosure:conflict")
         assert names(screen.table) == ["finn-mueller"]  # the note says no AI; its commits name Cursor
         await pilot.press("ctrl+u", *"colour:red")
-        assert "not understood: colour:red" in str(screen.query_one("#triage-title").render())
+        assert "not understood: colour:red" in str(screen.query_one("#triage-filter-problem").render())
 
 
 async def test_sort_by_column_and_reverse(sample_cohort):
@@ -106,7 +106,7 @@ async def test_help_lists_every_key_of_the_screen(sample_cohort):
         await loaded(app, pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        listed = {binding_id for _, _, _, binding_id in app.screen.rows}
+        listed = {binding_id for _, _, _, ids in app.screen.rows for binding_id in ids.split()}
         assert {"triage.open", "triage.next-unscored", "triage.filter", "triage.sort", "triage.down", "triage.up",
                 "app.quit", "app.help"} <= listed
         await pilot.press("escape")
@@ -224,3 +224,170 @@ def test_sorting_by_agree_puts_the_most_disagreement_first(tmp_path):
     column = COLUMNS[COLUMN_INDEX["agreement"]]
     ordered = [row.name for row in sorted(rows, key=lambda row: column.sort_key(row, "ana"))]
     assert ordered == ["two-of-five", "four-of-five", "all-ten", "unscored"]  # "10/10" as text would come first
+
+
+async def test_help_lists_each_key_once_even_when_remapped_onto_another_binding_of_the_same_action(
+        sample_cohort, isolated_dirs):
+    config = isolated_dirs / "config" / "review"
+    config.mkdir(parents=True)
+    # What the README's keymap example once suggested: q's binding moved onto ctrl+q, which quits already.
+    (config / "keymap.toml").write_text('"app.quit" = "ctrl+q"\n')
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("question_mark")
+        quits = [row for row in app.screen.rows if row[2] == "Quit"]
+        assert quits == [("Everywhere", "^q", "Quit", "app.quit app.quit-alt")]
+    app = ReviewApp(sample_cohort, run_harness=False, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("question_mark")
+        assert [row for row in app.screen.rows if row[2] == "Quit"] == [("Everywhere", "q ^q", "Quit",
+                                                                         "app.quit app.quit-alt")]
+
+
+async def test_a_paint_before_the_table_measures_its_rows_never_shows_cells_cut_to_the_header(sample_cohort,
+                                                                                               monkeypatch):
+    """Seen once at 100×30 under TERM=dumb: every column cut to its header (`fina`, `per-attem`, 4 of 8
+    marks, `10` for 100%). DataTable measures new cells only when it is next idle, and caches the lines
+    it paints by its update count, which measuring does not change: a frame painted between a rebuild
+    (or a cell's update) and that idle showed header-wide columns, and kept showing them until something
+    else changed the table. Here the screen paints at exactly that moment, every time."""
+    from helpers import seed_ben_suite
+
+    seed_ben_suite()
+    cut: list[str] = []
+
+    def paint(screen: CohortScreen) -> None:
+        table = screen.table
+        painted = [table.render_line(y).text for y in range(table.size.height)]
+        for key in table.rows:
+            line = next((text for text in painted if f" {key.value} " in text), None)
+            # Candidate, Mine, Key scope, Runs, Disclosure, AI: what 100 columns show whole.
+            for cell in table.get_row(key)[:6] if line is not None else []:
+                if str(cell) not in line:
+                    cut.append(f"{str(cell)!r} in {line.strip()!r}")
+
+    for method in ("rebuild", "update_row"):
+        original = getattr(CohortScreen, method)
+
+        def painted_after(screen, *args, original=original):
+            original(screen, *args)
+            paint(screen)
+
+        monkeypatch.setattr(CohortScreen, method, painted_after)
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(app, pilot)
+    assert cut == []
+
+
+async def test_every_column_shows_its_sort_mark_and_the_sorted_column_comes_into_view(sample_cohort):
+    from review.tui.widgets.triage.cells import COLUMNS
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        table = screen.table
+        for column in COLUMNS:
+            await pilot.press("S")
+            await pilot.pause()
+            header = table.render_line(0).text
+            assert f"{column.label} ▼" in header, (column.label, header)
+            await pilot.press("s")
+            await pilot.pause()
+    # s went round every column and back to the first.
+    assert screen.sort == (0, False)
+
+
+def test_verdict_like_columns_sort_worst_first(tmp_path):
+    from review.services import cohort
+    from review.tui.widgets.triage.cells import COLUMN_INDEX, COLUMNS
+
+    def ordered(key: str, rows: list) -> list[str]:
+        column = COLUMNS[COLUMN_INDEX[key]]
+        return [row.name for row in sorted(rows, key=lambda row: column.sort_key(row, "ana"))]
+
+    rows = []
+    for scope in ("persisted", "per-call", "unknown", "per-attempt", None, "none", "per-amount"):
+        row = cohort.placeholder(tmp_path / f"scope-{scope}")
+        row.key_scope = scope
+        rows.append(row)
+    assert ordered("key_scope", rows) == ["scope-none", "scope-per-attempt", "scope-per-amount", "scope-unknown",
+                                          "scope-per-call", "scope-persisted", "scope-None"]
+    runs = {"all-ok": {"happy": "ok", "first-503": "ok"}, "one-hung": {"happy": "ok", "first-503": "hung"},
+            "one-double": {"happy": "ok", "first-503": "double-charge"},
+            "two-bad": {"happy": "no-backoff", "first-503": "no-retry"}, "not-run": None}
+    rows = []
+    for name, verdicts in runs.items():
+        row = cohort.placeholder(tmp_path / name)
+        row.scenarios = verdicts
+        rows.append(row)
+    assert ordered("runs", rows) == ["two-bad", "one-double", "one-hung", "all-ok", "not-run"]
+    rows = []
+    for disclosure in ("ok", "no-ai", "conflict", "none", "unmapped"):
+        row = cohort.placeholder(tmp_path / disclosure)
+        row.disclosure = disclosure
+        rows.append(row)
+    assert ordered("disclosure", rows) == ["conflict", "none", "unmapped", "no-ai", "ok"]
+
+
+async def test_a_submission_copied_in_while_the_console_is_open_appears_marked_and_a_reaches_it(
+        sample_cohort, tmp_path, monkeypatch):
+    import shutil
+
+    from helpers import wait_until
+
+    monkeypatch.setattr(CohortScreen, "WATCH_SECONDS", 0.1)
+    # Outside the cohort until the console is open: then copied in, as a reviewer would.
+    shutil.move(sample_cohort / "hal-kim", tmp_path / "hal-kim")
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await loaded(app, pilot)
+        assert "hal-kim" not in names(screen.table)
+        await pilot.press("a")
+        assert screen.current_name() == "ada-okafor"
+        shutil.copytree(tmp_path / "hal-kim", sample_cohort / "zoe-hal-kim", symlinks=True)
+        await wait_until(pilot, lambda: "zoe-hal-kim" in names(screen.table)
+                         and screen.rows["zoe-hal-kim"].complete, timeout=30)
+        assert str(screen.table.get_cell("zoe-hal-kim", "name")) == "+ zoe-hal-kim"
+        assert screen.rows["zoe-hal-kim"].head is not None
+        title = str(screen.query_one("#triage-title").render())
+        assert "1 arrived since opening (+, a)" in title and "8 submissions" in title
+        # The rows the console opened with are not marked.
+        assert str(screen.table.get_cell("ada-okafor", "name")) == "ada-okafor"
+        await pilot.press("a")
+        assert screen.current_name() == "zoe-hal-kim"
+        assert "arrived at" in str(screen.query_one("#triage-detail").render())
+        # n (the next you have not scored) reaches it too, and the filter finds arrivals.
+        screen.table.move_cursor(row=0)
+        for _ in range(8):
+            await pilot.press("n")
+            if screen.current_name() == "zoe-hal-kim":
+                break
+        assert screen.current_name() == "zoe-hal-kim"
+        await pilot.press("slash", *"state:arrived", "enter")
+        assert names(screen.table) == ["zoe-hal-kim"]
+        await pilot.press("escape")
+        # R keeps the mark: it arrived after the console opened all the same.
+        await pilot.press("R")
+        await loaded(app, pilot)
+        assert str(screen.table.get_cell("zoe-hal-kim", "name")) == "+ zoe-hal-kim"
+
+
+async def test_an_arrival_in_a_candidate_blind_session_is_the_next_candidate(sample_cohort, tmp_path, monkeypatch):
+    import shutil
+
+    from helpers import wait_until
+
+    monkeypatch.setattr(CohortScreen, "WATCH_SECONDS", 0.1)
+    shutil.move(sample_cohort / "hal-kim", tmp_path / "hal-kim")
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",), anonymous=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await loaded(app, pilot)
+        shutil.copytree(tmp_path / "hal-kim", sample_cohort / "hal-kim", symlinks=True)
+        await wait_until(pilot, lambda: "hal-kim" in names(screen.table) and screen.rows["hal-kim"].complete,
+                         timeout=30)
+        assert str(screen.table.get_cell("hal-kim", "name")) == "+ candidate-8"
+        shown = str(screen.query_one("#triage-detail").render()) + str(screen.query_one("#triage-title").render())
+        assert "hal" not in shown.lower()

@@ -6,6 +6,7 @@ and is left out; everything else must happen in a worker."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sys
 import threading
@@ -55,11 +56,21 @@ def main_thread_io() -> Iterator[list[str]]:
         _recorded = None
 
 
-async def test_a_scripted_session_does_no_file_or_process_work_on_the_ui_thread(sample_cohort):
+async def test_a_scripted_session_does_no_file_or_process_work_on_the_ui_thread(sample_cohort, tmp_path,
+                                                                                 monkeypatch):
+    from review.tui.screens.cohort import CohortScreen
+
+    monkeypatch.setattr(CohortScreen, "WATCH_SECONDS", 0.1)
+    # Copied into the cohort during the session: the folder is watched from a worker.
+    shutil.move(sample_cohort / "hal-kim", tmp_path / "hal-kim")
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 40)) as pilot:
         with main_thread_io() as found:
             await settle(app, pilot)
+            # The test's own copy, off the main thread (the recorder would count it).
+            await asyncio.to_thread(shutil.copytree, tmp_path / "hal-kim", sample_cohort / "hal-kim", symlinks=True)
+            await wait_until(pilot, lambda: app.screen.rows.get("hal-kim") is not None
+                             and app.screen.rows["hal-kim"].complete, timeout=30)
             await pilot.press("slash", *"ben", "enter", "s", "S", "escape")
             await settle(app, pilot)
             screen = await open_submission(app, pilot, "ben-larsen")

@@ -190,8 +190,8 @@ def run_harness(args: argparse.Namespace) -> int:
                         f"{environment.get('gateway', '?')}", 300))
         for result in suite.scenarios:
             gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
-            print(safe_line(f"  {result.name:14} {result.verdict:18} requests {result.requests}  keys "
-                            f"{result.distinct_keys}  charges {result.charges_created}  gaps(ms) {gaps}",
+            print(safe_line(f"  {result.name:14} {result.verdict:18} requests seen {result.requests}  keys "
+                            f"{result.distinct_keys}  charges created {result.charges_created}  gaps(ms) {gaps}",
                             300))
             print(safe_line(f"  {'':14} {'; '.join(result.reasons)}", 600))
         if suite.sandbox == "reduced":

@@ -15,7 +15,9 @@ SHORT = {"happy": "ok", "first-503": "503", "lost-response": "lost", "always-503
          "decline": "402", "restart": "rst", "two-orders": "2×"}
 OK, BAD, NOT_RUN = "✓", "✗", "·"
 
-KEY_SCOPES = ("per-attempt", "per-call", "persisted", "per-amount", "none", "unknown")
+# Worst first, as a sort by the column puts them: no key at all, a new key per retry (the draft's
+# bug), two orders sharing one, not shown by the runs, reused by retries only, persisted.
+KEY_SCOPES = ("none", "per-attempt", "per-amount", "unknown", "per-call", "persisted")
 KEY_SCOPE_MEANS = {
     "per-attempt": "a new key on every retry: a retry is a new payment (the model draft's bug)",
     "per-call": "one key per call, reused by its retries, but not across a restart",
@@ -26,7 +28,8 @@ KEY_SCOPE_MEANS = {
 }
 RETRYING = ("first-503", "lost-response", "timeout", "always-503")
 
-DISCLOSURES = ("ok", "no-ai", "unmapped", "conflict", "none")
+# Worst first: sources that disagree, nothing disclosed, lines that map nowhere, none declared, named.
+DISCLOSURES = ("conflict", "none", "unmapped", "no-ai", "ok")
 DISCLOSURE_MEANS = {
     "ok": "tools named and mapped to lines",
     "no-ai": "the candidate declares no AI use, and nothing says otherwise",
@@ -34,6 +37,23 @@ DISCLOSURE_MEANS = {
     "conflict": "two sources name different authors for the same lines",
     "none": "nothing disclosed: no tool in the note or the commits",
 }
+
+
+# Verdicts, worst first: what a narrow cell names first and what a sort by runs puts on top.
+VERDICT_SEVERITY = ("double-charge", "dropped-payment", "lost-order", "wrong-endpoint", "no-request", "crashed",
+                    "resource-limit", "missing-entrypoint", "hung", "retry-storm", "no-retry", "retried-decline",
+                    "no-backoff", "ok")
+
+
+def severity(order: tuple[str, ...], value: str) -> int:
+    """A value's place in a worst-first order (one the order does not know: after all it knows)."""
+    return order.index(value) if value in order else len(order)
+
+
+def runs_severity(verdicts: Mapping[str, str]) -> tuple[int, int]:
+    """Most scenarios not ok first; among those, the worst verdict first."""
+    bad = [verdict for verdict in verdicts.values() if verdict != "ok"]
+    return -len(bad), min((severity(VERDICT_SEVERITY, verdict) for verdict in bad), default=len(VERDICT_SEVERITY))
 
 
 def marks(verdicts: Mapping[str, str]) -> str:

@@ -39,8 +39,8 @@ def facts(result: Observed | None) -> str:
     if result is None:
         return "not run"
     plural = "" if result.charges_created == 1 else "s"
-    return (f"{result.requests} req · {result.distinct_keys} key{'s' if result.distinct_keys != 1 else ''}"
-            f" · {result.charges_created} charge{plural}")
+    return (f"{result.requests} req seen · {result.distinct_keys} key{'s' if result.distinct_keys != 1 else ''}"
+            f" · {result.charges_created} charge{plural} created")
 
 
 def classify(before: str | None, after: str | None) -> str:

@@ -2,6 +2,10 @@
 
 Verdicts are computed only from the gateway's record (requests, keys, charges) and from the
 driver's report of how each call settled; never from what the candidate's code prints.
+
+Two figures are kept apart in every word shown: the requests the gateway saw and the charges it
+created. The article's stub counts every request as a charge (`{"charges":2,...}`); its line is
+shown as the starter stub's, labelled, never as this gateway's count.
 """
 
 from __future__ import annotations
@@ -30,20 +34,20 @@ class Scenario:
 
 
 SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("happy", "200", "1 request, 1 charge", FaultPlan()),
+    Scenario("happy", "200", "1 request, 1 charge created", FaultPlan()),
     Scenario("first-503", "503 on the first request, then 200", "2 requests, 1 distinct key",
              FaultPlan(first="503")),
     Scenario("lost-response", "creates the charge, then drops the connection without answering",
-             "retries with the same key → 1 charge", FaultPlan(first="drop-after-charge")),
+             "retries with the same key → 1 charge created", FaultPlan(first="drop-after-charge")),
     Scenario("always-503", "503 forever", "gives up within its retry budget (≤ 4 requests), waits grow, rejects",
              FaultPlan(first="503", every="503")),
     Scenario("timeout", "creates the charge and stores its response, but never answers the first request",
-             "aborts and retries with the same key → 1 charge", FaultPlan(first="hang-after-charge"), limit_s=6.0),
+             "aborts and retries with the same key → 1 charge created", FaultPlan(first="hang-after-charge"), limit_s=6.0),
     Scenario("decline", "402 card_declined", "1 request, no retry, rejects",
              FaultPlan(first="decline", every="decline")),
     Scenario("restart", "the process is killed as its first request arrives (after the charge); a new one calls again",
-             "1 distinct key across both processes → 1 charge", FaultPlan(first="kill-after-charge"), processes=2),
-    Scenario("two-orders", "two calls in one process, same amount, both 200", "2 charges, 2 keys",
+             "1 distinct key across both processes → 1 charge created", FaultPlan(first="kill-after-charge"), processes=2),
+    Scenario("two-orders", "two calls in one process, same amount, both 200", "2 keys, 2 charges created",
              FaultPlan(), calls=(AMOUNT, AMOUNT)),
 )
 
@@ -102,19 +106,20 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
         return "no-request", ["no request reached the gateway: no payment was ever attempted"]
     orders = len(scenario.calls)
     keys = {r.key for r in reqs}
-    reasons = [f"{len(reqs)} request(s), {len(keys)} distinct key(s), {facts.charges} charge(s) created"]
+    reasons = [counted(len(reqs), len(keys), facts.charges)]
     if any(r.key is None for r in reqs):
         reasons.append("no idempotency key sent on some request")
     if facts.charges > orders:
-        return "double-charge", reasons + [f"{facts.charges} charges for {orders} order(s)"]
+        return "double-charge", reasons + [f"{facts.charges} charges created for {orders} order(s)"]
     for (_process, call), call_keys in _keys_per_call(reqs).items():
         if len(call_keys) > 1 and scenario.name != "decline":  # there, retrying at all is the fault
             # The article's stub counts every request as a charge: two keys for one order is its
-            # {"charges":2,"distinctKeys":2}. This gateway charged less only because the failure
+            # {"charges":2,"distinctKeys":2}. This gateway created fewer only because the failure
             # came before execution; after a lost response the same client charges twice.
             return "double-charge", reasons + [
-                f"call {call} sent {len(call_keys)} different keys across its retries (a new key per attempt); "
-                "the gateway sees each retry as a new payment"]
+                f"call {call} sent {len(call_keys)} different keys across its retries (a new key per attempt): "
+                "the gateway sees each retry as a new payment"
+                + (_why_fewer(facts.charges) if facts.charges < len(call_keys) else "")]
     final_process = max((o.process for o in facts.outcomes), default=1)
     finals = [o for o in facts.outcomes if o.process == final_process and o.kind != "killed"]
     resolved = [o for o in finals if o.kind == "resolved"]
@@ -161,6 +166,25 @@ def _keys_per_call(requests: list[RequestRecord]) -> dict[tuple[int, int | None]
     return keys
 
 
+def counted(requests: int, keys: int, created: int) -> str:
+    """The gateway's own figures, each named for what it counts."""
+    return (f"{requests} request(s) seen, {keys} distinct key(s), {created} charge(s) created by the "
+            "gateway")
+
+
+def _why_fewer(created: int) -> str:
+    """Why a client that sends a new key per attempt was charged less than once per key here."""
+    if created == 0:
+        return " (none was created here only because every attempt was refused before charging)"
+    return f" ({created} created here only because the other attempts were refused before charging)"
+
+
+ARTICLE_LABEL = "starter stub's line"
+ARTICLE_MEANS = '(its "charges" counts the requests it received)'
+
+
 def article_line(requests: list[RequestRecord]) -> str:
-    """The article's stub prints this once two requests arrived: requests seen, distinct keys."""
-    return '{"charges":%d,"distinctKeys":%d}' % (len(requests), len({r.key for r in requests}))
+    """What the article's stub prints once two requests arrived — requests received (which it calls
+    charges) and distinct keys — labelled as its line, not this gateway's count of charges created."""
+    printed = '{"charges":%d,"distinctKeys":%d}' % (len(requests), len({r.key for r in requests}))
+    return f"{ARTICLE_LABEL}: {printed} {ARTICLE_MEANS}"

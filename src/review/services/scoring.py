@@ -180,8 +180,9 @@ class ScoreSession:
             "note NOT on screen yet (2 shows it; final needs it)"
         where = f"{self.path.name} @ {(self.head or '?')[:7]}"
         who = " + ".join(self.people)
-        return safe_line(f"{self.rubric.version} · {where} · reviewing as {who} · "
-                         f"{self.will_save(form_state, missing)} · {gate}", 500)
+        # The gate on a line of its own: at 80 columns a wrapped header left a "·" at a line's end.
+        return (safe_line(f"{self.rubric.version} · {where} · reviewing as {who} · "
+                          f"{self.will_save(form_state, missing)}", 400) + "\n" + gate)
 
     def toggled_text(self, form_state: str, missing: Sequence[str]) -> str:
         """What F just asked for, and what a save would write now."""

@@ -11,6 +11,7 @@ from textual import messages, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import Notify, SeverityLevel
 from textual.screen import ModalScreen
 
 from review.services import store
@@ -34,6 +35,10 @@ class ReviewApp(App[None]):
 
     # Another console's save shows here within two seconds.
     WATCH_SECONDS = 1.0
+    # A toast covers part of the pane being worked in: at most this many at once, the newest, and a
+    # plain information one for a moment (warnings and errors keep their time).
+    TOASTS_SHOWN = 2
+    INFORMATION_SECONDS = 3.0
 
     @dataclass
     class ScoresChanged(Message):
@@ -222,6 +227,27 @@ class ReviewApp(App[None]):
     def action_help_quit(self) -> None:
         # ctrl+c: the same question, never a silent loss.
         self.run_worker(self.action_quit(), name="quit")
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        if timeout is None and severity == "information":
+            timeout = self.INFORMATION_SECONDS
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def on_notify(self, message: Notify) -> None:
+        # Runs before Textual's own handler adds the notification: trimmed once it is in.
+        self.call_later(self.trim_toasts)
+
+    def trim_toasts(self) -> None:
+        """Past TOASTS_SHOWN, the oldest toasts give way, information before warnings and errors."""
+        shown = list(self._notifications)
+        excess = len(shown) - self.TOASTS_SHOWN
+        if excess <= 0:
+            return
+        ranked = sorted(shown[:-1], key=lambda n: (n.severity != "information", n.raised_at))
+        for notification in ranked[:excess]:
+            self._unnotify(notification, refresh=False)
+        self._refresh_notifications()
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

@@ -81,6 +81,16 @@ class ConsoleContext:
         self.masker, self.aliases = anonymity.cohort_masker(folder_names)
         text.set_mask(self.masker.mask)
 
+    def mask_arrivals(self, folder_names: Iterable[str]) -> None:
+        """Submissions that arrived after the cohort was listed: in a candidate-blind session each is
+        the next candidate-N for the rest of the session, masked before its row is drawn."""
+        if self.masker is None:
+            return
+        for name in folder_names:
+            if name not in self.aliases:
+                self.aliases[name] = anonymity.alias_for(len(self.aliases) + 1)
+                self.masker.add(self.aliases[name], anonymity.identity_parts(name))
+
     def register_people(self, submission: Path, commits: list[Commit], base: str | None = None) -> None:
         """A submission's commit authors and committers after `base` (the starter is the hiring team's),
         masked from now on (called from the loading worker, before anything of the submission is drawn)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.content import Content
 
 from review.core.text import safe_line, safe_text
@@ -15,3 +16,37 @@ def content(text: str) -> Content:
 def line(text: str, limit: int = 500) -> Content:
     """A one-line field (a name, a subject, a path), sanitised and clipped, as Content."""
     return Content(safe_line(text, limit))
+
+
+def join_parts(parts: list[str], width: int, one_row: bool = False) -> str:
+    """Parts of a status line joined with " · " and wrapped to `width` between words, each "·" kept
+    with the part after it: a "·" left at a line's end read as a cut. On `one_row`, the parts that
+    fit whole, then "…" for the rest. A width of 0 (not laid out yet) joins them on one line."""
+    if width <= 0:
+        return " · ".join(parts)
+    if one_row:
+        shown: list[str] = []
+        for part in parts:
+            if shown and cell_len(" · ".join([*shown, part])) > width:
+                # Room for the "…" that says the rest is left out.
+                while len(shown) > 1 and cell_len(" · ".join(shown)) + 2 > width:
+                    shown.pop()
+                return " · ".join(shown) + " …"
+            shown.append(part)
+        return " · ".join(shown)
+    words: list[str] = []
+    for index, part in enumerate(parts):
+        pieces = part.split(" ") or [""]
+        if index:
+            pieces[0] = f"· {pieces[0]}"
+        words += pieces
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        joined = f"{current} {word}" if current else word
+        if current and cell_len(joined) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = joined
+    return "\n".join([*lines, current])

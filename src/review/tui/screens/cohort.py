@@ -17,19 +17,19 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
-from textual.widgets.data_table import ColumnKey
-from textual.worker import get_current_worker
 
 from review.core import triage
 from review.core.rubric import ARTICLE
-from review.core.text import masking, safe_line
-from review.harness import process
+from review.core.text import masking, safe_line, safe_text
 from review.services import cohort, store
 from review.services.scoring import RubricChoice, read_rubric
 from review.support import gc
 from review.tui.context import ConsoleContext
+from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
+from review.tui.widgets.parts_line import PartsLine
 from review.tui.widgets.triage.cells import COLUMNS, LEGEND, cells, detail, filter_fields
+from review.tui.widgets.triage.table import TriageTable
 
 if TYPE_CHECKING:
     from review.tui.screens.submission.screen import Closed
@@ -41,19 +41,14 @@ BATCH_SECONDS = 0.5
 PREFETCH_AFTER = 0.3
 
 
-class TriageTable(DataTable):
-    """The triage DataTable, with its enter key named for what it does here."""
-
-    BINDINGS = [Binding("enter", "select_cursor", "Open", id="triage.open"),
-                Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
-                Binding("k", "cursor_up", "Up", show=False, id="triage.up")]
-
-
 class CohortScreen(Screen[None]):
     BINDING_GROUP_TITLE = "Triage"
     AUTO_FOCUS = "#triage-table"
+    # The cohort folder is looked at as often as the score files are (a listing and a few stats).
+    WATCH_SECONDS = 1.0
     BINDINGS = [
         Binding("n", "next_unscored", "Next unscored", id="triage.next-unscored"),
+        Binding("a", "next_arrival", "Next arrival", id="triage.next-arrival"),
         Binding("slash", "filter", "Filter", id="triage.filter"),
         Binding("s", "sort_next", "Sort column", id="triage.sort"),
         Binding("S", "sort_reverse", "Reverse sort", id="triage.sort-reverse"),
@@ -86,49 +81,47 @@ class CohortScreen(Screen[None]):
     class Loaded(Message):
         count: int
 
-    @dataclass
-    class HarnessStarted(Message):
-        row: cohort.Row
-
-    @dataclass
-    class HarnessDone(Message):
-        row: cohort.Row
-
     def __init__(self, context: ConsoleContext) -> None:
         super().__init__()
         self.context = context
         self.cohort_dir = context.cohort_dir
         self.session = context.session
         self.me = context.me
-        self.harness_running: set[str] = set()
-        self.harness_queue = 0
         self.rows: dict[str, cohort.Row] = {}
         # The cohort's rubric, read with its folders: handed to each submission opened.
         self.rubric = RubricChoice(ARTICLE)
         self.prefetch_timer: Timer | None = None
         # When A was first pressed (A twice lifts candidate-blind review).
         self.reveal_asked = float("-inf")
-        self.title_bar = Static(id="triage-title")
+        # The background harness and the arrivals.
+        self.cohort_watch = CohortWatch(self)
+        self.title_bar = PartsLine(one_row=True, id="triage-title")
         self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: "
                                             "reviewer: (e.g. scope:per-call)", id="triage-filter",
                                             classes="hidden")
+        self.filter_problem = Static(id="triage-filter-problem")
+        self.filter_problem.display = False
         self.table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
         self.detail = Static(id="triage-detail")
+        self.legend = Static(Content(LEGEND), id="triage-legend")
 
     def compose(self) -> ComposeResult:
         yield self.title_bar
         yield self.filter_box
-        for column in COLUMNS:
-            self.table.add_column(column.label, key=column.key)
+        yield self.filter_problem
         yield self.table
         yield self.detail
+        yield self.legend
         yield KeysFooter(self.context.keymap.get("app.help"))
 
     def on_mount(self) -> None:
         self.context.subscribe_to_scores(self, self.scores_changed)
         self.reload()
+        # A submission copied or imported into the cohort meanwhile appears on its own.
+        self.set_interval(self.WATCH_SECONDS, self.cohort_watch.look)
 
     def reload(self) -> None:
+        self.cohort_watch.loading = True
         self.load_rows()
 
     @work(thread=True, exclusive=True, group="triage", name="triage-rows")
@@ -158,6 +151,8 @@ class CohortScreen(Screen[None]):
         self.rubric = message.rubric
         # Candidate-blind: set before the first row is drawn.
         self.context.start_masking(path.name for path in message.paths)
+        self.cohort_watch.listed([path.name for path in message.paths])
+        self.refresh_bindings()
         self.rows = {path.name: cohort.placeholder(path) for path in message.paths}
         self.rebuild()
 
@@ -186,63 +181,48 @@ class CohortScreen(Screen[None]):
         self.rebuild()
         # The row under the cursor is complete now: read it ahead.
         self.highlighted()
-        if self.context.run_harness:
-            waiting = [row for row in self.rows.values() if cohort.needs_suite(row)]
-            for row in waiting:
-                row.harness = cohort.QUEUED
-                self.update_row(row)
-            self.harness_queue = len(waiting)
-            self.fill_harness(waiting)
+        self.cohort_watch.loaded(self.rows)
 
-    @work(thread=True, exclusive=True, group="harness", name="triage-harness")
-    def fill_harness(self, rows: list[cohort.Row]) -> None:
-        """Suites run in their own event loop in this thread, two per core; the UI never waits."""
-        import asyncio
+    @on(CohortWatch.Looked)
+    def looked(self, message: CohortWatch.Looked) -> None:
+        arrived = self.cohort_watch.looked(message.rows)
+        for row in arrived:
+            self.rows[row.name] = row
+        if arrived:
+            self.refresh_bindings()
+            self.rebuild()
+            self.cohort_watch.run_harness([row for row in arrived if cohort.needs_suite(row)], "harness-arrivals")
 
-        worker = get_current_worker()
-        try:
-            process.run_until_stopped(
-                lambda: cohort.fill_harness(rows,
-                                            on_start=lambda row: self.post_message(self.HarnessStarted(row)),
-                                            on_done=lambda row: self.post_message(self.HarnessDone(row))),
-                lambda: worker.is_cancelled)
-        except asyncio.CancelledError:
-            # The console is quitting: the runs were stopped and their processes killed.
-            pass
-
-    @on(HarnessStarted)
-    def harness_started(self, message: HarnessStarted) -> None:
-        self.harness_running.add(message.row.name)
-        message.row.harness = "running…"
+    @on(CohortWatch.HarnessStarted)
+    def harness_started(self, message: CohortWatch.HarnessStarted) -> None:
+        self.cohort_watch.harness_started(message.row)
         self.update_row(message.row)
         self.update_title()
 
-    @on(HarnessDone)
-    def harness_done(self, message: HarnessDone) -> None:
-        self.harness_running.discard(message.row.name)
-        self.harness_queue = max(0, self.harness_queue - 1)
+    @on(CohortWatch.HarnessDone)
+    def harness_done(self, message: CohortWatch.HarnessDone) -> None:
+        self.cohort_watch.harness_done(message.row)
         self.update_row(message.row)
         self.update_title()
         self.update_detail()
 
     # ----------------------------------------------------------------- table contents
 
+    def row_cells(self, row: cohort.Row) -> list[Text]:
+        return cells(self.app, row, self.me, arrived=row.name in self.cohort_watch.arrived)
+
     def update_row(self, row: cohort.Row) -> None:
-        """Grow a column when a cell needs it, never re-measure it: DataTable measures the whole column
-        when a cell gets narrower, which made filling 300 rows quadratic (rebuild() re-fits them all)."""
-        table = self.table
-        if row.name not in table.rows:
-            return
-        for column, cell in zip(COLUMNS, cells(self.app, row, self.me)):
-            wider = cell.cell_len > table.columns[ColumnKey(column.key)].content_width
-            table.update_cell(row.name, column.key, cell, update_width=wider)
+        self.table.update_cells(row.name, self.row_cells(row))
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
-        return triage.matches(terms, filter_fields(row, self.me))
+        arrived = row.name in self.cohort_watch.arrived
+        return triage.matches(terms, filter_fields(row, self.me, arrived=arrived))
 
     def watch_sort(self) -> None:
         self.rebuild()
+        # The sorted column's header, with its mark, on screen.
+        self.call_after_refresh(lambda: self.table.show_column(self.sort[0]))
 
     def watch_filter_text(self) -> None:
         self.rebuild()
@@ -262,14 +242,7 @@ class CohortScreen(Screen[None]):
     def rebuild(self) -> None:
         table = self.table
         current = self.current_name()
-        table.clear()
-        for row in self.visible_rows():
-            table.add_row(*cells(self.app, row, self.me), key=row.name)
-        sorted_by, backwards = self.sort
-        for index, column in enumerate(COLUMNS):
-            arrow = (" ▼" if backwards else " ▲") if index == sorted_by else ""
-            table.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
-        table.refresh()
+        table.show_rows([(row.name, self.row_cells(row)) for row in self.visible_rows()], self.sort)
         if current and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))
         self.update_title()
@@ -287,19 +260,20 @@ class CohortScreen(Screen[None]):
                                                                                           "submissions"]
         if done < total:
             parts.append(f"loading {done}/{total}")
-        if self.harness_queue:
-            running = ", ".join(sorted(self.harness_running)) or "starting"
-            parts.append(f"harness: {self.harness_queue} to run ({running})")
+        parts += self.cohort_watch.title_parts()
+        problems: list[str] = []
         if self.filter_text:
             terms, problems = triage.parse_filter(self.filter_text)
             parts.append(f"filter {self.filter_text!r}: {shown} shown")
-            if problems:
-                parts.append(f"not understood: {' '.join(problems)} (fields: "
-                             f"{', '.join(triage.FILTER_FIELDS)})")
+        # Under the filter box, wrapped: on the one-row title it was cut at 80 columns.
+        self.filter_problem.update(Content(safe_text(
+            f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})"
+            if problems else "")))
+        self.filter_problem.display = bool(problems)
         if masking():
             parts.append("candidate-blind (A twice shows names)")
         parts += [f"sorted by {COLUMNS[self.sort[0]].label}", str(self.cohort_dir)]
-        self.title_bar.update(Content(safe_line(" · ".join(parts), 400)))
+        self.title_bar.set_parts(parts)
 
     def update_detail(self) -> None:
         name = self.current_name()
@@ -309,7 +283,9 @@ class CohortScreen(Screen[None]):
             panel.update(Content("No submissions." if not self.rows else "No row matches the filter."))
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
-        panel.update(Content("\n".join(lines + [LEGEND])))
+        if name in self.cohort_watch.arrived:
+            lines.insert(1, f"+ arrived at {self.cohort_watch.arrived[name]}, after the console opened")
+        panel.update(Content("\n".join(lines)))
 
     def current_name(self) -> str | None:
         table = self.table
@@ -421,6 +397,17 @@ class CohortScreen(Screen[None]):
                 return
         self.app.notify(f"Every submission is scored by {self.me}.", markup=False)
 
+    def action_next_arrival(self) -> None:
+        """The next row that arrived since the console opened, after the cursor (round to the first)."""
+        table = self.table
+        shown = [key.value for key in table.rows if key.value is not None]
+        found = self.cohort_watch.next_arrival(shown, table.cursor_row)
+        if found is not None:
+            table.move_cursor(row=found)
+        else:
+            self.app.notify("The submissions that arrived are filtered out (escape clears the filter).",
+                            markup=False)
+
     def action_filter(self) -> None:
         box = self.filter_box
         box.remove_class("hidden")
@@ -437,15 +424,14 @@ class CohortScreen(Screen[None]):
         self.table.focus()
 
     def action_clear_filter(self) -> None:
+        """One escape, in the box or in the table: the filter cleared and the box closed."""
         box = self.filter_box
-        if box.has_focus and box.value:
+        was_typing = box.has_focus
+        if was_typing or self.filter_text:
             box.value = ""
-        elif box.has_focus:
             box.add_class("hidden")
+        if was_typing:
             self.table.focus()
-        elif self.filter_text:
-            box.value = ""
-            box.add_class("hidden")
 
     def action_sort_next(self) -> None:
         self.sort = ((self.sort[0] + 1) % len(COLUMNS), False)
@@ -463,6 +449,9 @@ class CohortScreen(Screen[None]):
         if action == "reveal":
             # The key exists only in a candidate-blind session.
             return masking()
+        if action == "next_arrival":
+            # In the footer once something has arrived (? lists it always).
+            return bool(self.cohort_watch.arrived)
         return True
 
     def action_reveal(self) -> None:

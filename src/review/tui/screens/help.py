@@ -1,5 +1,5 @@
-"""`?`: every key of the screen underneath — of every pane on it, not only the focused one —
-grouped by pane (the focused pane first), with what it does and its binding id (for remapping)."""
+"""`?`: every key that works where the focus is — the focused pane's, the screen's, the app's —
+grouped, each once, with what it does and its binding id (for remapping)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import actions
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,7 +18,7 @@ from textual.widgets import DataTable, Static
 
 from review.support import paths
 
-Row = tuple[str, str, str, str]  # group, keys, action, binding id
+Row = tuple[str, str, str, str]  # group, keys, action, binding ids (space-separated)
 
 
 def own_bindings(node: DOMNode) -> list[Binding]:
@@ -29,15 +30,26 @@ def own_bindings(node: DOMNode) -> list[Binding]:
     return found
 
 
+def enabled(node: DOMNode, binding: Binding) -> bool:
+    """Whether the binding does something now (a disabled one lets its key through to the next)."""
+    _, name, parameters = actions.parse(binding.action)
+    return node.check_action(name, parameters) is True
+
+
 def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:
-    """One row per binding id (or action), the focused pane's group first, then the others, then the
-    screen's own keys and the app's. Keys remapped in the keymap are shown as remapped."""
+    """The keys that work where the focus is: the focused pane's, then the screen's own, then the app's
+    (another pane's keys do nothing until that pane is focused, so they are not listed). One row per
+    action with every key that does it listed once and every binding id beside it (`q ^q Quit app.quit
+    app.quit-alt`: a key remapped onto another binding of the same action is not listed twice); a key
+    the focused pane takes is not listed again under the screen. Keys remapped in the keymap are
+    shown as remapped."""
     focused = screen.focused
     chain = list(focused.ancestors_with_self) if focused is not None else []
     nodes: list[DOMNode] = [n for n in chain if n is not screen and n is not screen.app]
-    nodes += [n for n in screen.walk_children(with_self=False) if n not in nodes]
     nodes += [screen, screen.app]
-    groups: dict[str, dict[str, tuple[list[str], str, str]]] = {}
+    groups: dict[str, dict[str, tuple[list[str], str, list[str]]]] = {}
+    # Keys an earlier (nearer the focus) binding takes while it is enabled.
+    taken: set[str] = set()
     for node in nodes:
         if node is screen:
             group = getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
@@ -45,18 +57,26 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
             group = "Everywhere"
         else:
             group = getattr(node, "HELP_GROUP", None) or getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
+        claimed: set[str] = set()
         for binding in own_bindings(node):
             if binding.id and binding.id in keymap:
                 binding = dataclasses.replace(binding, key=keymap[binding.id])
-            entry = groups.setdefault(group, {}).setdefault(binding.id or binding.action,
-                                                            ([], binding.description or binding.action,
-                                                             binding.id or ""))
-            for key in binding.key.split(","):
-                shown = key_display(dataclasses.replace(binding, key=key.strip()))
+            keys = [key.strip() for key in binding.key.split(",") if key.strip() not in taken]
+            if not keys:
+                continue
+            if enabled(node, binding):
+                claimed.update(keys)
+            entry = groups.setdefault(group, {}).setdefault(binding.action,
+                                                            ([], binding.description or binding.action, []))
+            if binding.id and binding.id not in entry[2]:
+                entry[2].append(binding.id)
+            for key in keys:
+                shown = key_display(dataclasses.replace(binding, key=key))
                 if shown not in entry[0]:
                     entry[0].append(shown)
-    return [(group, " ".join(keys), label, binding_id)
-            for group, entries in groups.items() for keys, label, binding_id in entries.values()]
+        taken |= claimed
+    return [(group, " ".join(keys), label, " ".join(binding_ids))
+            for group, entries in groups.items() for keys, label, binding_ids in entries.values()]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -83,12 +103,15 @@ class HelpScreen(ModalScreen[None]):
         with Vertical():
             yield Static(Content(f"Keys — {self.title_text}"), id="help-title")
             table: DataTable = DataTable(cursor_type="row", zebra_stripes=True)
-            table.add_columns("Pane", "Key", "Action", "Binding id")
+            # Each group's name on a row of its own above its keys: a column for it left the binding
+            # ids cut at 80 columns.
+            table.add_columns("Key", "Action", "Binding id")
             previous = None
             for group, keys, label, binding_id in self.rows:
-                table.add_row(Text(group if group != previous else "", style="bold"), Text(keys), Text(label),
-                              Text(binding_id))
-                previous = group
+                if group != previous:
+                    table.add_row(Text(group, style="bold"), Text(""), Text(""))
+                    previous = group
+                table.add_row(Text(keys), Text(label), Text(binding_id))
             yield table
             yield Static(Content(f"escape closes · binding ids can be remapped in {paths.keymap_file()}"),
                          id="help-hint")

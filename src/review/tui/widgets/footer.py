@@ -1,5 +1,6 @@
 """The footer, with the key that lists every key always on screen: at 80 columns Textual's footer
-runs out of room before it reaches the app's own bindings, and `?` is the one a reviewer needs."""
+runs out of room before it reaches the app's own bindings, and `?` is the one a reviewer needs. The
+keys after it are shown whole or not at all (a key cut at the edge, `s Sort c`, read as another)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,30 @@ from textual.widgets import Static
 from review.tui.lifetimes import PrunedFooter
 
 
+class FittingFooter(PrunedFooter):
+    """The footer (its removed keys let go), without the keys that would be cut at its right edge."""
+
+    def on_resize(self) -> None:
+        # Wider: every key back, then measured again.
+        for key in self.children:
+            key.display = True
+        self.call_after_refresh(self.fit)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self.fit)
+
+    def fit(self) -> None:
+        room = self.scrollable_content_region.width
+        # Not laid out yet: nothing to measure against (every key would be hidden).
+        if room <= 0:
+            return
+        cut = False
+        for key in self.children:
+            cut = cut or key.virtual_region.right > room
+            key.display = not cut
+
+
 class KeysFooter(Horizontal):
     DEFAULT_CSS = """
     KeysFooter { dock: bottom; height: 1; }
@@ -20,7 +45,7 @@ class KeysFooter(Horizontal):
                              text-style: bold; padding: 0 1; }
     KeysFooter > #help-key-label { width: auto; background: $footer-description-background;
                                    color: $footer-description-foreground; padding-right: 1; }
-    KeysFooter > PrunedFooter { dock: none; width: 1fr; }
+    KeysFooter > FittingFooter { dock: none; width: 1fr; }
     """
 
     def __init__(self, help_keys: str | None = None) -> None:
@@ -32,7 +57,7 @@ class KeysFooter(Horizontal):
     def compose(self) -> ComposeResult:
         yield self.help_key
         yield Static(Content("Keys"), id="help-key-label")
-        yield PrunedFooter()
+        yield FittingFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         shown = self.app.get_key_display(Binding(self.help_keys.split(",")[0].strip(), "help"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -71,6 +72,16 @@ def numbered_rows(text: str, width: int | None = None) -> tuple[list[str], list[
 
 
 class NoteView(VerticalScroll, can_focus=True):
+    HELP_GROUP = "Note"
+    # The diff's reading keys, so help lists what moves the note (the scroll keys are Textual's otherwise).
+    BINDINGS = [
+        Binding("j,down", "scroll_down", "Down", show=False, id="note.down"),
+        Binding("k,up", "scroll_up", "Up", show=False, id="note.up"),
+        Binding("space,pagedown", "page_down", "Page down", show=False, id="note.page-down"),
+        Binding("b,pageup", "page_up", "Page up", show=False, id="note.page-up"),
+        Binding("home", "scroll_home", "Top", show=False, id="note.top"),
+        Binding("end", "scroll_end", "Bottom", show=False, id="note.bottom"),
+    ]
     DEFAULT_CSS = """
     NoteView { height: 1fr; padding: 0 1; }
     NoteView #note-summary { color: $text-muted; border-bottom: solid $panel; margin-bottom: 1; }

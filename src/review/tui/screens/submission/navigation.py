@@ -128,7 +128,8 @@ class Navigation:
                        if was.get(s.name) != s.verdict]
             text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")
         form = self.screen.form
-        form.set_status(safe_line(f"{form.status}\n{text}".strip(), 800))
+        # A line of its own under the status already there (safe_line would show the break as ⏎).
+        form.set_status("\n".join(line for line in (form.status, safe_line(text, 400)) if line))
         said = f"Re-review: the diff shows what changed since your review at {before.commit[:7]} " \
                f"(d: the whole submission). {text}"
         self.screen.app.notify(safe_line(said, 400), markup=False, timeout=8)
@@ -146,12 +147,12 @@ class Navigation:
         return where if target == self.screen.analysis.head else f"{where} @ {target[:7]}"
 
     def log_anchor(self) -> str | None:
-        """The scenario whose lines are at the top of the stub log, and that line: `stub log
+        """The scenario of the selected stub log line (or the one at its top), and that line: `stub log
         first-503: …`."""
         log = self.screen.stub_log
-        if not log.raw_lines:
+        top = log.top_index()
+        if top is None:
             return None
-        top = max(0, min(len(log.raw_lines) - 1, log.lines.scroll_offset.y - log.unlogged))
         names = [s.name for s in scenarios.SCENARIOS]
         for line in reversed(log.raw_lines[:top + 1]):
             found = next((name for name in names if f"] {name}: " in line), None)

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 
 from review import gitsafe
-from review.core import attribution
+from review.core import attribution, triage
 from review.core.text import safe_line
 from review.harness import candidate_tests, runner
 from review.tui import palette
@@ -24,6 +24,8 @@ class CommitsTable(DataTable):
         Binding("t", "screen.timeline", "Timeline: suite + own tests", id="commits.timeline"),
         Binding("b", "screen.before_after_from_commit", "This commit vs HEAD", id="commits.before-after"),
         Binding("enter", "screen.commit_diff", "Its diff", id="commits.diff"),
+        Binding("j", "cursor_down", "Down", show=False, id="commits.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="commits.up"),
     ]
 
     def on_mount(self) -> None:
@@ -63,17 +65,12 @@ def commit_detail(commit: gitsafe.Commit, found: attribution.CommitAttribution) 
     return "\n".join(safe_line(line, 300) for line in lines)
 
 
-# The worst first, so a narrow cell still names what matters.
-SEVERITY = ("double-charge", "dropped-payment", "lost-order", "wrong-endpoint", "no-request", "crashed",
-            "resource-limit", "missing-entrypoint", "hung", "retry-storm",
-            "no-retry", "retried-decline", "no-backoff")
-
-
 def suite_cell(app: App, suite: runner.SuiteResult | None) -> Text:
     if suite is None:
         return Text("—", style=Style(dim=True))
+    # The worst first, so a narrow cell still names what matters.
     bad = sorted({s.verdict for s in suite.scenarios if s.verdict != "ok"},
-                 key=lambda v: SEVERITY.index(v) if v in SEVERITY else len(SEVERITY))
+                 key=lambda verdict: triage.severity(triage.VERDICT_SEVERITY, verdict))
     ok = sum(s.verdict == "ok" for s in suite.scenarios)
     text = Text(f"{ok}/{len(suite.scenarios)} ok", style=palette.style(app, "ok") if not bad else "")
     if bad:

@@ -26,6 +26,7 @@ from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
 from review.tui.widgets.diff.marks import ViewedMarks
 from review.tui.widgets.diff.ranges import DiffRange, draft_range, since_review, step_from, submission_ranges
 from review.tui.widgets.diff.view import DiffView
+from review.tui.widgets.parts_line import PartsLine
 
 
 class DiffPane(Vertical):
@@ -52,7 +53,7 @@ class DiffPane(Vertical):
     DiffPane #diff-viewed { height: 1; padding: 0 1; color: $text-muted; }
     DiffPane #diff-files { height: 1fr; }
     DiffPane DiffView { width: 1fr; height: 1fr; }
-    DiffPane #diff-source { height: 1; padding: 0 1; color: $text-muted; }
+    DiffPane #diff-source { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
     """
 
     # W: the range without its whitespace-only changes (as `git diff -w`).
@@ -103,7 +104,7 @@ class DiffPane(Vertical):
         # The commit this reviewer last scored, when HEAD moved since.
         self.reviewed: str | None = None
         self.viewed = ViewedMarks(self)
-        self.range_line = Static(Content("reading the submission…"), id="diff-range")
+        self.range_line = PartsLine("reading the submission…", id="diff-range")
         self.files = FileList(id="diff-files")
         self.viewed_line = Static(id="diff-viewed")
         self.view = DiffView(id="diff-view")
@@ -139,9 +140,8 @@ class DiffPane(Vertical):
         self.fill_files(the_diff)
         lines = f"its first {the_diff.added} added lines while the rest is parsed" if the_diff.partial \
             else f"+{the_diff.added} lines"
-        self.range_line.update(Content(safe_line(
-            f"whole submission (starter → HEAD) · {lines} · reading which lines an assistant wrote… "
-            "(marks appear when it is read)", 500)))
+        self.range_line.set_parts(["whole submission (starter → HEAD)", lines,
+                                   "reading which lines an assistant wrote… (marks appear when it is read)"])
 
     def load(self, analysis: Analysis, keep_position: bool = False) -> None:
         """`keep_position`: the same diff was previewed, so where the reviewer scrolled to stays."""
@@ -201,7 +201,7 @@ class DiffPane(Vertical):
         if self.viewed.note:
             parts.append(f"⚠ {self.viewed.note}")
         parts += coverage_text(self.coverage, self.coverage_on, chosen.target, the_diff)
-        self.range_line.update(Content(safe_line(" · ".join(parts), 500)))
+        self.range_line.set_parts(parts)
 
     def option_marks(self, the_diff: diff.Diff) -> list[str]:
         """What the view leaves out or draws otherwise than plain, said where the range is named."""

@@ -56,6 +56,8 @@ class StubLog(Vertical):
     StubLog #log-status { height: auto; max-height: 3; padding: 0 1; background: $panel; }
     StubLog #log-views { height: 1fr; }
     StubLog LogLines { height: 1fr; }
+    StubLog #log-detail { height: auto; max-height: 3; padding: 0 1; background: $panel; display: none; }
+    StubLog #log-detail.-shown { display: block; }
     """
 
     # A job is under way (escape cancels it rather than leaving the screen).
@@ -128,12 +130,15 @@ class StubLog(Vertical):
         self.views = ContentSwitcher(initial="log-lines", id="log-views")
         self.lines = LogLines(id="log-lines", max_lines=20_000, auto_scroll=True)
         self.compared = ComparisonView(id="log-compare")
+        # The selected line's key in full (the log folds a long one).
+        self.detail = Static(id="log-detail")
 
     def compose(self) -> ComposeResult:
         yield self.status
         with self.views:
             yield self.lines
             yield self.compared
+        yield self.detail
 
     def on_mount(self) -> None:
         for line in KEY_HELP:
@@ -150,6 +155,28 @@ class StubLog(Vertical):
         self.views.current = name
         if had_focus:
             self.focus_log()
+        self.detail.set_class(False, "-shown")
+
+    @on(LogLines.Selected)
+    def line_selected(self, message: LogLines.Selected) -> None:
+        """Under the log: the selected line's key in full, and how to follow the log again."""
+        message.stop()
+        entry = message.entry
+        if entry is None:
+            self.detail.set_class(False, "-shown")
+            return
+        said = f"[k{entry.number}] {entry.key}: the key in full" if entry.key and entry.number else \
+            "no key on this line"
+        self.detail.update(Content(safe_line(f"{said} · ↑↓ select a line · end follows the log", 300)))
+        self.detail.set_class(True, "-shown")
+
+    def top_index(self) -> int | None:
+        """The raw line the reviewer is at: the selected one, else the one at the top of the log."""
+        lines = self.lines
+        index = lines.selected if lines.selected is not None else lines.top_entry()
+        if index is None or not self.raw_lines:
+            return None
+        return max(0, min(len(self.raw_lines) - 1, index - self.unlogged))
 
     # ----------------------------------------------------------------- status
 
@@ -272,9 +299,9 @@ class StubLog(Vertical):
         if index is None:
             return False
         self.show_view("log-lines")
-        self.lines.auto_scroll = False
-        self.call_after_refresh(self.lines.scroll_to, y=index + self.unlogged, animate=False)
-        self.call_after_refresh(setattr, self.lines, "auto_scroll", True)
+        # Selected, so the log stays there (it follows its end only with nothing selected).
+        self.lines.selected = index + self.unlogged
+        self.call_after_refresh(self.lines.scroll_to_entry, index + self.unlogged)
         return True
 
     # ----------------------------------------------------------------- keys

@@ -53,12 +53,24 @@ def harness_text(row: cohort.Row) -> str | None:
     return row.harness  # "not run: …", "queued", "running"
 
 
+# Mine, in the order of what is left to do: nothing saved, HEAD moved since a final, a draft, done.
+MINE_ORDER = ("new", "stale", "draft", "final", "unreadable")
+
+
+def ranked(order: tuple[str, ...], value: str | None) -> int | None:
+    return None if value is None else triage.severity(order, value)
+
+
+# Verdict-like columns sort by severity, worst first (▲); the rest by value.
 COLUMNS = (
     Column("name", "Candidate", lambda row, me: row.name),
-    Column("mine", "Mine", my_state),
-    Column("key_scope", "Key scope", lambda row, me: row.key_scope),
-    Column("runs", "Runs", lambda row, me: harness_text(row)),
-    Column("disclosure", "Disclosure", lambda row, me: row.disclosure),
+    Column("mine", "Mine", my_state, lambda row, me: ranked(MINE_ORDER, my_state(row, me))),
+    Column("key_scope", "Key scope", lambda row, me: row.key_scope,
+           lambda row, me: ranked(triage.KEY_SCOPES, row.key_scope)),
+    Column("runs", "Runs", lambda row, me: harness_text(row),
+           lambda row, me: triage.runs_severity(row.scenarios) if row.scenarios else None),
+    Column("disclosure", "Disclosure", lambda row, me: row.disclosure,
+           lambda row, me: ranked(triage.DISCLOSURES, row.disclosure)),
     Column("ai_share", "AI", lambda row, me: row.ai_share),
     Column("others", "Others", others),
     # Sorted by the share of signals agreed on, least first: the submissions the reviewers disagree on.
@@ -74,7 +86,11 @@ COLUMN_INDEX = {column.key: index for index, column in enumerate(COLUMNS)}
 GOOD_SCOPE, BAD_SCOPES = "persisted", ("per-attempt", "per-amount", "none")
 
 
-def cells(app: App, row: cohort.Row, me: str) -> list[Text]:
+# Before the candidate's name: the row arrived after the console opened.
+ARRIVED = "+ "
+
+
+def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Text]:
     """Every cell as plain Text: DataTable would parse a str as markup."""
     pending = PENDING if not row.complete else MISSING
     texts = []
@@ -90,6 +106,9 @@ def cells(app: App, row: cohort.Row, me: str) -> list[Text]:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
         texts.append(Text(safe_line(shown, 80)))
     by_key = dict(zip(COLUMN_INDEX, texts))
+    if arrived:
+        by_key["name"] = texts[COLUMN_INDEX["name"]] = Text.assemble((ARRIVED, palette.style(app, "info", bold=True)),
+                                                                     by_key["name"])
     state = my_state(row, me)
     if state == "unreadable":
         by_key["mine"].stylize(palette.style(app, "bad", bold=True))
@@ -111,11 +130,11 @@ def cells(app: App, row: cohort.Row, me: str) -> list[Text]:
     return texts
 
 
-def filter_fields(row: cohort.Row, me: str) -> dict[str, list[str]]:
+def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, list[str]]:
     """What each filter field matches; a plain word matches the candidate's name only."""
     return {
         "name": [safe_line(row.name)],  # the alias in a candidate-blind session: a real name finds nothing
-        "state": [my_state(row, me), row.state],
+        "state": [my_state(row, me), row.state] + (["arrived"] if arrived else []),
         "tool": list(row.assistants),
         "scope": [row.key_scope or ""],
         "disclosure": [row.disclosure or ""],
@@ -126,7 +145,8 @@ def filter_fields(row: cohort.Row, me: str) -> dict[str, list[str]]:
 
 MAX_NOTICES = 5  # line-level sources' notices in the row's detail; the Note pane lists every one
 
-LEGEND = "Runs, one mark per scenario: " + " ".join(triage.SHORT.values()) + \
+# One row at 80 columns, under the detail (a long detail no longer pushes it off).
+LEGEND = "Runs, in order: " + " ".join(triage.SHORT.values()) + \
     f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
 
 

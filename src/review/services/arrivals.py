@@ -1,0 +1,98 @@
+"""Submissions that arrive in a cohort folder while a console has it open (a copy, `review import`
+from another window), found by looking at the folder's listing once a second, as score files are
+watched (inotify does not see what another machine writes over NFS).
+
+No Textual: the triage screen looks from a worker and adds the rows it is handed."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from review.services import cohort
+
+Stamp = tuple[int, ...]
+# .git's direct entries looked at (HEAD, config, refs, objects, packed-refs, …: a dozen in a real one).
+MAX_ENTRIES = 64
+
+
+def stamp(folder: Path) -> Stamp:
+    """What changes while a folder is still being copied or made into a repository: the modification
+    times of the folder, of its .git, and of .git's direct entries. Links are not followed."""
+    times = []
+    for path in (folder, folder / ".git"):
+        try:
+            info = path.lstat()
+        except OSError:
+            times.append(0)
+            continue
+        times.append(info.st_mtime_ns)
+        if path.name == ".git" and stat.S_ISDIR(info.st_mode):
+            times += _entry_times(path)
+        if stat.S_ISLNK(info.st_mode):
+            break
+    return tuple(times)
+
+
+def _entry_times(git_dir: Path) -> list[int]:
+    found = []
+    try:
+        with os.scandir(git_dir) as entries:
+            for entry in entries:
+                found.append(entry.stat(follow_symlinks=False).st_mtime_ns)
+                if len(found) >= MAX_ENTRIES:
+                    break
+    except OSError:
+        pass
+    return sorted(found)
+
+
+class Arrivals:
+    """Folders that were not in the cohort when it was listed. Each is handed over once it looked the
+    same at two looks in a row, so a copy still under way is not read half-made; one whose row came
+    out unreadable is handed over again once it has changed and settled (a repository made in place,
+    a copy slower than a look). Looked at from one worker at a time."""
+
+    def __init__(self, cohort_dir: Path, known: Iterable[str]) -> None:
+        self.cohort_dir = cohort_dir
+        self.known = set(known)
+        # New folders seen at the last look, with how they looked.
+        self.settling: dict[str, Stamp] = {}
+        # Arrivals whose row was unreadable, with how they looked when read.
+        self.unreadable: dict[str, Stamp] = {}
+
+    def look(self) -> list[Path]:
+        """The folders to read now (new and settled, or unreadable and changed since)."""
+        try:
+            paths = cohort.list_submissions(self.cohort_dir)
+        except cohort.CohortError:
+            # The folder itself went away or cannot be listed: the table keeps what it has.
+            return []
+        ready, settling = [], {}
+        for path in paths:
+            name = path.name
+            if name in self.unreadable:
+                if stamp(path) == self.unreadable[name]:
+                    continue
+                del self.unreadable[name]
+                self.known.discard(name)
+            if name in self.known:
+                continue
+            now = stamp(path)
+            if self.settling.get(name) == now:
+                ready.append(path)
+                self.known.add(name)
+            else:
+                settling[name] = now
+        self.settling = settling
+        return ready
+
+    def read(self, rows: Iterable[cohort.Row]) -> None:
+        """The rows made of what `look` handed over: an unreadable one is read again once it changes."""
+        for row in rows:
+            if row.head is None:
+                self.unreadable[row.name] = stamp(Path(row.path))
+            else:
+                self.unreadable.pop(row.name, None)

@@ -1,0 +1,170 @@
+"""What keeps the triage rows current while the console is open, owned by the triage screen: the
+background harness filling the Runs column (suites in a worker thread, two per core), and the cohort
+folder looked at once a second for submissions that arrive meanwhile (`services.arrivals`). Workers
+post the screen's messages; the screen hands them back here and redraws."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Protocol
+
+from textual.message import Message
+from textual.worker import Worker, get_current_worker
+
+from review.harness import process
+from review.services import arrivals, cohort
+from review.services.session import Session
+from review.tui.context import ConsoleContext
+
+
+class Triage(Protocol):
+    """What the watch needs of the triage screen."""
+
+    cohort_dir: Path
+    session: Session
+    context: ConsoleContext
+
+    def run_worker(self, work: Callable[[], None], name: str | None = ..., group: str = ...,
+                   description: str = ..., exit_on_error: bool = ..., start: bool = ..., exclusive: bool = ...,
+                   thread: bool = ...) -> Worker[None]: ...
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def update_row(self, row: cohort.Row) -> None: ...
+
+    def update_title(self) -> None: ...
+
+
+class CohortWatch:
+    @dataclass
+    class Looked(Message):
+        """The cohort folder looked at again: rows of submissions that arrived (none, mostly)."""
+
+        rows: list[cohort.Row]
+
+    @dataclass
+    class HarnessStarted(Message):
+        row: cohort.Row
+
+    @dataclass
+    class HarnessDone(Message):
+        row: cohort.Row
+
+    def __init__(self, screen: Triage) -> None:
+        self.screen = screen
+        self.harness_running: set[str] = set()
+        self.harness_queue = 0
+        # The folders the console opened with; any other is an arrival, marked for the session.
+        self.opened_with: set[str] | None = None
+        # Arrival -> when it arrived (HH:MM).
+        self.arrived: dict[str, str] = {}
+        # Looked for once the rows are loaded, one look at a time.
+        self.arrivals: arrivals.Arrivals | None = None
+        self.loading = False
+        self.looking = False
+
+    # ----------------------------------------------------------------- the rows' load
+
+    def listed(self, names: list[str]) -> None:
+        if self.opened_with is None:
+            self.opened_with = set(names)
+        # R found folders that came after the console opened: arrivals too.
+        self.mark_arrived(name for name in names if name not in self.opened_with)
+
+    def loaded(self, rows: dict[str, cohort.Row]) -> None:
+        self.loading = False
+        self.arrivals = arrivals.Arrivals(self.screen.cohort_dir, rows)
+        self.run_harness([row for row in rows.values() if cohort.needs_suite(row)], "harness")
+
+    # ----------------------------------------------------------------- arrivals
+
+    def look(self) -> None:
+        """Once a second: the cohort folder looked at in a worker, unless a load or a look is under way."""
+        if self.arrivals is None or self.loading or self.looking:
+            return
+        self.looking = True
+        self.screen.run_worker(partial(self.look_for_arrivals, self.arrivals), thread=True, exclusive=True,
+                               group="cohort-watch", name="cohort-watch")
+
+    def look_for_arrivals(self, watch: arrivals.Arrivals) -> None:
+        rows: list[cohort.Row] = []
+        try:
+            paths = watch.look()
+            if paths:
+                rows = list(self.screen.session.rows(paths))
+                watch.read(rows)
+        finally:
+            self.screen.post_message(self.Looked(rows))
+
+    def looked(self, rows: list[cohort.Row]) -> list[cohort.Row]:
+        """The rows that arrived, to add to the table (none while a reload is under way: it lists them)."""
+        self.looking = False
+        if not rows or self.loading:
+            return []
+        names = [row.name for row in rows]
+        self.screen.context.mask_arrivals(names)
+        self.mark_arrived(names)
+        return rows
+
+    def mark_arrived(self, names: Iterable[str]) -> None:
+        for name in names:
+            self.arrived.setdefault(name, time.strftime("%H:%M"))
+
+    def next_arrival(self, names: list[str], start: int) -> int | None:
+        """The index of the next arrival among `names` after `start`, round to the first."""
+        for step in range(1, len(names) + 1):
+            if names[(start + step) % len(names)] in self.arrived:
+                return (start + step) % len(names)
+        return None
+
+    # ----------------------------------------------------------------- the background harness
+
+    def run_harness(self, rows: list[cohort.Row], group: str) -> None:
+        """Suites for `rows` in a worker of `group`: the cohort's own in "harness", arrivals' beside
+        them (a second worker of the same group would cancel the first's runs)."""
+        if not self.screen.context.run_harness or not rows:
+            return
+        for row in rows:
+            row.harness = cohort.QUEUED
+            self.screen.update_row(row)
+        self.harness_queue += len(rows)
+        self.screen.update_title()
+        self.screen.run_worker(partial(self.run_suites, rows), thread=True, exclusive=group == "harness",
+                               group=group, name=f"triage-{group}")
+
+    def run_suites(self, rows: list[cohort.Row]) -> None:
+        """In the worker: the suites in their own event loop, two per core; the UI never waits."""
+        import asyncio
+
+        screen = self.screen
+        worker = get_current_worker()
+        try:
+            process.run_until_stopped(
+                lambda: cohort.fill_harness(rows,
+                                            on_start=lambda row: screen.post_message(self.HarnessStarted(row)),
+                                            on_done=lambda row: screen.post_message(self.HarnessDone(row))),
+                lambda: worker.is_cancelled)
+        except asyncio.CancelledError:
+            # The console is quitting: the runs were stopped and their processes killed.
+            pass
+
+    def harness_started(self, row: cohort.Row) -> None:
+        self.harness_running.add(row.name)
+        row.harness = "running…"
+
+    def harness_done(self, row: cohort.Row) -> None:
+        self.harness_running.discard(row.name)
+        self.harness_queue = max(0, self.harness_queue - 1)
+
+    def title_parts(self) -> list[str]:
+        parts = []
+        if self.arrived:
+            parts.append(f"{len(self.arrived)} arrived since opening (+, a)")
+        if self.harness_queue:
+            running = ", ".join(sorted(self.harness_running)) or "starting"
+            parts.append(f"harness: {self.harness_queue} to run ({running})")
+        return parts

@@ -1,0 +1,66 @@
+"""The triage DataTable: its columns (cells.COLUMNS) as wide as what they show from the moment rows
+are added, the sorted column's header marked and brought into view, enter named for what it does."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
+
+from review.tui.widgets.triage.cells import COLUMNS
+
+
+class TriageTable(DataTable):
+    BINDINGS = [Binding("enter", "select_cursor", "Open", id="triage.open"),
+                Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
+                Binding("k", "cursor_up", "Up", show=False, id="triage.up")]
+
+    def on_mount(self) -> None:
+        for column in COLUMNS:
+            self.add_column(column.label, key=column.key)
+
+    def show_rows(self, rows: list[tuple[str, list[Text]]], sort: tuple[int, bool]) -> None:
+        """The rows (key, cells) in this order, each header marked ▲ or ▼ when the table is sorted by it."""
+        self.clear()
+        for key, shown in rows:
+            self.add_row(*shown, key=key)
+        sorted_by, backwards = sort
+        for index, column in enumerate(COLUMNS):
+            arrow = (" ▼" if backwards else " ▲") if index == sorted_by else ""
+            self.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
+        self.fit_columns([shown for _, shown in rows])
+        self.refresh()
+
+    def fit_columns(self, rows: list[list[Text]]) -> None:
+        """Each column as wide as its label (sort mark included) or its widest cell, set as the rows
+        are added. DataTable measures new cells only once it is idle, and caches the lines it paints
+        by a count that measuring does not change: a frame painted in between (a busy or slow
+        terminal) showed every cell cut to its header's width, and kept it so."""
+        for index, column in enumerate(COLUMNS):
+            fitted = self.columns[ColumnKey(column.key)]
+            fitted.content_width = max([fitted.label.cell_len, *(row[index].cell_len for row in rows)])
+
+    def update_cells(self, key: str, cells: list[Text]) -> None:
+        """Grow a column when a cell needs it, never re-measure it: DataTable measures the whole column
+        when a cell gets narrower, which made filling 300 rows quadratic (show_rows re-fits them all).
+        The column grows here and now, not when the table is next idle (see fit_columns)."""
+        if key not in self.rows:
+            return
+        for column, cell in zip(COLUMNS, cells):
+            shown = self.columns[ColumnKey(column.key)]
+            wider = cell.cell_len > shown.content_width
+            if wider:
+                shown.content_width = cell.cell_len
+            self.update_cell(key, column.key, cell, update_width=wider)
+
+    def show_column(self, index: int) -> None:
+        """Column `index` on screen, its header with it: a narrow terminal scrolls sideways to it."""
+        widths = [self.columns[ColumnKey(column.key)].get_render_width(self) for column in COLUMNS]
+        start = sum(widths[:index])
+        end = start + widths[index]
+        visible = self.scrollable_content_region.width
+        if start < self.scroll_x:
+            self.scroll_to(x=start, animate=False, immediate=True)
+        elif end > self.scroll_x + visible:
+            self.scroll_to(x=min(start, end - visible), animate=False, immediate=True)

@@ -1,0 +1,102 @@
+"""At 80×24 (tmux over SSH) every line a reviewer needs is readable: nothing ends in a dangling "·",
+nothing is cut mid-word at the right edge that matters (the footer's keys, help's binding ids, the
+filter's complaint, the attribution under the diff), and triage's runs legend stays on screen."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input
+
+from helpers import open_submission, screen_text, seed_ben_suite, settle
+from review.tui.app import ReviewApp
+from review.tui.display import join_parts
+from review.tui.widgets.triage.cells import LEGEND
+
+
+def dangling(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.endswith(" ·")]
+
+
+def test_parts_wrap_with_each_dot_kept_beside_the_part_after_it():
+    parts = ["whole submission (starter → HEAD)", "+35 lines", "AI-attributed 15 of 17 lines of code (88%)",
+             "18 added lines not counted", "draft a0db1ca: 15 of its 16 added lines survive at HEAD"]
+    for width in range(20, 90):
+        lines = join_parts(parts, width).split("\n")
+        assert not dangling(lines), width
+        assert all(len(line) <= width for line in lines), width
+        assert " ".join(lines).split() == " · ".join(parts).split()
+
+
+def test_one_row_keeps_whole_parts_and_says_the_rest_is_left_out():
+    parts = ["8 for ana to score", "8 submissions", "sorted by Candidate", "/home/ana/cohorts/spring"]
+    row = join_parts(parts, 60, one_row=True)
+    assert row == "8 for ana to score · 8 submissions · sorted by Candidate …"
+    assert join_parts(parts, 200, one_row=True) == " · ".join(parts)
+    assert len(join_parts(parts, 38, one_row=True)) <= 38
+
+
+async def test_triage_title_legend_and_footer_fit(sample_cohort):
+    seed_ben_suite()
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        # ben-larsen's detail is the longest: runs spelled out, key scope, disclosure.
+        await pilot.press("down")
+        await settle(app, pilot)
+        lines = screen_text(app)
+        assert not dangling(lines), lines
+        assert lines[0].startswith(" 8 for ana to score · 8 submissions") and lines[0].endswith("…")
+        assert LEGEND in "\n".join(lines)
+        # The footer shows whole keys, the last one included.
+        assert lines[-1].rstrip().endswith("Reverse sort") or lines[-1].rstrip().endswith("Sort column"), lines[-1]
+
+
+async def test_one_escape_closes_the_filter_and_its_complaint_is_shown_whole(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("slash", *"colour:red")
+        await settle(app, pilot)
+        shown = "\n".join(screen_text(app))
+        assert "not understood: colour:red" in shown and "reviewer)" in shown
+        await pilot.press("escape")
+        await settle(app, pilot)
+        box = screen.query_one("#triage-filter", Input)
+        assert not box.display or box.has_class("hidden")
+        assert screen.filter_text == "" and isinstance(app.focused, DataTable)
+        assert "not understood" not in "\n".join(screen_text(app))
+        assert screen.table.row_count == 8
+
+
+async def test_submission_screen_lines_fit(sample_cohort):
+    seed_ben_suite()
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        # The first hunk of checkout.mjs: attributed, with a long line under the diff.
+        await pilot.press("J")
+        await settle(app, pilot)
+        lines = screen_text(app)
+        assert not dangling(lines), lines
+        under = "\n".join(lines)
+        assert "AI (GitHub Copilot) per note line 17" in under
+        source = str(app.screen.query_one("#diff-source").render())
+        # Every word of the attribution line is on screen.
+        assert source.split()[-1] in " ".join(lines).split(), (source, lines)
+        assert lines[-1].rstrip().endswith("Prev commit"), lines[-1]
+        for pane in ("4", "5", "2", "3"):
+            await pilot.press(pane)
+            await settle(app, pilot)
+            lines = screen_text(app)
+            assert not dangling(lines), (pane, lines)
+
+
+async def test_help_shows_the_binding_ids_whole(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("3", "question_mark")
+        await settle(app, pilot)
+        shown = "\n".join(screen_text(app))
+        for binding_id in ("commits.before-after", "commits.timeline", "submission.pane-diff"):
+            assert binding_id in shown, shown

@@ -1,0 +1,29 @@
+"""Toasts at 80×24: few, short-lived and compact, at the bottom right, so they do not stack over the
+pane the reviewer is working in."""
+
+from __future__ import annotations
+
+from textual.widgets._toast import Toast
+
+from helpers import open_submission
+from review.tui.app import ReviewApp
+
+
+async def test_at_80x24_toasts_stay_at_the_bottom_two_at_most_and_errors_outlast_information(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        app.notify("bob saved ben-larsen: draft", markup=False)
+        app.notify("The save could not be written: disk full", severity="error", markup=False)
+        app.notify("z again restores the panes", markup=False)
+        app.notify("Key scope: the diff line where the key is made (4 comes back to the signal)", markup=False)
+        await pilot.pause(0.3)
+        toasts = list(app.screen.query(Toast))
+        shown = [str(toast.render()) for toast in toasts]
+        # The newest information, and the error (older information gave way first).
+        assert len(toasts) == 2 and "disk full" in shown[0] and "Key scope" in shown[1]
+        # Over the last rows (the footer's end and the line above it), not stacked up the pane.
+        assert all(toast.region.y >= 24 - 4 for toast in toasts)
+        assert sum(toast.region.height for toast in toasts) <= 3
+        timeouts = {n.severity: n.timeout for n in app._notifications}
+        assert timeouts["information"] == ReviewApp.INFORMATION_SECONDS < 5 and timeouts["error"] >= 5
