@@ -149,15 +149,22 @@ async def test_help_on_the_submission_screen_lists_the_focused_panes_keys_each_o
         await open_submission(app, pilot, "ben-larsen")
         await pilot.press("5", "question_mark")
         assert isinstance(app.screen, HelpScreen)
-        rows = app.screen.rows
-        # The focused pane's keys come first; another pane's (the diff's own c) are not listed.
-        assert rows[0][0] == "Stub log"
+        every = app.screen.rows
+        # The focused pane's keys come first, then the screen's and the app's; the other panes' (the
+        # diff's own c among them) after those, each said to work once its pane is focused.
+        assert every[0][0] == "Stub log"
+        rows = [row for row in every if not row[0].endswith("once focused")]
+        assert every[:len(rows)] == rows
         assert {group for group, *_ in rows} == {"Stub log", "Submission", "Everywhere"}
+        assert {group for group, *_ in every[len(rows):]} == {
+            "Diff — once focused", "Note — once focused", "Rubric — once focused", "Commits — once focused"}
         ids = {binding_id: (group, keys) for group, keys, _, listed in rows for binding_id in listed.split()}
         for wanted in ("log.run", "log.before-after", "log.coverage", "log.line-down", "log.follow",
                        "submission.save", "submission.pane-diff", "app.quit"):
             assert wanted in ids, wanted
         assert "diff.coverage" not in ids and "rubric.strong" not in ids
+        later = {binding_id: group for group, _, _, listed in every[len(rows):] for binding_id in listed.split()}
+        assert later["diff.coverage"] == "Diff — once focused" and later["rubric.strong"] == "Rubric — once focused"
         keys = [key for _, shown, _, _ in rows for key in shown.split()]
         assert keys.count("c") == 1
         assert ids["log.run"][1] == "^r"
@@ -177,7 +184,7 @@ async def test_help_on_the_note_lists_the_notes_keys_not_the_diffs(sample_cohort
         await open_submission(app, pilot, "ben-larsen")
         await pilot.press("2", "question_mark")
         assert isinstance(app.screen, HelpScreen)
-        rows = app.screen.rows
+        rows = [row for row in app.screen.rows if not row[0].endswith("once focused")]
         assert rows[0][0] == "Note"
         assert {group for group, *_ in rows} == {"Note", "Submission", "Everywhere"}
         ids = {binding_id for *_, listed in rows for binding_id in listed.split()}

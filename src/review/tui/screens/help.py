@@ -1,5 +1,6 @@
-"""`?`: every key that works where the focus is — the focused pane's, the screen's, the app's —
-grouped, each once, with what it does and its binding id (for remapping)."""
+"""`?`: every key of the current screen, grouped, each once, with what it does and its binding id
+(for remapping): first the keys that work where the focus is (the focused pane's, the screen's, the
+app's), then each other pane's, marked as working once that pane is focused."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ def enabled(node: DOMNode, binding: Binding) -> bool:
 
 
 def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:
-    """The keys that work where the focus is: the focused pane's, then the screen's own, then the app's
-    (another pane's keys do nothing until that pane is focused, so they are not listed). One row per
+    """The keys that work where the focus is: the focused pane's, then the screen's own, then the app's;
+    then each other pane's, in a group named "PANE — once focused" (they do nothing until then). One row per
     action with every key that does it listed once and every binding id beside it (`q ^q Quit app.quit
     app.quit-alt`: a key remapped onto another binding of the same action is not listed twice); a key
     the focused pane takes is not listed again under the screen. Keys remapped in the keymap are
@@ -47,7 +48,7 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
     chain = list(focused.ancestors_with_self) if focused is not None else []
     nodes: list[DOMNode] = [n for n in chain if n is not screen and n is not screen.app]
     nodes += [screen, screen.app]
-    groups: dict[str, dict[str, tuple[list[str], str, list[str]]]] = {}
+    groups: dict[str, Entries] = {}
     # Keys an earlier (nearer the focus) binding takes while it is enabled.
     taken: set[str] = set()
     for node in nodes:
@@ -66,17 +67,39 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
                 continue
             if enabled(node, binding):
                 claimed.update(keys)
-            entry = groups.setdefault(group, {}).setdefault(binding.action,
-                                                            ([], binding.description or binding.action, []))
-            if binding.id and binding.id not in entry[2]:
-                entry[2].append(binding.id)
-            for key in keys:
-                shown = key_display(dataclasses.replace(binding, key=key))
-                if shown not in entry[0]:
-                    entry[0].append(shown)
+            _add(groups.setdefault(group, {}), binding, keys, key_display)
         taken |= claimed
+    # A pane is its widget and the widgets inside it: those under the focused pane are listed above.
+    focused_panes = {getattr(node, "HELP_GROUP", None) for node in chain}
+    for node in screen.walk_children():
+        pane = getattr(node, "HELP_GROUP", None)
+        if pane is None or pane in focused_panes:
+            continue
+        _add_pane(groups.setdefault(f"{pane} — once focused", {}), node, keymap, key_display)
     return [(group, " ".join(keys), label, " ".join(binding_ids))
             for group, entries in groups.items() for keys, label, binding_ids in entries.values()]
+
+
+Entries = dict[str, tuple[list[str], str, list[str]]]  # action -> (keys shown, label, binding ids)
+
+
+def _add(entries: Entries, binding: Binding, keys: list[str], key_display: Callable[[Binding], str]) -> None:
+    """The binding's keys and id under its action, each once."""
+    entry = entries.setdefault(binding.action, ([], binding.description or binding.action, []))
+    if binding.id and binding.id not in entry[2]:
+        entry[2].append(binding.id)
+    for key in keys:
+        shown = key_display(dataclasses.replace(binding, key=key))
+        if shown not in entry[0]:
+            entry[0].append(shown)
+
+
+def _add_pane(entries: Entries, node: DOMNode, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> None:
+    """A pane that is not focused: its own bindings, as remapped."""
+    for binding in own_bindings(node):
+        if binding.id and binding.id in keymap:
+            binding = dataclasses.replace(binding, key=keymap[binding.id])
+        _add(entries, binding, [key.strip() for key in binding.key.split(",") if key.strip()], key_display)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -103,13 +126,13 @@ class HelpScreen(ModalScreen[None]):
         with Vertical():
             yield Static(Content(f"Keys — {self.title_text}"), id="help-title")
             table: DataTable = DataTable(cursor_type="row", zebra_stripes=True)
-            # Each group's name on a row of its own above its keys: a column for it left the binding
-            # ids cut at 80 columns.
+            # Each group's name on a row of its own above its keys, in the action column: as a column
+            # of its own, or in the key column, the longest name left the binding ids cut at 80 columns.
             table.add_columns("Key", "Action", "Binding id")
             previous = None
             for group, keys, label, binding_id in self.rows:
                 if group != previous:
-                    table.add_row(Text(group, style="bold"), Text(""), Text(""))
+                    table.add_row(Text(""), Text(group, style="bold"), Text(""))
                     previous = group
                 table.add_row(Text(keys), Text(label), Text(binding_id))
             yield table
