@@ -60,6 +60,8 @@ class ReviewApp(App[None]):
         self.score_stamps: dict[str, tuple[int, int, int]] | None = None
         # Before the console ends: None, then "writing" the rubric, then "written" (it may end).
         self.before_exit: str | None = None
+        # The signal that is ending the console (a hangup, TERM), None while none is.
+        self.ending_signal: int | None = None
 
     @property
     def session(self) -> Session:
@@ -115,11 +117,32 @@ class ReviewApp(App[None]):
         for number in self.ENDING_SIGNALS:
             try:
                 if on:
-                    loop.add_signal_handler(number, self.exit)
+                    loop.add_signal_handler(number, self.end_on_signal, number)
                 else:
                     loop.remove_signal_handler(number)
             except (ValueError, RuntimeError, NotImplementedError):
                 pass
+
+    # Once the rubric is written, how long Textual may take to restore a terminal that a hangup
+    # took away: its writer can wait for ever on a terminal that is gone.
+    ENDING_GRACE_SECONDS = 3.0
+
+    def end_on_signal(self, number: int) -> None:
+        self.ending_signal = number
+        self.exit()
+
+    def end_for_good(self) -> None:
+        """After a hangup or TERM, with the rubric on disk: the process ends within the grace time
+        even if the terminal's shutdown never returns."""
+        import os
+        import threading
+
+        number = self.ending_signal
+        if number is None:
+            return
+        timer = threading.Timer(self.ENDING_GRACE_SECONDS, os._exit, (128 + number,))
+        timer.daemon = True
+        timer.start()
 
     @on(messages.ExitApp)
     def write_before_exit(self, event: messages.ExitApp) -> None:
@@ -146,6 +169,7 @@ class ReviewApp(App[None]):
                     await screen.scoring.flush()
         finally:
             self.before_exit = "written"
+            self.end_for_good()
             self.post_message(messages.ExitApp())
 
     HANDLED_SECONDS = 2.0
