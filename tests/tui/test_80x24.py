@@ -100,3 +100,21 @@ async def test_help_shows_the_binding_ids_whole(sample_cohort):
         shown = "\n".join(screen_text(app))
         for binding_id in ("commits.before-after", "commits.timeline", "submission.pane-diff"):
             assert binding_id in shown, shown
+
+
+async def test_tab_goes_round_the_panes_and_shows_each_in_turn(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("1")
+        seen = []
+        for _ in range(5):
+            await pilot.press("tab")
+            await settle(app, pilot)
+            seen.append((screen.active_pane, screen.focus_in(screen.active_pane)))
+        assert seen == [("note", True), ("commits", True), ("rubric", True), ("log", True), ("diff", True)]
+        await pilot.press("shift+tab")
+        await settle(app, pilot)
+        assert (screen.active_pane, screen.focus_in("log")) == ("log", True)
+        # The tab shown is the pane focused: its keys answer.
+        assert "Stub log" in "\n".join(screen_text(app))

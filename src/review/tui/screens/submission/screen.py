@@ -77,9 +77,8 @@ class SubmissionScreen(Screen[Closed]):
         # Only while the stub log has focus (elsewhere g is the focused pane's own key).
         Binding("g", "log_to_code", "Go to the code", id="submission.log-to-code"),
         Binding("m", "anchor_comment", "Comment here", id="submission.comment-here"),
-        Binding("tab", "app.focus_next", "Next pane", show=False, id="submission.focus-next"),
-        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False,
-                id="submission.focus-previous"),
+        Binding("tab", "cycle_pane(1)", "Next pane", show=False, id="submission.focus-next"),
+        Binding("shift+tab", "cycle_pane(-1)", "Previous pane", show=False, id="submission.focus-previous"),
     ]
 
     # The pane the reviewer last chose (in tabs, the one on screen).
@@ -304,6 +303,17 @@ class SubmissionScreen(Screen[Closed]):
         # Focus moves on a callback: a key typed right after (5 then r) may be queued already, and
         # belongs to the pane it was typed for.
         self.deferred.wait_for_focus()
+
+    PANE_ORDER = ("diff", "note", "commits", "rubric", "log")
+
+    def action_cycle_pane(self, step: int) -> None:
+        """tab / shift+tab: the next pane in 1–5 order among those on screen (in tabs, or zoomed,
+        every pane: the tab shown changes with it), focused as its digit does."""
+        current = next((name for name in self.PANE_ORDER if self.focus_in(name)), self.active_pane)
+        candidates = [name for name in self.PANE_ORDER
+                      if self.layout_name == "tabs" or self.zoomed or self.frames[name].display]
+        at = candidates.index(current) if current in candidates else -1
+        self.action_pane(candidates[(at + step) % len(candidates)])
 
     def show_pane(self, name: str) -> None:
         """Put a pane on screen without moving focus (when there is room, others stay beside it)."""
