@@ -543,3 +543,22 @@ async def test_a_change_still_in_the_autosave_pause_is_written_when_the_console_
         await wait_until(pilot, lambda: not app.is_running, timeout=30)
     entry = saved(sample_cohort, "ada-okafor")[0]
     assert entry["tiers"] == {"found-defect": "strong", "key-scope": "weak"} and entry["state"] == "draft"
+
+
+async def test_final_is_written_by_ctrl_s_alone_never_by_the_autosave_of_a_later_change(sample_cohort):
+    """F then a tier changed: the autosave writes the tier, the state stays draft on disk (and the
+    header still says a save would write FINAL) until the reviewer's own ctrl+s."""
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        await pilot.press("2")
+        await score_all(pilot, "32122")
+        await wait_until(pilot, lambda: (sample_cohort / "chen-wei.review.toml").exists(), timeout=20)
+        await pilot.press("F", "s")
+        await wait_until(pilot, lambda: saved(sample_cohort, "chen-wei")[0]["tiers"]["blast-radius"] == "strong",
+                         timeout=20)
+        await settle(app, pilot)
+        assert saved(sample_cohort, "chen-wei")[0]["state"] == "draft"
+        assert "FINAL" in str(screen.form.header.render()) and screen.form.dirty
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: saved(sample_cohort, "chen-wei")[0]["state"] == "final", timeout=20)

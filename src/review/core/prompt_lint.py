@@ -73,7 +73,7 @@ REQUIRED = (
      "Evidence grades what they checked and how (\"what you verified, and what you could not verify\")"),
     ("the disclosure of assistant use", re.compile(r"\b(?:assistant|AI|LLM|model|copilot|claude|chatgpt|gpt)\b",
                                                    _WORDS),
-     "the console maps the disclosure to the diff; the article's line: \"You may use any assistant you like. "
+     "the console maps the disclosure to the diff; the task's own line: \"You may use any assistant you like. "
      "Tell us which, and which parts of the diff came from it\""),
     ("which parts of the diff it wrote", re.compile(r"\bwhich\s+parts?\b|\bwhat\s+parts?\b|\bwhich\s+lines\b|"
                                                     r"\bparts\s+of\s+the\s+(?:diff|code)\b", _WORDS),

@@ -125,7 +125,7 @@ class ScoreSession:
         self.reviewed_before = None
         status = []
         if self.rubric_problem:
-            status.append(f"⚠ {self.rubric_problem}; using the article's rubric")
+            status.append(f"⚠ {self.rubric_problem}; using the bundled rubric")
         status += [f"⚠ {problem}" for problem in (scores.problem, scores.unsealed_notice) if problem]
         if mine is not None:
             if mine.note_opened:
@@ -233,9 +233,13 @@ class ScoreSession:
 
     def to_write(self, values: dict, autosave: bool) -> dict:
         """What a save writes of the form's `values`: an autosave (or the save when the console ends)
-        leaves the fields in conflict as the other console saved them; the reviewer's ctrl+s keeps
-        this console's."""
-        return score_merge.with_theirs(values, self.conflicts) if autosave else values
+        leaves the fields in conflict as the other console saved them, and the state as it is on
+        disk (draft for a new entry): final or back to draft is the reviewer's ctrl+s alone. The
+        reviewer's ctrl+s keeps this console's values."""
+        if not autosave:
+            return values
+        state = self.loaded.state if self.loaded is not None else "draft"
+        return {**score_merge.with_theirs(values, self.conflicts), "state": state}
 
     def unchanged(self, review: store.Review) -> str | None:
         """Why `review` would write nothing new (the entry on disk, or no entry and an untouched form),

@@ -149,6 +149,8 @@ class Scoring:
         if notes:
             self.form.state = "draft"
             self.update_header()
+        # The form now holds what the file holds: leaving asks nothing.
+        self.form.mark_clean()
         if then:
             self.finish(then)
 
