@@ -346,7 +346,10 @@ async def test_a_submission_copied_in_while_the_console_is_open_appears_marked_a
         screen = await loaded(app, pilot)
         assert "hal-kim" not in names(screen.table)
         await pilot.press("a")
+        await pilot.pause()
         assert screen.current_name() == "ada-okafor"
+        # Said, not silent: nothing has arrived yet.
+        assert any("Nothing has arrived" in str(toast.message) for toast in app._notifications)
         shutil.copytree(tmp_path / "hal-kim", sample_cohort / "zoe-hal-kim", symlinks=True)
         await wait_until(pilot, lambda: "zoe-hal-kim" in names(screen.table)
                          and screen.rows["zoe-hal-kim"].complete, timeout=30)

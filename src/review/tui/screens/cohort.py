@@ -48,7 +48,8 @@ class CohortScreen(Screen[None]):
     WATCH_SECONDS = 1.0
     BINDINGS = [
         Binding("n", "next_unscored", "Next unscored", id="triage.next-unscored"),
-        Binding("a", "next_arrival", "Next arrival", id="triage.next-arrival"),
+        # Off the footer: the title names it (+, a) once something has arrived.
+        Binding("a", "next_arrival", "Next arrival", show=False, id="triage.next-arrival"),
         Binding("slash", "filter", "Filter", id="triage.filter"),
         Binding("s", "sort_next", "Sort column", id="triage.sort"),
         Binding("S", "sort_reverse", "Reverse sort", id="triage.sort-reverse"),
@@ -401,6 +402,10 @@ class CohortScreen(Screen[None]):
         """The next row that arrived since the console opened, after the cursor (round to the first)."""
         table = self.table
         shown = [key.value for key in table.rows if key.value is not None]
+        if not self.cohort_watch.arrived:
+            self.app.notify("Nothing has arrived since the console opened (new submissions copied into the "
+                            "cohort appear here, marked +).", markup=False)
+            return
         found = self.cohort_watch.next_arrival(shown, table.cursor_row)
         if found is not None:
             table.move_cursor(row=found)
@@ -449,9 +454,6 @@ class CohortScreen(Screen[None]):
         if action == "reveal":
             # The key exists only in a candidate-blind session.
             return masking()
-        if action == "next_arrival":
-            # In the footer once something has arrived (? lists it always).
-            return bool(self.cohort_watch.arrived)
         return True
 
     def action_reveal(self) -> None:

@@ -141,6 +141,10 @@ class FlagBox(Checkbox):
     """A failure-mode flag whose state reads without colour: `[x]` on, `[ ]` off (Textual's `▐X▌`
     is the same glyph either way, told apart by colour alone — nothing under NO_COLOR)."""
 
+    HELP_GROUP = "Rubric"
+    # Textual's own binding, given an id and a name so help lists it and a keymap can move it.
+    BINDINGS = [Binding("space,enter", "toggle_button", "Toggle flag", show=False, id="rubric.toggle-flag")]
+
     def render(self) -> Content:
         text = self.get_visual_style("toggle--label")
         # The brackets in the label's colours (Textual's "off" colour is meant to vanish).
@@ -164,7 +168,7 @@ class RubricForm(VerticalScroll, can_focus=False):
     ]
     DEFAULT_CSS = """
     RubricForm { height: 1fr; padding: 0 1; }
-    RubricForm #rubric-header { margin-bottom: 1; }
+    RubricForm #rubric-header { dock: top; padding-bottom: 1; background: $background; }
     RubricForm #rubric-status { color: $warning; margin-bottom: 1; }
     RubricForm .flag-hints { color: $text-muted; padding-left: 4; }
     RubricForm #overall { height: 5; margin-bottom: 1; }
