@@ -100,6 +100,10 @@ async def test_one_scenario_from_the_picker(sample_cohort):
 
 
 async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restart(sample_cohort):
+    from helpers import seed_ben_suite
+
+    # HEAD's side comes from the cache (nothing of it streamed), the draft's is run.
+    seed_ben_suite()
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_submission(app, pilot, "ben-larsen")
@@ -112,6 +116,8 @@ async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restar
         assert changes["restart"].kind == "same" and changes["restart"].after == "double-charge"
         table = log.query_one("#compare-table")
         assert str(table.get_cell("first-503", table.ordered_columns[3].key)) == "fixed"
+        # The pickers' last verdicts are HEAD's (the commit s runs on), not the draft's.
+        assert log.last_verdicts["first-503"] == "ok" and log.last_verdicts["restart"] == "double-charge"
         # The detail log renders once it has a size.
         await pilot.pause(0.2)
         detail = "\n".join(log.query_one("#compare-detail").plain_lines())

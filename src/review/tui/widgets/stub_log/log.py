@@ -232,7 +232,9 @@ class StubLog(Vertical):
     def streamed(self, message: Streamed) -> None:
         message.stop()
         event = message.event
-        if event.kind == "scenario-done":
+        # The pickers' "last" verdicts are those of the commit a run uses: not the draft's side of a
+        # before/after, nor the timeline's older commits.
+        if event.kind == "scenario-done" and message.side not in ("before", "timeline"):
             self.last_verdicts[event.scenario] = event.data.get("verdict", "")
         self.add(event.text, event.kind, message.side)
 
@@ -263,6 +265,8 @@ class StubLog(Vertical):
     @on(CompareDone)
     def compare_done(self, message: CompareDone) -> None:
         data = self.comparison = message.comparison
+        # HEAD's side may come from the cache, with no scenario streamed.
+        self.last_verdicts.update({run.name: run.verdict for run in data.after_suite.scenarios})
         self.compared.show((data.before.label, data.after.label), (data.before_suite, data.after_suite),
                            data.changes)
         self.outcome = f"before/after {data.before.label} → {data.after.label}: " \
