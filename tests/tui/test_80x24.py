@@ -118,3 +118,16 @@ async def test_tab_goes_round_the_panes_and_shows_each_in_turn(sample_cohort):
         assert (screen.active_pane, screen.focus_in("log")) == ("log", True)
         # The tab shown is the pane focused: its keys answer.
         assert "Stub log" in "\n".join(screen_text(app))
+
+
+async def test_j_and_k_move_through_help_as_the_arrows_do(sample_cohort):
+    from textual.widgets import DataTable as Table
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("question_mark", *"jjjj")
+        table = app.screen.query_one(Table)
+        assert table.cursor_row == 4
+        await pilot.press("k")
+        assert table.cursor_row == 3

@@ -105,6 +105,8 @@ def _add_pane(entries: Entries, node: DOMNode, keymap: dict[str, str], key_displ
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q,question_mark,f1", "dismiss", "Close help", id="help.close"),
+        Binding("j", "move(1)", "Down", show=False, id="help.down"),
+        Binding("k", "move(-1)", "Up", show=False, id="help.up"),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -138,6 +140,10 @@ class HelpScreen(ModalScreen[None]):
             yield table
             yield Static(Content(f"escape closes · binding ids can be remapped in {paths.keymap_file()}"),
                          id="help-hint")
+
+    def action_move(self, step: int) -> None:
+        table = self.query_one(DataTable)
+        table.move_cursor(row=max(0, min(table.row_count - 1, table.cursor_row + step)))
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
