@@ -106,34 +106,27 @@ class TestHelp:
 
 
 class TestStubLog:
+    @staticmethod
+    async def log_open(pilot):
+        """ben-larsen's stub log with its cached suite, scrolled to its end."""
+        await open_ben(pilot)
+        await pilot.press("5")
+        await settle(pilot.app, pilot)
+        # The log follows its end as lines arrive; pin the end so the picture does not depend on when
+        # the last of those scrolls landed.
+        pilot.app.screen.query_one(StubLog).lines.scroll_end(animate=False, immediate=True)
+        await settle(pilot.app, pilot)
+
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
     def test_after_a_run(self, snap_compare, make_app, theme, no_color):
         seed_ben_suite()
-
-        async def log_open(pilot):
-            await open_ben(pilot)
-            await pilot.press("5")
-            await settle(pilot.app, pilot)
-            # The log follows its end as lines arrive; pin the end so the picture does not depend on when
-            # the last of those scrolls landed.
-            pilot.app.screen.query_one(StubLog).lines.scroll_end(animate=False, immediate=True)
-            await settle(pilot.app, pilot)
-
-        assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=log_open)
+        assert snap_compare(make_app(theme, no_color), terminal_size=(120, 40), run_before=self.log_open)
 
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
     def test_80x24_after_a_run(self, snap_compare, make_app, theme, no_color):
         # Every line wrapped to the tab, keys folded: status and charge on screen, nothing sideways.
         seed_ben_suite()
-
-        async def log_open(pilot):
-            await open_ben(pilot)
-            await pilot.press("5")
-            await settle(pilot.app, pilot)
-            pilot.app.screen.query_one(StubLog).lines.scroll_end(animate=False, immediate=True)
-            await settle(pilot.app, pilot)
-
-        assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=log_open)
+        assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=self.log_open)
 
     @pytest.mark.parametrize(("theme", "no_color"), TWO)
     def test_80x24_a_selected_request_shows_its_key_in_full(self, snap_compare, make_app, theme, no_color):
