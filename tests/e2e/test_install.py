@@ -102,6 +102,14 @@ def test_doctor_reads_the_keymap_and_themes_as_the_console_would(isolated_dirs, 
     assert checks["keymap"]["status"] == "missing" and checks["keymap"]["must"]
     assert "no.such.binding" in checks["keymap"]["detail"]
     assert checks["themes"]["status"] == "degraded" and "broken.toml" in checks["themes"]["detail"]
+    # Mended, with a theme of the reviewer's own: said as found, not left out of the list.
+    (config / "keymap.toml").unlink()
+    (config / "themes" / "broken.toml").unlink()
+    bundled = next(p for p in (Path(__file__).parents[2] / "themes").glob("*.toml"))
+    (config / "themes" / "mine.toml").write_text(bundled.read_text().replace('name = "', 'name = "mine-', 1))
+    assert main(["doctor", "--json"]) in (0, 1)
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert checks["themes"]["status"] == "ok" and "mine-" in checks["themes"]["detail"]
 
 
 def test_doctor_reports_a_cache_it_cannot_write(tmp_path, monkeypatch):

@@ -35,7 +35,8 @@ class Command:
 
 
 COMMANDS = (
-    Command("open", "open the console on a cohort folder (the default: `review COHORT`)", "console", opens_console=True),
+    Command("open", "(listed as COHORT above) open the console on a cohort folder: `review COHORT`, or "
+                    "`review open COHORT`", "console", opens_console=True),
     Command("demo", "build the bundled sample cohort as git repos and open it", "console", opens_console=True),
     Command("serve", "the console in a browser: one console per tab, behind a token, on loopback", "serve"),
     Command("triage", "the triage rows, headless", "headless"),
@@ -65,7 +66,7 @@ def build_parser(command_name: str | None = EVERY) -> argparse.ArgumentParser:
         description="Grade take-home submissions in the terminal: `review COHORT` opens the console on a folder "
                     "of submissions (one git repository each). Options may come before or after the folder.")
     parser.add_argument("--version", action="version", version=f"review {__version__}")
-    console.console_arguments(parser.add_argument_group("console options (review COHORT, review demo)"),
+    console.console_arguments(parser.add_argument_group("console options (review COHORT, review demo, review serve)"),
                               listed_only=True)
     # `open` is listed as COHORT: `review COHORT` is how it is typed.
     listing = ",".join("COHORT" if c.name == "open" else c.name for c in COMMANDS)

@@ -198,10 +198,15 @@ def check_settings() -> list[Check]:
     else:
         found = f"{len(remapped)} key(s) remapped in {paths.keymap_file()}" if remapped else "no keys remapped"
         checks.append(Check("keymap", "ok", found))
-    failures = themes.load_themes().failures
-    if failures:
-        checks.append(Check("themes", "degraded", "; ".join(str(failure) for failure in failures),
+    loaded = themes.load_themes()
+    if loaded.failures:
+        checks.append(Check("themes", "degraded", "; ".join(str(failure) for failure in loaded.failures),
                             "fix or remove the theme files named: the console leaves them out"))
+    else:
+        own = sorted(set(loaded.themes) - set(themes.load_themes(themes.bundled_dir()).themes))
+        found = f"{len(own)} of your own in {themes.user_dir()}: {', '.join(own)}" if own else \
+            f"the bundled ones (none of your own in {themes.user_dir()})"
+        checks.append(Check("themes", "ok", found))
     return checks
 
 
