@@ -131,3 +131,19 @@ async def test_j_and_k_move_through_help_as_the_arrows_do(sample_cohort):
         assert table.cursor_row == 4
         await pilot.press("k")
         assert table.cursor_row == 3
+
+
+def test_a_status_line_past_its_rows_ends_in_an_ellipsis_never_cut_silently():
+    parts = ["whole submission (starter → HEAD)", "+35 lines", "AI-attributed 15 of 17 lines of code (88%)",
+             "18 added lines not counted", "draft a0db1ca: 15 of its 16 added lines survive at HEAD",
+             "[W] whitespace-only changes hidden: 4 lines", "word marks off", "coverage: 12 of 17 lines run"]
+    for width in range(30, 90):
+        whole = join_parts(parts, width).split("\n")
+        lines = join_parts(parts, width, max_rows=3).split("\n")
+        assert len(lines) == min(3, len(whole)), width
+        assert all(len(line) <= width for line in lines), width
+        assert not dangling(lines), width
+        if len(whole) > 3:
+            assert lines[-1].endswith(" …"), width
+        else:
+            assert lines == whole

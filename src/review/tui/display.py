@@ -18,10 +18,11 @@ def line(text: str, limit: int = 500) -> Content:
     return Content(safe_line(text, limit))
 
 
-def join_parts(parts: list[str], width: int, one_row: bool = False) -> str:
+def join_parts(parts: list[str], width: int, one_row: bool = False, max_rows: int = 0) -> str:
     """Parts of a status line joined with " · " and wrapped to `width` between words, each "·" kept
     with the part after it: a "·" left at a line's end read as a cut. On `one_row`, the parts that
-    fit whole, then "…" for the rest. A width of 0 (not laid out yet) joins them on one line."""
+    fit whole, then "…" for the rest; with `max_rows`, as many rows, the last ending in "…" when
+    more was left out. A width of 0 (not laid out yet) joins them on one line."""
     if width <= 0:
         return " · ".join(parts)
     if one_row:
@@ -49,4 +50,12 @@ def join_parts(parts: list[str], width: int, one_row: bool = False) -> str:
             current = word
         else:
             current = joined
-    return "\n".join([*lines, current])
+    lines.append(current)
+    if max_rows and len(lines) > max_rows:
+        lines = lines[:max_rows]
+        last = lines[-1]
+        # Room for the "…" that says the rest is left out, never after a dangling "·".
+        while last and (cell_len(last) + 2 > width or last.endswith("·")):
+            last = last[:-1].rstrip()
+        lines[-1] = f"{last} …"
+    return "\n".join(lines)

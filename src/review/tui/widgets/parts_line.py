@@ -13,9 +13,11 @@ from review.tui.display import join_parts
 class PartsLine(Static):
     """A status line of parts, re-joined for its width whenever that changes."""
 
-    def __init__(self, text: str = "", *, one_row: bool = False, id: str | None = None) -> None:
+    def __init__(self, text: str = "", *, one_row: bool = False, max_rows: int = 0, id: str | None = None) -> None:
         super().__init__(Content(safe_line(text, 500)), id=id)
         self.one_row = one_row
+        # 0: as many rows as it takes.
+        self.max_rows = max_rows
         self.parts: list[str] = [text] if text else []
 
     def set_parts(self, parts: list[str]) -> None:
@@ -26,4 +28,7 @@ class PartsLine(Static):
         self.show_parts()
 
     def show_parts(self) -> None:
-        self.update(Content(join_parts(self.parts, self.content_region.width, self.one_row)))
+        shown = join_parts(self.parts, self.content_region.width, self.one_row, self.max_rows)
+        self.update(Content(shown))
+        # What "…" left out, whole, under the mouse (z widens a pane for the keyboard).
+        self.tooltip = Content(" · ".join(self.parts)) if shown.endswith(" …") else None

@@ -104,7 +104,8 @@ class DiffPane(Vertical):
         # The commit this reviewer last scored, when HEAD moved since.
         self.reviewed: str | None = None
         self.viewed = ViewedMarks(self)
-        self.range_line = PartsLine("reading the submission…", id="diff-range")
+        # Three rows at most (the CSS's max-height), the last ending in "…" when more was left out.
+        self.range_line = PartsLine("reading the submission…", max_rows=3, id="diff-range")
         self.files = FileList(id="diff-files")
         self.viewed_line = Static(id="diff-viewed")
         self.view = DiffView(id="diff-view")
