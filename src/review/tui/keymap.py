@@ -6,13 +6,27 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from review.support import paths
 
 
 class KeymapError(Exception):
     pass
+
+
+def reading_bindings(pane: str, top: str = "home", bottom: str = "end") -> list[BindingType]:
+    """The keys that move through a pane read from top to bottom (j/k, space/b, `top`/`bottom`),
+    with ids `PANE.down`, `PANE.page-down`, … so each pane's can be remapped on its own and help
+    lists them (Textual's own scroll keys have no ids)."""
+    return [
+        Binding("j,down", "scroll_down", "Down", show=False, id=f"{pane}.down"),
+        Binding("k,up", "scroll_up", "Up", show=False, id=f"{pane}.up"),
+        Binding("space,pagedown", "page_down", "Page down", show=False, id=f"{pane}.page-down"),
+        Binding("b,pageup", "page_up", "Page up", show=False, id=f"{pane}.page-up"),
+        Binding(top, "scroll_home", "Top", show=False, id=f"{pane}.top"),
+        Binding(bottom, "scroll_end", "Bottom", show=False, id=f"{pane}.bottom"),
+    ]
 
 
 def known_binding_ids() -> set[str]:

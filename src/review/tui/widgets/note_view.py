@@ -6,7 +6,6 @@ from __future__ import annotations
 import textwrap
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -14,6 +13,7 @@ from textual.widgets import Static
 from review.core.attribution.rewritten import summary as rewritten_summary
 from review.core.text import safe_line, safe_text
 from review.services.analysis import Analysis
+from review.tui.keymap import reading_bindings
 
 MAX_REWRITTEN_SHOWN = 20  # rewritten commits' notes listed one by one above the note
 
@@ -74,14 +74,7 @@ def numbered_rows(text: str, width: int | None = None) -> tuple[list[str], list[
 class NoteView(VerticalScroll, can_focus=True):
     HELP_GROUP = "Note"
     # The diff's reading keys, so help lists what moves the note (the scroll keys are Textual's otherwise).
-    BINDINGS = [
-        Binding("j,down", "scroll_down", "Down", show=False, id="note.down"),
-        Binding("k,up", "scroll_up", "Up", show=False, id="note.up"),
-        Binding("space,pagedown", "page_down", "Page down", show=False, id="note.page-down"),
-        Binding("b,pageup", "page_up", "Page up", show=False, id="note.page-up"),
-        Binding("home", "scroll_home", "Top", show=False, id="note.top"),
-        Binding("end", "scroll_end", "Bottom", show=False, id="note.bottom"),
-    ]
+    BINDINGS = reading_bindings("note")
     DEFAULT_CSS = """
     NoteView { height: 1fr; padding: 0 1; }
     NoteView #note-summary { color: $text-muted; border-bottom: solid $panel; margin-bottom: 1; }

@@ -27,6 +27,7 @@ from textual.strip import Strip
 from review.core import diff
 from review.core.word_diff import Span, hunk_words
 from review.services import failures
+from review.tui.keymap import reading_bindings
 from review.tui.widgets.diff.code import shown
 from review.tui.widgets.diff.paint import COVERAGE_GUTTER, RowPainter
 from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
@@ -78,12 +79,7 @@ class DiffView(ScrollView, can_focus=True):
         Binding("w", "toggle_words", "Word marks", show=False, id="diff.words"),
         Binding("M", "jump_moved", "Moved: other end", show=False, id="diff.moved-jump"),
         Binding("S", "toggle_side_by_side", "Side by side", show=False, id="diff.side-by-side"),
-        Binding("j,down", "scroll_down", "Down", show=False, id="diff.down"),
-        Binding("k,up", "scroll_up", "Up", show=False, id="diff.up"),
-        Binding("space,pagedown", "page_down", "Page down", show=False, id="diff.page-down"),
-        Binding("b,pageup", "page_up", "Page up", show=False, id="diff.page-up"),
-        Binding("g,home", "scroll_home", "Top", show=False, id="diff.top"),
-        Binding("G,end", "scroll_end", "Bottom", show=False, id="diff.bottom"),
+        *reading_bindings("diff", top="g,home", bottom="G,end"),
         Binding("h,left", "scroll_left", "Left", show=False, id="diff.left"),
         Binding("l,right", "scroll_right", "Right", show=False, id="diff.right"),
     ]
