@@ -198,12 +198,14 @@ def check_settings() -> list[Check]:
     else:
         found = f"{len(remapped)} key(s) remapped in {paths.keymap_file()}" if remapped else "no keys remapped"
         checks.append(Check("keymap", "ok", found))
-    loaded = themes.load_themes()
-    if loaded.failures:
-        checks.append(Check("themes", "degraded", "; ".join(str(failure) for failure in loaded.failures),
+    # Each folder read once: what the console loads is the bundled themes, then the reviewer's over them.
+    bundled, yours = themes.load_themes(themes.bundled_dir()), themes.load_themes(themes.user_dir())
+    failures = bundled.failures + yours.failures
+    if failures:
+        checks.append(Check("themes", "degraded", "; ".join(str(failure) for failure in failures),
                             "fix or remove the theme files named: the console leaves them out"))
     else:
-        own = sorted(set(loaded.themes) - set(themes.load_themes(themes.bundled_dir()).themes))
+        own = sorted(set(yours.themes) - set(bundled.themes))
         found = f"{len(own)} of your own in {themes.user_dir()}: {', '.join(own)}" if own else \
             f"the bundled ones (none of your own in {themes.user_dir()})"
         checks.append(Check("themes", "ok", found))
