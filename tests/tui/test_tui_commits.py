@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from helpers import open_submission
 from review.tui.app import ReviewApp
+from review.tui.widgets.diff.commits import CommitsTable
 
 
 async def test_the_table_is_as_tall_as_its_commits_and_the_detail_takes_the_rest(sample_cohort):
@@ -34,3 +35,17 @@ async def test_j_and_k_move_in_the_commits_table(sample_cohort):
         assert screen.analysis.commits[2].sha in str(screen.commit_info.render())
         await pilot.press("k")
         assert table.cursor_row == 1
+
+
+async def test_a_table_filled_before_its_mount_handler_ran_keeps_every_row(sample_cohort):
+    # The screen fills its panes the moment they are mounted, which can come before the table's
+    # own mount handler adds the columns.
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        analysis = screen.analysis
+        table = CommitsTable()
+        table.fill(analysis.commits, analysis.commit_attributions, {}, {})
+        await screen.mount(table)
+        await pilot.pause()
+        assert table.row_count == 5 and len(table.columns) == 7

@@ -29,6 +29,12 @@ class CommitsTable(DataTable):
     ]
 
     def on_mount(self) -> None:
+        self.add_columns_once()
+
+    def add_columns_once(self) -> None:
+        # The screen may fill the table before its own mount handler has run.
+        if self.columns:
+            return
         # The timeline's columns first: the pane is often narrow.
         for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"),
                            ("Subject", "subject"),
@@ -37,6 +43,7 @@ class CommitsTable(DataTable):
 
     def fill(self, commits: list[gitsafe.Commit], attributions: list[attribution.CommitAttribution],
              suites: dict[str, runner.SuiteResult], tests: dict[str, candidate_tests.TestRun]) -> None:
+        self.add_columns_once()
         for commit, found in zip(commits, attributions):
             self.add_row(Text(commit.short), suite_cell(self.app, suites.get(commit.sha)),
                          tests_cell(self.app, tests.get(commit.sha)), Text(safe_line(commit.subject, 50)),
