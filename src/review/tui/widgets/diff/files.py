@@ -50,7 +50,9 @@ class FileList(DataTable):
         self._made_for = 0
 
     def on_mount(self) -> None:
-        self.add_column("Files", key="file")
+        # `fill` may have come first, with a column made to fit.
+        if not self.columns:
+            self.add_column("Files", key="file")
 
     def _row_width(self) -> int:
         width = self.size.width or DEFAULT_WIDTH

@@ -17,11 +17,17 @@ class TriageTable(DataTable):
                 Binding("k", "cursor_up", "Up", show=False, id="triage.up")]
 
     def on_mount(self) -> None:
-        for column in COLUMNS:
-            self.add_column(column.label, key=column.key)
+        self.add_columns_once()
+
+    def add_columns_once(self) -> None:
+        # Rows can arrive before the table's own mount handler has run.
+        if not self.columns:
+            for column in COLUMNS:
+                self.add_column(column.label, key=column.key)
 
     def show_rows(self, rows: list[tuple[str, list[Text]]], sort: tuple[int, bool]) -> None:
         """The rows (key, cells) in this order, each header marked ▲ or ▼ when the table is sorted by it."""
+        self.add_columns_once()
         self.clear()
         for key, shown in rows:
             self.add_row(*shown, key=key)
