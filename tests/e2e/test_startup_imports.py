@@ -35,6 +35,9 @@ def test_version_and_help_load_no_command_and_no_heavy_library():
         # No command's own module: the registry names them, and imports one only when it is typed.
         assert not {"review.cli.headless", "review.cli.prepare", "review.cli.dev"} & loaded, argv
         assert not any(m.startswith(("review.services", "review.gitsafe", "review.harness")) for m in loaded), argv
+        # Nor the standard library's slow imports no answer of theirs needs (each a few milliseconds of
+        # the ~40 both may take).
+        assert not {"dataclasses", "pathlib", "typing"} & loaded, argv
 
 
 def test_a_command_loads_its_own_module_only():

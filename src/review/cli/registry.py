@@ -7,21 +7,20 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from dataclasses import dataclass
-from pathlib import Path
+import os
 
 from review import __version__
 from review.cli import console
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass: `review --help` and `--version` never import dataclasses (7 ms).
 class Command:
-    name: str
-    help: str
-    # review.cli.<module>: its `<stem>_arguments(parser)` and `run_<stem>(args)`, stem the name with _ for -.
-    module: str
-    # The console handles its own keys and signals; every other command stops cleanly on them.
-    opens_console: bool = False
+    def __init__(self, name: str, help: str, module: str, opens_console: bool = False) -> None:
+        self.name, self.help = name, help
+        # review.cli.<module>: its `<stem>_arguments(parser)` and `run_<stem>(args)`, stem the name with _ for -.
+        self.module = module
+        # The console handles its own keys and signals; every other command stops cleanly on them.
+        self.opens_console = opens_console
 
     @property
     def _stem(self) -> str:
@@ -93,7 +92,7 @@ def mistyped_command(argv: list[str], words: list[str]) -> str | None:
     if not words or words[0] != "open" or "open" in argv[:1]:
         return None
     folder = words[words.index("open") + 1:][:1]
-    if not folder or folder[0].startswith("-") or Path(folder[0]).exists():
+    if not folder or folder[0].startswith("-") or os.path.exists(folder[0]):
         return None
     import difflib
 
