@@ -184,6 +184,22 @@ def test_disclosure_forms_candidates_write(note, kind, path, tool):
     assert [(e.kind, e.path, e.tool) for e in entries] == [(kind, path, tool)]
 
 
+@pytest.mark.parametrize("table, expected", [
+    # A range written in the file's own cell, as many do.
+    ("| File | Written by |\n|---|---|\n| checkout.mjs lines 1-40 | Cursor (agent mode) |\n",
+     [("range", "checkout.mjs", 1, "Cursor")]),
+    ("| File | Tool |\n|---|---|\n| `checkout.mjs:5-9` | Copilot |\n| checkout.mjs L20-L30 | ChatGPT |\n",
+     [("range", "checkout.mjs", 5, "GitHub Copilot"), ("range", "checkout.mjs", 20, "ChatGPT")]),
+    ("| File | Lines | Tool |\n|---|---|---|\n| store.mjs | lines 3-4 | Aider |\n| test.mjs | all | me |\n",
+     [("range", "store.mjs", 3, "Aider"), ("file", "test.mjs", None, None)]),
+    # A row that names a part, not a file: the tool is disclosed, its lines listed as unmapped.
+    ("| Part | Who |\n|---|---|\n| Retry loop | Cursor |\n", [("prose", None, None, "Cursor")]),
+])
+def test_every_row_of_a_disclosure_table_is_read_and_its_header_names_no_one(table, expected):
+    note = parse_note(f"## AI disclosure\n\n{table}")
+    assert [(e.kind, e.path, e.start, e.tool) for e in note.entries] == expected
+
+
 def test_sections_are_what_commonmark_says():
     note = parse_note("## Why the model's draft was wrong\nIt made a new key.\n\n```\n# AI disclosure\n```\n"
                       "## AI disclosure\n- checkout.mjs:1-2 — Claude\n")

@@ -228,7 +228,7 @@ _MARKDOWN = MarkdownIt("commonmark").enable("table")
 
 @dataclass
 class Block:
-    kind: str  # heading | paragraph | item | row (a table row) | code
+    kind: str  # heading | paragraph | item | row (a table row) | header (a table's header row) | code
     line: int  # 1-based first line
     text: str  # the inline source, lines joined by "\n"
     level: int = 0  # headings: 1-6
@@ -239,10 +239,14 @@ def blocks(note: str) -> list[Block]:
     tokens = _MARKDOWN.parse(note)
     found: list[Block] = []
     in_item = 0
+    in_header = False
     index = 0
     while index < len(tokens):
         token = tokens[index]
         line = (token.map[0] + 1) if token.map else 0
+        if token.type in ("thead_open", "thead_close"):
+            # A table's header row names its columns ("File | Tool"), rarely a writer.
+            in_header = token.type == "thead_open"
         if token.type == "heading_open":
             found.append(Block("heading", line, tokens[index + 1].content, int(token.tag[1])))
             index += 3
@@ -260,7 +264,7 @@ def blocks(note: str) -> list[Block]:
                 if tokens[index].type == "inline":
                     cells.append(tokens[index].content.strip())
                 index += 1
-            found.append(Block("row", line, " | ".join(cells)))
+            found.append(Block("header" if in_header else "row", line, " | ".join(cells)))
         elif token.type in ("fence", "code_block"):
             found.append(Block("code", line, token.content))
         index += 1
@@ -306,18 +310,32 @@ def _is_disclosure_title(title: str) -> bool:
     return any(_USE_WORD.match(w) for w in words) or (len(ai) == len(words) and any(_AI_CORE.match(w) for w in ai))
 
 
+_SPAN_CELL = re.compile(r"(?:lines?\s+)?L?\d+(?:\s*(?:[-–—]|to)\s*L?\d+)?|all|whole(?: file)?|entire(?: file)?", re.I)
+
+
 def _table_row(text: str) -> str | None:
-    """`checkout.mjs | 12-30 | Claude` → `checkout.mjs:12-30 — Claude` (a header row maps to nothing)."""
+    """`checkout.mjs | 12-30 | Claude`, `checkout.mjs lines 12-30 | Claude` → `checkout.mjs:12-30 — Claude`
+    (a line form); a row that names no file → its cells joined (`Retry loop — Cursor`), read as prose."""
     cells = [c.strip().strip("`") for c in text.split(" | ")]
-    path = next((c for c in cells if _PATH.fullmatch(c)), None)
-    if path is None:
-        return None
-    rest = [c for c in cells if c != path]
-    span = next((c for c in rest if re.fullmatch(r"L?\d+(?:\s*[-–—]\s*L?\d+)?|all|whole(?: file)?", c, re.I)), None)
-    who = " ".join(c for c in rest if c != span)
-    if span is None or span.lower().startswith(("all", "whole")):
-        return f"{path}: all — {who}"  # a row that names a file and no lines: the whole file
-    return f"{path}:{span} — {who}"
+    for index, cell in enumerate(cells):
+        path = _PATH.match(cell)
+        if path is None:
+            continue
+        # What follows the path in its own cell: a range (`lines 12-30`, `:12-30`, `L12-L30`) or nothing.
+        tail = cell[path.end():].strip()
+        rest = cells[:index] + cells[index + 1:]
+        span = next((c for c in rest if _SPAN_CELL.fullmatch(c)), None)
+        who = " ".join(c for c in rest if c != span)
+        if tail and any(form.match(f" {tail}") or form.match(tail) for form in _RANGE_FORMS):
+            return f"{path['path']} {tail} — {who}" if not tail.startswith((":", "#")) else \
+                f"{path['path']}{tail} — {who}"
+        if tail:
+            continue
+        if span is None or span.lower().startswith(("all", "whole", "entire")):
+            return f"{path['path']}: all — {who}"  # a row that names a file and no lines: the whole file
+        span = re.sub(r"^lines?\s+", "", span, flags=re.I)
+        return f"{path['path']}:{span} — {who}"
+    return " — ".join(c for c in cells if c) or None
 
 
 def _entries_of(block: Block, where: str = "section") -> list[NoteEntry]:
@@ -325,9 +343,19 @@ def _entries_of(block: Block, where: str = "section") -> list[NoteEntry]:
     commit), sentence forms for prose. `where`: "section" (a disclosure section or a labelled
     paragraph: everything counts), "note" (a note with neither: line forms and disclosure sentences),
     "prose" (anywhere else: disclosure sentences only)."""
+    if block.kind == "header":
+        # Column names, unless the header row itself names a file (a table written without one).
+        form = _table_row(block.text) if where != "prose" else None
+        entry = parse_note_line(block.line, form) if form else None
+        return [entry] if entry is not None and entry.path else []
     if block.kind == "row":
         form = _table_row(block.text) if where != "prose" else None
         entry = parse_note_line(block.line, form) if form else None
+        if entry is not None and entry.kind == "prose" and form:
+            # A row that names no file: the tool it names is disclosed, its lines unmapped (listed).
+            mapped = sentence_entries(block.line, form, form, where == "section")
+            # Outside a disclosure section a row is kept only when it discloses.
+            return mapped or ([entry] if where == "section" else [])
         return [entry] if entry else []
     lines = plain(block.text).split("\n")
     joined: list[tuple[int, str]] = []
@@ -386,7 +414,7 @@ def parse_note(note: str, document: bool = False) -> NoteDisclosure:
     elsewhere = "note" if not inside and not labelled else "prose"
     disclosing = "note" if document else "section"
     for index, block in enumerate(found):
-        if block.kind in ("paragraph", "item", "row"):
+        if block.kind in ("paragraph", "item", "row", "header"):
             result.entries += _entries_of(block, disclosing if index in inside | labelled else elsewhere)
     return result
 
