@@ -276,6 +276,8 @@ def test_a_tool_mentioned_in_prose_a_list_or_a_link_names_no_assistant(text):
     ("This PR was written primarily by Claude Code.", "prose", None, None, "Claude Code"),
     ("Copilot (Claude Opus 4.6) produced a first version.", "prose", None, None, "GitHub Copilot"),
     ("I wrote lines 3-9 of checkout.mjs.", "range", "checkout.mjs", 3, None),
+    ("JetBrains AI Assistant completed some lines in checkout.mjs.", "prose", None, None, "JetBrains AI Assistant"),
+    ("Everything in `src/` was pair-programmed with Sourcegraph Cody.", "prose", None, None, "Sourcegraph Cody"),
 ])
 def test_a_disclosure_sentence_maps_wherever_it_stands(sentence, kind, path, start, tool):
     for note in (f"# Note\n{sentence}\n", f"# Note\n\n## What I verified\nIt works.\n\n## Later\n{sentence}\n"):

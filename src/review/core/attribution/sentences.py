@@ -23,7 +23,7 @@ _ACTIVE = re.compile(rf"(?<![\w-])(?P<verb>{_WRITING}|suggested|refactored|rewro
                      r"added|made|did)(?![\w-])", re.I)
 _PASSIVE = re.compile(r"(?<![\w-])(?:written|generated|produced|drafted|authored|implemented|created|scaffolded|"
                       r"suggested|refactored|rewritten|completed|contributed|built|done|made|assisted|helped|aided|"
-                      r"co-written|co-authored|autocompleted)(?:\s{1,5}(?:mostly|mainly|primarily|largely|partly|"
+                      r"co-written|co-authored|autocompleted|pair[- ]programmed)(?:\s{1,5}(?:mostly|mainly|primarily|largely|partly|"
                       r"entirely|fully|originally|initially|almost|all|in|part|full|large)){0,3}?"
                       r"\s+(?P<how>by|with|using|via|through|with the help of|with help from)\s+", re.I)
 _USE = re.compile(r"(?<![\w-])(?P<verb>used|use|using|asked|prompted|had|let|consulted|employed|relied on|leaned on|"

@@ -68,6 +68,11 @@ _TOOL_WORDS: tuple[tuple[str, str], ...] = (
     (r"factory\s*droid|factory-droid", "Factory Droid"),
     (r"amazon\s*q|kiro", "Amazon Q Developer"),
     (r"tabnine", "Tabnine"),
+    (r"sourcegraph\s*cody", "Sourcegraph Cody"),
+    (r"jetbrains\s*ai(?:\s*assistant)?", "JetBrains AI Assistant"),
+    (r"augment\s*code", "Augment Code"),
+    (r"supermaven", "Supermaven"),
+    (r"qodo", "Qodo"),
     (r"claude\s*code|claude", "Claude Code"),
     (r"chatgpt|gpt-?\d|openai", "ChatGPT"),
     (r"gemini", "Gemini"),
@@ -139,6 +144,10 @@ ALIASES = {
     "junie": "Junie", "qwen": "Qwen Code", "qwen code": "Qwen Code", "qwen-coder": "Qwen Code", "pi": "Pi",
     "chatgpt": "ChatGPT", "jules": "Jules", "tabnine": "Tabnine", "cline": "Cline", "roo code": "Roo Code",
     "kiro": "Amazon Q Developer", "amazon q": "Amazon Q Developer", "deepseek": "DeepSeek", "llm": "an LLM (unnamed)",
+    # "Cody" alone is also a person's name: only the whole product name is an alias.
+    "sourcegraph cody": "Sourcegraph Cody", "jetbrains ai": "JetBrains AI Assistant",
+    "jetbrains ai assistant": "JetBrains AI Assistant", "augment": "Augment Code", "augment code": "Augment Code",
+    "supermaven": "Supermaven", "qodo": "Qodo",
 }
 # Test doubles that tools use in their own test suites: not assistants (git-ai's `mock_ai`).
 TEST_AGENTS = {"mock_ai", "mock-ai", "mock", "test_agent", "test-agent", "fake_ai", "fake-ai"}
