@@ -165,6 +165,8 @@ def test_trailer_block_examples_git_agrees_with():
     ("Claude Martin <claude.martin@example.com>", "person", None, True),
     ("Claude Martin", "person", None, True),
     ("none", "none", None, True),
+    ("Zed AI", "tool", "Zed AI", False),  # a name that says it is AI, known or not
+    ("Acme Agent", "tool", "Acme Agent", False),
 ])
 def test_who_a_name_is_by_its_shape(value, kind, tool, known):
     found = who_is(value)
@@ -178,7 +180,11 @@ def test_who_a_name_is_by_its_shape(value, kind, tool, known):
     ("Retry\n\nAI-assistant: none\n", [], ["declares no assistant"]),
     ("Retry\n\nAi-assisted: true\nCo-authored-by: Claude Code <noreply@anthropic.com>\n",
      ["Claude Code", "an assistant (unnamed)"], []),
-    ("copilot: fix(claude): things\n", [], []),  # a subject's conventional-commit prefix is no disclosure
+    ("copilot: fix(claude): things\n", [], []),
+    ("Retry\n\nAI-Tool: Zed AI\n", ["Zed AI"], []),  # named under an AI key: that tool, not "unnamed"
+    # The kernel's co-author key: an assistant's identity counts, a person's is nothing to report.
+    ("Retry\n\nCo-developed-by: Claude claude-opus-4-5 <noreply@anthropic.com>\n", ["Claude Code"], []),
+    ("Retry\n\nCo-developed-by: Jane Doe <jane@example.org>\n", [], []),  # a subject's conventional-commit prefix is no disclosure
 ])
 def test_disclosure_trailers_and_what_is_not_one(message, tools, rejected):
     result = commit_signals("c", message, ME, ME)

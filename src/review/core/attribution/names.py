@@ -196,9 +196,29 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
         return Who("tool", named, _model_in(text))
     if product_shaped(text):
         return Who("tool", canonical_tool(text))
+    if _named_ai(text, ai_key):
+        # "Zed AI", "Acme Agent": a product's name said to be AI, known or not, is that tool.
+        return Who("tool", canonical_tool(text))
     if ai_key:
         return Who("tool", "an assistant (unnamed)")
     return Who("unclear", reason="names no assistant")
+
+
+# Words that say a name is an AI product's ("Zed AI", "Acme Agent").
+_AI_WORDS = {"ai", "agent", "assistant", "llm", "copilot", "bot"}
+_NOT_A_NAME = {"yes", "true", "unknown", "various", "some", "several", "misc", "other", "partial", "partially"}
+
+
+def _named_ai(text: str, ai_key: bool) -> bool:
+    """A short name with a capitalised word of its own: under a key that declares AI help any such
+    name, elsewhere only one that says it is AI (a person's name never carries those words)."""
+    words = text.split()
+    if not 1 <= len(words) <= 5 or any(w.lower() in _NOT_A_NAME for w in words):
+        return False
+    own = [w for w in words if w.lower() not in _TOOLISH]
+    if not own or not all(_PRODUCT_PART.fullmatch(part) for w in words for part in re.split(r"[-_.+']", w) if part):
+        return False
+    return any(w[0].isupper() for w in own) and (ai_key or any(w.lower() in _AI_WORDS for w in words))
 
 
 # Claude:claude-3-opus coccinelle

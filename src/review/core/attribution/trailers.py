@@ -24,6 +24,8 @@ from review.core.attribution.tools import _IDENT, canonical_tool, match_identity
 #   session   a session link only an agent writes; the tool it implies, if any
 DISCLOSURE_KEYS: dict[str, tuple[str, str | None]] = {
     "co-authored-by": ("identity", None),
+    # The Linux kernel's co-author key: with an assistant's identity, that assistant.
+    "co-developed-by": ("identity", None),
     "assisted-by": ("identity", None),
     "agent": ("identity", None),
     "generated-by": ("tool", None),
@@ -50,6 +52,9 @@ DISCLOSURE_KEYS: dict[str, tuple[str, str | None]] = {
     "entire-checkpoint": ("session", None),
     "replit-commit-author": ("session", "Replit Agent"),
 }
+
+# Keys whose value is usually a person (a co-author): a person there is nothing to report.
+CO_AUTHOR_KEYS = {"co-authored-by", "co-developed-by"}
 
 # aider's documented forms (aider.chat, "Git integration"): "(aider)" appended to the author's and
 # committer's names, an "aider: " subject prefix.
@@ -350,10 +355,10 @@ def _trailer(key: str, value: str, raw: str, add, reject) -> None:
         add(who.tool, who.model, label, raw)
     elif who.kind == "none":
         reject(raw, who.reason)
-    elif key == "co-authored-by" and _IDENT.match(value) is None and who.kind == "unclear":
+    elif key in CO_AUTHOR_KEYS and _IDENT.match(value) is None and who.kind == "unclear":
         reject(raw, "names neither a person's address nor an assistant")
     elif who.kind == "person":
-        if key == "co-authored-by" and not tool_in_text(value):
+        if key in CO_AUTHOR_KEYS and not tool_in_text(value):
             # a person co-author, as GitHub means it: nothing to say
             return
         reject(raw, f"names a person, not an assistant ({who.reason})")
