@@ -81,7 +81,7 @@ def test_json_of_any_shape_is_read_through_accessors(value):
 @settings(max_examples=200, deadline=None)
 @given(ANY_TEXT)
 def test_quoted_paths_unquote_without_error(raw):
-    from review.core.diff import unquote_path
+    from review.core.git_paths import unquote_path
 
     assert isinstance(unquote_path(raw), str)
     plain = raw.replace("\\", "/")

@@ -11,7 +11,6 @@ from pathlib import Path
 from review.cli import pipes
 from review.cli.console import UNSAFE_HELP
 from review.core.text import safe_line
-from review.harness.scenarios import SCENARIOS
 
 
 def triage_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +32,9 @@ def triage_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def harness_arguments(parser: argparse.ArgumentParser) -> None:
+    # Here, not at the top: `review triage` (the same module) never loads the scenarios.
+    from review.harness.scenarios import SCENARIOS
+
     parser.add_argument("submission", type=Path)
     parser.add_argument("--commit", default="HEAD", help="commit id to run (default HEAD)")
     parser.add_argument("--scenario", action="append", choices=[s.name for s in SCENARIOS], default=None,

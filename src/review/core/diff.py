@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 import unidiff
 
+from review.core.git_paths import unquote_path
+
 MAX_PATCH_BYTES = 64 << 20  # beyond this the diff is cut, and says so
 
 
@@ -247,32 +249,6 @@ class Diff:
 
 
 _MODE = re.compile(r"^(old|new|deleted file|new file) mode (\d+)$", re.M)
-
-
-_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
-
-
-def unquote_path(quoted: str) -> str:
-    """git's C-style quoted path (core.quotePath): `"caf\\303\\251.mjs"` → `café.mjs`, so a
-    non-ASCII name matches the note and blame. Linear; a malformed escape is kept as written."""
-    out = bytearray()
-    index = 0
-    while index < len(quoted):
-        char = quoted[index]
-        if char == "\\" and index + 1 < len(quoted):
-            following = quoted[index + 1]
-            octal = quoted[index + 1:index + 4]
-            if len(octal) == 3 and all(c in "01234567" for c in octal):
-                out.append(int(octal, 8) & 0xFF)
-                index += 4
-                continue
-            if following in _ESCAPES:
-                out.append(_ESCAPES[following])
-                index += 2
-                continue
-        out += char.encode("utf-8", "surrogatepass")
-        index += 1
-    return out.decode("utf-8", "replace")
 
 
 def _strip_prefix(path: str | None) -> str | None:

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import repeat
 
-from review.core.diff import HUNK_HEADER, unquote_path
+from review.core.diff import HUNK_HEADER
+from review.core.git_paths import unquote_path
 from review.core.line_moves import COPY_MIN_ALNUM, MOVE_MIN_ALNUM, MoveFinder, Origin, Origins, Section
 
 __all__ = ["COPY_MIN_ALNUM", "MOVE_MIN_ALNUM", "Origin", "Origins", "Replay", "TooLarge", "replay"]

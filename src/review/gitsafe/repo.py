@@ -15,7 +15,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from review.core.diff import unquote_path
+from review.core.git_paths import unquote_path
 from review.core.text import safe_line
 from review.gitsafe import notes
 from review.gitsafe.env import (

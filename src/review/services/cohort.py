@@ -7,7 +7,6 @@ import functools
 import os
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -319,6 +318,9 @@ def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analy
             yield row
     if not cold:
         return
+    # Here, not at the top: a warm triage never loads the thread pool (3 ms of its start).
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(work) for work in cold]
         for future in as_completed(futures):
