@@ -44,3 +44,18 @@ def test_a_command_loads_its_own_module_only():
     loaded = modules_loaded("triage", "--help")
     assert "review.cli.headless" in loaded and "review.cli.prepare" not in loaded and "review.cli.dev" not in loaded
     assert heavy(loaded) == []
+
+
+def test_a_warm_triage_loads_no_parser_no_console_and_no_gateway(tmp_path):
+    # One real submission, triaged once (cold) so the row cache answers the second run.
+    from helpers import make_repo
+
+    cohort = tmp_path / "cohort"
+    make_repo(cohort / "ada", {"checkout.mjs": "export async function chargeWithRetry() {}\n"})
+    cold = modules_loaded("triage", str(cohort), "--json")
+    assert "review.services.analysis" in cold
+    warm = modules_loaded("triage", str(cohort), "--json")
+    assert heavy(warm) == []
+    # The row came from the cache: nothing that reads a repository's history or diff was loaded.
+    assert not {"review.services.analysis", "review.core.attribution", "unidiff", "concurrent.futures",
+                "tomllib"} & warm

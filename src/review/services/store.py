@@ -19,7 +19,6 @@ from __future__ import annotations
 import getpass
 import os
 import tempfile
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -225,6 +224,9 @@ def _parse(path: Path) -> ScoreFile:
     except (OSError, UnicodeDecodeError) as error:
         result.problem = f"{path.name} cannot be read: {error}"
         return result
+    # Imported only when there is a score file to parse (5 ms of a warm triage's start).
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
