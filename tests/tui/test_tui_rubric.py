@@ -349,6 +349,35 @@ async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_a
     assert len(ben) == 1 and "checkout.mjs:" in ben[0]
 
 
+async def test_escape_in_a_line_comment_keeps_a_draft_that_comes_back_after_the_screen_closed(sample_cohort):
+    from review.tui.modals.anchor import AnchorCommentScreen
+    from textual.widgets import Input
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("1", "n", "m")
+        await settle(app, pilot)
+        await pilot.press(*"half a thought", "escape")
+        await settle(app, pilot)
+        # Not a comment yet, but not lost either.
+        assert screen.query_one(RubricForm).values()["anchored"] == []
+        await pilot.press("escape")
+        await settle(app, pilot)
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("1", "n", "m")
+        await settle(app, pilot)
+        assert isinstance(app.screen, AnchorCommentScreen)
+        assert app.screen.query_one(Input).value == "half a thought"
+        await pilot.press(*", finished", "enter")
+        await settle(app, pilot)
+        assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == ["half a thought, finished"]
+        # Kept as a comment: the place's box starts empty again.
+        await pilot.press("m")
+        await settle(app, pilot)
+        assert app.screen.query_one(Input).value == ""
+
+
 async def test_my_entry_saved_before_seals_is_filled_in_to_check_and_the_save_seals_it(sample_cohort):
     from helpers import BEN_HEAD
 

@@ -127,6 +127,8 @@ class SubmissionScreen(Screen[Closed]):
         self.zoomed_for_diff = False
         # 4 comes back to it after g went to its evidence.
         self.last_signal: SignalRow | None = None
+        # Line comments closed with escape, by place: this console's, kept across openings.
+        self.comment_drafts = context.comment_drafts.setdefault(str(self.path), {})
         # The panes' widgets, made once: composed in the first frame or mounted just after it.
         self.title_bar = Static(Content(safe_line(f"{row.name} · HEAD {(row.head or '?')[:12]}", 200)),
                                 id="submission-title")
@@ -443,12 +445,21 @@ class SubmissionScreen(Screen[Closed]):
             self.app.notify("Nothing here to comment on yet.", markup=False)
             return
 
-        def keep(text: str | None) -> None:
-            if text:
-                self.form.add_anchored(at, text)
-                self.app.notify(safe_line(f"comment kept on {at} (listed in the rubric)", 200), markup=False)
+        def keep(answer: AnchorCommentScreen.Answer | None) -> None:
+            if answer is None:
+                return
+            if answer.kept:
+                self.comment_drafts.pop(at, None)
+                if answer.text:
+                    self.form.add_anchored(at, answer.text)
+                    self.app.notify(safe_line(f"comment kept on {at} (listed in the rubric)", 200), markup=False)
+            elif answer.text:
+                self.comment_drafts[at] = answer.text
+                self.app.notify(safe_line(f"draft kept: m on {at} again to finish it", 200), markup=False)
+            else:
+                self.comment_drafts.pop(at, None)
 
-        self.app.push_screen(AnchorCommentScreen(at), keep)
+        self.app.push_screen(AnchorCommentScreen(at, self.comment_drafts.get(at, "")), keep)
 
     # ----------------------------------------------------------------- runs → evidence, diff, timeline
 
