@@ -350,8 +350,9 @@ async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_a
 
 
 async def test_escape_in_a_line_comment_keeps_a_draft_that_comes_back_after_the_screen_closed(sample_cohort):
-    from review.tui.modals.anchor import AnchorCommentScreen
     from textual.widgets import Input
+
+    from review.tui.modals.anchor import AnchorCommentScreen
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 40)) as pilot:
