@@ -299,3 +299,27 @@ async def test_lines_carried_from_a_squashed_commits_note_are_marked_and_the_not
         summary = str(screen.query_one("#note-summary").render())
         assert "1 git-ai note describes a commit not in this history: Claude Code, 4 lines of checkout.mjs" in summary
         assert f"git-ai note on {agent[:7]} (not in this history)" in summary
+
+
+async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_its_end(tmp_path):
+    from helpers import git, make_repo
+
+    repo = make_repo(tmp_path / "wide", {"README.md": "x\n"}, "starter")
+    (repo / "wide.mjs").write_text("export const short = 1;\nexport const long = '" + "x" * 150 + "';\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "wide", cwd=repo)
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "wide")
+        view = screen.query_one(DiffView)
+        await pilot.pause()
+
+        def row_with(text: str) -> str:
+            painted = ["".join(s.text for s in view.render_line(y)) for y in range(view.size.height)]
+            return next(row for row in painted if text in row)
+
+        assert row_with("const long").endswith("›") and not row_with("const short").rstrip().endswith("›")
+        # Scrolled to the line's end, nothing is cut.
+        view.scroll_to(x=view.max_scroll_x, animate=False)
+        await pilot.pause()
+        assert row_with("xxx';").rstrip().endswith("';")

@@ -24,6 +24,8 @@ SIDE_GUTTER = 10  # side by side, each side: "line_ TG│" and the +/- sign
 COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
 HIGHLIGHT_BLOCK = 64
 MOVED_MARK = "↕"
+# At a pane's right edge: this line goes on past it (scroll right, or z for a wider pane).
+CUT_MARK = "›"
 
 
 class PaintedView(Protocol):
@@ -180,7 +182,18 @@ class RowPainter:
             segments.append(self._coverage_segment(row.file, line, gutter_style))
         segments += self._mark_and_sign(line, line_style, gutter_style)
         code = Strip(self._line_text(index, row, line, line_index, line_style))
-        return segments + list(code.crop_extend(scroll_x, scroll_x + max(0, width - gutter), line_style))
+        right = scroll_x + max(0, width - gutter)
+        cropped = code.crop_extend(scroll_x, right, line_style)
+        if code.cell_length > right:
+            cropped = self.cut_mark(cropped, line_style)
+        return segments + list(cropped)
+
+    def cut_mark(self, strip: Strip, style: RichStyle) -> Strip:
+        """`strip` with its last cell saying the line goes on past the edge."""
+        if strip.cell_length < 2:
+            return strip
+        mark = Strip([Segment(CUT_MARK, style + self._style("diff-view--info"))])
+        return Strip.join([strip.crop(0, strip.cell_length - 1), mark])
 
     def _coverage_segment(self, file: int, line: diff.DiffLine, gutter_style: RichStyle) -> Segment:
         """How many times the line ran ("  2"), "  0" when it never did, blank when V8 counts nothing

@@ -15,6 +15,7 @@ import bisect
 from dataclasses import dataclass
 from functools import partial
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -307,7 +308,20 @@ class DiffView(ScrollView, can_focus=True):
                 if paired:
                     strip = strip.crop_extend(scroll_x, scroll_x + width, base)
             self._cache[key] = strip
-        return strip.crop_extend(0, width, base) if paired else strip.crop_extend(scroll_x, scroll_x + width, base)
+        if paired:
+            return strip.crop_extend(0, width, base)
+        cropped = strip.crop_extend(scroll_x, scroll_x + width, base)
+        row = self.rows[index]
+        if row.kind == "line" and row.line is not None and self._goes_past(row.line.text, scroll_x + width):
+            cropped = self.painter.cut_mark(cropped, base)
+        return cropped
+
+    def _goes_past(self, text: str, right: int) -> bool:
+        """Whether a line's code, as drawn, ends past column `right` (most lines are far too short to
+        need it measured: a character draws at most two columns, a tab four)."""
+        if self.gutter_width + 2 * len(text) + 2 * text.count("\t") <= right:
+            return False
+        return self.gutter_width + cell_len(shown(text)) > right
 
     # ----------------------------------------------------------------- changed words
 
