@@ -72,7 +72,7 @@ def test_export_counts_and_agreement(sample_cohort, capsys):
     markdown = capsys.readouterr().out
     # header, rule, three reviews, one row per submission not scored
     assert markdown.split("\n## Agreement")[0].count("\n") == 5 + len(unscored)
-    assert markdown.count("| not scored |") == len(unscored)
+    assert markdown.count("| new |") == len(unscored)
 
 
 def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort, capsys):
@@ -109,7 +109,7 @@ def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort
     assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
     unscored = {r["submission"]: r for r in csv.DictReader(
         io.StringIO(capsys.readouterr().out.partition("\r\n\r\n")[0]))}
-    assert unscored["ben-larsen"]["state"] == "not scored" and unscored["ben-larsen"]["key_scope"] == "per-call"
+    assert unscored["ben-larsen"]["state"] == "new" and unscored["ben-larsen"]["key_scope"] == "per-call"
     assert unscored["ben-larsen"]["scenario:restart"] == "double-charge"
 
 

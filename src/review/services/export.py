@@ -19,8 +19,9 @@ from review.harness import runner, scenarios
 from review.services import cohort, store
 from review.services.calibration import Drift, drift, planted_in
 
-# The state of a submission no reviewer has scored yet: a row of its own in every export.
-NOT_SCORED = "not scored"
+# The state of a submission no reviewer has scored yet (a row of its own in every export), in the
+# console's own word for it.
+NOT_SCORED = "new"
 
 
 @dataclass
