@@ -14,9 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from review.core.rubric import ARTICLE, TIER_LABELS, Rubric, RubricError, from_settings
+from review.core.rubric import ARTICLE, Rubric, RubricError, from_settings
 from review.core.text import safe_line
 from review.services import cohort, score_merge, store
+from review.services.merge_wording import MergeWording
 
 # Where the reviewer asked to go once saved: "next" (the next unscored), "back" (triage), "quit".
 Then = str | None
@@ -89,6 +90,7 @@ class ScoreSession:
         self.reviewers = list(reviewers) or [store.default_reviewer()]
         self.rubric = rubric.rubric
         self.rubric_problem = rubric.problem
+        self.wording = MergeWording(self.rubric)
         self.blind = blind
         self.head: str | None = None
         self.commits: list[tuple[str, str]] = []
@@ -298,7 +300,7 @@ class ScoreSession:
             self.note_opened = review.note_opened
         # The state is ours (a refused final comes back a draft); the rest came from another console.
         taken = [field for field in merged.taken if field != ("state", "")]
-        status = self.taken_text(taken, review, own=True) if taken else ""
+        status = self.wording.taken_text(taken, review, own=True) if taken else ""
         return Rebased(merged.values, landed, status, self.conflicts)
 
     def refused(self, problem: str, theirs: store.Review | None,
@@ -324,7 +326,7 @@ class ScoreSession:
         if theirs.note_opened and not self.note_opened:
             self.note_opened = theirs.note_opened
         own = not score_merge.same(merged.values, theirs.values())
-        status = self.conflict_text() if merged.conflicts else self.taken_text(merged.taken, theirs, own)
+        status = self.conflict_text() if merged.conflicts else self.wording.taken_text(merged.taken, theirs, own)
         return Rebased(merged.values, theirs.values(), status, merged.conflicts)
 
     def base_values(self) -> dict:
@@ -360,50 +362,13 @@ class ScoreSession:
 
     # ----------------------------------------------------------------- what a merge is shown as
 
-    def field_name(self, field: score_merge.Field) -> str:
-        kind, name = field
-        signal = self.rubric.signal(name)
-        label = signal.name if signal else name
-        if kind == "tier":
-            return label
-        if kind == "comment":
-            return f"{label} comment"
-        if kind == "flag":
-            flag = next((f for f in self.rubric.flags if f.id == name), None)
-            return f"flag {(flag.label if flag else name).split(':')[0]}"
-        return "Overall comment" if kind == "overall" else "State"
-
-    @staticmethod
-    def field_value(field: score_merge.Field, value: str) -> str:
-        kind = field[0]
-        if kind == "tier":
-            return TIER_LABELS.get(value, value) if value else "not scored"
-        if kind == "flag":
-            return "on" if value else "off"
-        return value or "(empty)"
-
     def conflict_text(self) -> str:
-        """The fields both consoles changed, side by side: which value is this console's and which
-        the other's, and what each key does."""
-        theirs = self.conflict_with
-        when = f"revision {theirs.revision}, {theirs.updated}" if theirs else "on disk"
-        rows = [("", "this console (yours)", "other console (on disk)")]
-        rows += [(self.field_name(c.field), self.field_value(c.field, c.mine), self.field_value(c.field, c.theirs))
-                 for c in self.conflicts]
-        table = [f"  {_cell(name, 18)} {_cell(mine, 27)} {_cell(other, 27)}".rstrip() for name, mine, other in rows]
-        return "\n".join([
-            f"CONFLICT: this review was also saved in another console ({when}). What only one side changed "
-            "is merged; these fields both changed:", *table,
-            "ctrl+s keeps yours · R takes the other console's. Until you decide, saves leave these fields "
-            "as the other console saved them and save the rest."])
+        """The fields still in conflict, side by side, as the rubric shows them."""
+        return self.wording.conflict_text(self.conflicts, self.conflict_with)
 
-    def taken_text(self, taken: Sequence[score_merge.Field], theirs: store.Review, own: bool) -> str:
-        """What another console's save brought into this form (`own`: the form keeps changes of its own)."""
-        values = score_merge.fields(theirs.values())
-        changes = ", ".join(f"{self.field_name(f)}: {self.field_value(f, values.get(f, ''))}" for f in taken)
-        text = f"Your review was saved in another console ({theirs.state}, revision {theirs.revision}, {theirs.updated})"
-        text += f"; taken in here: {changes}." if changes else "."
-        return text + (" Your own changes here are kept (autosave writes them)." if own else "")
+    def conflict_line(self) -> str:
+        """The same in one line, for a notification."""
+        return self.wording.short_conflict(self.conflicts)
 
     # ----------------------------------------------------------------- leaving
 
@@ -438,8 +403,3 @@ class ScoreSession:
             return DiskChange(notices)
         rebased = self.rebase(mine, form_values)
         return DiskChange(notices, rebased, rebased.status)
-
-
-def _cell(text: str, width: int) -> str:
-    line = safe_line(text, 400)
-    return (line if len(line) <= width else line[: width - 1] + "…").ljust(width)

@@ -216,15 +216,8 @@ class Scoring:
             # What only this console changed is written now; the fields in conflict wait.
             self.edited()
         self.form.set_status(lines(text))
-        self.screen.app.notify(self.short_conflict() if rebased is not None and rebased.conflicts
+        self.screen.app.notify(self.session.conflict_line() if rebased is not None and rebased.conflicts
                                else safe_line(text, 400), severity="error", timeout=10, markup=False)
-
-    def short_conflict(self) -> str:
-        pairs = "; ".join(f"{self.session.field_name(c.field)}: yours "
-                          f"{self.session.field_value(c.field, c.mine)}, other console's "
-                          f"{self.session.field_value(c.field, c.theirs)}" for c in self.session.conflicts)
-        return safe_line(f"CONFLICT with your other console — {pairs}. ctrl+s keeps yours, R takes theirs "
-                         "(both shown in the rubric).", 400)
 
     def reload_theirs(self) -> None:
         values = self.session.reload_theirs(self.form.values())
@@ -282,7 +275,7 @@ class Scoring:
         if change.rebased is not None:
             self.show_rebased(change.rebased)
             if change.rebased.conflicts:
-                self.screen.app.notify(self.short_conflict(), severity="error", timeout=10, markup=False)
+                self.screen.app.notify(self.session.conflict_line(), severity="error", timeout=10, markup=False)
             if self.dirty:
                 self.edited()
         if change.status:
