@@ -349,34 +349,50 @@ async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_a
     assert len(ben) == 1 and "checkout.mjs:" in ben[0]
 
 
-async def test_escape_in_a_line_comment_keeps_a_draft_that_comes_back_after_the_screen_closed(sample_cohort):
-    from textual.widgets import Input
-
-    from review.tui.modals.anchor import AnchorCommentScreen
-
+async def test_escape_in_a_line_comment_keeps_what_was_typed_as_the_rubrics_boxes_do(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_submission(app, pilot, "ben-larsen")
         await pilot.press("1", "n", "m")
         await settle(app, pilot)
-        await pilot.press(*"half a thought", "escape")
+        await pilot.press(*"typed, then escape by habit", "escape")
         await settle(app, pilot)
-        # Not a comment yet, but not lost either.
-        assert screen.query_one(RubricForm).values()["anchored"] == []
-        await pilot.press("escape")
+        assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == \
+            ["typed, then escape by habit"]
+        # An empty box adds nothing.
+        await pilot.press("m", "escape")
         await settle(app, pilot)
+        assert len(screen.query_one(RubricForm).values()["anchored"]) == 1
+        await pilot.press("ctrl+q")
+        await settle(app, pilot)
+    assert saved(sample_cohort, "ben-larsen")[0]["anchored"][0]["text"] == "typed, then escape by habit"
+
+
+async def test_the_overall_comment_is_reached_from_the_keyboard_and_a_comment_box_opens_in_view(sample_cohort):
+    from textual.widgets import TextArea
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_submission(app, pilot, "ben-larsen")
-        await pilot.press("1", "n", "m")
+        await pilot.press("4")
         await settle(app, pilot)
-        assert isinstance(app.screen, AnchorCommentScreen)
-        assert app.screen.query_one(Input).value == "half a thought"
-        await pilot.press(*", finished", "enter")
+        form = screen.query_one(RubricForm)
+        # j past the last flag reaches the overall comment; o goes there from anywhere in the rubric.
+        for _ in range(len(form.focus_stops()) - 1):
+            await pilot.press("j")
+        assert isinstance(app.focused, TextArea)
+        await pilot.press("escape", "o", *"hire")
         await settle(app, pilot)
-        assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == ["half a thought, finished"]
-        # Kept as a comment: the place's box starts empty again.
-        await pilot.press("m")
+        assert form.values()["comment"] == "hire"
+        # The last signal's comment box, opened from the rubric's top: on screen while typed into.
+        await pilot.press("escape")
+        for _ in range(len(form.rows()) - 1):
+            await pilot.press("j")
+        await pilot.press("c")
         await settle(app, pilot)
-        assert app.screen.query_one(Input).value == ""
+        box = form.rows()[-1].comment_box
+        assert app.focused is box and box.region.height > 0
+        assert form.scrollable_content_region.contains_region(box.region)
 
 
 async def test_my_entry_saved_before_seals_is_filled_in_to_check_and_the_save_seals_it(sample_cohort):

@@ -41,9 +41,6 @@ class ConsoleContext:
         self.aliases: dict[str, str] = {}
         # A reviewer who lifted candidate-blind review keeps it lifted, reloads included.
         self.revealed = False
-        # Submission folder -> place -> a line comment closed with escape: back in its box next time,
-        # for as long as the console runs (a screen closed and opened again included).
-        self.comment_drafts: dict[str, dict[str, str]] = {}
 
     @property
     def me(self) -> str:

@@ -1,10 +1,8 @@
 """A comment anchored to a place (a diff hunk, a scenario's lines in the stub log): typed in a small
-box over the screen, kept with the review, exported with it. Escape never loses what was typed: it
-stays a draft of that place, back in the box the next time."""
+box over the screen, kept with the review, exported with it. Enter and escape both keep what was
+typed, as the rubric's comment boxes do: nothing typed is lost by a key pressed out of habit."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from textual import on
 from textual.app import ComposeResult
@@ -17,36 +15,29 @@ from textual.widgets import Input, Static
 MAX_COMMENT = 2000
 
 
-class AnchorCommentScreen(ModalScreen["AnchorCommentScreen.Answer"]):
-    """Answers what the box holds, and whether enter kept it as the comment (escape: a draft)."""
-
-    @dataclass(frozen=True)
-    class Answer:
-        text: str
-        kept: bool
+class AnchorCommentScreen(ModalScreen[str | None]):
+    """Answers the comment's text (enter or escape), or None when the box was left empty."""
 
     BINDING_GROUP_TITLE = "Line comment"
-    BINDINGS = [Binding("escape", "cancel", "Close, keep a draft", id="anchor.cancel")]
+    BINDINGS = [Binding("escape", "leave", "Keep it and close", id="anchor.leave")]
     DEFAULT_CSS = """
     AnchorCommentScreen { align: center middle; }
     AnchorCommentScreen > Vertical { width: 90%; max-width: 100; height: auto; border: thick $accent;
                                      padding: 0 1; background: $surface; }
     """
 
-    def __init__(self, at: str, draft: str = "") -> None:
+    def __init__(self, at: str) -> None:
         super().__init__()
-        self.at, self.draft = at, draft
+        self.at = at
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Content(f"Comment on {self.at} (enter keeps it; escape closes, and what you typed "
-                                 "waits here as a draft)"))
-            # The cursor after a draft, not the draft selected: typing goes on from where it stopped.
-            yield Input(self.draft, max_length=MAX_COMMENT, placeholder="what you saw here", select_on_focus=False)
+            yield Static(Content(f"Comment on {self.at} (enter or escape keeps it; an empty box adds nothing)"))
+            yield Input(max_length=MAX_COMMENT, placeholder="what you saw here")
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(self.Answer(event.value.strip(), kept=True))
+        self.dismiss(event.value.strip() or None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(self.Answer(self.query_one(Input).value.strip(), kept=False))
+    def action_leave(self) -> None:
+        self.dismiss(self.query_one(Input).value.strip() or None)

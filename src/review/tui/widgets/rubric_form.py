@@ -123,6 +123,8 @@ class SignalRow(Vertical, can_focus=True):
     def action_comment(self) -> None:
         self.comment_box.add_class("open")
         self.comment_box.focus()
+        # The box shows only now: into view once it is laid out (typing into a box off screen).
+        self.call_after_refresh(self.comment_box.scroll_visible, animate=False)
 
     @on(Input.Submitted)
     def comment_done(self) -> None:
@@ -161,6 +163,7 @@ class RubricForm(VerticalScroll, can_focus=False):
 
     BINDINGS = [
         Binding("F", "toggle_final", "Final/draft", id="rubric.toggle-final"),
+        Binding("o", "overall_comment", "Overall comment", id="rubric.overall-comment"),
         Binding("escape", "leave_comment", "Leave comment", show=False, id="rubric.leave-comment"),
         # Through the signals, then the flags; at either end focus stays where it is.
         Binding("down,j", "move(1)", "Next", show=False, id="rubric.next"),
@@ -321,8 +324,13 @@ class RubricForm(VerticalScroll, can_focus=False):
         self.post_message(self.StateAsked(self))
 
     def focus_stops(self) -> list[Widget]:
-        """Where ↑/↓ go, in order: the signals, then the flags."""
-        return [*self.rows(), *self.flag_boxes.values()]
+        """Where ↑/↓ go, in order: the signals, the flags, then the overall comment (a text box: ↑/↓
+        move in its text there, and escape comes back to the first signal)."""
+        return [*self.rows(), *self.flag_boxes.values(), self.overall]
+
+    def action_overall_comment(self) -> None:
+        self.overall.focus()
+        self.call_after_refresh(self.overall.scroll_visible, animate=False)
 
     def action_move(self, delta: int) -> None:
         stops = self.focus_stops()

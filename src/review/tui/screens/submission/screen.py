@@ -127,8 +127,6 @@ class SubmissionScreen(Screen[Closed]):
         self.zoomed_for_diff = False
         # 4 comes back to it after g went to its evidence.
         self.last_signal: SignalRow | None = None
-        # Line comments closed with escape, by place: this console's, kept across openings.
-        self.comment_drafts = context.comment_drafts.setdefault(str(self.path), {})
         # The panes' widgets, made once: composed in the first frame or mounted just after it.
         self.title_bar = Static(Content(safe_line(f"{row.name} · HEAD {(row.head or '?')[:12]}", 200)),
                                 id="submission-title")
@@ -299,7 +297,10 @@ class SubmissionScreen(Screen[Closed]):
             rows = self.form.rows()
             last = self.last_signal if self.last_signal in rows else None
             if last or rows:
-                (last or rows[0]).focus()
+                target = last or rows[0]
+                target.focus()
+                # The pane was hidden a moment ago: brought into view once it is laid out.
+                self.call_after_refresh(target.scroll_visible, animate=False)
         else:
             self.commits_table.focus()
         # Focus moves on a callback: a key typed right after (5 then r) may be queued already, and
@@ -445,21 +446,12 @@ class SubmissionScreen(Screen[Closed]):
             self.app.notify("Nothing here to comment on yet.", markup=False)
             return
 
-        def keep(answer: AnchorCommentScreen.Answer | None) -> None:
-            if answer is None:
-                return
-            if answer.kept:
-                self.comment_drafts.pop(at, None)
-                if answer.text:
-                    self.form.add_anchored(at, answer.text)
-                    self.app.notify(safe_line(f"comment kept on {at} (listed in the rubric)", 200), markup=False)
-            elif answer.text:
-                self.comment_drafts[at] = answer.text
-                self.app.notify(safe_line(f"draft kept: m on {at} again to finish it", 200), markup=False)
-            else:
-                self.comment_drafts.pop(at, None)
+        def keep(text: str | None) -> None:
+            if text:
+                self.form.add_anchored(at, text)
+                self.app.notify(safe_line(f"comment kept on {at} (listed in the rubric)", 200), markup=False)
 
-        self.app.push_screen(AnchorCommentScreen(at, self.comment_drafts.get(at, "")), keep)
+        self.app.push_screen(AnchorCommentScreen(at), keep)
 
     # ----------------------------------------------------------------- runs → evidence, diff, timeline
 
