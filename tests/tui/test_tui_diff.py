@@ -305,7 +305,9 @@ async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_
     from helpers import git, make_repo
 
     repo = make_repo(tmp_path / "wide", {"README.md": "x\n"}, "starter")
-    (repo / "wide.mjs").write_text("export const short = 1;\nexport const long = '" + "x" * 150 + "';\n")
+    # Long enough to scroll: the vertical scrollbar covers the pane's last columns.
+    (repo / "wide.mjs").write_text("export const short = 1;\nexport const long = '" + "x" * 150 + "';\n" +
+                                   "".join(f"export const v{i} = {i};\n" for i in range(60)))
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "wide", cwd=repo)
     app = ReviewApp(tmp_path, run_harness=False)
@@ -315,9 +317,11 @@ async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_
         await pilot.pause()
 
         def row_with(text: str) -> str:
+            """The row as seen: the columns the vertical scrollbar does not cover."""
             painted = ["".join(s.text for s in view.render_line(y)) for y in range(view.size.height)]
-            return next(row for row in painted if text in row)
+            return next(row for row in painted if text in row)[:view.visible_width]
 
+        assert view.visible_width < view.size.width  # the scrollbar covers the last columns
         assert row_with("const long").endswith("›") and not row_with("const short").rstrip().endswith("›")
         # Scrolled to the line's end, nothing is cut.
         view.scroll_to(x=view.max_scroll_x, animate=False)

@@ -163,7 +163,8 @@ class RubricForm(VerticalScroll, can_focus=False):
 
     BINDINGS = [
         Binding("F", "toggle_final", "Final/draft", id="rubric.toggle-final"),
-        Binding("o", "overall_comment", "Overall comment", id="rubric.overall-comment"),
+        # Named in the form itself, beside the box: the footer has no room left for it.
+        Binding("o", "overall_comment", "Overall comment", show=False, id="rubric.overall-comment"),
         Binding("escape", "leave_comment", "Leave comment", show=False, id="rubric.leave-comment"),
         # Through the signals, then the flags; at either end focus stays where it is.
         Binding("down,j", "move(1)", "Next", show=False, id="rubric.next"),
@@ -222,7 +223,7 @@ class RubricForm(VerticalScroll, can_focus=False):
         yield Static(Content("Line comments (m in the diff or the stub log adds one)"),
                      classes="signal-title")
         yield self.anchored_list
-        yield Static(Content("Overall comment"), classes="signal-title")
+        yield Static(Content("Overall comment (o to write; escape leaves it)"), classes="signal-title")
         yield self.overall
         yield self.others
 
@@ -324,9 +325,9 @@ class RubricForm(VerticalScroll, can_focus=False):
         self.post_message(self.StateAsked(self))
 
     def focus_stops(self) -> list[Widget]:
-        """Where ↑/↓ go, in order: the signals, the flags, then the overall comment (a text box: ↑/↓
-        move in its text there, and escape comes back to the first signal)."""
-        return [*self.rows(), *self.flag_boxes.values(), self.overall]
+        """Where ↑/↓ go, in order: the signals, then the flags. Never into the overall comment: j held
+        down would type into it (o goes there, escape comes back)."""
+        return [*self.rows(), *self.flag_boxes.values()]
 
     def action_overall_comment(self) -> None:
         self.overall.focus()

@@ -50,6 +50,9 @@ class PaintedView(Protocol):
     def gutter_width(self) -> int: ...
 
     @property
+    def visible_width(self) -> int: ...
+
+    @property
     def paired(self) -> bool: ...
 
     def get_component_rich_style(self, *names: str, partial: bool = False) -> RichStyle: ...
@@ -162,8 +165,9 @@ class RowPainter:
 
     def side_widths(self) -> tuple[int, int]:
         """The columns of each side (a divider between them)."""
-        left = (self.view.size.width - 1) // 2
-        return left, self.view.size.width - 1 - left
+        width = self.view.visible_width
+        left = (width - 1) // 2
+        return left, width - 1 - left
 
     def side_code_width(self) -> int:
         left, right = self.side_widths()

@@ -141,6 +141,12 @@ class DiffView(ScrollView, can_focus=True):
         return GUTTER + (COVERAGE_GUTTER if self.coverage is not None else 0)
 
     @property
+    def visible_width(self) -> int:
+        """The columns drawn text is seen in: the view's width less its vertical scrollbar (drawn
+        over the last columns of every line)."""
+        return self.scrollable_content_region.width or self.size.width
+
+    @property
     def paired(self) -> bool:
         """Drawn side by side now: chosen, and the view is wide enough."""
         return self.rows.side_by_side
@@ -187,7 +193,7 @@ class DiffView(ScrollView, can_focus=True):
         if paired:
             # Each side scrolls its code by the same columns.
             widest = min(self.rows.widest_code, MAX_SHOWN)
-            self.line_width = self.size.width + max(0, widest - self.painter.side_code_width())
+            self.line_width = self.visible_width + max(0, widest - self.painter.side_code_width())
         self.virtual_size = Size(self.line_width, len(self.rows))
         self._cache.clear()
         self.painter.clear_tokens()
@@ -312,8 +318,10 @@ class DiffView(ScrollView, can_focus=True):
             return strip.crop_extend(0, width, base)
         cropped = strip.crop_extend(scroll_x, scroll_x + width, base)
         row = self.rows[index]
-        if row.kind == "line" and row.line is not None and self._goes_past(row.line.text, scroll_x + width):
-            cropped = self.painter.cut_mark(cropped, base)
+        visible = min(width, self.visible_width)
+        if row.kind == "line" and row.line is not None and self._goes_past(row.line.text, scroll_x + visible):
+            # The mark in the last column seen, not under the scrollbar.
+            cropped = self.painter.cut_mark(cropped.crop(0, visible), base).extend_cell_length(width, base)
         return cropped
 
     def _goes_past(self, text: str, right: int) -> bool:
