@@ -33,7 +33,10 @@ def test_evidence_hints_cite_where_and_never_choose():
         {"a" * 40: ["checkout.mjs"], "b" * 40: ["test/x.test.mjs"], "c" * 40: ["checkout.mjs"]},
         {"first-503": {"verdict": "ok", "requests": 2, "distinct_keys": 1}, "restart": {"verdict": "double-charge"}},
         [], ("a" * 40, 16, 2)))
-    assert any("before and after" in h.text and h.where == "note lines 1, 2" for h in hints["evidence"])
+    # The runs in the note's own order, each with its line (the "before" one is not sorted after).
+    assert any(h.text == 'the note quotes 2 different runs: {"charges":2,"distinctKeys":2} (line 1), '
+                         '{"charges":2,"distinctKeys":1} (line 2)' and h.where == "note lines 1, 2"
+               for h in hints["evidence"])
     assert any("restart" in h.text for h in hints["explanation"])
     assert any(h.text.startswith("a test was committed (bbbbbbb)") for h in hints["found-defect"])
     assert any("did not survive the restart" in h.text for h in hints["key-scope"])
@@ -117,6 +120,25 @@ def test_agreement_needs_two_finals():
     review = store.Review(["a"], "c", state="final", tiers={"x": "weak"})
     assert export.agreement([review], ["x"]) is None
     assert export.agreement([review, store.Review(["b"], "c", state="final", tiers={"x": "weak"})], ["x"]) == 1.0
+
+
+def test_the_key_is_sent_where_a_request_carries_it_not_where_it_is_first_named():
+    from review.core import evidence
+
+    sites = evidence.code_sites([
+        ("checkout.mjs", 5, "  const key = crypto.randomUUID();"),
+        ("checkout.mjs", 13, "  if (pending.amount === amount) return pending.idempotencyKey;"),
+        ("checkout.mjs", 31, "  const res = await fetch(`${BASE}/charges`, {"),
+        ("checkout.mjs", 34, "    body: JSON.stringify({ amount, idempotencyKey }),"),
+    ])
+    inputs = evidence.Inputs("", [], {}, None, [], None, sites=sites)
+    texts = [h.text for h in evidence.gather(inputs)["key-scope"]]
+    assert texts[:2] == ["the key is made at checkout.mjs:5: const key = crypto.randomUUID();",
+                         "the key is sent at checkout.mjs:34: body: JSON.stringify({ amount, idempotencyKey }),"]
+    # Named only, far from any request: said as that, not as sent.
+    alone = evidence.Inputs("", [], {}, None, [], None, sites=sites[1:2])
+    assert evidence.gather(alone)["key-scope"][0].text.startswith("the key is named (no request near it) at "
+                                                                  "checkout.mjs:13")
 
 
 def test_hints_carry_typed_sources_the_console_navigates_by():

@@ -114,6 +114,24 @@ def code_sites(lines: list[tuple[str, int, str]]) -> list[CodeSite]:
     return found
 
 
+# A line that names the key as part of a request: a header, a body, its serialisation.
+_IN_REQUEST = re.compile(r"headers|body|stringify|[\"']idempotency[-_ ]?key[\"']", re.I)
+# How far from a request a line naming the key may be and still be part of it.
+NEAR_REQUEST = 8
+
+
+def sending_site(sites: list[CodeSite]) -> tuple[CodeSite | None, bool]:
+    """(where the key is sent, True) — the first line naming it inside a request: in its headers or body,
+    or within a few lines of one — else (the first line naming it, False), else (None, False)."""
+    named = [site for site in sites if site.kind == "key-sent"]
+    requests = [site for site in sites if site.kind == "request"]
+    for site in named:
+        if _IN_REQUEST.search(site.text) or any(r.path == site.path and abs(r.line - site.line) <= NEAR_REQUEST
+                                                for r in requests):
+            return site, True
+    return (named[0], False) if named else (None, False)
+
+
 @dataclass(frozen=True)
 class Hint:
     text: str
@@ -183,8 +201,10 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     # Key scope: where the code makes and sends the key (first, so g lands on the code), then what
     # the gateway recorded.
     shown_sites: set[tuple[str, int]] = set()
-    for kind, what in (("key-made", "the key is made"), ("key-sent", "the key is sent")):
-        site = next((site for site in inputs.sites or [] if site.kind == kind), None)
+    made = next((site for site in inputs.sites or [] if site.kind == "key-made"), None)
+    sent, in_request = sending_site(inputs.sites or [])
+    for site, what in ((made, "the key is made"),
+                       (sent, "the key is sent" if in_request else "the key is named (no request near it)")):
         if site and (site.path, site.line) not in shown_sites:
             shown_sites.add((site.path, site.line))
             hints["key-scope"].append(Hint(f"{what} at {site.path}:{site.line}: {site.text[:80]}",
@@ -215,10 +235,13 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     if not runs:
         hints["evidence"].append(Hint("no raw stub output ({\"charges\":…,\"distinctKeys\":…}) in the note", NoteLines()))
     else:
-        distinct = {text.replace(" ", "") for _, text in runs}
-        kind = "before and after runs" if len(distinct) > 1 else "one run"
-        hints["evidence"].append(Hint(f"the note quotes {kind}: {', '.join(sorted(distinct))}",
-                                      _lines([n for n, _ in runs])))
+        # In the note's own order, each with its line: which run came first is the note's to say.
+        first_at: dict[str, int] = {}
+        for number, text in runs:
+            first_at.setdefault(text.replace(" ", ""), number)
+        quoted = ", ".join(f"{text} (line {number})" for text, number in first_at.items())
+        kind = f"{len(first_at)} different runs" if len(first_at) > 1 else "one run"
+        hints["evidence"].append(Hint(f"the note quotes {kind}: {quoted}", _lines([n for n, _ in runs])))
     passes = _note_lines(note, r"\bit passes\b|\bpasses\b|tests? (are )?green")
     if passes:
         hints["evidence"].append(Hint("the note says it passes", _lines(passes)))
