@@ -327,3 +327,19 @@ async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_
         view.scroll_to(x=view.max_scroll_x, animate=False)
         await pilot.pause()
         assert row_with("xxx';").rstrip().endswith("';")
+
+
+async def test_next_and_previous_file_work_when_the_whole_diff_fits_on_screen(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("1")
+        await settle(app, pilot)
+        view = screen.query_one(DiffView)
+        # Nothing to scroll: J and K cannot lean on the scroll position.
+        assert view.max_scroll_y == 0 and len(view.file_rows) >= 2
+        first = current(view)[0]
+        await pilot.press("J")
+        assert current(view)[0] != first
+        await pilot.press("K")
+        assert current(view)[0] == first

@@ -471,13 +471,20 @@ class DiffView(ScrollView, can_focus=True):
         top = self.scroll_offset.y + 1
         return max(bisect.bisect_right(self.file_rows, top) - 1, 0)
 
+    def _file_position(self) -> int:
+        """Which of the file rows is the file at hand: the one last gone to while the view has not
+        scrolled (a diff that fits on screen never scrolls), else the one at the top."""
+        at_hand = self.file_at_hand()
+        files = [self.rows[row].file for row in self.file_rows]
+        return files.index(at_hand) if at_hand in files else self._current_file_row()
+
     def action_next_file(self) -> None:
-        position = self._current_file_row()
+        position = self._file_position()
         if position + 1 < len(self.file_rows):
             self.go_to_file(self.rows[self.file_rows[position + 1]].file)
 
     def action_previous_file(self) -> None:
-        position = self._current_file_row()
+        position = self._file_position()
         if position > 0:
             self.go_to_file(self.rows[self.file_rows[position - 1]].file)
 
