@@ -131,6 +131,13 @@ async def test_j_and_k_move_through_help_as_the_arrows_do(sample_cohort):
         assert table.cursor_row == 4
         await pilot.press("k")
         assert table.cursor_row == 3
+        # end and home (G and g too) reach the last key and come back, the view following.
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor_row == table.row_count - 1 and table.scroll_offset.y > 0
+        await pilot.press("g")
+        await pilot.pause()
+        assert table.cursor_row == 0 and table.scroll_offset.y == 0
 
 
 def test_a_status_line_past_its_rows_ends_in_an_ellipsis_never_cut_silently():

@@ -107,6 +107,9 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark,f1", "dismiss", "Close help", id="help.close"),
         Binding("j", "move(1)", "Down", show=False, id="help.down"),
         Binding("k", "move(-1)", "Up", show=False, id="help.up"),
+        # Before the table's own home/end (which scroll sideways).
+        Binding("home,g", "edge(0)", "Top", show=False, id="help.top", priority=True),
+        Binding("end,G", "edge(1)", "Bottom", show=False, id="help.bottom", priority=True),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -138,12 +141,17 @@ class HelpScreen(ModalScreen[None]):
                     previous = group
                 table.add_row(Text(keys), Text(label), Text(binding_id))
             yield table
-            yield Static(Content(f"escape closes · binding ids can be remapped in {paths.keymap_file()}"),
+            yield Static(Content(f"↑/↓ j/k, pgup/pgdn, home/end move · escape closes · binding ids can be "
+                                 f"remapped in {paths.keymap_file()}"),
                          id="help-hint")
 
     def action_move(self, step: int) -> None:
         table = self.query_one(DataTable)
         table.move_cursor(row=max(0, min(table.row_count - 1, table.cursor_row + step)))
+
+    def action_edge(self, bottom: int) -> None:
+        table = self.query_one(DataTable)
+        table.move_cursor(row=table.row_count - 1 if bottom else 0)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
