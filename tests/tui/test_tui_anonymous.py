@@ -67,3 +67,7 @@ async def test_an_ordinary_session_has_no_reveal_key_and_shows_names(sample_coho
         await settle(app, pilot)
         assert str(app.screen.table.get_cell("ada-okafor", "name")) == "ada-okafor"
         assert app.screen.check_action("reveal", ()) is False
+        # Nor does help list it.
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "Show names" not in screen_text(app) and "triage.reveal" not in screen_text(app)

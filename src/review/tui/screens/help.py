@@ -31,10 +31,11 @@ def own_bindings(node: DOMNode) -> list[Binding]:
     return found
 
 
-def enabled(node: DOMNode, binding: Binding) -> bool:
-    """Whether the binding does something now (a disabled one lets its key through to the next)."""
+def enabled(node: DOMNode, binding: Binding) -> bool | None:
+    """Whether the binding does something now: True; None when it is disabled (its key goes through to
+    the next binding); False when it does not exist here at all (A outside candidate-blind review)."""
     _, name, parameters = actions.parse(binding.action)
-    return node.check_action(name, parameters) is True
+    return node.check_action(name, parameters)
 
 
 def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:
@@ -65,7 +66,10 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
             keys = [key.strip() for key in binding.key.split(",") if key.strip() not in taken]
             if not keys:
                 continue
-            if enabled(node, binding):
+            state = enabled(node, binding)
+            if state is False:
+                continue
+            if state:
                 claimed.update(keys)
             _add(groups.setdefault(group, {}), binding, keys, key_display)
         taken |= claimed
