@@ -90,12 +90,12 @@ async def test_text_the_reading_aids_cannot_handle_costs_its_marks_and_is_said_n
                                                                                                   monkeypatch):
     """Whatever a submission's text does to the word marks or to W, the diff stays whole and readable."""
     from review.tui.widgets.diff import pane
-    from review.tui.widgets.diff import view as view_module
+    from review.tui.widgets.diff import words as words_module
 
     def broken(*args, **kwargs):
         raise ValueError("odd text")
 
-    monkeypatch.setattr(view_module, "hunk_words", broken)
+    monkeypatch.setattr(words_module, "hunk_words", broken)
     monkeypatch.setattr(pane, "hide_whitespace_changes", broken)
     reading_submission(tmp_path)
     app = ReviewApp(tmp_path, run_harness=False)

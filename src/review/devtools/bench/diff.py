@@ -89,7 +89,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
                 await pilot.pause()  # Textual repaints here; what follows times our rows alone
                 view._cache.clear()
                 view.painter.clear_tokens()
-                view._words.clear()
+                view.changed_words.clear()
                 t0 = time.perf_counter()
                 [view.render_line(y) for y in range(view.size.height)]
                 spent += time.perf_counter() - t0

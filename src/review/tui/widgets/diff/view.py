@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from functools import partial
 
 from rich.cells import cell_len
 from textual import events, on
@@ -26,19 +25,16 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from review.core import diff
-from review.core.word_diff import Span, hunk_words
-from review.services import failures
+from review.core.word_diff import Span
 from review.tui.keymap import reading_bindings
 from review.tui.widgets.diff.code import shown
 from review.tui.widgets.diff.paint import COVERAGE_GUTTER, RowPainter
 from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
+from review.tui.widgets.diff.words import ChangedWords, Found
 
 GUTTER = 15  # "old_ new_ TG│"
 # Side by side needs this many columns in the view itself (each side then shows about 70 of code).
 SIDE_BY_SIDE_MIN = 150
-
-# Word marks: (hunk's id, side by side) -> (the hunk, line index -> changed spans).
-WordsKey = tuple[int, bool]
 
 
 class DiffView(ScrollView, can_focus=True):
@@ -116,7 +112,7 @@ class DiffView(ScrollView, can_focus=True):
     class WordsFound(Message):
         """The worker's changed words, per hunk."""
 
-        found: dict[WordsKey, tuple[diff.Hunk, dict[int, list[Span]]]]
+        found: Found
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -128,9 +124,7 @@ class DiffView(ScrollView, can_focus=True):
         self.painter = RowPainter(self)
         self.line_width = 0
         self.coverage: dict[str, dict[int, int]] | None = None  # path -> HEAD-side line -> times it ran
-        self._words: LRUCache[WordsKey, tuple[diff.Hunk, dict[int, list[Span]]]] = LRUCache(4096)
-        self._words_wanted: dict[WordsKey, diff.Hunk] = {}
-        self._words_running = False
+        self.changed_words = ChangedWords(self, lambda found: self.post_message(self.WordsFound(found)))
         # The moved block's end last jumped to (M again goes back).
         self._moved_at: diff.MoveEnd | None = None
         # The file last gone to (J, u, n, M…) and where the view was then: the file at hand until it scrolls.
@@ -334,52 +328,14 @@ class DiffView(ScrollView, can_focus=True):
     # ----------------------------------------------------------------- changed words
 
     def word_spans(self, row: Row, line_index: int) -> list[Span] | None:
-        """The changed words of a hunk's line; a hunk not yet read is asked of the worker (the line is
-        drawn plain until its words come back)."""
-        file_diff = self.diff.files[row.file]
-        hunk = file_diff.hunks[row.hunk]
-        if not hunk.removed or not hunk.added:
-            return None
-        key = (id(hunk), self.paired)
-        found = self._words.get(key)
-        if found is not None and found[0] is hunk:
-            return found[1].get(line_index)
-        if key not in self._words_wanted:
-            self._words_wanted[key] = hunk
-            if not self._words_running:
-                self._words_running = True
-                self.call_after_refresh(self._find_words)
-        return None
-
-    def _find_words(self) -> None:
-        wanted, self._words_wanted = self._words_wanted, {}
-        if not wanted:
-            self._words_running = False
-            return
-        self.run_worker(partial(self._words_worker, wanted), thread=True, group="diff-words", name="diff-words")
-
-    def _words_worker(self, wanted: dict[WordsKey, diff.Hunk]) -> None:
-        """In a thread: each hunk's changed words, on its lines as drawn."""
-        found: dict[WordsKey, tuple[diff.Hunk, dict[int, list[Span]]]] = {}
-        for key, hunk in wanted.items():
-            lines = hunk.lines
-            try:
-                words = hunk_words([line.kind for line in lines], [shown(line.text) for line in lines],
-                                   in_order=key[1])
-            # The submission's text, however odd, costs its marks at most, never the console.
-            except Exception as error:
-                failures.record("changed words of a hunk", error)
-                words = {}
-            found[key] = (hunk, words)
-        self.post_message(self.WordsFound(found))
+        """The changed words of a hunk's line (None: drawn plain until the worker has found them)."""
+        return self.changed_words.spans(self.diff.files[row.file].hunks[row.hunk], line_index, self.paired)
 
     @on(WordsFound)
     def words_found(self, message: WordsFound) -> None:
-        for key, value in message.found.items():
-            self._words[key] = value
+        self.changed_words.found(message.found)
         self._cache.clear()
         self.refresh()
-        self._find_words()
 
     def action_toggle_words(self) -> None:
         self.words = not self.words
