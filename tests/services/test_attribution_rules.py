@@ -222,3 +222,53 @@ def test_a_disclosure_sentence_without_a_heading_over_the_same_trailer_is_ok(coh
     assert set(added(result).values()) == {"Claude Code"}
     sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
     assert all("note line 2" in source and "Co-authored-by trailer" in source for source in sources), sources
+
+
+# --------------------------------------------------------------------------- mixes met on realistic histories
+
+
+def test_aiders_subject_prefix_on_a_commit_it_only_committed_is_the_persons(tmp_path):
+    """--attribute-commit-message-committer prefixes every commit aider makes with 'aider: ', the
+    person's own edits too; (aider) on the committer alone says which those are."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "aider: my own edits\n", {"checkout.mjs": CLIENT}, author=ANN, committer=ANN_AIDER)
+    commit_as(repo, "aider: add the retry\n", {"retry.mjs": "export const retry = 1;\n"}, author=ANN_AIDER,
+              committer=ANN_AIDER)
+    result = analyse(repo)
+    assert set(added(result).values()) == {None} and set(added(result, "retry.mjs").values()) == {"Aider"}
+    reasons = [r.reason for r in result.commit_attributions[1].rejected]
+    assert any("prefixes every commit" in reason for reason in reasons), reasons
+
+
+def note_repo(tmp_path, note):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add the client\n", {"checkout.mjs": CLIENT}, author=ANN)
+    commit_as(repo, "Add the note\n", {"NOTE.md": note}, author=ANN)
+    return analyse(repo)
+
+
+def test_a_tool_that_only_explained_is_not_the_writer_of_the_file_the_candidate_wrote(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## AI use\nI asked ChatGPT to explain idempotency keys, but I wrote "
+                                 "checkout.mjs myself.\n")
+    assert set(added(result).values()) == {None}
+    assert result.attribution.tools == ["ChatGPT"]  # its use is disclosed, and listed as written
+    assert [u.line_no for u in result.attribution.unmapped] == [4]
+
+
+def test_a_tool_the_candidate_says_they_did_not_use_is_not_named(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## AI use\nI did not use Copilot or Cursor. I wrote checkout.mjs by hand.\n")
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}
+    assert result.attribution.note.declares_none
+
+
+def test_a_person_whose_first_name_is_a_tools_is_a_person_with_a_remark_after_the_name(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## Authorship\n- checkout.mjs:1-3 — Claude Martin (my pair partner)\n")
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}
+
+
+def test_an_ai_heading_in_another_language_is_a_disclosure_section_and_what_it_says_is_listed(tmp_path):
+    result = note_repo(tmp_path, "# Nota\n\n## Uso de IA\n\nClaude Code escribió las líneas 1-3 de checkout.mjs.\n")
+    assert result.attribution.note.heading == "Uso de IA"
+    assert result.attribution.tools == ["Claude Code"]
+    # not understood as lines, so not mapped: listed as written, never dropped
+    assert [u.line_no for u in result.attribution.unmapped] == [5]

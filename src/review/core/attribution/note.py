@@ -47,6 +47,22 @@ _NONE = re.compile(
     r"\bwrote (?:this|it|everything|all of it) (?:myself|by hand)", re.I)
 
 
+# A tool the candidate says they did not use ("I did not use Copilot", "Cursor was not used") is
+# named, not disclosed.
+_NEGATED_USE = re.compile(r"(?<![\w-])(?:(?:did|do|does|have|had)(?:\s+not|n't)|never|(?:was|were)(?:\s+not|n't))\s+"
+                          r"(?:use|used|ask|asked|need|needed|rely|relied|touch|touched|involve|involved)(?![\w-])",
+                          re.I)
+
+
+def affirmed_tool(text: str) -> str | None:
+    """The first tool a sentence of `text` names, sentences that deny using one left out."""
+    for sentence in _SENTENCE.split(text):
+        named = None if _NEGATED_USE.search(sentence) else tool_in_text(sentence)
+        if named:
+            return named
+    return None
+
+
 @dataclass
 class NoteEntry:
     line_no: int  # 1-based line in the note
@@ -81,7 +97,7 @@ class NoteDisclosure:
     @property
     def tools(self) -> list[str]:
         named = {e.tool for e in self.entries if e.tool}
-        named |= {t for e in self.entries if e.kind == "prose" for t in [tool_in_text(e.raw)] if t}
+        named |= {t for e in self.entries if e.kind == "prose" for t in [affirmed_tool(e.raw)] if t}
         return sorted(named)
 
 
@@ -124,7 +140,7 @@ def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
         if whole:
             who, tool = _who(rest[whole.end():])
             return NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool)
-    if _NONE.search(text) and not tool_in_text(text):
+    if _NONE.search(text) and not affirmed_tool(text):
         return NoteEntry(line_no, raw, "none")
     return NoteEntry(line_no, raw, "prose", tool=None, who="")
 
@@ -180,7 +196,7 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             continue
         writer = disclosed_writer(sentence, in_section)
         if writer is None and in_section:
-            named = tool_in_text(sentence)
+            named = None if _NEGATED_USE.search(sentence) else tool_in_text(sentence)
             if named or _HUMAN_WORDS.search(sentence):
                 writer = Writer(named or "me", named)
         if writer is None:
@@ -289,21 +305,26 @@ def plain(text: str) -> str:
 # ("Agent support", "Git AI commands", "Why the model's draft was wrong"): a disclosure word; or an
 # AI word with a word of use ("Tools used"); or AI words alone, one of them AI itself ("AI",
 # "Assistants", "AI tools"; not "Tools").
-_DISCLOSURE_WORD = re.compile(r"disclos|provenance|authorship|\bwho wrote\b|\bai[- ]declaration\b", re.I)
-_AI_CORE = re.compile(r"^(?:ai|a\.i\.|llms?|genai|assistan\w*)$", re.I)
-_AI_WORD = re.compile(r"^(?:ai|a\.i\.|llms?|genai|generative|assistan\w*|agents?|models?|tools?|copilot|chatgpt|"
+# Candidates write in their own language too: "Uso de IA", "KI-Nutzung", "Utilisation de l'IA".
+_DISCLOSURE_WORD = re.compile(r"disclos|provenance|authorship|\bwho wrote\b|\bai[- ]declaration\b|divulgaci|"
+                              r"d[ée]claration|declaraci|offenlegung", re.I)
+_AI_CORE = re.compile(r"^(?:ai|a\.i\.|llms?|genai|assistan\w*|ia|i\.a\.|ki)$", re.I)
+_AI_WORD = re.compile(r"^(?:ai|a\.i\.|ia|i\.a\.|ki|llms?|genai|generative|assistan\w*|agents?|models?|tools?|copilot|chatgpt|"
                       r"coding|code|machine|learning|language|large)$", re.I)
 _USE_WORD = re.compile(r"^(?:use[ds]?|usage|using|help(?:ed)?|assist\w*|generat\w*|written|wrote|involvement|involved|"
-                       r"declared|statement|policy)$", re.I)
+                       r"declared|statement|policy|usos?|utili[sz]\w*|nutzung|verwendung|einsatz|emploi|empleo)$", re.I)
 _TITLE_FILLER = {"of", "the", "my", "and", "&", "/", "on", "in", "for", "a", "an", "i", "how", "what", "which",
-                 "this", "work", "submission", "note", "notes", "about"}
+                 "this", "work", "submission", "note", "notes", "about",
+                 "de", "del", "la", "le", "l", "les", "el", "los", "las", "d", "da", "do", "della", "des", "der", "die",
+                 "das", "von", "y", "et", "e", "und"}
 
 
 def _is_disclosure_title(title: str) -> bool:
     text = plain(title)
     if _DISCLOSURE_WORD.search(text):
         return True
-    words = [w for w in re.split(r"[^\w.&/-]+", text.lower()) if w and w not in _TITLE_FILLER]
+    # "KI-Nutzung", "AI-generated code": the words a hyphen joins, each.
+    words = [w for w in re.split(r"[^\w.&/]+|(?<=\w)-(?=\w)", text.lower()) if w and w not in _TITLE_FILLER]
     ai = [w for w in words if _AI_WORD.match(w) or tool_in_text(w)]
     if not ai:
         return False

@@ -273,7 +273,13 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
     lines = message.split("\n")
     subject = lines[0] if lines else ""
     if _AIDER_PREFIX.match(subject):
-        add("Aider", None, "aider: subject prefix", subject)
+        if _AIDER_SUFFIX.search(committer[0]) and not _AIDER_SUFFIX.search(author[0]):
+            # --attribute-commit-message-committer prefixes every commit aider makes, the person's own
+            # edits too; (aider) on the committer alone says this is one of those.
+            reject(subject[:MAX_TRAILER_LINE], "'aider: ' on a commit aider only committed: the prefix option "
+                                               "prefixes every commit, the person's own edits too (aider's docs)")
+        else:
+            add("Aider", None, "aider: subject prefix", subject)
 
     start, block = trailer_block(message)
     body = len(subject) + 1
