@@ -267,8 +267,33 @@ def test_a_person_whose_first_name_is_a_tools_is_a_person_with_a_remark_after_th
 
 
 def test_an_ai_heading_in_another_language_is_a_disclosure_section_and_what_it_says_is_listed(tmp_path):
-    result = note_repo(tmp_path, "# Nota\n\n## Uso de IA\n\nClaude Code escribió las líneas 1-3 de checkout.mjs.\n")
+    result = note_repo(tmp_path, "# Nota\n\n## Uso de IA\n\nUsé Claude Code para el bucle de reintentos.\n")
     assert result.attribution.note.heading == "Uso de IA"
     assert result.attribution.tools == ["Claude Code"]
-    # not understood as lines, so not mapped: listed as written, never dropped
+    # it names no lines: listed as written, never dropped
     assert [u.line_no for u in result.attribution.unmapped] == [5]
+
+
+@pytest.mark.parametrize("note", [
+    "# Nota\n\n## Uso de IA\n\nCopilot escribió las líneas 1-2 de checkout.mjs.\n",
+    "# Nota\n\n## Uso de IA\n\nO Copilot escreveu as linhas 1-2 de checkout.mjs.\n",
+    "# Note\n\n## Utilisation de l'IA\n\nCopilot a écrit les lignes 1 à 2 de checkout.mjs.\n",
+    "# Notiz\n\n## KI-Nutzung\n\nCopilot hat die Zeilen 1-2 von checkout.mjs geschrieben.\n",
+], ids=["es", "pt", "fr", "de"])
+def test_lines_named_in_another_language_under_an_ai_heading_are_mapped(tmp_path, note):
+    result = note_repo(tmp_path, note)
+    assert added(result) == {1: "GitHub Copilot", 2: "GitHub Copilot", 3: None}
+    assert result.attribution.unmapped == []
+
+
+def test_a_commit_co_authored_by_two_tools_says_so_on_its_lines(tmp_path):
+    """Commit metadata cannot say which tool wrote which line: each line names the first, and its
+    source names the other too."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add it\n\nCo-authored-by: Claude <noreply@anthropic.com>\n"
+                    "Co-authored-by: Copilot <223556219+Copilot@users.noreply.github.com>\n",
+              {"checkout.mjs": CLIENT}, author=ANN)
+    result = analyse(repo)
+    assert result.attribution.tools == ["Claude Code", "GitHub Copilot"]
+    sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
+    assert len(sources) == 1 and "also names GitHub Copilot" in sources.pop()

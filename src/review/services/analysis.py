@@ -427,6 +427,6 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
             for hunk in file_diff.hunks:
                 for line in hunk.lines:
                     if line.kind == "+":
-                        line.tool, line.source = claim.tool, f"commit {target[:7]}: {claim.source}"
+                        line.tool, line.source = claim.tool, f"commit {target[:7]}: {single.claim_source}"
                 hunk.retally()
     return the_diff

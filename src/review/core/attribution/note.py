@@ -175,7 +175,10 @@ def _file_in(text: str) -> _Found | None:
         if len(token) <= 300 and _is_file_word(token):
             return _Found(token, word.start() + len(token))
     return None
-_LINES_OF = re.compile(r"\blines?\s+(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+))?\s+(?:of|in)\s+", re.I)
+# "lines 12-30 of", and as candidates write it in their own language ("las líneas 1-10 de", "les lignes
+# 1 à 10 de", "die Zeilen 1-10 von").
+_LINES_OF = re.compile(r"\b(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?|righe|riga)\s+(?P<a>\d+)"
+                       r"(?:\s*(?:[-–—]|to|a|à|bis)\s*(?P<b>\d+))?\s+(?:of|in|de|da|do|del|von|der|di|della)\s+", re.I)
 _WHOLE_OF = re.compile(r"\b(?:all|the whole|the entire|entirely|whole|every line)\b(?:\s+of)?", re.I)
 _WROTE = re.compile(r"\b(?:wrote|written|generated|produced|drafted|created|implemented|authored)\b", re.I)
 _SUBJECT = re.compile(r"\bcommit\s+[\"“'](?P<subject>[^\"”']{3,200})[\"”']", re.I)

@@ -121,6 +121,16 @@ class CommitAttribution:
     def is_ai(self) -> bool:
         return bool(self.signals)
 
+    @property
+    def claim_source(self) -> str:
+        """What its lines' claim says it comes from: the first signal, and any other tool the commit
+        names (its metadata cannot say which lines each tool wrote)."""
+        first = self.signals[0]
+        others = sorted({s.tool for s in self.signals} - {first.tool})
+        if not others:
+            return first.source
+        return f"{first.source}; the commit also names {', '.join(others)} (not which lines each wrote)"
+
 
 # --------------------------------------------------------------------------- the trailer block
 
