@@ -297,3 +297,16 @@ def test_a_commit_co_authored_by_two_tools_says_so_on_its_lines(tmp_path):
     assert result.attribution.tools == ["Claude Code", "GitHub Copilot"]
     sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
     assert len(sources) == 1 and "also names GitHub Copilot" in sources.pop()
+
+
+def test_an_assistants_lines_keep_their_writer_through_a_later_rename_that_also_edits(tmp_path):
+    """git blame follows a renamed file: a person who moves the agent's file into src/ (and adds to
+    it in the same commit) did not write the agent's lines."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    agents = "".join(f"export const step{n} = await gateway.charge({n}, idempotencyKey);\n" for n in range(1, 6))
+    commit_as(repo, "Add the client\n\nCo-authored-by: Codex <noreply@openai.com>\n", {"checkout.mjs": agents}, author=ANN)
+    (repo / "src").mkdir()
+    git("mv", "checkout.mjs", "src/checkout.mjs", cwd=repo)
+    commit_as(repo, "Move it into src\n", {"src/checkout.mjs": agents + "export const mine = 1;\n"}, author=ANN)
+    result = analyse(repo)
+    assert added(result, "src/checkout.mjs") == {**{n: "OpenAI Codex" for n in range(1, 6)}, 6: None}
