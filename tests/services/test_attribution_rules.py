@@ -310,3 +310,20 @@ def test_an_assistants_lines_keep_their_writer_through_a_later_rename_that_also_
     commit_as(repo, "Move it into src\n", {"src/checkout.mjs": agents + "export const mine = 1;\n"}, author=ANN)
     result = analyse(repo)
     assert added(result, "src/checkout.mjs") == {**{n: "OpenAI Codex" for n in range(1, 6)}, 6: None}
+
+
+def test_through_a_rename_in_a_history_with_merges_too(tmp_path):
+    """With a merge in the history lines are traced by blame per file: the renamed file is traced."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    agents = "".join(f"export const step{n} = await gateway.charge({n}, idempotencyKey);\n" for n in range(1, 6))
+    git("checkout", "-q", "-b", "agent", cwd=repo)
+    commit_as(repo, "Add the client\n\nCo-authored-by: Cursor <cursoragent@cursor.com>\n", {"checkout.mjs": agents},
+              author=ANN)
+    git("checkout", "-q", "main", cwd=repo)
+    commit_as(repo, "Add a helper\n", {"lib.mjs": "export const helper = 1;\n"}, author=ANN)
+    git("merge", "-q", "--no-ff", "-m", "Merge the agent's branch", "agent", cwd=repo)
+    (repo / "src").mkdir()
+    git("mv", "checkout.mjs", "src/checkout.mjs", cwd=repo)
+    commit_as(repo, "Move it into src\n", {"src/checkout.mjs": agents + "export const mine = 1;\n"}, author=ANN)
+    result = analyse(repo)
+    assert added(result, "src/checkout.mjs") == {**{n: "Cursor" for n in range(1, 6)}, 6: None}
