@@ -327,3 +327,13 @@ def test_through_a_rename_in_a_history_with_merges_too(tmp_path):
     commit_as(repo, "Move it into src\n", {"src/checkout.mjs": agents + "export const mine = 1;\n"}, author=ANN)
     result = analyse(repo)
     assert added(result, "src/checkout.mjs") == {**{n: "Cursor" for n in range(1, 6)}, 6: None}
+
+
+def test_lines_a_disclosure_excepts_are_not_the_tools(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## AI use\nEverything in checkout.mjs except line 2 was written by Claude Code.\n")
+    assert added(result) == {1: "Claude Code", 2: None, 3: "Claude Code"}
+
+
+def test_a_tool_the_candidate_says_did_not_write_the_file_is_not_named(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## AI use\nClaude Code did not write checkout.mjs; I did.\n")
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}

@@ -47,10 +47,11 @@ _NONE = re.compile(
     r"\bwrote (?:this|it|everything|all of it) (?:myself|by hand)", re.I)
 
 
-# A tool the candidate says they did not use ("I did not use Copilot", "Cursor was not used") is
-# named, not disclosed.
+# A tool the candidate says they did not use ("I did not use Copilot", "Cursor was not used", "Claude
+# Code did not write it") is named, not disclosed.
 _NEGATED_USE = re.compile(r"(?<![\w-])(?:(?:did|do|does|have|had)(?:\s+not|n't)|never|(?:was|were)(?:\s+not|n't))\s+"
-                          r"(?:use|used|ask|asked|need|needed|rely|relied|touch|touched|involve|involved)(?![\w-])",
+                          r"(?:use|used|ask|asked|need|needed|rely|relied|touch|touched|involve|involved|write|wrote|"
+                          r"written|generate|generated)(?![\w-])",
                           re.I)
 
 
@@ -184,6 +185,24 @@ _WROTE = re.compile(r"\b(?:wrote|written|generated|produced|drafted|created|impl
 _SUBJECT = re.compile(r"\bcommit\s+[\"“'](?P<subject>[^\"”']{3,200})[\"”']", re.I)
 _SYMBOL = re.compile(r"`(?P<quoted>[A-Za-z_$][\w$]{2,80})(?:\(\))?`|\b(?P<called>[A-Za-z_$][\w$]{2,80})\(\)")
 _TESTS = re.compile(r"\b(?:the|my|all(?: of)? the)\s+tests?\b", re.I)
+# Lines a disclosure leaves out: "Everything in checkout.mjs except lines 11-20 was written by Claude".
+_EXCEPT = re.compile(r"\b(?:except|but not|other than|apart from|excluding)\s+(?:for\s+)?(?:the\s+)?lines?\s+"
+                     r"(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+))?", re.I)
+
+def _but_for(line_no: int, raw: str, path: str, lines: re.Match[str] | None, excepted: re.Match[str], who: str,
+             tool: str) -> list[NoteEntry]:
+    """The tool's file (or lines), then the lines the sentence leaves out as not the tool's: an entry
+    after another wins on the lines both name."""
+    if lines:
+        first, last = int(lines["a"]), int(lines["b"] or lines["a"])
+        claimed = NoteEntry(line_no, raw, "range", path=path, start=min(first, last), end=max(first, last), who=who,
+                            tool=tool)
+    else:
+        claimed = NoteEntry(line_no, raw, "file", path=path, who=who, tool=tool)
+    start, end = int(excepted["a"]), int(excepted["b"] or excepted["a"])
+    return [claimed, NoteEntry(line_no, raw, "range", path=path, start=min(start, end), end=max(start, end),
+                               who=f"not {tool} (excepted)", tool=None)]
+
 
 def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True) -> list[NoteEntry]:
     """Prose, sentence by sentence: "Claude Code wrote checkout.mjs.", "I used aider for all of
@@ -213,6 +232,10 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             continue
         lines = _LINES_OF.search(sentence)
         path = _file_in(sentence[lines.end():] if lines else sentence)
+        excepted = _EXCEPT.search(sentence) if tool and path else None
+        if tool and path and excepted:
+            found += _but_for(line_no, raw, path.path, lines, excepted, who, tool)
+            continue
         after = None
         if path and not lines:
             # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
