@@ -337,3 +337,22 @@ def test_lines_a_disclosure_excepts_are_not_the_tools(tmp_path):
 def test_a_tool_the_candidate_says_did_not_write_the_file_is_not_named(tmp_path):
     result = note_repo(tmp_path, "# Note\n\n## AI use\nClaude Code did not write checkout.mjs; I did.\n")
     assert result.attribution.tools == [] and set(added(result).values()) == {None}
+
+
+def test_whogitits_notes_give_the_lines_it_recorded(tmp_path):
+    """whogitit (Claude Code's hooks, refs/notes/whogitit): AI and AI-modified lines are Claude Code's,
+    a Human line the person's, Original and Unknown lines claim nothing."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    body = "".join(f"export const step{n} = {n};\n" for n in range(1, 6))
+    noted = commit_as(repo, "Add the client\n", {"checkout.mjs": body}, author=ANN)
+    kinds = {1: "AI", 2: "AIModified", 3: "Human", 4: "Original", 5: "Unknown"}
+    note = {"version": 3, "session": {"session_id": "s", "model": {"id": "claude-opus-4-5-20251101",
+                                                                   "provider": "anthropic"}},
+            "prompts": [], "files": [{"path": "checkout.mjs", "lines": [
+                {"line_number": n, "content": "", "source": {"type": kind}} for n, kind in kinds.items()]}]}
+    git("notes", "--ref=whogitit", "add", "-m", json.dumps(note), noted, cwd=repo)
+    result = analyse(repo)
+    assert added(result) == {1: "Claude Code", 2: "Claude Code", 3: None, 4: None, 5: None}
+    assert result.attribution.tools == ["Claude Code"]
+    line = next(line for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.new_no == 2)
+    assert line.source == f"whogitit note on {noted[:7]} (AI, modified by a person)"
