@@ -58,6 +58,10 @@ def test_no_disclosure_line_is_dropped_silently(note):
 def test_any_commit_metadata_parses(message, name, email):
     found = attribution.commit_signals("a" * 40, message, (name, email), (email, name))
     assert all(signal.tool for signal in found.signals)
+    # git merge --squash's message, whatever follows its header
+    squashed = attribution.commit_signals("a" * 40, f"Squash\n\nSquashed commit of the following:\n\ncommit {'b' * 40}\n"
+                                                    f"{message}", (name, email), (email, name))
+    assert all(signal.tool for signal in squashed.signals)
 
 
 @settings(max_examples=200, deadline=None)

@@ -356,3 +356,29 @@ def test_whogitits_notes_give_the_lines_it_recorded(tmp_path):
     assert result.attribution.tools == ["Claude Code"]
     line = next(line for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.new_no == 2)
     assert line.source == f"whogitit note on {noted[:7]} (AI, modified by a person)"
+
+
+def test_git_merge_squash_keeps_the_squashed_commits_trailers_and_authors(tmp_path):
+    """`git merge --squash` writes each squashed commit's author and message, indented, into the new
+    commit's message ("Squashed commit of the following:"): their trailers and agent authors are
+    that commit's disclosures."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    git("checkout", "-q", "-b", "agent", cwd=repo)
+    commit_as(repo, "Add the client\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n", {"checkout.mjs": CLIENT},
+              author=ANN)
+    commit_as(repo, "Add a helper\n", {"lib.mjs": "export const helper = 1;\n"},
+              author=("copilot-swe-agent[bot]", "198982749+Copilot@users.noreply.github.com"))
+    commit_as(repo, "My fix\n", {"mine.mjs": "export const mine = 1;\n"}, author=ANN)
+    git("checkout", "-q", "main", cwd=repo)
+    git("merge", "-q", "--squash", "agent", cwd=repo)
+    git("commit", "-q", "--no-edit", cwd=repo, env={"GIT_AUTHOR_NAME": ANN[0], "GIT_AUTHOR_EMAIL": ANN[1]})
+    result = analyse(repo)
+    squash = result.commit_attributions[-1]
+    assert sorted((s.tool, s.source.split(": ", 1)[1]) for s in squash.signals) == [
+        ("Claude Code", "Co-Authored-By trailer"), ("GitHub Copilot", "author identity")]
+    assert all(s.source.startswith("squashed commit ") for s in squash.signals)
+    # one commit now holds all their lines: commit metadata cannot say which is whose, and says so
+    assert set(added(result).values()) == {"GitHub Copilot"}  # git lists the newest first
+    sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
+    assert len(sources) == 1 and "also names Claude Code" in sources.pop()
+    assert result.attribution.tools == ["Claude Code", "GitHub Copilot"]
