@@ -299,34 +299,25 @@ def test_a_commit_co_authored_by_two_tools_says_so_on_its_lines(tmp_path):
     assert len(sources) == 1 and "also names GitHub Copilot" in sources.pop()
 
 
-def test_an_assistants_lines_keep_their_writer_through_a_later_rename_that_also_edits(tmp_path):
+@pytest.mark.parametrize("merged", [False, True], ids=["linear", "with-a-merge"])
+def test_an_assistants_lines_keep_their_writer_through_a_later_rename_that_also_edits(tmp_path, merged):
     """git blame follows a renamed file: a person who moves the agent's file into src/ (and adds to
-    it in the same commit) did not write the agent's lines."""
+    it in the same commit) did not write the agent's lines. A linear history is replayed; with a merge
+    in it, lines are traced by blame per file, and the renamed file is traced too."""
     repo = make_repo(tmp_path / "s", STARTER, "starter")
     agents = "".join(f"export const step{n} = await gateway.charge({n}, idempotencyKey);\n" for n in range(1, 6))
+    if merged:
+        git("checkout", "-q", "-b", "agent", cwd=repo)
     commit_as(repo, "Add the client\n\nCo-authored-by: Codex <noreply@openai.com>\n", {"checkout.mjs": agents}, author=ANN)
+    if merged:
+        git("checkout", "-q", "main", cwd=repo)
+        commit_as(repo, "Add a helper\n", {"lib.mjs": "export const helper = 1;\n"}, author=ANN)
+        git("merge", "-q", "--no-ff", "-m", "Merge the agent's branch", "agent", cwd=repo)
     (repo / "src").mkdir()
     git("mv", "checkout.mjs", "src/checkout.mjs", cwd=repo)
     commit_as(repo, "Move it into src\n", {"src/checkout.mjs": agents + "export const mine = 1;\n"}, author=ANN)
     result = analyse(repo)
     assert added(result, "src/checkout.mjs") == {**{n: "OpenAI Codex" for n in range(1, 6)}, 6: None}
-
-
-def test_through_a_rename_in_a_history_with_merges_too(tmp_path):
-    """With a merge in the history lines are traced by blame per file: the renamed file is traced."""
-    repo = make_repo(tmp_path / "s", STARTER, "starter")
-    agents = "".join(f"export const step{n} = await gateway.charge({n}, idempotencyKey);\n" for n in range(1, 6))
-    git("checkout", "-q", "-b", "agent", cwd=repo)
-    commit_as(repo, "Add the client\n\nCo-authored-by: Cursor <cursoragent@cursor.com>\n", {"checkout.mjs": agents},
-              author=ANN)
-    git("checkout", "-q", "main", cwd=repo)
-    commit_as(repo, "Add a helper\n", {"lib.mjs": "export const helper = 1;\n"}, author=ANN)
-    git("merge", "-q", "--no-ff", "-m", "Merge the agent's branch", "agent", cwd=repo)
-    (repo / "src").mkdir()
-    git("mv", "checkout.mjs", "src/checkout.mjs", cwd=repo)
-    commit_as(repo, "Move it into src\n", {"src/checkout.mjs": agents + "export const mine = 1;\n"}, author=ANN)
-    result = analyse(repo)
-    assert added(result, "src/checkout.mjs") == {**{n: "Cursor" for n in range(1, 6)}, 6: None}
 
 
 def test_lines_a_disclosure_excepts_are_not_the_tools(tmp_path):
