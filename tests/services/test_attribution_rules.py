@@ -373,3 +373,12 @@ def test_git_merge_squash_keeps_the_squashed_commits_trailers_and_authors(tmp_pa
     sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
     assert len(sources) == 1 and "also names Claude Code" in sources.pop()
     assert result.attribution.tools == ["Claude Code", "GitHub Copilot"]
+
+
+def test_a_named_tool_wins_the_lines_over_a_flag_that_names_none(tmp_path):
+    """aittributor's hook adds `Ai-assisted: true` beside the tool's co-author: the lines are the tool's."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add it\n\nAi-assisted: true\nCo-authored-by: Claude Code <noreply@anthropic.com>\n",
+              {"checkout.mjs": CLIENT}, author=ANN)
+    result = analyse(repo)
+    assert set(added(result).values()) == {"Claude Code"}

@@ -428,7 +428,7 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
     single = next((a for a, c in zip(analysis.commit_attributions, analysis.commits)
                    if c.sha == target and c.parents and c.parents[0] == base), None)
     if single and single.signals:
-        claim = single.signals[0]
+        claim = single.claim_signal
         for file_diff in the_diff.files:
             for hunk in file_diff.hunks:
                 for line in hunk.lines:

@@ -135,7 +135,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         if sha not in per_commit:
             attribution = by_commit.get(sha)
             if attribution and attribution.signals:
-                signal = attribution.signals[0]
+                signal = attribution.claim_signal
                 per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
             else:
                 per_commit[sha] = Claim(None, f"commit {sha[:7]} by {authors[sha]}", 0) if sha in authors else None

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from review.core.attribution.names import who_is
-from review.core.attribution.tools import _IDENT, canonical_tool, match_identity, tool_in_text
+from review.core.attribution.tools import _IDENT, UNNAMED, canonical_tool, match_identity, tool_in_text
 
 # Every trailer key that discloses an assistant, and how its value is read — the one list:
 #   identity  a person or a tool, by the value's shape (GitHub's co-author trailer, curl's Assisted-by)
@@ -122,11 +122,17 @@ class CommitAttribution:
         return bool(self.signals)
 
     @property
+    def claim_signal(self) -> Signal:
+        """The signal its lines are claimed by: the first that names a tool (`Ai-assisted: true` beside
+        a tool's co-author is that tool), else the first."""
+        return next((s for s in self.signals if s.tool not in UNNAMED), self.signals[0])
+
+    @property
     def claim_source(self) -> str:
-        """What its lines' claim says it comes from: the first signal, and any other tool the commit
+        """What its lines' claim says it comes from: the claiming signal, and any other tool the commit
         names (its metadata cannot say which lines each tool wrote)."""
-        first = self.signals[0]
-        others = sorted({s.tool for s in self.signals} - {first.tool})
+        first = self.claim_signal
+        others = sorted({s.tool for s in self.signals} - {first.tool} - set(UNNAMED))
         if not others:
             return first.source
         return f"{first.source}; the commit also names {', '.join(others)} (not which lines each wrote)"
