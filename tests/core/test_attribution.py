@@ -167,6 +167,13 @@ def test_trailer_block_examples_git_agrees_with():
     ("none", "none", None, True),
     ("Zed AI", "tool", "Zed AI", False),  # a name that says it is AI, known or not
     ("Acme Agent", "tool", "Acme Agent", False),
+    # models as their makers write them, with a space: models, so assistants
+    ("Grok 4", "tool", "Grok 4", True),
+    ("Kimi K2", "tool", "Kimi K2", True),
+    ("Llama 3.1", "tool", "Llama 3.1", True),
+    # a person's full name with a remark after it
+    ("Claude Martin (my pair partner)", "person", None, True),
+    ("Devin Smith, a colleague", "person", None, True),
 ])
 def test_who_a_name_is_by_its_shape(value, kind, tool, known):
     found = who_is(value)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from review.core import attribution, jsondata, text
+from review.core.attribution import whogitit
 
 ANY_TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=2000)
 NOTE_LIKE = st.lists(st.sampled_from(["## AI use", "# Disclosure", "- checkout.mjs:1-20 — Claude Code", "- me",
@@ -57,6 +58,10 @@ def test_no_disclosure_line_is_dropped_silently(note):
 def test_any_commit_metadata_parses(message, name, email):
     found = attribution.commit_signals("a" * 40, message, (name, email), (email, name))
     assert all(signal.tool for signal in found.signals)
+    # git merge --squash's message, whatever follows its header
+    squashed = attribution.commit_signals("a" * 40, f"Squash\n\nSquashed commit of the following:\n\ncommit {'b' * 40}\n"
+                                                    f"{message}", (name, email), (email, name))
+    assert all(signal.tool for signal in squashed.signals)
 
 
 @settings(max_examples=200, deadline=None)
@@ -76,6 +81,9 @@ def test_json_of_any_shape_is_read_through_accessors(value):
     parsed = jsondata.loads(json.dumps(value))
     assert jsondata.obj(parsed) == (parsed if isinstance(parsed, dict) else {})
     assert jsondata.loads("[" * 100_000) is None  # nesting that would exhaust the parser
+    # a whogitit note of any shape reads without failing
+    whogitit.parse_whogitit_note("a" * 40, json.dumps(value))
+    whogitit.parse_whogitit_note("a" * 40, json.dumps({"files": [{"path": "p", "lines": value}]}))
 
 
 @settings(max_examples=200, deadline=None)

@@ -222,3 +222,163 @@ def test_a_disclosure_sentence_without_a_heading_over_the_same_trailer_is_ok(coh
     assert set(added(result).values()) == {"Claude Code"}
     sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
     assert all("note line 2" in source and "Co-authored-by trailer" in source for source in sources), sources
+
+
+# --------------------------------------------------------------------------- mixes met on realistic histories
+
+
+def test_aiders_subject_prefix_on_a_commit_it_only_committed_is_the_persons(tmp_path):
+    """--attribute-commit-message-committer prefixes every commit aider makes with 'aider: ', the
+    person's own edits too; (aider) on the committer alone says which those are."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "aider: my own edits\n", {"checkout.mjs": CLIENT}, author=ANN, committer=ANN_AIDER)
+    commit_as(repo, "aider: add the retry\n", {"retry.mjs": "export const retry = 1;\n"}, author=ANN_AIDER,
+              committer=ANN_AIDER)
+    result = analyse(repo)
+    assert set(added(result).values()) == {None} and set(added(result, "retry.mjs").values()) == {"Aider"}
+    reasons = [r.reason for r in result.commit_attributions[1].rejected]
+    assert any("prefixes every commit" in reason for reason in reasons), reasons
+
+
+def note_repo(tmp_path, note):
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add the client\n", {"checkout.mjs": CLIENT}, author=ANN)
+    commit_as(repo, "Add the note\n", {"NOTE.md": note}, author=ANN)
+    return analyse(repo)
+
+
+def test_a_tool_that_only_explained_is_not_the_writer_of_the_file_the_candidate_wrote(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## AI use\nI asked ChatGPT to explain idempotency keys, but I wrote "
+                                 "checkout.mjs myself.\n")
+    assert set(added(result).values()) == {None}
+    assert result.attribution.tools == ["ChatGPT"]  # its use is disclosed, and listed as written
+    assert [u.line_no for u in result.attribution.unmapped] == [4]
+
+
+def test_a_tool_the_candidate_says_they_did_not_use_is_not_named(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## AI use\nI did not use Copilot or Cursor. I wrote checkout.mjs by hand.\n")
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}
+    assert result.attribution.note.declares_none
+
+
+def test_a_person_whose_first_name_is_a_tools_is_a_person_with_a_remark_after_the_name(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## Authorship\n- checkout.mjs:1-3 — Claude Martin (my pair partner)\n")
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}
+
+
+def test_an_ai_heading_in_another_language_is_a_disclosure_section_and_what_it_says_is_listed(tmp_path):
+    result = note_repo(tmp_path, "# Nota\n\n## Uso de IA\n\nUsé Claude Code para el bucle de reintentos.\n")
+    assert result.attribution.note.heading == "Uso de IA"
+    assert result.attribution.tools == ["Claude Code"]
+    # it names no lines: listed as written, never dropped
+    assert [u.line_no for u in result.attribution.unmapped] == [5]
+
+
+@pytest.mark.parametrize("note", [
+    "# Nota\n\n## Uso de IA\n\nCopilot escribió las líneas 1-2 de checkout.mjs.\n",
+    "# Nota\n\n## Uso de IA\n\nO Copilot escreveu as linhas 1-2 de checkout.mjs.\n",
+    "# Note\n\n## Utilisation de l'IA\n\nCopilot a écrit les lignes 1 à 2 de checkout.mjs.\n",
+    "# Notiz\n\n## KI-Nutzung\n\nCopilot hat die Zeilen 1-2 von checkout.mjs geschrieben.\n",
+], ids=["es", "pt", "fr", "de"])
+def test_lines_named_in_another_language_under_an_ai_heading_are_mapped(tmp_path, note):
+    result = note_repo(tmp_path, note)
+    assert added(result) == {1: "GitHub Copilot", 2: "GitHub Copilot", 3: None}
+    assert result.attribution.unmapped == []
+
+
+def test_a_commit_co_authored_by_two_tools_says_so_on_its_lines(tmp_path):
+    """Commit metadata cannot say which tool wrote which line: each line names the first, and its
+    source names the other too."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add it\n\nCo-authored-by: Claude <noreply@anthropic.com>\n"
+                    "Co-authored-by: Copilot <223556219+Copilot@users.noreply.github.com>\n",
+              {"checkout.mjs": CLIENT}, author=ANN)
+    result = analyse(repo)
+    assert result.attribution.tools == ["Claude Code", "GitHub Copilot"]
+    sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
+    assert len(sources) == 1 and "also names GitHub Copilot" in sources.pop()
+
+
+@pytest.mark.parametrize("merged", [False, True], ids=["linear", "with-a-merge"])
+def test_an_assistants_lines_keep_their_writer_through_a_later_rename_that_also_edits(tmp_path, merged):
+    """git blame follows a renamed file: a person who moves the agent's file into src/ (and adds to
+    it in the same commit) did not write the agent's lines. A linear history is replayed; with a merge
+    in it, lines are traced by blame per file, and the renamed file is traced too."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    agents = "".join(f"export const step{n} = await gateway.charge({n}, idempotencyKey);\n" for n in range(1, 6))
+    if merged:
+        git("checkout", "-q", "-b", "agent", cwd=repo)
+    commit_as(repo, "Add the client\n\nCo-authored-by: Codex <noreply@openai.com>\n", {"checkout.mjs": agents}, author=ANN)
+    if merged:
+        git("checkout", "-q", "main", cwd=repo)
+        commit_as(repo, "Add a helper\n", {"lib.mjs": "export const helper = 1;\n"}, author=ANN)
+        git("merge", "-q", "--no-ff", "-m", "Merge the agent's branch", "agent", cwd=repo)
+    (repo / "src").mkdir()
+    git("mv", "checkout.mjs", "src/checkout.mjs", cwd=repo)
+    commit_as(repo, "Move it into src\n", {"src/checkout.mjs": agents + "export const mine = 1;\n"}, author=ANN)
+    result = analyse(repo)
+    assert added(result, "src/checkout.mjs") == {**{n: "OpenAI Codex" for n in range(1, 6)}, 6: None}
+
+
+def test_lines_a_disclosure_excepts_are_not_the_tools(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## AI use\nEverything in checkout.mjs except line 2 was written by Claude Code.\n")
+    assert added(result) == {1: "Claude Code", 2: None, 3: "Claude Code"}
+
+
+def test_a_tool_the_candidate_says_did_not_write_the_file_is_not_named(tmp_path):
+    result = note_repo(tmp_path, "# Note\n\n## AI use\nClaude Code did not write checkout.mjs; I did.\n")
+    assert result.attribution.tools == [] and set(added(result).values()) == {None}
+
+
+def test_whogitits_notes_give_the_lines_it_recorded(tmp_path):
+    """whogitit (Claude Code's hooks, refs/notes/whogitit): AI and AI-modified lines are Claude Code's,
+    a Human line the person's, Original and Unknown lines claim nothing."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    body = "".join(f"export const step{n} = {n};\n" for n in range(1, 6))
+    noted = commit_as(repo, "Add the client\n", {"checkout.mjs": body}, author=ANN)
+    kinds = {1: "AI", 2: "AIModified", 3: "Human", 4: "Original", 5: "Unknown"}
+    note = {"version": 3, "session": {"session_id": "s", "model": {"id": "claude-opus-4-5-20251101",
+                                                                   "provider": "anthropic"}},
+            "prompts": [], "files": [{"path": "checkout.mjs", "lines": [
+                {"line_number": n, "content": "", "source": {"type": kind}} for n, kind in kinds.items()]}]}
+    git("notes", "--ref=whogitit", "add", "-m", json.dumps(note), noted, cwd=repo)
+    result = analyse(repo)
+    assert added(result) == {1: "Claude Code", 2: "Claude Code", 3: None, 4: None, 5: None}
+    assert result.attribution.tools == ["Claude Code"]
+    line = next(line for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.new_no == 2)
+    assert line.source == f"whogitit note on {noted[:7]} (AI, modified by a person)"
+
+
+def test_git_merge_squash_keeps_the_squashed_commits_trailers_and_authors(tmp_path):
+    """`git merge --squash` writes each squashed commit's author and message, indented, into the new
+    commit's message ("Squashed commit of the following:"): their trailers and agent authors are
+    that commit's disclosures."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    git("checkout", "-q", "-b", "agent", cwd=repo)
+    commit_as(repo, "Add the client\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n", {"checkout.mjs": CLIENT},
+              author=ANN)
+    commit_as(repo, "Add a helper\n", {"lib.mjs": "export const helper = 1;\n"},
+              author=("copilot-swe-agent[bot]", "198982749+Copilot@users.noreply.github.com"))
+    commit_as(repo, "My fix\n", {"mine.mjs": "export const mine = 1;\n"}, author=ANN)
+    git("checkout", "-q", "main", cwd=repo)
+    git("merge", "-q", "--squash", "agent", cwd=repo)
+    git("commit", "-q", "--no-edit", cwd=repo, env={"GIT_AUTHOR_NAME": ANN[0], "GIT_AUTHOR_EMAIL": ANN[1]})
+    result = analyse(repo)
+    squash = result.commit_attributions[-1]
+    assert sorted((s.tool, s.source.split(": ", 1)[1]) for s in squash.signals) == [
+        ("Claude Code", "Co-Authored-By trailer"), ("GitHub Copilot", "author identity")]
+    assert all(s.source.startswith("squashed commit ") for s in squash.signals)
+    # one commit now holds all their lines: commit metadata cannot say which is whose, and says so
+    assert set(added(result).values()) == {"GitHub Copilot"}  # git lists the newest first
+    sources = {line.source for hunk in result.diff.file("checkout.mjs").hunks for line in hunk.lines if line.kind == "+"}
+    assert len(sources) == 1 and "also names Claude Code" in sources.pop()
+    assert result.attribution.tools == ["Claude Code", "GitHub Copilot"]
+
+
+def test_a_named_tool_wins_the_lines_over_a_flag_that_names_none(tmp_path):
+    """aittributor's hook adds `Ai-assisted: true` beside the tool's co-author: the lines are the tool's."""
+    repo = make_repo(tmp_path / "s", STARTER, "starter")
+    commit_as(repo, "Add it\n\nAi-assisted: true\nCo-authored-by: Claude Code <noreply@anthropic.com>\n",
+              {"checkout.mjs": CLIENT}, author=ANN)
+    result = analyse(repo)
+    assert set(added(result).values()) == {"Claude Code"}

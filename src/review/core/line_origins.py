@@ -144,6 +144,8 @@ class Replay:
             if old_path and old_path != new_path:
                 self.files.pop(old_path, None)
                 self.texts.pop(old_path, None)
+                if new_path:
+                    self._renamed(new_path, self._new)
             if new_path:
                 self.files[new_path] = self._new
                 self.texts[new_path] = self._new_text
@@ -157,9 +159,19 @@ class Replay:
             self._keep_before(self._rename_to)
             self.files[self._rename_to] = self.files.pop(self._rename_from, [])
             self.texts[self._rename_to] = self.texts.pop(self._rename_from, [])
+            self._renamed(self._rename_to, self.files[self._rename_to])
             if self._rename_from in self.untracked:
                 self.untracked.add(self._rename_to)
         self._reset_section()
+
+    def _renamed(self, path: str, origins: Origins) -> None:
+        """A rename carries the file's lines, as blame follows it: each commit that wrote them now
+        has lines at `path` (so the analysis traces it)."""
+        into = self._moves.moved_into
+        for sha in {origin[0] for origin in origins}:
+            if sha not in into:
+                into[sha] = set()
+            into[sha].add(path)
 
     def _finish_commit(self) -> None:
         self._finish_section()
@@ -186,7 +198,7 @@ class Replay:
 
     @property
     def moved_into(self) -> dict[str, set[str]]:
-        """Commit -> the paths its lines were moved or copied into (by later commits)."""
+        """Commit -> the paths its lines were moved, copied or renamed into (by later commits)."""
         return self._moves.moved_into
 
     def feed(self, line: bytes) -> None:

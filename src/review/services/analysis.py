@@ -185,11 +185,13 @@ def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclos
 def could_be_claimed(attributions: list[attribution.CommitAttribution], changed: dict[str, list[str]],
                      sources: line_sources.LineSources, disclosure: attribution.NoteDisclosure,
                      the_diff: diff.Diff, moved_into: dict[str, set[str]] | None = None,
-                     parents: dict[str, tuple[str, ...]] | None = None) -> set[str] | None:
+                     parents: dict[str, tuple[str, ...]] | None = None,
+                     head_paths: set[str] | None = None) -> set[str] | None:
     """The paths any source could give to an assistant: changed by a commit whose metadata names one,
     named by a line-level source (or found there by its text) or the note, or holding lines of such a
     commit that a later one moved there (`moved_into`, from the replay). None: every path (a note
-    naming commits or the tests, or a rename, can reach any file). Blame, one git process per file,
+    naming commits or the tests, or a rename, can reach any file). A claimed path gone at HEAD, with no
+    replay to say where its lines went, adds every file the diff adds. Blame, one git process per file,
     runs only on these."""
     if any(e.kind in ("commit", "tests") for e in disclosure.entries) or \
             any(f.status == "renamed" for f in the_diff.files):
@@ -199,6 +201,10 @@ def could_be_claimed(attributions: list[attribution.CommitAttribution], changed:
     paths |= sources.paths()
     for sha in claiming | sources.commits(parents or {}):
         paths |= (moved_into or {}).get(sha, set())
+    if moved_into is None and head_paths is not None and any(path not in head_paths for path in paths):
+        # A claimed path renamed (or deleted) since, and no replay to say where its lines went: blame
+        # follows a rename, so they may be in any file the submission added.
+        paths |= {f.path for f in the_diff.files if f.status == "added"}
     paths |= {e.path for e in disclosure.entries if e.path}
     return paths
 
@@ -282,7 +288,7 @@ def _to_trace(sources: _Sources, changed: dict[str, list[str]], replayed: line_o
               if not f.binary and f.status != "deleted" and f.path in head_files]
     claimed = could_be_claimed(sources.attributions, changed, sources.lines, sources.disclosure, the_diff,
                                replayed.moved_into if replayed is not None else None,
-                               {c.sha: c.parents for c in commits})
+                               {c.sha: c.parents for c in commits}, set(head_files))
     if claimed is not None:
         wanted = [path for path in wanted if path in claimed]
     return wanted + [e.path for e in sources.disclosure.entries
@@ -422,11 +428,11 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
     single = next((a for a, c in zip(analysis.commit_attributions, analysis.commits)
                    if c.sha == target and c.parents and c.parents[0] == base), None)
     if single and single.signals:
-        claim = single.signals[0]
+        claim = single.claim_signal
         for file_diff in the_diff.files:
             for hunk in file_diff.hunks:
                 for line in hunk.lines:
                     if line.kind == "+":
-                        line.tool, line.source = claim.tool, f"commit {target[:7]}: {claim.source}"
+                        line.tool, line.source = claim.tool, f"commit {target[:7]}: {single.claim_source}"
                 hunk.retally()
     return the_diff

@@ -1,6 +1,6 @@
 """The line-level sources of a submission, read through its sanitised clone: git-ai's notes (on the
-history's commits, and on commits a squash, rebase or amend left behind) and the Agent Trace file at
-HEAD. Read in three steps, as the analysis learns what they need: the sources themselves (before the
+history's commits, and on commits a squash, rebase or amend left behind), whogitit's notes and the
+Agent Trace file at HEAD. Read in three steps, as the analysis learns what they need: the sources themselves (before the
 diff), what their text finds among the lines the diff added, and their records once blame says where
 each HEAD line came from."""
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from review import gitsafe
 from review.core import attribution, diff
-from review.core.attribution import agent_trace, rewritten
+from review.core.attribution import agent_trace, rewritten, whogitit
 from review.core.attribution.records import LineRecord, Notice, Runs, added_runs
 
 NOTE_LIMIT = 4 << 20  # one note, or one file of a rewritten commit: past this it is not read, and said
@@ -19,6 +19,7 @@ TRACE_LIMIT = 4 << 20
 # squash-merged branches): past this the rest are counted, not read.
 MAX_REWRITTEN = 1000
 OLD_TEXT_BUDGET = 64 << 20  # the rewritten commits' files read, in all
+WHOGITIT = "whogitit note"
 
 
 @dataclass
@@ -60,12 +61,17 @@ class LineSources:
         return list(self.trace.notices) if self.trace else []
 
 
-def _noted_commits(repo: gitsafe.SafeRepo) -> dict[str, tuple[str, str]]:
+WHOGITIT_REF = "refs/notes/whogitit"
+
+
+def _noted_commits(repo: gitsafe.SafeRepo) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
     """Commit -> (its note's blob, what kind of note), from refs/notes/ai, each refs/notes/ai-remote/*
-    (the first note found for a commit wins) and git-ai's legacy refs/ai/authorship/<commit>."""
+    (the first note found for a commit wins) and git-ai's legacy refs/ai/authorship/<commit>; and
+    commit -> its whogitit note's blob (refs/notes/whogitit)."""
     annotated: dict[str, tuple[str, str]] = {}
     # One git call; most submissions have none.
     refs = repo.refs_under("refs/notes/", "refs/ai/")
+    whogitit_notes = repo.notes_list(WHOGITIT_REF) if WHOGITIT_REF in refs else {}
     for ref in ["refs/notes/ai", *sorted(name for name in refs if name.startswith("refs/notes/ai-remote/"))]:
         if ref in refs:
             for noted, note_blob in repo.notes_list(ref).items():
@@ -75,16 +81,20 @@ def _noted_commits(repo: gitsafe.SafeRepo) -> dict[str, tuple[str, str]]:
         # A legacy ref whose last part is no commit id names no commit.
         if name.startswith("refs/ai/authorship/") and gitsafe.SHA_RE.match(commit):
             annotated.setdefault(commit, (oid, "git-ai legacy authorship"))
-    return annotated
+    return annotated, whogitit_notes
 
 
 def read(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool) -> LineSources:
     """git-ai's notes (refs/notes/ai, then each refs/notes/ai-remote/*; one note per commit, the first
-    found), its legacy refs/ai/authorship/<commit> for commits with no note, and the Agent Trace file;
-    every object read through the one batch reader."""
+    found), its legacy refs/ai/authorship/<commit> for commits with no note, whogitit's notes on the
+    history's commits, and the Agent Trace file; every object read through the one batch reader."""
     sources = LineSources()
-    annotated = _noted_commits(repo)
+    annotated, whogitit_notes = _noted_commits(repo)
     history = {c.sha for c in commits}
+    outside = sum(sha not in history for sha in whogitit_notes)
+    if outside:
+        sources.cut.append(f"{outside} whogitit note(s) on commits not among those read were not read (only "
+                           "git-ai's are carried to HEAD by their text)")
     in_history = [(c.sha, *annotated[c.sha]) for c in commits if c.sha in annotated]  # history order
     elsewhere = sorted((sha, *found) for sha, found in annotated.items() if sha not in history)
     if truncated and elsewhere:
@@ -95,7 +105,8 @@ def read(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool)
         sources.cut.append(f"{len(elsewhere)} git-ai notes describe commits not in this history; the first "
                            f"{MAX_REWRITTEN} were read")
         elsewhere = elsewhere[:MAX_REWRITTEN]
-    wanted = in_history + elsewhere
+    wanted = in_history + elsewhere + [(c.sha, whogitit_notes[c.sha], WHOGITIT) for c in commits
+                                               if c.sha in whogitit_notes]
     found = repo.objects.read_many([blob for _, blob, _ in wanted], NOTE_LIMIT)  # one batch, not one trip each
     too_big = 0
     for (sha, _, what), answer in zip(wanted, found):
@@ -103,7 +114,10 @@ def read(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool)
             continue
         too_big += answer[2] > NOTE_LIMIT
         parsed = _parse(what, sha, answer[1].decode("utf-8", "replace"))
-        if sha in history:
+        if what == WHOGITIT:
+            # Its own account, beside git-ai's: a disagreement between them is a conflict to show.
+            sources.records += parsed
+        elif sha in history:
             for record in parsed:
                 record.family = rewritten.FAMILY  # a note here wins over one carried from a rewritten commit
             sources.records += parsed
@@ -122,6 +136,8 @@ def read(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool)
 
 
 def _parse(what: str, sha: str, text: str) -> list[LineRecord]:
+    if what == WHOGITIT:
+        return whogitit.parse_whogitit_note(sha, text)
     if what == "git-ai legacy authorship":
         return attribution.parse_legacy_authorship(sha, text)
     return attribution.parse_git_ai_note(sha, text)

@@ -3,6 +3,7 @@ identities), the candidate's note, git-ai notes and Agent Trace, merged into one
 Pure: no I/O. One module per source; ``merge`` puts them together and finds the conflicts."""
 
 from review.core.attribution.agent_trace import Trace, TraceRange, parse_agent_trace, read_trace
+from review.core.attribution.functions import locate_function
 from review.core.attribution.git_ai import parse_git_ai_note, parse_legacy_authorship
 from review.core.attribution.merge import Attribution, Blame, Claim, Conflict, Span, Unmapped, attribute
 from review.core.attribution.names import Who, parse_agent_value, who_is
@@ -10,7 +11,6 @@ from review.core.attribution.note import (
     HUMAN,
     NoteDisclosure,
     NoteEntry,
-    locate_function,
     parse_note,
     parse_note_line,
 )

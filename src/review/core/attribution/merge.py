@@ -135,8 +135,8 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         if sha not in per_commit:
             attribution = by_commit.get(sha)
             if attribution and attribution.signals:
-                signal = attribution.signals[0]
-                per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {signal.source}", 1)
+                signal = attribution.claim_signal
+                per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
             else:
                 per_commit[sha] = Claim(None, f"commit {sha[:7]} by {authors[sha]}", 0) if sha in authors else None
         return per_commit[sha]
@@ -148,7 +148,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             return None
         where = f"moved from {from_path}:{line_no} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
         signals = by_commit[sha].signals if sha in by_commit else []
-        return Claim(claim.tool, f"{where}: {signals[0].source}" if claim.tool and signals else where, claim.layer,
+        return Claim(claim.tool, f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where, claim.layer,
                      moved=True)
 
     for path, origins in blame.items():

@@ -38,6 +38,8 @@ _PERSON_WORDS = re.compile(r"^(?:me|i|myself|we|us|ourselves|mine|the candidate|
 # "McDonald" and "O'Neil" by their prefix; an initial ("J.").
 _NAME_PART = re.compile(r"(?:Mc|Mac)?[^\W\d_][^\W\d_A-Z]*|[A-Z]")
 _PRODUCT_PART = re.compile(r"[A-Za-z0-9]+")
+# Where a remark after a name starts: "Claude Martin (my pair partner)", "Devin Smith, a colleague".
+_REMARK = re.compile(r"\s*[(,—–]")
 
 # Local parts of addresses people do not write from: a vendor's service address.
 _SERVICE_LOCAL = {"noreply", "no-reply", "no_reply", "donotreply", "do-not-reply", "help", "support", "bot",
@@ -190,6 +192,10 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
     if is_model_name(text):
         return Who("tool", tool_in_text(text) or written_name(text), text)
     if person_shaped(text):
+        return Who("person", reason="a name as people are named, not an assistant's")
+    head = _REMARK.split(text, maxsplit=1)[0]
+    if head != text and len(head.split()) >= 2 and person_shaped(head) and not tool_in_text(text[len(head):]):
+        # "Claude Martin (my pair partner)", "Devin Smith, a colleague": a person's full name, then a remark
         return Who("person", reason="a name as people are named, not an assistant's")
     named = tool_in_text(text)
     if named:

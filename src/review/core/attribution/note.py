@@ -47,6 +47,23 @@ _NONE = re.compile(
     r"\bwrote (?:this|it|everything|all of it) (?:myself|by hand)", re.I)
 
 
+# A tool the candidate says they did not use ("I did not use Copilot", "Cursor was not used", "Claude
+# Code did not write it") is named, not disclosed.
+_NEGATED_USE = re.compile(r"(?<![\w-])(?:(?:did|do|does|have|had)(?:\s+not|n't)|never|(?:was|were)(?:\s+not|n't))\s+"
+                          r"(?:use|used|ask|asked|need|needed|rely|relied|touch|touched|involve|involved|write|wrote|"
+                          r"written|generate|generated)(?![\w-])",
+                          re.I)
+
+
+def affirmed_tool(text: str) -> str | None:
+    """The first tool a sentence of `text` names, sentences that deny using one left out."""
+    for sentence in _SENTENCE.split(text):
+        named = None if _NEGATED_USE.search(sentence) else tool_in_text(sentence)
+        if named:
+            return named
+    return None
+
+
 @dataclass
 class NoteEntry:
     line_no: int  # 1-based line in the note
@@ -81,7 +98,7 @@ class NoteDisclosure:
     @property
     def tools(self) -> list[str]:
         named = {e.tool for e in self.entries if e.tool}
-        named |= {t for e in self.entries if e.kind == "prose" for t in [tool_in_text(e.raw)] if t}
+        named |= {t for e in self.entries if e.kind == "prose" for t in [affirmed_tool(e.raw)] if t}
         return sorted(named)
 
 
@@ -124,7 +141,7 @@ def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
         if whole:
             who, tool = _who(rest[whole.end():])
             return NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool)
-    if _NONE.search(text) and not tool_in_text(text):
+    if _NONE.search(text) and not affirmed_tool(text):
         return NoteEntry(line_no, raw, "none")
     return NoteEntry(line_no, raw, "prose", tool=None, who="")
 
@@ -159,12 +176,33 @@ def _file_in(text: str) -> _Found | None:
         if len(token) <= 300 and _is_file_word(token):
             return _Found(token, word.start() + len(token))
     return None
-_LINES_OF = re.compile(r"\blines?\s+(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+))?\s+(?:of|in)\s+", re.I)
+# "lines 12-30 of", and as candidates write it in their own language ("las líneas 1-10 de", "les lignes
+# 1 à 10 de", "die Zeilen 1-10 von").
+_LINES_OF = re.compile(r"\b(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?|righe|riga)\s+(?P<a>\d+)"
+                       r"(?:\s*(?:[-–—]|to|a|à|bis)\s*(?P<b>\d+))?\s+(?:of|in|de|da|do|del|von|der|di|della)\s+", re.I)
 _WHOLE_OF = re.compile(r"\b(?:all|the whole|the entire|entirely|whole|every line)\b(?:\s+of)?", re.I)
 _WROTE = re.compile(r"\b(?:wrote|written|generated|produced|drafted|created|implemented|authored)\b", re.I)
 _SUBJECT = re.compile(r"\bcommit\s+[\"“'](?P<subject>[^\"”']{3,200})[\"”']", re.I)
 _SYMBOL = re.compile(r"`(?P<quoted>[A-Za-z_$][\w$]{2,80})(?:\(\))?`|\b(?P<called>[A-Za-z_$][\w$]{2,80})\(\)")
 _TESTS = re.compile(r"\b(?:the|my|all(?: of)? the)\s+tests?\b", re.I)
+# Lines a disclosure leaves out: "Everything in checkout.mjs except lines 11-20 was written by Claude".
+_EXCEPT = re.compile(r"\b(?:except|but not|other than|apart from|excluding)\s+(?:for\s+)?(?:the\s+)?lines?\s+"
+                     r"(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+))?", re.I)
+
+def _but_for(line_no: int, raw: str, path: str, lines: re.Match[str] | None, excepted: re.Match[str], who: str,
+             tool: str) -> list[NoteEntry]:
+    """The tool's file (or lines), then the lines the sentence leaves out as not the tool's: an entry
+    after another wins on the lines both name."""
+    if lines:
+        first, last = int(lines["a"]), int(lines["b"] or lines["a"])
+        claimed = NoteEntry(line_no, raw, "range", path=path, start=min(first, last), end=max(first, last), who=who,
+                            tool=tool)
+    else:
+        claimed = NoteEntry(line_no, raw, "file", path=path, who=who, tool=tool)
+    start, end = int(excepted["a"]), int(excepted["b"] or excepted["a"])
+    return [claimed, NoteEntry(line_no, raw, "range", path=path, start=min(start, end), end=max(start, end),
+                               who=f"not {tool} (excepted)", tool=None)]
+
 
 def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True) -> list[NoteEntry]:
     """Prose, sentence by sentence: "Claude Code wrote checkout.mjs.", "I used aider for all of
@@ -180,7 +218,7 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             continue
         writer = disclosed_writer(sentence, in_section)
         if writer is None and in_section:
-            named = tool_in_text(sentence)
+            named = None if _NEGATED_USE.search(sentence) else tool_in_text(sentence)
             if named or _HUMAN_WORDS.search(sentence):
                 writer = Writer(named or "me", named)
         if writer is None:
@@ -194,6 +232,10 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             continue
         lines = _LINES_OF.search(sentence)
         path = _file_in(sentence[lines.end():] if lines else sentence)
+        excepted = _EXCEPT.search(sentence) if tool and path else None
+        if tool and path and excepted:
+            found += _but_for(line_no, raw, path.path, lines, excepted, who, tool)
+            continue
         after = None
         if path and not lines:
             # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
@@ -289,21 +331,26 @@ def plain(text: str) -> str:
 # ("Agent support", "Git AI commands", "Why the model's draft was wrong"): a disclosure word; or an
 # AI word with a word of use ("Tools used"); or AI words alone, one of them AI itself ("AI",
 # "Assistants", "AI tools"; not "Tools").
-_DISCLOSURE_WORD = re.compile(r"disclos|provenance|authorship|\bwho wrote\b|\bai[- ]declaration\b", re.I)
-_AI_CORE = re.compile(r"^(?:ai|a\.i\.|llms?|genai|assistan\w*)$", re.I)
-_AI_WORD = re.compile(r"^(?:ai|a\.i\.|llms?|genai|generative|assistan\w*|agents?|models?|tools?|copilot|chatgpt|"
+# Candidates write in their own language too: "Uso de IA", "KI-Nutzung", "Utilisation de l'IA".
+_DISCLOSURE_WORD = re.compile(r"disclos|provenance|authorship|\bwho wrote\b|\bai[- ]declaration\b|divulgaci|"
+                              r"d[ée]claration|declaraci|offenlegung", re.I)
+_AI_CORE = re.compile(r"^(?:ai|a\.i\.|llms?|genai|assistan\w*|ia|i\.a\.|ki)$", re.I)
+_AI_WORD = re.compile(r"^(?:ai|a\.i\.|ia|i\.a\.|ki|llms?|genai|generative|assistan\w*|agents?|models?|tools?|copilot|chatgpt|"
                       r"coding|code|machine|learning|language|large)$", re.I)
 _USE_WORD = re.compile(r"^(?:use[ds]?|usage|using|help(?:ed)?|assist\w*|generat\w*|written|wrote|involvement|involved|"
-                       r"declared|statement|policy)$", re.I)
+                       r"declared|statement|policy|usos?|utili[sz]\w*|nutzung|verwendung|einsatz|emploi|empleo)$", re.I)
 _TITLE_FILLER = {"of", "the", "my", "and", "&", "/", "on", "in", "for", "a", "an", "i", "how", "what", "which",
-                 "this", "work", "submission", "note", "notes", "about"}
+                 "this", "work", "submission", "note", "notes", "about",
+                 "de", "del", "la", "le", "l", "les", "el", "los", "las", "d", "da", "do", "della", "des", "der", "die",
+                 "das", "von", "y", "et", "e", "und"}
 
 
 def _is_disclosure_title(title: str) -> bool:
     text = plain(title)
     if _DISCLOSURE_WORD.search(text):
         return True
-    words = [w for w in re.split(r"[^\w.&/-]+", text.lower()) if w and w not in _TITLE_FILLER]
+    # "KI-Nutzung", "AI-generated code": the words a hyphen joins, each.
+    words = [w for w in re.split(r"[^\w.&/]+|(?<=\w)-(?=\w)", text.lower()) if w and w not in _TITLE_FILLER]
     ai = [w for w in words if _AI_WORD.match(w) or tool_in_text(w)]
     if not ai:
         return False
@@ -417,32 +464,3 @@ def parse_note(note: str, document: bool = False) -> NoteDisclosure:
         if block.kind in ("paragraph", "item", "row", "header"):
             result.entries += _entries_of(block, disclosing if index in inside | labelled else elsewhere)
     return result
-
-
-# --------------------------------------------------------------------------- functions
-
-_DEFINITION = "(?:function\\s*\\*?\\s*{0}\\b|(?:const|let|var)\\s+{0}\\s*=|^\\s*(?:async\\s+)?{0}\\s*\\([^)\\n]{{0,500}}\\)\\s*\\{{)"
-
-
-def locate_function(symbol: str, text: str) -> tuple[int, int] | None:
-    """The lines (1-based, inclusive) of `symbol`'s definition in a JavaScript file: from its line
-    to the brace that closes its body (strings and comments are not parsed: a heuristic, said as
-    such by the source label). Linear in the file's size."""
-    pattern = re.compile(_DEFINITION.format(re.escape(symbol)), re.M)
-    match = pattern.search(text)
-    if match is None:
-        return None
-    start_line = text.count("\n", 0, match.start()) + 1
-    opening = text.find("{", match.end() - 1)
-    if opening < 0:
-        return start_line, start_line
-    depth = 0
-    for index in range(opening, len(text)):
-        char = text[index]
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return start_line, text.count("\n", 0, index) + 1
-    return start_line, text.count("\n") + 1

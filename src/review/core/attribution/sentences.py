@@ -45,6 +45,11 @@ _TRAILING = {"and", "or", "with", "by", "of", "the", "a", "an", "to", "for", "in
 _PAST_AUXILIARY = {"was", "were", "been", "got"}
 _FIRST_PERSON = re.compile(r"(?<![\w-])(?:i|we|my|our|me|us)(?![\w-])", re.I)
 MAX_NAME_WORDS = 6
+# A person's own writing, said over a tool's other help: "…, but I wrote it", "I wrote it myself".
+_BY_ONESELF = re.compile(r"(?<![\w-])(?:myself|ourselves|by hand|on my own|on our own)(?![\w-])", re.I)
+_NOT_AFTER = re.compile(r"\s+not(?![\w-])", re.I)
+_NOT_BEFORE = re.compile(r"(?<![\w-])(?:never|not)\s+$", re.I)
+_CONTRAST = re.compile(r"(?<![\w-])(?:but|yet|though|although|however,?)\s+(?:i|we)\s+$", re.I)
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"|“[^“”\n]{0,300}”")
 _CODE_SPAN = re.compile(r"`[^`\n]{0,300}`")
 
@@ -102,6 +107,10 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
     sentence = _CODE_SPAN.sub(_code_span, _QUOTED.sub("“…”", sentence))
     person: Writer | None = None
     active = _ACTIVE.search(sentence)
+    if active and (_NOT_AFTER.match(sentence, active.end()) or _NOT_BEFORE.search(sentence[max(0, active.start() - 12):
+                                                                                       active.start()])):
+        # "Claude Code did not write it", "Copilot never wrote a line": no writer
+        active = None
     if active:
         before = sentence[:active.start()]
         clause = _CLAUSE.sub("", before) if len(before) < 400 else before[-400:]
@@ -110,6 +119,11 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
         if found and found.tool:
             return found
         person = found
+        if person and writing and not (_HELP.search(sentence) or _HELPED.search(sentence)) and (
+                _BY_ONESELF.search(sentence[active.end():active.end() + 300]) or _CONTRAST.search(before[-40:])):
+            # "I asked ChatGPT to explain keys, but I wrote checkout.mjs myself": the tool helped with
+            # something else; the candidate says they wrote it.
+            return person
     passive = _PASSIVE.search(sentence)
     if passive and (in_section or _PAST_AUXILIARY & {w.lower() for w in sentence[:passive.start()].split()[-3:]}):
         found = _writer(_name_after(sentence[passive.end():passive.end() + 200]),

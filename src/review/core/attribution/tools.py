@@ -206,8 +206,8 @@ def _word_pattern(pattern: str) -> re.Pattern[str]:
 # anthropic/claude-opus-4-5 (a provider first, as litellm and models.dev write them).
 _MODEL = re.compile(
     r"(?:[a-z0-9_.-]{1,40}/)?(?:o[1-9](?:-[a-z]+)?|gpt-?\d[\w.-]*|gpt-?4o[\w.-]*|chatgpt-[\w.-]+|claude-[\w.-]+|"
-    r"(?:opus|sonnet|haiku)-?\d[\w.-]*|gemini-[\w.-]+|codex-[\w.-]+|(?:code)?llama-?\d[\w.-]*|deepseek-[\w.-]+|"
-    r"qwen\d?-[\w.-]+|(?:mistral|codestral|devstral|mixtral)-[\w.-]+|grok-\d[\w.-]*|kimi-[\w.-]+|glm-\d[\w.-]*|"
+    r"(?:opus|sonnet|haiku)-?\d[\w.-]*|gemini-[\w.-]+|codex-[\w.-]+|(?:code)?llama[- ]?\d[\w.-]*|deepseek-[\w.-]+|"
+    r"qwen\d?-[\w.-]+|(?:mistral|codestral|devstral|mixtral)-[\w.-]+|grok[- ]\d[\w.-]*|kimi-[\w.-]+|kimi k\d[\w.-]*|glm-\d[\w.-]*|"
     r"command-r[\w.-]*|phi-\d[\w.-]*)", re.I)
 
 

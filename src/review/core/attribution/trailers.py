@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from review.core.attribution.names import who_is
-from review.core.attribution.tools import _IDENT, canonical_tool, match_identity, tool_in_text
+from review.core.attribution.tools import _IDENT, UNNAMED, canonical_tool, match_identity, tool_in_text
 
 # Every trailer key that discloses an assistant, and how its value is read — the one list:
 #   identity  a person or a tool, by the value's shape (GitHub's co-author trailer, curl's Assisted-by)
@@ -120,6 +120,22 @@ class CommitAttribution:
     @property
     def is_ai(self) -> bool:
         return bool(self.signals)
+
+    @property
+    def claim_signal(self) -> Signal:
+        """The signal its lines are claimed by: the first that names a tool (`Ai-assisted: true` beside
+        a tool's co-author is that tool), else the first."""
+        return next((s for s in self.signals if s.tool not in UNNAMED), self.signals[0])
+
+    @property
+    def claim_source(self) -> str:
+        """What its lines' claim says it comes from: the claiming signal, and any other tool the commit
+        names (its metadata cannot say which lines each tool wrote)."""
+        first = self.claim_signal
+        others = sorted({s.tool for s in self.signals} - {first.tool} - set(UNNAMED))
+        if not others:
+            return first.source
+        return f"{first.source}; the commit also names {', '.join(others)} (not which lines each wrote)"
 
 
 # --------------------------------------------------------------------------- the trailer block
@@ -273,7 +289,13 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
     lines = message.split("\n")
     subject = lines[0] if lines else ""
     if _AIDER_PREFIX.match(subject):
-        add("Aider", None, "aider: subject prefix", subject)
+        if _AIDER_SUFFIX.search(committer[0]) and not _AIDER_SUFFIX.search(author[0]):
+            # --attribute-commit-message-committer prefixes every commit aider makes, the person's own
+            # edits too; (aider) on the committer alone says this is one of those.
+            reject(subject[:MAX_TRAILER_LINE], "'aider: ' on a commit aider only committed: the prefix option "
+                                               "prefixes every commit, the person's own edits too (aider's docs)")
+        else:
+            add("Aider", None, "aider: subject prefix", subject)
 
     start, block = trailer_block(message)
     body = len(subject) + 1
@@ -287,6 +309,8 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
 
     for key, value, raw in block:
         _trailer(key, value, raw, add, reject)
+    if _SQUASHED in message:
+        _squashed(message, add, reject)
 
     # A disclosure key on a body line that is not in the trailer block: considered, and said why not.
     block_at = sum(len(line) + 1 for line in lines[:start])
@@ -296,6 +320,59 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
             reject(line.strip()[:MAX_TRAILER_LINE], "a body line shaped like a trailer, not in the trailer block that "
                                                     "ends the message (git reads trailers only there)")
     return result
+
+
+# `git merge --squash` writes each squashed commit into the new commit's message: "commit <id>",
+# its Author and Date, a blank line, then its message indented by four spaces.
+_SQUASHED = "Squashed commit of the following:"
+_SQUASHED_COMMIT = re.compile(r"commit (?P<sha>[0-9a-f]{40})")
+_SQUASHED_AUTHOR = re.compile(r"Author:[ \t]+(?P<name>[^<>\n]{0,300}?)[ \t]*<(?P<email>[^<>\n]{0,300})>[ \t]*")
+
+
+def _squashed(message: str, add, reject) -> None:
+    """The squashed commits' own disclosures (their trailer blocks, their agent authors), each said
+    to come from that squashed commit."""
+    for sha, author, text in _squashed_commits(message):
+        where = f"squashed commit {sha[:7]}: "
+
+        def add_there(tool: str, model: str | None, source: str, evidence: str, where: str = where) -> None:
+            add(tool, model, where + source, evidence)
+
+        def reject_there(evidence: str, reason: str, where: str = where) -> None:
+            reject(where + evidence, reason)
+
+        if author is not None:
+            agent = match_identity(*author)
+            if agent:
+                add_there(agent[0].tool, agent[1], "author identity", f"{author[0]} <{author[1]}>")
+            elif _AIDER_SUFFIX.search(author[0]):
+                add_there("Aider", None, "author name suffix (aider)", f"{author[0]} <{author[1]}>")
+        for key, value, raw in trailer_block(text)[1]:
+            _trailer(key, value, raw, add_there, reject_there)
+
+
+def _squashed_commits(message: str) -> list[tuple[str, tuple[str, str] | None, str]]:
+    """(id, author, message) of each commit a `git merge --squash` message holds, in one pass."""
+    found: list[tuple[str, tuple[str, str] | None, list[str]]] = []
+    in_header = False
+    for line in message[message.index(_SQUASHED):].split("\n")[1:]:
+        commit = _SQUASHED_COMMIT.fullmatch(line)
+        if commit:
+            found.append((commit["sha"], None, []))
+            in_header = True
+        elif not found:
+            continue
+        elif in_header:
+            author = _SQUASHED_AUTHOR.fullmatch(line)
+            if author:
+                found[-1] = (found[-1][0], (author["name"], author["email"]), found[-1][2])
+            in_header = bool(line.strip())
+        elif line.startswith("    ") or not line.strip():
+            found[-1][2].append(line[4:])
+        else:
+            # the squash's own text after the squashed commits
+            found.append(("", None, []))
+    return [(sha, author, "\n".join(lines).strip("\n") + "\n") for sha, author, lines in found if sha]
 
 
 def _identities(author: tuple[str, str], committer: tuple[str, str], add, reject) -> None:
