@@ -63,6 +63,15 @@ def test_options_before_the_folder_reach_the_console(tmp_path):
     assert result.returncode == 2 and "at most 64 characters" in result.stderr
 
 
+def test_a_console_option_before_a_command_that_does_not_take_it_is_named(tmp_path):
+    result = review("--reviewer", "bob", "triage", str(tmp_path))
+    assert result.returncode == 2
+    assert "--reviewer is an option of the console" in result.stderr and "`review triage` does not take it" in \
+        result.stderr
+    # Never the folder read as the option's value.
+    assert str(tmp_path) not in result.stderr
+
+
 async def test_the_console_opens_with_options_given_before_the_folder(sample_cohort):
     args = parsed("--theme", "review-light", "--reviewer", "bob", "--no-harness", str(sample_cohort))
     app = console.make_app(args.cohort, args)

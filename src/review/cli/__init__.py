@@ -35,7 +35,7 @@ def _main(argv: list[str] | None) -> int:
     words = registry.normalise(argv)
     # Only the command typed is declared (its module imported): start-up stays small.
     parser = registry.build_parser(words[0] if words and words[0] in registry.BY_NAME else None)
-    typo = registry.mistyped_command(argv, words)
+    typo = registry.mistyped_command(argv, words) or registry.misplaced_option(argv, words)
     if typo:
         parser.error(typo)
     args, extra = parser.parse_known_args(words)

@@ -106,6 +106,20 @@ def mistyped_command(argv: list[str], words: list[str]) -> str | None:
     return None
 
 
+def misplaced_option(argv: list[str], words: list[str]) -> str | None:
+    """Why a console option typed before a command that does not take it is refused, naming the
+    option (`review --reviewer bob triage COHORT`): left to the command's parser, the folder read as
+    the option's value made the message name the wrong thing."""
+    if not argv or not argv[0].startswith("-") or not words or words[0] not in BY_NAME:
+        return None
+    command = BY_NAME[words[0]]
+    if command.opens_console or command.name == "serve":
+        return None
+    flag = argv[0].split("=", 1)[0]
+    return (f"{flag} is an option of the console (review COHORT, review demo, review serve); "
+            f"`review {command.name}` does not take it")
+
+
 def normalise(argv: list[str]) -> list[str]:
     """Options in any order, as with git or tig: the console's options before the first word are
     moved after it (`review --theme X demo` is `review demo --theme X`), and a first word that is no
