@@ -129,6 +129,21 @@ async def test_unreadable_submission_is_shown_not_opened(tmp_path):
         assert isinstance(app.screen, CohortScreen)
 
 
+async def test_an_empty_cohort_says_what_a_cohort_is_and_a_repository_given_as_one_is_named(tmp_path):
+    from helpers import make_repo
+
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        assert "a cohort is a folder with one git repository per candidate" in str(screen.detail.render())
+    # A submission's own folder opened as the cohort: its parent is what was meant.
+    repo = make_repo(tmp_path / "ada", {"checkout.mjs": "x\n"})
+    app = ReviewApp(repo, run_harness=False)
+    async with app.run_test(size=(120, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        assert "is itself a git repository: its parent folder may be the cohort" in str(screen.detail.render())
+
+
 async def test_keymap_remaps_by_binding_id(sample_cohort, isolated_dirs):
     config = isolated_dirs / "config" / "review"
     config.mkdir(parents=True)

@@ -92,10 +92,7 @@ def run_triage(args: argparse.Namespace) -> int:
 
     if not rows:
         # A header over nothing reads as a failure to load; say what was found.
-        hint = (f"; {args.cohort} is itself a git repository: its parent folder may be the cohort"
-                if (args.cohort / ".git").exists() else "")
-        print(safe_line(f"no submissions in {args.cohort} (a cohort is a folder with one git repository "
-                        f"per candidate){hint}", 400))
+        print(safe_line(cohort.empty_cohort_text(args.cohort), 400))
         return 0
     print(f"{'candidate':24} {'state':10} {'key scope':11} {'runs':8} {'disclosure':10} detail")
     for row in rows:

@@ -16,6 +16,16 @@ from review.core import triage as marks
 from review.harness import cache
 from review.services import failures, row_cache, store
 
+# What an empty cohort is told, wherever it is shown.
+WHAT_A_COHORT_IS = "a cohort is a folder with one git repository per candidate"
+
+
+def empty_cohort_text(cohort: Path) -> str:
+    """Why a cohort shows no rows, and, when the folder given is itself a repository, what to give."""
+    hint = (f"; {cohort} is itself a git repository: its parent folder may be the cohort"
+            if (cohort / ".git").exists() else "")
+    return f"no submissions in {cohort} ({WHAT_A_COHORT_IS}){hint}"
+
 # A warm triage (the row cache answers) reads no history: what computes a row, runs the harness or
 # masks names is imported where it is used, so `review triage` starts without it.
 if TYPE_CHECKING:

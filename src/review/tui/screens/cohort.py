@@ -69,6 +69,8 @@ class CohortScreen(Screen[None]):
         paths: list[Path]
         problem: str | None
         rubric: RubricChoice
+        # What an empty cohort is told (read in the worker: it looks for a .git in the folder).
+        empty_text: str = ""
 
     @dataclass
     class RowsLoaded(Message):
@@ -89,6 +91,7 @@ class CohortScreen(Screen[None]):
         self.session = context.session
         self.me = context.me
         self.rows: dict[str, cohort.Row] = {}
+        self.empty_text = ""
         # The cohort's rubric, read with its folders: handed to each submission opened.
         self.rubric = RubricChoice(ARTICLE)
         self.prefetch_timer: Timer | None = None
@@ -131,7 +134,8 @@ class CohortScreen(Screen[None]):
             paths, problem = cohort.list_submissions(self.cohort_dir), None
         except cohort.CohortError as error:
             paths, problem = [], str(error)
-        self.post_message(self.Listed(paths, problem, read_rubric(self.cohort_dir)))
+        empty = cohort.empty_cohort_text(self.cohort_dir) if not paths and not problem else ""
+        self.post_message(self.Listed(paths, problem, read_rubric(self.cohort_dir), empty))
         count = 0
         batch: list[cohort.Row] = []
         last = time.monotonic()
@@ -150,6 +154,7 @@ class CohortScreen(Screen[None]):
         if message.problem:
             self.app.notify(message.problem, severity="error", markup=False)
         self.rubric = message.rubric
+        self.empty_text = message.empty_text
         # Candidate-blind: set before the first row is drawn.
         self.context.start_masking(path.name for path in message.paths)
         self.cohort_watch.listed([path.name for path in message.paths])
@@ -281,7 +286,8 @@ class CohortScreen(Screen[None]):
         row = self.rows.get(name) if name else None
         panel = self.detail
         if row is None:
-            panel.update(Content("No submissions." if not self.rows else "No row matches the filter."))
+            panel.update(Content(safe_line(self.empty_text or "No submissions.", 400) if not self.rows
+                                 else "No row matches the filter."))
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
         if name in self.cohort_watch.arrived:
