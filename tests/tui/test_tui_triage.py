@@ -409,3 +409,17 @@ async def test_an_arrival_in_a_candidate_blind_session_is_the_next_candidate(sam
         assert str(screen.table.get_cell("hal-kim", "name")) == "+ candidate-8"
         shown = str(screen.query_one("#triage-detail").render()) + str(screen.query_one("#triage-title").render())
         assert "hal" not in shown.lower()
+
+
+async def test_a_detail_longer_than_its_box_shows_a_scrollbar_never_a_silent_cut(sample_cohort):
+    from helpers import seed_ben_suite
+
+    # ben-larsen's cached run adds its runs and key scope, spelled out, to the detail.
+    seed_ben_suite()
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(60, 15)) as pilot:
+        screen = await loaded(app, pilot)
+        screen.table.move_cursor(row=screen.table.get_row_index("ben-larsen"))
+        await pilot.pause()
+        box = screen.detail_box
+        assert box.max_scroll_y > 0 and box.show_vertical_scrollbar

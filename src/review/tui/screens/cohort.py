@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
@@ -107,6 +108,8 @@ class CohortScreen(Screen[None]):
         self.filter_problem.display = False
         self.table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
         self.detail = Static(id="triage-detail")
+        # More than its rows shows a scrollbar (the mouse wheel scrolls it): never cut without a sign.
+        self.detail_box = VerticalScroll(self.detail, id="triage-detail-box", can_focus=False)
         self.legend = Static(Content(LEGEND), id="triage-legend")
 
     def compose(self) -> ComposeResult:
@@ -114,7 +117,7 @@ class CohortScreen(Screen[None]):
         yield self.filter_box
         yield self.filter_problem
         yield self.table
-        yield self.detail
+        yield self.detail_box
         yield self.legend
         yield KeysFooter(self.context.keymap.get("app.help"))
 
