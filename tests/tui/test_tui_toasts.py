@@ -22,8 +22,10 @@ async def test_at_80x24_toasts_stay_at_the_bottom_two_at_most_and_errors_outlast
         shown = [str(toast.render()) for toast in toasts]
         # The newest information, and the error (older information gave way first).
         assert len(toasts) == 2 and "disk full" in shown[0] and "Key scope" in shown[1]
-        # Over the last rows (the footer's end and the line above it), not stacked up the pane.
-        assert all(toast.region.y >= 24 - 4 for toast in toasts)
-        assert sum(toast.region.height for toast in toasts) <= 3
+        # Over the last rows, not stacked up the pane; each whole, none running past the screen's end.
+        assert all(toast.region.y >= 24 - 6 and toast.region.bottom <= 24 for toast in toasts)
+        assert sum(toast.region.height for toast in toasts) <= 6
+        words = " ".join(shown).split()
+        assert "signal)" in words and "full" in words
         timeouts = {n.severity: n.timeout for n in app._notifications}
         assert timeouts["information"] == ReviewApp.INFORMATION_SECONDS < 5 and timeouts["error"] >= 5
