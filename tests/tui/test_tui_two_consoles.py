@@ -125,6 +125,16 @@ async def test_the_same_reviewer_in_two_consoles_setting_different_signals_keeps
         assert one_screen.form.values()["tiers"] == {"evidence": "strong", "explanation": "weak"}
         assert one.focused is focused and isinstance(focused, SignalRow) and focused.signal.id == "evidence"
         assert not one_screen.scoring.dirty
+        # Said beside the signal that changed, and in a toast, not only at the rubric's top.
+        rows = {row.signal.id: str(row.title.render()) for row in one_screen.form.rows()}
+        assert "changed in your other console" in rows["explanation"]
+        assert "changed in your other console" not in rows["evidence"]
+        assert any("taken in here: Explanation: Weak" in n.message for n in one._notifications)
+        # Until the reviewer touches it.
+        await one_pilot.press("j", "a")
+        explanation = next(row for row in one_screen.form.rows() if row.signal.id == "explanation")
+        assert one.focused is explanation and explanation.tier == "acceptable"
+        assert "changed in your other console" not in str(explanation.title.render())
 
     await two_consoles_of_ana(sample_cohort, body)
 

@@ -63,6 +63,9 @@ class SignalRow(Vertical, can_focus=True):
         super().__init__(id=f"signal-{signal.id}")
         self.signal = signal
         self.tier = ""
+        # Set by another console's save of this review (what it changed here), until the reviewer
+        # touches the signal: said beside its name, where the reviewer is looking.
+        self.taken = False
         self.hints: list[Hint] = []
         # g cycles through the hints' sources.
         self.next_hint = 0
@@ -83,7 +86,8 @@ class SignalRow(Vertical, can_focus=True):
 
     def refresh_text(self) -> None:
         chosen = TIER_LABELS.get(self.tier, "not scored yet")
-        self.title.update(Content(f"{self.signal.name}: {chosen}"))
+        taken = "  ← changed in your other console" if self.taken else ""
+        self.title.update(Content(f"{self.signal.name}: {chosen}{taken}"))
         parts = []
         for key, tier in zip("was", TIERS):
             mark = "●" if self.tier == tier else "○"
@@ -100,6 +104,7 @@ class SignalRow(Vertical, can_focus=True):
 
     def action_tier(self, tier: str) -> None:
         self.tier = tier
+        self.taken = False
         self.refresh_text()
         self.post_message(self.Changed(self))
 
@@ -238,9 +243,10 @@ class RubricForm(VerticalScroll, can_focus=False):
         self.show_anchored()
         self.mark_clean()
 
-    def apply(self, values: dict) -> None:
+    def apply(self, values: dict, from_elsewhere: bool = False) -> None:
         """Show `values`, touching only what differs: focus, an open comment box and the overall
-        comment's cursor stay where they were."""
+        comment's cursor stay where they were. `from_elsewhere`: another console's save, so each
+        signal it changes says so beside its name."""
         self.state = values.get("state") or "draft"
         for row in self.rows():
             tier = values["tiers"].get(row.signal.id, "")
@@ -250,6 +256,7 @@ class RubricForm(VerticalScroll, can_focus=False):
             if row.comment_box.value != comment:
                 row.comment_box.value = comment
             row.tier = tier
+            row.taken = from_elsewhere
             row.refresh_text()
         for flag in self.rubric.flags:
             box = self.flag_boxes[flag.id]

@@ -193,7 +193,7 @@ class Scoring:
     def show_rebased(self, rebased: Rebased) -> None:
         """The form after a merge with another console's save: their changes in, ours kept; what is
         not on disk yet is autosaved (a field in conflict keeps the other console's value there)."""
-        self.form.apply(rebased.values)
+        self.form.apply(rebased.values, from_elsewhere=True)
         self.form.mark_clean(rebased.baseline)
         self.update_header()
 
@@ -276,6 +276,9 @@ class Scoring:
             self.show_rebased(change.rebased)
             if change.rebased.conflicts:
                 self.screen.app.notify(self.session.conflict_line(), severity="error", timeout=10, markup=False)
+            elif change.rebased.status:
+                # Said where the reviewer looks too, not only at the rubric's top.
+                self.screen.app.notify(safe_line(change.rebased.status, 300), markup=False, timeout=8)
             if self.dirty:
                 self.edited()
         if change.status:
