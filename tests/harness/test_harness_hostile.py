@@ -7,6 +7,7 @@ import os
 import shutil
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -446,3 +447,96 @@ export async function chargeWithRetry(amount) {
     result, _ = await run(tmp_path, code, TWO_QUICK)
     assert result.verdict == "hung"
     assert [o["kind"] for o in result.outcomes] == ["claimed-resolved", "hung"]
+
+
+# Deeper than Python's recursion limit (1000): shutil.rmtree and os.walk recurse once per level.
+DEEP = 1500
+
+
+async def test_a_folder_tree_deeper_than_python_recurses_is_measured_and_removed(tmp_path):
+    """Folders nested past Python's recursion limit in the run's folder: the disk watch walks them and
+    the run's folder is removed afterwards, the verdict is the gateway's — never a traceback, a false
+    'hung', or a folder left behind that breaks every later run."""
+    code = f"""
+import {{ mkdirSync, writeFileSync }} from "node:fs";
+export async function chargeWithRetry(amount) {{
+  const deep = "d/".repeat({DEEP});
+  mkdirSync(deep, {{ recursive: true }});
+  writeFileSync(deep + "bottom.txt", "x");
+  // Long enough for the runner's disk watch to walk the tree a few times.
+  await new Promise((r) => setTimeout(r, 800));
+  const res = await fetch("http://localhost:8099/charge", {{ method: "POST",
+    body: JSON.stringify({{ amount, idempotencyKey: "deep" }}) }});
+  return res.json();
+}}
+"""
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "ok", (result.verdict, result.reasons)
+
+
+def _nest(top: Path, depth: int) -> None:
+    """`depth` folders one inside the other, made through file descriptors (os.makedirs recurses)."""
+    top.mkdir()
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        with open(os.open("bottom.txt", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd), "w") as handle:
+            handle.write("x")
+    finally:
+        os.close(fd)
+
+
+def test_a_dead_consoles_run_folder_too_deep_to_recurse_is_swept(tmp_path):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    root = gitsafe.cache_root() / "runs"
+    root.mkdir(parents=True, exist_ok=True)
+    _nest(root / f"run-{dead.pid}-deep", DEEP)
+    run_dirs._swept.clear()
+    run_dirs.runs_root()
+    assert list(root.iterdir()) == []
+
+
+def test_the_disk_watch_counts_a_tree_too_deep_to_recurse(tmp_path):
+    from review.harness import process
+    from review.support import trees
+
+    _nest(tmp_path / "work", DEEP)
+    assert process.folder_bytes(tmp_path / "work", 1 << 20) > 0
+    # pytest's own clean-up of old temporary folders would recurse into it.
+    trees.remove(tmp_path / "work")
+
+
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv") or not SYSTEM_PYTHON.exists(),
+                    reason="needs root to act as another user (root itself reads any folder)")
+def test_folders_the_candidate_locked_are_removed_by_a_reviewer_who_is_not_root():
+    """The candidate's code may chmod 000 what it made in its run folder: a reviewer (never root)
+    still removes all of it, as the owner of those files."""
+    import tempfile
+
+    from review.support import trees
+
+    # Not under pytest's folder, which only root may enter.
+    top = Path(tempfile.mkdtemp(prefix="review-locked-"))
+    (top / "run/locked/inner").mkdir(parents=True)
+    (top / "run/locked/inner/file").write_text("x")
+    for path in (top, top / "run", top / "run/locked", top / "run/locked/inner", top / "run/locked/inner/file"):
+        os.chown(path, 65534, 65534)
+    os.chmod(top / "run/locked/inner", 0)
+    os.chmod(top / "run/locked", 0)
+    top.chmod(0o755)
+    source = Path(trees.__file__).parents[2]
+    subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(SYSTEM_PYTHON), "-c",
+                    "import sys; from pathlib import Path; from review.support import trees; "
+                    "trees.remove(Path(sys.argv[1]))", str(top / "run")],
+                   check=True, env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"}, timeout=60)
+    left = list(top.iterdir())
+    shutil.rmtree(top)
+    assert left == []

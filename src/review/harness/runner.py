@@ -9,7 +9,6 @@ killed, the gateway stopped, the folders removed. The verdict comes from the gat
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from review.harness.gateway import Gateway
 from review.harness.log_text import describe_request
 from review.harness.results import HarnessEvent, Listener, ScenarioResult, SuiteResult
 from review.harness.run_dirs import RunDirs, make_run_dirs
+from review.support import trees
 
 __all__ = ["HarnessEvent", "Listener", "ScenarioResult", "SuiteResult", "cached_suite", "export_code",
            "run_scenario", "run_suite"]
@@ -87,7 +87,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
                 _say_coverage(emit, line_counts)
     finally:
         await gateway.stop()
-        shutil.rmtree(dirs.root, ignore_errors=True)
+        trees.remove(dirs.root)
     return _judged(scenario, gateway, facts, emit, line_counts)
 
 
