@@ -540,3 +540,27 @@ def test_folders_the_candidate_locked_are_removed_by_a_reviewer_who_is_not_root(
     left = list(top.iterdir())
     shutil.rmtree(top)
     assert left == []
+
+
+@pytest.mark.parametrize("code, words", [
+    ("process.exit(0);\nexport async function chargeWithRetry() {}\n",
+     "checkout.mjs ended its own process (process.exit) while it was loading"),
+    ("process.reallyExit(3);\nexport async function chargeWithRetry() {}\n",
+     "checkout.mjs ended its own process (process.exit) while it was loading"),
+    ("export async function chargeWithRetry() { setTimeout(() => process.exit(0), 5); "
+     "await new Promise((r) => setTimeout(r, 1000)); }\n",
+     "call 1 never settled: the candidate's code ended its own process (process.exit)"),
+])
+async def test_code_that_ends_its_own_process_is_said_so_never_resolved(tmp_path, code, words):
+    """process.exit(0) mid-call is an exit code the runner would read as 'every call resolved', and
+    exit(3) at load as an import error with no message: the log says what the code did instead."""
+    result, lines = await run(tmp_path, code)
+    assert result.verdict == "crashed", (result.verdict, result.reasons)
+    assert not any(o["kind"] == "resolved" for o in result.outcomes)
+    assert any(words in reason for reason in result.reasons), result.reasons
+
+
+async def test_an_exit_code_set_before_leaving_the_call_pending_is_not_believed(tmp_path):
+    code = "export function chargeWithRetry() { process.exitCode = 0; return new Promise(() => {}); }\n"
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "hung" and "never settled" in result.reasons[-1], (result.verdict, result.reasons)
