@@ -564,3 +564,26 @@ async def test_an_exit_code_set_before_leaving_the_call_pending_is_not_believed(
     code = "export function chargeWithRetry() { process.exitCode = 0; return new Promise(() => {}); }\n"
     result, _ = await run(tmp_path, code)
     assert result.verdict == "hung" and "never settled" in result.reasons[-1], (result.verdict, result.reasons)
+
+
+async def test_an_import_error_full_of_escapes_reaches_the_log_and_the_verdict_made_visible(tmp_path):
+    """The message of an error thrown while loading is the candidate's text: the verdict line that
+    `review harness --log` prints to the reviewer's terminal carries no live escape (OSC 52 would
+    write the reviewer's clipboard)."""
+    code = "throw new Error('\\x1b]52;c;cGF3bmVk\\x07\\x1b[2J\\u202e boom');\n"
+    result, lines = await run(tmp_path, code)
+    assert result.verdict == "crashed"
+    shown = [*result.reasons, *lines]
+    assert not any(ch in text for text in shown for ch in "\x1b\x07\u202e"), shown
+    assert any("␛]52;c;cGF3bmVk" in reason for reason in result.reasons), result.reasons
+
+
+async def test_code_that_fills_its_heap_is_said_to_have_run_out_of_memory(tmp_path):
+    """Node aborts with its heap limit's FATAL ERROR and a native stack trace: the reason names the
+    heap limit, not the last 300 characters of the stack trace."""
+    code = "export async function chargeWithRetry() { const kept = []; for (;;) kept.push(new Array(1e6).fill(1)); }\n"
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "crashed", (result.verdict, result.reasons)
+    reason = result.reasons[-1]
+    assert f"out of memory: the JavaScript heap limit ({sandbox.HEAP_MB} MiB)" in reason, reason
+    assert "v8::internal" not in reason

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from review.core import jsondata
 from review.core.text import safe_line
-from review.harness import scenarios
+from review.harness import sandbox, scenarios
 
 DRIVER_CLAIM = "[review-driver] "
 EXIT_IMPORT_ERROR, EXIT_NO_ENTRY, EXIT_REJECTED = 3, 4, 64
 EXIT_OWN_WHILE_LOADING, EXIT_OWN_DURING_CALL = 5, 6
 OWN_EXIT = "the candidate's code ended its own process (process.exit)"
 EXIT_UNSETTLED = 13
+# Node aborting (SIGABRT, 128 + 6 through bubblewrap) after its own fatal error line, which for a full
+# heap is followed by a native stack trace: the reason is that line, not the trace's last characters.
+NODE_ABORTED = (134, -6)
+HEAP_FULL = "FATAL ERROR: Reached heap limit"
 
 
 def driver_claims(lines: list[str]) -> list[dict]:
@@ -41,8 +45,9 @@ class _Outcomes:
         self.claims = driver_claims(stderr)
         self.said = {int(c["call"]): c for c in self.claims if c.get("kind") in ("resolved", "rejected")
                      and isinstance(c.get("call"), int)}
-        self.tail = safe_line("\n".join(line for line in stderr if not line.startswith(DRIVER_CLAIM))[-300:],
-                              300)
+        printed = [line for line in stderr if not line.startswith(DRIVER_CLAIM)]
+        self.tail = safe_line("\n".join(printed)[-300:], 300)
+        self.heap_full = any(line.startswith(HEAP_FULL) for line in printed)
 
     def add(self, call: int, kind: str, detail: str) -> None:
         self.facts.outcomes.append(scenarios.CallOutcome(self.process_no, call, kind, safe_line(detail, 300)))
@@ -86,7 +91,7 @@ class _Outcomes:
         elif code == EXIT_IMPORT_ERROR:
             message = next((jsondata.text(c.get("message")) for c in self.claims
                             if c.get("kind") == "import-error"), self.tail)
-            self.facts.crash = f"checkout.mjs failed to load: {message}"
+            self.facts.crash = f"checkout.mjs failed to load: {safe_line(message, 300)}"
         elif code == EXIT_OWN_WHILE_LOADING:
             self.facts.crash = "checkout.mjs ended its own process (process.exit) while it was loading: " \
                                "chargeWithRetry was never called"
@@ -97,6 +102,9 @@ class _Outcomes:
         elif code == EXIT_UNSETTLED:
             self.every("hung", "the call never settled (its promise was left pending with nothing to wait "
                                "for)")
+        elif code in NODE_ABORTED and self.heap_full:
+            self.every("crashed", f"out of memory: the JavaScript heap limit ({sandbox.HEAP_MB} MiB) was reached "
+                                  f"and node aborted (exit code {code}; its stderr: {HEAP_FULL}…)")
         else:
             tail = f": {self.tail}" if self.tail else ""
             if not any(c.get("kind") == "call-start" for c in self.claims):
