@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from review import gitsafe
 from review.core import attribution, diff, diff_moves, evidence, line_origins, share
 from review.core.attribution import Blame
+from review.core.text import safe_line
 from review.services import line_sources
 from review.services.origins import Origins
 
@@ -92,19 +93,38 @@ def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
         data = repo.show(rev, name, limit=NOTE_LIMIT + 1)
         if data is None:
             continue
+        if repo.mode(rev, name) == SYMLINK_MODE:
+            # Its blob is the path it points to: never the note, never followed.
+            return Note(name, "", f"{name} is a symbolic link (to {safe_line(data.decode('utf-8', 'replace'), 200)}), "
+                                  "not a file; not followed, so there is no note to show")
         problems = []
         if len(data) > NOTE_LIMIT:
             data = data[:NOTE_LIMIT]
             problems.append(f"cut at {NOTE_LIMIT // 1024} KiB")
-        if b"\0" in data:
-            return Note(name, "", f"{name} is binary (it holds NUL bytes); not shown")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("utf-8", errors="replace")
-            problems.append("not valid UTF-8: undecodable bytes shown as �")
-        return Note(name, text, "; ".join(problems) or None)
+        text, problem = decode_note(data, name)
+        if text is None:
+            return Note(name, "", problem)
+        return Note(name, text, "; ".join([*problems, *([problem] if problem else [])]) or None)
     return Note(None, "", "no NOTE.md at HEAD: the candidate wrote no note")
+
+
+SYMLINK_MODE = "120000"
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def decode_note(data: bytes, name: str) -> tuple[str | None, str | None]:
+    """(the note's text, what was odd about it), or (None, why it is not shown). A note saved by
+    Windows tools may be UTF-16 with a byte-order mark (NUL bytes in every other place), or UTF-8
+    with one (which would hide a heading on the note's first line)."""
+    if data.startswith(_UTF16_MARKS):
+        return data.decode("utf-16", errors="replace"), "written in UTF-16 (shown decoded)"
+    if b"\0" in data:
+        return None, f"{name} is binary (it holds NUL bytes); not shown"
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), "not valid UTF-8: undecodable bytes shown as �"
 
 
 def commit_attributions(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:
@@ -148,9 +168,12 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
         if changed is None or not changed.added:
             continue
         data = repo.show("HEAD", name, limit=NOTE_LIMIT)
-        if not data or b"\0" in data:
+        if not data or repo.mode("HEAD", name) == SYMLINK_MODE:
             return None
-        found = attribution.parse_note(data.decode("utf-8", "replace"), document=True)
+        text, _ = decode_note(data, name)
+        if text is None:
+            return None
+        found = attribution.parse_note(text, document=True)
         if not found.entries:
             return None
         for entry in found.entries:
