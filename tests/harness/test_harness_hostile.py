@@ -587,3 +587,26 @@ async def test_code_that_fills_its_heap_is_said_to_have_run_out_of_memory(tmp_pa
     reason = result.reasons[-1]
     assert f"out of memory: the JavaScript heap limit ({sandbox.HEAP_MB} MiB)" in reason, reason
     assert "v8::internal" not in reason
+
+
+def _linked_entry(folder: Path) -> gitsafe.SafeRepo:
+    """checkout.mjs committed as a symbolic link to /etc/passwd."""
+    from helpers import git, make_repo
+
+    make_repo(folder, {"README.md": "starter\n"})
+    blob = git("hash-object", "-w", "--stdin", cwd=folder, input_text="/etc/passwd").strip()
+    git("update-index", "--add", "--cacheinfo", f"120000,{blob},checkout.mjs", cwd=folder)
+    git("commit", "-q", "-m", "link", cwd=folder)
+    return gitsafe.open_submission(folder)
+
+
+@pytest.mark.parametrize("make, words", [
+    (_linked_entry, "checkout.mjs is a symbolic link (to /etc/passwd)"),
+    (lambda folder: submission(folder, {"checkout.mjs": "export const a = 1;\n//" + "x" * (2 << 20) + "\n"}),
+     "checkout.mjs is 2.0 MiB; the harness runs files of at most 1 MiB"),
+])
+async def test_an_entry_point_that_is_not_run_says_which_reason_applies(tmp_path, make, words):
+    repo = make(tmp_path / "sub")
+    result = await runner.run_scenario(repo, repo.head, QUICK)
+    assert result.verdict == "missing-entrypoint"
+    assert any(words in reason for reason in result.reasons), result.reasons

@@ -19,7 +19,7 @@ from review.harness.cache import cached_suite, store_cached
 from review.harness.coverage import MAX_REPORT, parse_reports, ran_lines
 from review.harness.driver_protocol import collect_outcomes
 from review.harness.driver_run import run_driver
-from review.harness.export import export_code
+from review.harness.export import export_code, why_left_out
 from review.harness.gateway import Gateway
 from review.harness.log_text import describe_request
 from review.harness.results import HarnessEvent, Listener, ScenarioResult, SuiteResult
@@ -76,9 +76,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     try:
         exported = export_code(repo, commit, dirs.work)
         if ENTRY not in exported:
-            facts.entry_missing = f"{ENTRY} is not in commit {commit[:12]}" \
-                if repo.show(commit, ENTRY) is None \
-                else f"{ENTRY} is not a regular file in commit {commit[:12]} (a symlink or too large)"
+            facts.entry_missing = why_left_out(repo, commit, ENTRY)
         else:
             await gateway.start(dirs.socket_dir / "gateway.sock")
             await _run_processes(info, dirs, scenario, gateway, facts, emit)
