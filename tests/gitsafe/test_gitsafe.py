@@ -150,6 +150,29 @@ def test_head_naming_a_missing_commit(tmp_path):
         gitsafe.open_submission(repo)
 
 
+@pytest.mark.parametrize("packed", [False, True])
+def test_head_naming_a_branch_that_does_not_exist_is_not_called_empty(tmp_path, packed):
+    """HEAD left on a branch that was never made (or was deleted) while the work sits on another:
+    the row says so and names the branches there are, never "no commits yet"."""
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    git("branch", "work", cwd=repo)
+    if packed:
+        git("pack-refs", "--all", cwd=repo)
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/submitted\n")
+    with pytest.raises(gitsafe.GitSafeError) as raised:
+        gitsafe.open_submission(repo)
+    said = str(raised.value)
+    assert "HEAD names the branch submitted, which does not exist" in said, said
+    assert "branches: main, work" in said and "no commits yet" not in said
+
+
+def test_an_unborn_repository_is_still_called_empty(tmp_path):
+    (tmp_path / "r").mkdir()
+    git("init", "-q", cwd=tmp_path / "r")
+    with pytest.raises(gitsafe.GitSafeError, match="no commits yet"):
+        gitsafe.open_submission(tmp_path / "r")
+
+
 def test_option_like_revisions_are_refused(tmp_path):
     safe = gitsafe.open_submission(make_repo(tmp_path / "r", {"a": "1\n"}))
     for bad in ["--upload-pack=touch /tmp/x", "-c", "HEAD~1; rm -rf /", "main"]:

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from review.gitsafe.env import GitSafeError, _run, cache_root, git_env
-from review.gitsafe.head import check_repository, find_git_dir, read_head, refs_fingerprint
+from review.gitsafe.head import check_repository, find_git_dir, read_head, refs_fingerprint, unborn_reason
 from review.gitsafe.notes import NOTES_REFSPECS, fetch_notes, safe_dirs
 from review.gitsafe.repo import SafeRepo
 
@@ -29,7 +29,7 @@ def open_submission(folder: Path) -> SafeRepo:
     folder = folder.resolve()
     head = read_head(folder)
     if head.sha is None:
-        raise GitSafeError("empty repository (no commits yet)")
+        raise GitSafeError(unborn_reason(head))
     target = cache_path_for(folder)
     marker = target / "review-source.json"
     recorded = _read_marker(marker)

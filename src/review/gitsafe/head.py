@@ -121,6 +121,48 @@ def read_head(folder: Path) -> HeadInfo:
     return HeadInfo(git_dir, None, branch)  # unborn branch: an empty repository
 
 
+def unborn_reason(head: HeadInfo) -> str:
+    """Why a HEAD that names no commit has nothing to read: an empty repository, or a branch that
+    does not exist while others do (HEAD left on a branch never made, the work pushed elsewhere)."""
+    names = branch_names(head.git_dir)
+    if not names or head.branch is None:
+        return "empty repository (no commits yet)"
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (f"HEAD names the branch {head.branch}, which does not exist (the repository's branches: {shown}); "
+            "nothing to read at HEAD")
+
+
+def branch_names(git_dir: Path, limit: int = 1000) -> list[str]:
+    """The branches under refs/heads (loose ref files, no link followed) and in packed-refs, by name;
+    at most `limit` looked at."""
+    found: set[str] = set()
+    heads = git_dir / "refs" / "heads"
+    # A stack, not os.walk: the candidate chooses how deep the folders under refs/ go.
+    stack = [] if os.path.islink(heads) else [heads]
+    while stack and len(found) < limit:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                listed = list(entries)
+        except OSError:
+            continue
+        for entry in listed:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(Path(entry.path))
+            elif entry.is_file(follow_symlinks=False):
+                ref = Path(entry.path).relative_to(git_dir).as_posix()
+                if _REF_NAME_RE.match(ref):
+                    found.add(ref.removeprefix("refs/heads/"))
+    try:
+        packed = _read_small(git_dir / "packed-refs", PACKED_REFS_LIMIT)
+    except (OSError, GitSafeError):
+        packed = ""
+    for line in packed.splitlines():
+        parts = line.split(" ", 1)
+        if len(parts) == 2 and parts[1].startswith("refs/heads/") and _REF_NAME_RE.match(parts[1]):
+            found.add(parts[1].removeprefix("refs/heads/"))
+    return sorted(found)[:limit]
+
+
 def check_repository(git_dir: Path, deep: bool = True) -> None:
     """Refuse, with the reason, a repository whose objects or refs could come from elsewhere or whose
     files could hang git. Run before every clone. `deep=False` leaves out the walk over every object
