@@ -173,6 +173,30 @@ def test_an_unborn_repository_is_still_called_empty(tmp_path):
         gitsafe.open_submission(tmp_path / "r")
 
 
+@pytest.mark.parametrize("where", [".git/objects/deep", ".git/refs/notes/deep", ".git/refs/heads/deep"])
+def test_folders_nested_deeper_than_python_recurses_in_the_git_internals_are_walked(tmp_path, where):
+    """Empty folders 1,200 deep under objects/ or refs/ (git ignores them): the checks before the copy
+    and the notes' fingerprint walk them, and the row reads as any other — not a RecursionError."""
+    from review.support import trees
+
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    top = repo / where
+    top.mkdir(parents=True)
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(1200):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+    try:
+        row = cohort.load_row(repo)
+        assert row.problem is None and row.head == git("rev-parse", "HEAD", cwd=repo).strip(), row.problem
+    finally:
+        # pytest's own clean-up of old temporary folders would recurse into it.
+        trees.remove(top)
+
+
 def test_option_like_revisions_are_refused(tmp_path):
     safe = gitsafe.open_submission(make_repo(tmp_path / "r", {"a": "1\n"}))
     for bad in ["--upload-pack=touch /tmp/x", "-c", "HEAD~1; rm -rf /", "main"]:
