@@ -197,6 +197,27 @@ def test_folders_nested_deeper_than_python_recurses_in_the_git_internals_are_wal
         trees.remove(top)
 
 
+@pytest.mark.parametrize("damage, words", [
+    ("blob", "loose object"),
+    ("tree", "bad tree object"),
+])
+def test_a_corrupt_or_missing_object_is_named_not_gits_last_words(tmp_path, damage, words):
+    """git's last line for a copy that failed on a bad object is "invalid index-pack output": the
+    reason is the line that names the object, and HEAD itself is not blamed."""
+    repo = make_repo(tmp_path / "r", {"checkout.mjs": "export const a = 1;\n"})
+    oid = git("rev-parse", "HEAD:checkout.mjs" if damage == "blob" else "HEAD^{tree}", cwd=repo).strip()
+    loose = repo / ".git" / "objects" / oid[:2] / oid[2:]
+    if damage == "blob":
+        loose.chmod(0o644)
+        loose.write_bytes(b"not zlib at all")
+    else:
+        loose.unlink()
+    with pytest.raises(gitsafe.GitSafeError) as raised:
+        gitsafe.open_submission(repo)
+    said = str(raised.value)
+    assert words in said and oid in said and "index-pack" not in said and "HEAD" not in said, said
+
+
 def test_option_like_revisions_are_refused(tmp_path):
     safe = gitsafe.open_submission(make_repo(tmp_path / "r", {"a": "1\n"}))
     for bad in ["--upload-pack=touch /tmp/x", "-c", "HEAD~1; rm -rf /", "main"]:

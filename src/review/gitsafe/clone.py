@@ -122,8 +122,11 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
                 _clone(folder, clone_dir, with_notes=False)
             except GitSafeError as error:
                 text = str(error)
-                if any(sign in text for sign in ("not our ref", "bad object", "did not send all", "corrupt")):
+                if "not our ref" in text:
                     raise GitSafeError(f"HEAD cannot be read: the commit it names is missing or corrupt ({text})") from None
+                if any(sign in text for sign in ("bad object", "bad tree", "did not send all", "corrupt")):
+                    raise GitSafeError(f"the repository is missing objects or holds corrupt ones, so it cannot be "
+                                       f"copied ({text})") from None
                 raise GitSafeError(f"the repository cannot be copied: {text}") from None
             problem = fetch_notes(clone_dir, folder)
         # The clone's HEAD follows the source's branch; pin what we saw, whatever it pointed at.

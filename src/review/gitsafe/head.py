@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,18 +122,24 @@ def read_head(folder: Path) -> HeadInfo:
     return HeadInfo(git_dir, None, branch)  # unborn branch: an empty repository
 
 
-def walk(top: Path) -> Iterator[tuple[str, list[str], list[str]]]:
+def walk(top: Path, on_error: Callable[[str, OSError], None] | None = None,
+         ) -> Iterator[tuple[str, list[str], list[str]]]:
     """os.walk(top) as it walks by default (top down, a link to a folder listed but not entered, a
-    folder that cannot be listed passed over), with a stack instead of recursion: the candidate
-    chooses how deep the folders under objects/ and refs/ go, and os.walk recurses once per level
-    on Python 3.11 (RecursionError past 1,000). Sorting `dirs` in place orders the walk, as there."""
+    folder that cannot be listed handed to `on_error` — one that is gone, passed over), with a
+    stack instead of recursion: the candidate chooses how deep the folders under objects/ and refs/
+    go, and os.walk recurses once per level on Python 3.11 (RecursionError past 1,000). Sorting
+    `dirs` in place orders the walk, as there."""
     stack = [str(top)]
     while stack:
         root = stack.pop()
         try:
             with os.scandir(root) as found:
                 entries = list(found)
-        except OSError:
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            if on_error is not None:
+                on_error(root, error)
             continue
         dirs, names = [], []
         for entry in entries:
@@ -145,6 +151,10 @@ def walk(top: Path) -> Iterator[tuple[str, list[str], list[str]]]:
         yield root, dirs, names
         stack.extend(os.path.join(root, name) for name in reversed(dirs)
                      if not os.path.islink(os.path.join(root, name)))
+
+
+def _unreadable(name: str, error: OSError) -> str:
+    return f"{name} cannot be read ({error.strerror or error}), so the repository cannot be checked or copied"
 
 
 def unborn_reason(head: HeadInfo) -> str:
@@ -194,6 +204,8 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
             mode = os.lstat(git_dir / name).st_mode
         except FileNotFoundError:
             continue
+        except OSError as error:
+            raise GitSafeError(_unreadable(name, error)) from None
         if not stat.S_ISDIR(mode):
             raise GitSafeError(f"refused: {name} is {files.kind_of(mode)}, not the repository's own folder")
     for name in ("HEAD", "config", "packed-refs", "shallow", "info/grafts"):
@@ -201,6 +213,8 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
             mode = os.lstat(git_dir / name).st_mode
         except FileNotFoundError:
             continue
+        except OSError as error:
+            raise GitSafeError(_unreadable(name, error)) from None
         if not stat.S_ISREG(mode):
             raise GitSafeError(f"refused: {name} is {files.kind_of(mode)}, not a file (git would follow it or hang)")
     try:
@@ -208,20 +222,29 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
     except FileNotFoundError:
         config = b""
     except OSError as error:
-        raise GitSafeError(f"refused: config cannot be read: {error}") from None
+        raise GitSafeError(_unreadable("config", error)) from None
     if _INCLUDE.search(config):
         raise GitSafeError("refused: the repository's config includes other files ([include]/[includeIf]), "
                            "which git would read while copying it")
     if not deep:
         return
+    def unlisted(path: str, error: OSError) -> None:
+        # A folder git may still pass through (mode 711) while what it holds cannot be checked.
+        raise GitSafeError(_unreadable(Path(path).relative_to(git_dir).as_posix(), error))
+
     seen = 0
     for top in ("objects", "refs"):
-        for root, dirs, names in walk(git_dir / top):
+        for root, dirs, names in walk(git_dir / top, on_error=unlisted):
             for entry in (*dirs, *names):
                 seen += 1
                 if seen > MAX_SCANNED:
                     raise GitSafeError(f"refused: more than {MAX_SCANNED} entries under objects/ and refs/")
-                mode = os.lstat(os.path.join(root, entry)).st_mode
+                try:
+                    mode = os.lstat(os.path.join(root, entry)).st_mode
+                except FileNotFoundError:
+                    continue
+                except OSError as error:
+                    unlisted(os.path.join(root, entry), error)
                 if stat.S_ISLNK(mode):
                     where = Path(root, entry).relative_to(git_dir)
                     raise GitSafeError(f"refused: {where} is a symbolic link (it could point into another "
