@@ -59,6 +59,23 @@ def test_a_submission_left_as_an_archive_in_the_cohort_is_a_row_saying_how_to_un
         assert f"review import {tmp_path} {tmp_path / name}" in rows[name].problem, rows[name].problem
 
 
+def test_a_shallow_clone_says_its_history_is_cut(tmp_path):
+    """A candidate who handed in a `git clone --depth 1`: the older commits, and what they would say
+    of who wrote which line, are not there, and the row says so instead of reading as a one-commit
+    history."""
+    source = make_repo(tmp_path / "source", {"checkout.mjs": "x\n"})
+    for n in range(3):
+        (source / "checkout.mjs").write_text(f"x{n}\n")
+        git("commit", "-q", "-am", f"step {n}", cwd=source)
+    cohort_dir = tmp_path / "cohort"
+    cohort_dir.mkdir()
+    git("clone", "-q", "--depth", "1", f"file://{source}", str(cohort_dir / "shallow"), cwd=tmp_path)
+    row = cohort.triage(cohort_dir)[0]
+    assert row.commits == 1 and row.problem is None
+    assert any("shallow clone" in line and "older commits" in line for line in row.attribution["cut"]), \
+        row.attribution["cut"]
+
+
 def test_review_state_from_score_files(sample_cohort):
     head = cohort.load_row(sample_cohort / "ben-larsen").head
     (sample_cohort / "ben-larsen.review.toml").write_text(

@@ -197,6 +197,15 @@ class SafeRepo:
     def git(self, *args: str) -> bytes:
         return _run(["--git-dir", str(self.path), *args], env=self._env)
 
+    def shallow_roots(self) -> list[str]:
+        """The commits whose parents the submission does not hold (it was a `git clone --depth`): its
+        history stops there. Read from the clone's own `shallow` file, which git copied over."""
+        try:
+            text = (self.path / "shallow").read_text(encoding="ascii", errors="replace")
+        except FileNotFoundError:
+            return []
+        return [line.strip() for line in text.splitlines() if SHA_RE.match(line.strip())]
+
     @property
     def objects(self) -> ObjectReader:
         if self._objects is None:

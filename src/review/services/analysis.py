@@ -262,6 +262,11 @@ def _history_cut(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncate
         total = repo.count_commits()
         cut.append(f"the history has {total} commits; the latest {len(commits)} were read for attribution "
                    f"({total - len(commits)} older ones were not)")
+    roots = repo.shallow_roots()
+    if roots:
+        cut.append(f"the repository is a shallow clone (git clone --depth): its history stops at "
+                   f"{', '.join(root[:12] for root in roots[:3])}{' …' if len(roots) > 3 else ''}, so older "
+                   "commits, and what they say of who wrote which line, are not in it")
     if repo.notes_problem:
         cut.append("the repository's git notes could not be copied, so no git-ai note was read "
                    f"({repo.notes_problem})")
