@@ -61,3 +61,9 @@ def test_a_byte_order_mark_does_not_hide_the_disclosure_heading(tmp_path):
     repo = gitsafe.open_submission(folder)
     assert analysis.read_note(repo).text == NOTE
     assert analysis.analyse(repo).attribution.note.heading == "AI use"
+
+
+def test_a_note_that_is_a_folder_is_said_to_be_one(tmp_path):
+    folder = make_repo(tmp_path / "sub", {"checkout.mjs": CODE, "NOTE.md/part-1.md": NOTE})
+    note = analysis.read_note(gitsafe.open_submission(folder))
+    assert note.text == "" and note.problem is not None and "NOTE.md is a folder" in note.problem, note.problem

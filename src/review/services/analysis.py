@@ -89,9 +89,14 @@ class Analysis:
 
 
 def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
+    # A name that is there but no file (a folder, a submodule): said if no note is found.
+    odd = None
     for name in NOTE_NAMES:
         data = repo.show(rev, name, limit=NOTE_LIMIT + 1)
         if data is None:
+            mode = repo.mode(rev, name) if odd is None else None
+            if mode is not None:
+                odd = f"{name} is a folder, not a file" if mode == "40000" else f"{name} is a submodule, not a file"
             continue
         if repo.mode(rev, name) == SYMLINK_MODE:
             # Its blob is the path it points to: never the note, never followed.
@@ -105,7 +110,8 @@ def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
         if text is None:
             return Note(name, "", problem)
         return Note(name, text, "; ".join([*problems, *([problem] if problem else [])]) or None)
-    return Note(None, "", "no NOTE.md at HEAD: the candidate wrote no note")
+    return Note(None, "", f"no NOTE.md at HEAD: {odd}, so there is no note to show" if odd else
+                "no NOTE.md at HEAD: the candidate wrote no note")
 
 
 SYMLINK_MODE = "120000"
