@@ -315,3 +315,11 @@ def test_a_huge_diff_is_read_only_up_to_its_cap(tmp_path):
     patch = safe.diff(first, "HEAD", max_bytes=100_000)
     assert len(patch) == 100_001  # one byte past the cap: the caller knows it was cut
     assert len(safe.diff(first, "HEAD")) > 2_000_000  # the default cap is far above this one
+
+
+def test_a_folder_whose_name_git_config_cannot_carry_opens_when_it_is_the_reviewers_own(tmp_path):
+    """A line break, quote or backslash in the folder's name cannot go into a safe.directory line;
+    a folder the reviewer owns needs none, so it opens as any other."""
+    folder = make_repo(tmp_path / 'eve\n"quoted"\\name', {"checkout.mjs": "export const a = 1;\n"})
+    repo = gitsafe.open_submission(folder)
+    assert repo.show("HEAD", "checkout.mjs") == b"export const a = 1;\n"
