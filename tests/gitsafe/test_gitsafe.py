@@ -218,6 +218,14 @@ def test_a_corrupt_or_missing_object_is_named_not_gits_last_words(tmp_path, dama
     assert words in said and oid in said and "index-pack" not in said and "HEAD" not in said, said
 
 
+@pytest.mark.parametrize("names, kind", [("HEAD:a", "blob"), ("HEAD^{tree}", "tree")])
+def test_head_naming_an_object_that_is_no_commit_says_what_it_names(tmp_path, names, kind):
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    (repo / ".git" / "refs" / "heads" / "main").write_text(git("rev-parse", names, cwd=repo))
+    with pytest.raises(gitsafe.GitSafeError, match=f"HEAD cannot be read: it names a {kind}, not a commit"):
+        gitsafe.open_submission(repo)
+
+
 def test_option_like_revisions_are_refused(tmp_path):
     safe = gitsafe.open_submission(make_repo(tmp_path / "r", {"a": "1\n"}))
     for bad in ["--upload-pack=touch /tmp/x", "-c", "HEAD~1; rm -rf /", "main"]:

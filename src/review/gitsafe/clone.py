@@ -134,7 +134,7 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
         try:
             _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=git_env())
         except GitSafeError:
-            raise GitSafeError("HEAD cannot be read: the commit it names is missing or corrupt") from None
+            raise GitSafeError(f"HEAD cannot be read: {_what_head_names(clone_dir, head_sha)}") from None
         _write_marker(clone_dir, folder, head_sha, notes, problem)
         # Swap in atomically; a concurrent console may have done the same, which is fine.
         old = target.with_name(target.name + f".old-{os.getpid()}")
@@ -148,3 +148,14 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return SafeRepo(folder, target, head_sha, notes_problem=problem)
+
+
+def _what_head_names(clone_dir: Path, head_sha: str) -> str:
+    """Why update-ref refused HEAD's id: an object of another kind (a blob, a tree, a tag), or none."""
+    try:
+        kind = _run(["--git-dir", str(clone_dir), "cat-file", "-t", head_sha], env=git_env()).decode().strip()
+    except GitSafeError:
+        kind = ""
+    if kind in ("blob", "tree", "tag"):
+        return f"it names a {kind}, not a commit"
+    return "the commit it names is missing or corrupt"
