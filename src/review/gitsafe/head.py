@@ -141,7 +141,8 @@ def walk(top: Path, on_error: Callable[[str, OSError], None] | None = None,
             if on_error is not None:
                 on_error(root, error)
             continue
-        dirs, names = [], []
+        dirs: list[str] = []
+        names: list[str] = []
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
