@@ -67,3 +67,13 @@ def test_a_note_that_is_a_folder_is_said_to_be_one(tmp_path):
     folder = make_repo(tmp_path / "sub", {"checkout.mjs": CODE, "NOTE.md/part-1.md": NOTE})
     note = analysis.read_note(gitsafe.open_submission(folder))
     assert note.text == "" and note.problem is not None and "NOTE.md is a folder" in note.problem, note.problem
+
+
+def test_a_readme_committed_as_a_symbolic_link_is_no_disclosure(tmp_path):
+    """A link's blob is the path it points to, which can be any text (a section about AI use
+    included): never a disclosure."""
+    folder = make_repo(tmp_path / "sub", {"checkout.mjs": CODE})
+    blob = git("hash-object", "-w", "--stdin", cwd=folder, input_text=NOTE).strip()
+    git("update-index", "--add", "--cacheinfo", f"120000,{blob},README.md", cwd=folder)
+    git("commit", "-q", "-m", "readme", cwd=folder)
+    assert analysis.analyse(gitsafe.open_submission(folder)).attribution.tools == []
