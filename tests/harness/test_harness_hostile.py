@@ -598,8 +598,20 @@ def _linked_entry(folder: Path) -> gitsafe.SafeRepo:
     return gitsafe.open_submission(folder)
 
 
+def _submodule_entry(folder: Path) -> gitsafe.SafeRepo:
+    """checkout.mjs committed as a submodule (a gitlink to some commit)."""
+    from helpers import git, make_repo
+
+    make_repo(folder, {"README.md": "starter\n"})
+    head = git("rev-parse", "HEAD", cwd=folder).strip()
+    git("update-index", "--add", "--cacheinfo", f"160000,{head},checkout.mjs", cwd=folder)
+    git("commit", "-q", "-m", "submodule", cwd=folder)
+    return gitsafe.open_submission(folder)
+
+
 @pytest.mark.parametrize("make, words", [
     (_linked_entry, "checkout.mjs is a symbolic link (to /etc/passwd)"),
+    (_submodule_entry, "checkout.mjs is a submodule"),
     (lambda folder: submission(folder, {"checkout.mjs": "export const a = 1;\n//" + "x" * (2 << 20) + "\n"}),
      "checkout.mjs is 2.0 MiB; the harness runs files of at most 1 MiB"),
 ])
