@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import socket
@@ -620,3 +621,23 @@ async def test_an_entry_point_that_is_not_run_says_which_reason_applies(tmp_path
     result = await runner.run_scenario(repo, repo.head, QUICK)
     assert result.verdict == "missing-entrypoint"
     assert any(words in reason for reason in result.reasons), result.reasons
+
+
+async def test_a_request_the_gateways_http_parser_refuses_prints_no_traceback(tmp_path, caplog):
+    """A 100 KB header is refused by aiohttp's parser before any handler runs, which it logs with a
+    traceback to the reviewer's terminal (over the console's screen): counted instead, and the run
+    goes on."""
+    code = """
+export async function chargeWithRetry(amount) {
+  try { await fetch("http://localhost:8099/charge", { method: "POST", headers: { "x-big": "k".repeat(100000) },
+    body: "{}" }); } catch (e) {}
+  const res = await fetch("http://localhost:8099/charge", { method: "POST",
+    body: JSON.stringify({ amount, idempotencyKey: "fine" }) });
+  return res.json();
+}
+"""
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "ok", (result.verdict, result.reasons)
+    # What would reach the terminal: pytest holds the log records that logging would print there.
+    printed = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert printed == [], [record.getMessage() for record in printed]

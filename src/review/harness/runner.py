@@ -115,7 +115,7 @@ def _judged(scenario: scenarios.Scenario, gateway: Gateway, facts: scenarios.Fac
     """The verdict, from the gateway's own record of the requests and charges."""
     charge_requests = gateway.charge_requests
     facts.requests, facts.charges = charge_requests, len(gateway.charges)
-    facts.other_requests = len(gateway.requests) - len(charge_requests) + gateway.refused
+    facts.other_requests = len(gateway.requests) - len(charge_requests) + gateway.refused + gateway.unparsed
     verdict, reasons = scenarios.judge(scenario, facts)
     if scenario.name == "first-503" and charge_requests:
         emit("summary", {}, scenarios.article_line(charge_requests))
