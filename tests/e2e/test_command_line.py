@@ -211,6 +211,24 @@ def test_a_bad_revision_is_named_on_the_command_line(tmp_path, capsys):
     assert "no such revision: deadbeef" in err and "git --git-dir" not in err
 
 
+def test_harness_refuses_a_linked_submission_as_triage_does(tmp_path, capsys):
+    """A submission folder that is a symbolic link (to another candidate's folder) is refused by
+    triage; `review harness` on it refuses too, rather than running the other candidate's code
+    under the name typed."""
+    _two_commits(tmp_path / "ada")
+    (tmp_path / "bob").symlink_to(tmp_path / "ada")
+    assert main(["harness", str(tmp_path / "bob"), "--scenario", "happy"]) == 2
+    assert "a symbolic link" in capsys.readouterr().err
+
+
+def test_harness_names_a_hostile_folder_without_its_escapes(tmp_path, capsys):
+    folder = tmp_path / "eve\x1b]52;c;cGF3bmVk\x07\x1b[2J"
+    folder.mkdir()
+    assert main(["harness", str(folder), "--scenario", "happy"]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and "not a git repository" in err, repr(err)
+
+
 @pytest.mark.sandbox
 def test_harness_runs_the_commit_head_tilde_one_names(tmp_path, isolated_dirs, capsys):
     first, _ = _two_commits(tmp_path / "sub")

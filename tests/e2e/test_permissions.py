@@ -113,3 +113,46 @@ def test_a_submission_folder_the_reviewer_cannot_read_is_its_rows_reason(world):
     rows = {row["name"]: row for row in json.loads(result.stdout)["submissions"]}
     assert rows["open"]["state"] == "new" and rows["open"]["head"]
     assert rows["closed"]["state"] == "unreadable" and "ermission denied" in rows["closed"]["problem"]
+
+
+def test_git_internals_the_reviewer_cannot_read_are_named_in_the_rows_reason(world):
+    """The folder opens but part of its repository does not: an objects/ folder or a pack the
+    reviewer may not read. The row names what and why — never a Python exception's name, never
+    git's last words ('the remote end hung up unexpectedly')."""
+    cohort = world / "cohort"
+    for name in ("objects-closed", "pack-closed"):
+        make_repo(cohort / name, {"checkout.mjs": "export const a = 1;\n"})
+    subprocess.run(["git", "gc", "-q"], cwd=cohort / "pack-closed", check=True, capture_output=True)
+    (cohort / "objects-closed/.git/objects").chmod(0o700)
+    for pack in (cohort / "pack-closed/.git/objects/pack").iterdir():
+        pack.chmod(0o600)
+    code = "import sys\nfrom review.cli import main\nsys.exit(main(['triage', sys.argv[1], '--json']))\n"
+    result = _as_user(ANA, code.replace("sys.argv[1]", repr(str(cohort))), world / "ana")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    rows = {row["name"]: row for row in json.loads(result.stdout)["submissions"]}
+    closed = rows["objects-closed"]["problem"]
+    assert "objects" in closed and "Permission denied" in closed and "Error" not in closed, closed
+    pack = rows["pack-closed"]["problem"]
+    assert "Permission denied" in pack and "hung up" not in pack, pack
+
+
+def test_a_git_folder_that_can_be_passed_through_but_not_listed_is_refused(world):
+    """objects/xx at mode 711: git opens objects/xx/<id> by name, so a symbolic link in there (to
+    another candidate's object) would be followed, while the check before the copy cannot list the
+    folder to see it. Such a folder is a refusal, never passed over."""
+    cohort = world / "cohort"
+    files = {"checkout.mjs": "export const secret = 'the other candidate';\n"}
+    other = make_repo(cohort / "other", files)
+    hider = make_repo(cohort / "hider", files)
+    oid = subprocess.run(["git", "rev-parse", "HEAD:checkout.mjs"], cwd=hider, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    loose = hider / ".git/objects" / oid[:2] / oid[2:]
+    loose.unlink()
+    loose.symlink_to(other / ".git/objects" / oid[:2] / oid[2:])
+    loose.parent.chmod(0o711)
+    code = "import sys\nfrom review.cli import main\nsys.exit(main(['triage', sys.argv[1], '--json']))\n"
+    result = _as_user(ANA, code.replace("sys.argv[1]", repr(str(cohort))), world / "ana")
+    assert result.returncode == 0, result.stderr[-2000:]
+    rows = {row["name"]: row for row in json.loads(result.stdout)["submissions"]}
+    assert rows["hider"]["state"] == "unreadable", rows["hider"]
+    assert f"objects/{oid[:2]} cannot be read (Permission denied)" in rows["hider"]["problem"]

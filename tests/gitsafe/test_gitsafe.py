@@ -150,6 +150,82 @@ def test_head_naming_a_missing_commit(tmp_path):
         gitsafe.open_submission(repo)
 
 
+@pytest.mark.parametrize("packed", [False, True])
+def test_head_naming_a_branch_that_does_not_exist_is_not_called_empty(tmp_path, packed):
+    """HEAD left on a branch that was never made (or was deleted) while the work sits on another:
+    the row says so and names the branches there are, never "no commits yet"."""
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    git("branch", "work", cwd=repo)
+    if packed:
+        git("pack-refs", "--all", cwd=repo)
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/submitted\n")
+    with pytest.raises(gitsafe.GitSafeError) as raised:
+        gitsafe.open_submission(repo)
+    said = str(raised.value)
+    assert "HEAD names the branch submitted, which does not exist" in said, said
+    assert "branches: main, work" in said and "no commits yet" not in said
+
+
+def test_an_unborn_repository_is_still_called_empty(tmp_path):
+    (tmp_path / "r").mkdir()
+    git("init", "-q", cwd=tmp_path / "r")
+    with pytest.raises(gitsafe.GitSafeError, match="no commits yet"):
+        gitsafe.open_submission(tmp_path / "r")
+
+
+@pytest.mark.parametrize("where", [".git/objects/deep", ".git/refs/notes/deep", ".git/refs/heads/deep"])
+def test_folders_nested_deeper_than_python_recurses_in_the_git_internals_are_walked(tmp_path, where):
+    """Empty folders 1,200 deep under objects/ or refs/ (git ignores them): the checks before the copy
+    and the notes' fingerprint walk them, and the row reads as any other — not a RecursionError."""
+    from review.support import trees
+
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    top = repo / where
+    top.mkdir(parents=True)
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(1200):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+    try:
+        row = cohort.load_row(repo)
+        assert row.problem is None and row.head == git("rev-parse", "HEAD", cwd=repo).strip(), row.problem
+    finally:
+        # pytest's own clean-up of old temporary folders would recurse into it.
+        trees.remove(top)
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("blob", "loose object"),
+    ("tree", "bad tree object"),
+])
+def test_a_corrupt_or_missing_object_is_named_not_gits_last_words(tmp_path, damage, words):
+    """git's last line for a copy that failed on a bad object is "invalid index-pack output": the
+    reason is the line that names the object, and HEAD itself is not blamed."""
+    repo = make_repo(tmp_path / "r", {"checkout.mjs": "export const a = 1;\n"})
+    oid = git("rev-parse", "HEAD:checkout.mjs" if damage == "blob" else "HEAD^{tree}", cwd=repo).strip()
+    loose = repo / ".git" / "objects" / oid[:2] / oid[2:]
+    if damage == "blob":
+        loose.chmod(0o644)
+        loose.write_bytes(b"not zlib at all")
+    else:
+        loose.unlink()
+    with pytest.raises(gitsafe.GitSafeError) as raised:
+        gitsafe.open_submission(repo)
+    said = str(raised.value)
+    assert words in said and oid in said and "index-pack" not in said and "HEAD" not in said, said
+
+
+@pytest.mark.parametrize("names, kind", [("HEAD:a", "blob"), ("HEAD^{tree}", "tree")])
+def test_head_naming_an_object_that_is_no_commit_says_what_it_names(tmp_path, names, kind):
+    repo = make_repo(tmp_path / "r", {"a": "1\n"})
+    (repo / ".git" / "refs" / "heads" / "main").write_text(git("rev-parse", names, cwd=repo))
+    with pytest.raises(gitsafe.GitSafeError, match=f"HEAD cannot be read: it names a {kind}, not a commit"):
+        gitsafe.open_submission(repo)
+
+
 def test_option_like_revisions_are_refused(tmp_path):
     safe = gitsafe.open_submission(make_repo(tmp_path / "r", {"a": "1\n"}))
     for bad in ["--upload-pack=touch /tmp/x", "-c", "HEAD~1; rm -rf /", "main"]:
@@ -247,3 +323,11 @@ def test_a_huge_diff_is_read_only_up_to_its_cap(tmp_path):
     patch = safe.diff(first, "HEAD", max_bytes=100_000)
     assert len(patch) == 100_001  # one byte past the cap: the caller knows it was cut
     assert len(safe.diff(first, "HEAD")) > 2_000_000  # the default cap is far above this one
+
+
+def test_a_folder_whose_name_git_config_cannot_carry_opens_when_it_is_the_reviewers_own(tmp_path):
+    """A line break, quote or backslash in the folder's name cannot go into a safe.directory line;
+    a folder the reviewer owns needs none, so it opens as any other."""
+    folder = make_repo(tmp_path / 'eve\n"quoted"\\name', {"checkout.mjs": "export const a = 1;\n"})
+    repo = gitsafe.open_submission(folder)
+    assert repo.show("HEAD", "checkout.mjs") == b"export const a = 1;\n"

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import socket
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -446,3 +449,195 @@ export async function chargeWithRetry(amount) {
     result, _ = await run(tmp_path, code, TWO_QUICK)
     assert result.verdict == "hung"
     assert [o["kind"] for o in result.outcomes] == ["claimed-resolved", "hung"]
+
+
+# Deeper than Python's recursion limit (1000): shutil.rmtree and os.walk recurse once per level.
+DEEP = 1500
+
+
+async def test_a_folder_tree_deeper_than_python_recurses_is_measured_and_removed(tmp_path):
+    """Folders nested past Python's recursion limit in the run's folder: the disk watch walks them and
+    the run's folder is removed afterwards, the verdict is the gateway's — never a traceback, a false
+    'hung', or a folder left behind that breaks every later run."""
+    code = f"""
+import {{ mkdirSync, writeFileSync }} from "node:fs";
+export async function chargeWithRetry(amount) {{
+  const deep = "d/".repeat({DEEP});
+  mkdirSync(deep, {{ recursive: true }});
+  writeFileSync(deep + "bottom.txt", "x");
+  // Long enough for the runner's disk watch to walk the tree a few times.
+  await new Promise((r) => setTimeout(r, 800));
+  const res = await fetch("http://localhost:8099/charge", {{ method: "POST",
+    body: JSON.stringify({{ amount, idempotencyKey: "deep" }}) }});
+  return res.json();
+}}
+"""
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "ok", (result.verdict, result.reasons)
+
+
+def _nest(top: Path, depth: int) -> None:
+    """`depth` folders one inside the other, made through file descriptors (os.makedirs recurses)."""
+    top.mkdir()
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        with open(os.open("bottom.txt", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd), "w") as handle:
+            handle.write("x")
+    finally:
+        os.close(fd)
+
+
+def test_a_dead_consoles_run_folder_too_deep_to_recurse_is_swept(tmp_path):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    root = gitsafe.cache_root() / "runs"
+    root.mkdir(parents=True, exist_ok=True)
+    _nest(root / f"run-{dead.pid}-deep", DEEP)
+    run_dirs._swept.clear()
+    run_dirs.runs_root()
+    assert list(root.iterdir()) == []
+
+
+def test_the_disk_watch_counts_a_tree_too_deep_to_recurse(tmp_path):
+    from review.harness import process
+    from review.support import trees
+
+    _nest(tmp_path / "work", DEEP)
+    assert process.folder_bytes(tmp_path / "work", 1 << 20) > 0
+    # pytest's own clean-up of old temporary folders would recurse into it.
+    trees.remove(tmp_path / "work")
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),
+                    reason="needs root to act as another user (root itself reads any folder)")
+def test_folders_the_candidate_locked_are_removed_by_a_reviewer_who_is_not_root():
+    """The candidate's code may chmod 000 what it made in its run folder: a reviewer (never root)
+    still removes all of it, as the owner of those files."""
+    import tempfile
+
+    from review.support import trees
+
+    # Not under pytest's folder, which only root may enter.
+    top = Path(tempfile.mkdtemp(prefix="review-locked-"))
+    (top / "run/locked/inner").mkdir(parents=True)
+    (top / "run/locked/inner/file").write_text("x")
+    for path in (top, top / "run", top / "run/locked", top / "run/locked/inner", top / "run/locked/inner/file"):
+        os.chown(path, 65534, 65534)
+    os.chmod(top / "run/locked/inner", 0)
+    os.chmod(top / "run/locked", 0)
+    top.chmod(0o755)
+    source = Path(trees.__file__).parents[2]
+    subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                    "import sys; from pathlib import Path; from review.support import trees; "
+                    "trees.remove(Path(sys.argv[1]))", str(top / "run")],
+                   check=True, env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"}, timeout=60)
+    left = list(top.iterdir())
+    shutil.rmtree(top)
+    assert left == []
+
+
+@pytest.mark.parametrize("code, words", [
+    ("process.exit(0);\nexport async function chargeWithRetry() {}\n",
+     "checkout.mjs ended its own process (process.exit) while it was loading"),
+    ("process.reallyExit(3);\nexport async function chargeWithRetry() {}\n",
+     "checkout.mjs ended its own process (process.exit) while it was loading"),
+    ("export async function chargeWithRetry() { setTimeout(() => process.exit(0), 5); "
+     "await new Promise((r) => setTimeout(r, 1000)); }\n",
+     "call 1 never settled: the candidate's code ended its own process (process.exit)"),
+])
+async def test_code_that_ends_its_own_process_is_said_so_never_resolved(tmp_path, code, words):
+    """process.exit(0) mid-call is an exit code the runner would read as 'every call resolved', and
+    exit(3) at load as an import error with no message: the log says what the code did instead."""
+    result, lines = await run(tmp_path, code)
+    assert result.verdict == "crashed", (result.verdict, result.reasons)
+    assert not any(o["kind"] == "resolved" for o in result.outcomes)
+    assert any(words in reason for reason in result.reasons), result.reasons
+
+
+async def test_an_exit_code_set_before_leaving_the_call_pending_is_not_believed(tmp_path):
+    code = "export function chargeWithRetry() { process.exitCode = 0; return new Promise(() => {}); }\n"
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "hung" and "never settled" in result.reasons[-1], (result.verdict, result.reasons)
+
+
+async def test_an_import_error_full_of_escapes_reaches_the_log_and_the_verdict_made_visible(tmp_path):
+    """The message of an error thrown while loading is the candidate's text: the verdict line that
+    `review harness --log` prints to the reviewer's terminal carries no live escape (OSC 52 would
+    write the reviewer's clipboard)."""
+    code = "throw new Error('\\x1b]52;c;cGF3bmVk\\x07\\x1b[2J\\u202e boom');\n"
+    result, lines = await run(tmp_path, code)
+    assert result.verdict == "crashed"
+    shown = [*result.reasons, *lines]
+    assert not any(ch in text for text in shown for ch in "\x1b\x07\u202e"), shown
+    assert any("␛]52;c;cGF3bmVk" in reason for reason in result.reasons), result.reasons
+
+
+async def test_code_that_fills_its_heap_is_said_to_have_run_out_of_memory(tmp_path):
+    """Node aborts with its heap limit's FATAL ERROR and a native stack trace: the reason names the
+    heap limit, not the last 300 characters of the stack trace."""
+    code = "export async function chargeWithRetry() { const kept = []; for (;;) kept.push(new Array(1e6).fill(1)); }\n"
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "crashed", (result.verdict, result.reasons)
+    reason = result.reasons[-1]
+    assert f"out of memory: the JavaScript heap limit ({sandbox.HEAP_MB} MiB)" in reason, reason
+    assert "v8::internal" not in reason
+
+
+def _linked_entry(folder: Path) -> gitsafe.SafeRepo:
+    """checkout.mjs committed as a symbolic link to /etc/passwd."""
+    from helpers import git, make_repo
+
+    make_repo(folder, {"README.md": "starter\n"})
+    blob = git("hash-object", "-w", "--stdin", cwd=folder, input_text="/etc/passwd").strip()
+    git("update-index", "--add", "--cacheinfo", f"120000,{blob},checkout.mjs", cwd=folder)
+    git("commit", "-q", "-m", "link", cwd=folder)
+    return gitsafe.open_submission(folder)
+
+
+def _submodule_entry(folder: Path) -> gitsafe.SafeRepo:
+    """checkout.mjs committed as a submodule (a gitlink to some commit)."""
+    from helpers import git, make_repo
+
+    make_repo(folder, {"README.md": "starter\n"})
+    head = git("rev-parse", "HEAD", cwd=folder).strip()
+    git("update-index", "--add", "--cacheinfo", f"160000,{head},checkout.mjs", cwd=folder)
+    git("commit", "-q", "-m", "submodule", cwd=folder)
+    return gitsafe.open_submission(folder)
+
+
+@pytest.mark.parametrize("make, words", [
+    (_linked_entry, "checkout.mjs is a symbolic link (to /etc/passwd)"),
+    (_submodule_entry, "checkout.mjs is a submodule"),
+    (lambda folder: submission(folder, {"checkout.mjs": "export const a = 1;\n//" + "x" * (2 << 20) + "\n"}),
+     "checkout.mjs is 2.0 MiB; the harness runs files of at most 1 MiB"),
+])
+async def test_an_entry_point_that_is_not_run_says_which_reason_applies(tmp_path, make, words):
+    repo = make(tmp_path / "sub")
+    result = await runner.run_scenario(repo, repo.head, QUICK)
+    assert result.verdict == "missing-entrypoint"
+    assert any(words in reason for reason in result.reasons), result.reasons
+
+
+async def test_a_request_the_gateways_http_parser_refuses_prints_no_traceback(tmp_path, caplog):
+    """A 100 KB header is refused by aiohttp's parser before any handler runs, which it logs with a
+    traceback to the reviewer's terminal (over the console's screen): counted instead, and the run
+    goes on."""
+    code = """
+export async function chargeWithRetry(amount) {
+  try { await fetch("http://localhost:8099/charge", { method: "POST", headers: { "x-big": "k".repeat(100000) },
+    body: "{}" }); } catch (e) {}
+  const res = await fetch("http://localhost:8099/charge", { method: "POST",
+    body: JSON.stringify({ amount, idempotencyKey: "fine" }) });
+  return res.json();
+}
+"""
+    result, _ = await run(tmp_path, code)
+    assert result.verdict == "ok", (result.verdict, result.reasons)
+    # What would reach the terminal: pytest holds the log records that logging would print there.
+    printed = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert printed == [], [record.getMessage() for record in printed]

@@ -42,6 +42,40 @@ def test_bad_folders_are_listed_with_their_reason(tmp_path):
     assert all(rows[n].state == "unreadable" for n in rows if n != "good")
 
 
+def test_a_submission_left_as_an_archive_in_the_cohort_is_a_row_saying_how_to_unpack_it(tmp_path):
+    """A candidate's zip, tarball or bundle dropped into the cohort as it came: never silently
+    missing from the table; a stray text file still is no submission."""
+    import zipfile
+
+    make_repo(tmp_path / "good", {"checkout.mjs": "x\n"})
+    with zipfile.ZipFile(tmp_path / "alice.zip", "w") as archive:
+        archive.writestr("take-home/checkout.mjs", "x\n")
+    (tmp_path / "bob.tar.gz").write_bytes(b"\x1f\x8b")
+    (tmp_path / "notes.txt").write_text("not a submission")
+    rows = {r.name: r for r in cohort.triage(tmp_path)}
+    assert set(rows) == {"good", "alice.zip", "bob.tar.gz"}
+    for name in ("alice.zip", "bob.tar.gz"):
+        assert rows[name].state == "unreadable"
+        assert f"review import {tmp_path} {tmp_path / name}" in rows[name].problem, rows[name].problem
+
+
+def test_a_shallow_clone_says_its_history_is_cut(tmp_path):
+    """A candidate who handed in a `git clone --depth 1`: the older commits, and what they would say
+    of who wrote which line, are not there, and the row says so instead of reading as a one-commit
+    history."""
+    source = make_repo(tmp_path / "source", {"checkout.mjs": "x\n"})
+    for n in range(3):
+        (source / "checkout.mjs").write_text(f"x{n}\n")
+        git("commit", "-q", "-am", f"step {n}", cwd=source)
+    cohort_dir = tmp_path / "cohort"
+    cohort_dir.mkdir()
+    git("clone", "-q", "--depth", "1", f"file://{source}", str(cohort_dir / "shallow"), cwd=tmp_path)
+    row = cohort.triage(cohort_dir)[0]
+    assert row.commits == 1 and row.problem is None
+    assert any("shallow clone" in line and "older commits" in line for line in row.attribution["cut"]), \
+        row.attribution["cut"]
+
+
 def test_review_state_from_score_files(sample_cohort):
     head = cohort.load_row(sample_cohort / "ben-larsen").head
     (sample_cohort / "ben-larsen.review.toml").write_text(

@@ -147,9 +147,15 @@ def run_harness(args: argparse.Namespace) -> int:
     from review import gitsafe
     from review.harness import runner, sandbox
 
+    # The folder's name is the candidate's (an unpacked archive's): shown, never sent to the terminal raw.
+    named = safe_line(str(args.submission))
+    if args.submission.is_symlink():
+        # As triage: a link would run another folder's code under the name typed.
+        print(f"review: {named}: a symbolic link; not followed (name the folder it points to)", file=sys.stderr)
+        return 2
     if not args.submission.is_dir():
         why = "not a folder" if args.submission.exists() else "no such folder"
-        print(f"review: {args.submission}: {why}", file=sys.stderr)
+        print(f"review: {named}: {why}", file=sys.stderr)
         return 2
     try:
         repo = gitsafe.open_submission(args.submission)
@@ -157,7 +163,7 @@ def run_harness(args: argparse.Namespace) -> int:
         info = sandbox.detect()
         sandbox.require_runnable(info)
     except (gitsafe.GitSafeError, sandbox.SandboxError) as error:
-        print(f"review: {args.submission}: {error}", file=sys.stderr)
+        print(f"review: {named}: {safe_line(str(error))}", file=sys.stderr)
         return 2
 
     # The log goes where `review harness SUB --log | less` reads it; beside --json's document, to stderr.

@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 from review.gitsafe.env import GitSafeError, _run, cache_root, git_env
-from review.gitsafe.head import check_repository, find_git_dir, read_head, refs_fingerprint
+from review.gitsafe.head import check_repository, find_git_dir, read_head, refs_fingerprint, unborn_reason
 from review.gitsafe.notes import NOTES_REFSPECS, fetch_notes, safe_dirs
 from review.gitsafe.repo import SafeRepo
 
@@ -29,7 +29,7 @@ def open_submission(folder: Path) -> SafeRepo:
     folder = folder.resolve()
     head = read_head(folder)
     if head.sha is None:
-        raise GitSafeError("empty repository (no commits yet)")
+        raise GitSafeError(unborn_reason(head))
     target = cache_path_for(folder)
     marker = target / "review-source.json"
     recorded = _read_marker(marker)
@@ -122,8 +122,11 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
                 _clone(folder, clone_dir, with_notes=False)
             except GitSafeError as error:
                 text = str(error)
-                if any(sign in text for sign in ("not our ref", "bad object", "did not send all", "corrupt")):
+                if "not our ref" in text:
                     raise GitSafeError(f"HEAD cannot be read: the commit it names is missing or corrupt ({text})") from None
+                if any(sign in text for sign in ("bad object", "bad tree", "did not send all", "corrupt")):
+                    raise GitSafeError(f"the repository is missing objects or holds corrupt ones, so it cannot be "
+                                       f"copied ({text})") from None
                 raise GitSafeError(f"the repository cannot be copied: {text}") from None
             problem = fetch_notes(clone_dir, folder)
         # The clone's HEAD follows the source's branch; pin what we saw, whatever it pointed at.
@@ -131,7 +134,7 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
         try:
             _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=git_env())
         except GitSafeError:
-            raise GitSafeError("HEAD cannot be read: the commit it names is missing or corrupt") from None
+            raise GitSafeError(f"HEAD cannot be read: {_what_head_names(clone_dir, head_sha)}") from None
         _write_marker(clone_dir, folder, head_sha, notes, problem)
         # Swap in atomically; a concurrent console may have done the same, which is fine.
         old = target.with_name(target.name + f".old-{os.getpid()}")
@@ -145,3 +148,14 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return SafeRepo(folder, target, head_sha, notes_problem=problem)
+
+
+def _what_head_names(clone_dir: Path, head_sha: str) -> str:
+    """Why update-ref refused HEAD's id: an object of another kind (a blob, a tree, a tag), or none."""
+    try:
+        kind = _run(["--git-dir", str(clone_dir), "cat-file", "-t", head_sha], env=git_env()).decode().strip()
+    except GitSafeError:
+        kind = ""
+    if kind in ("blob", "tree", "tag"):
+        return f"it names a {kind}, not a commit"
+    return "the commit it names is missing or corrupt"

@@ -112,9 +112,31 @@ def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None
         _kill_group(proc)
         raise
     if proc.returncode != 0:
-        message = err.decode("utf-8", "replace").strip().splitlines()
-        raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
+        raise GitSafeError(git_said(err) or f"git {args[0]} failed")
     return out
+
+
+# What git says last when the other end of a copy gave up: the reason is in an earlier line.
+_AFTERMATH = ("the remote end hung up unexpectedly", "early EOF", "invalid index-pack output",
+              "Could not read from remote repository", "Please make sure you have the correct access rights",
+              "and the repository exists", "aborting due to possible repository corruption")
+
+
+def git_said(err: bytes) -> str:
+    """git's reason for failing, from its standard error: its last line, unless that is only the
+    aftermath of a copy whose other end gave up ("the remote end hung up unexpectedly"); then the
+    first line that says why (a corrupt object, a file it may not read)."""
+    lines = [line.strip().removeprefix("remote: ").strip()
+             for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+    if not lines:
+        return ""
+    if not any(words in lines[-1] for words in _AFTERMATH):
+        return lines[-1]
+    for mark in ("fatal:", "error:"):
+        said = [line for line in lines if line.startswith(mark) and not any(w in line for w in _AFTERMATH)]
+        if said:
+            return said[0]
+    return lines[-1]
 
 
 def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Generator[bytes, None, None]:
@@ -138,8 +160,7 @@ def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Ge
         err = proc.stderr.read(64 * 1024)
         proc.wait()
         if proc.returncode != 0:
-            message = err.decode("utf-8", "replace").strip().splitlines()
-            raise GitSafeError(message[-1] if message else f"git {args[0]} failed")
+            raise GitSafeError(git_said(err) or f"git {args[0]} failed")
         finished = True
     finally:
         if not finished:

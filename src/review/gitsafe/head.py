@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,6 +122,76 @@ def read_head(folder: Path) -> HeadInfo:
     return HeadInfo(git_dir, None, branch)  # unborn branch: an empty repository
 
 
+def walk(top: Path, on_error: Callable[[str, OSError], None] | None = None,
+         ) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk(top) as it walks by default (top down, a link to a folder listed but not entered, a
+    folder that cannot be listed handed to `on_error` — one that is gone, passed over), with a
+    stack instead of recursion: the candidate chooses how deep the folders under objects/ and refs/
+    go, and os.walk recurses once per level on Python 3.11 (RecursionError past 1,000). Sorting
+    `dirs` in place orders the walk, as there."""
+    stack = [str(top)]
+    while stack:
+        root = stack.pop()
+        try:
+            with os.scandir(root) as found:
+                entries = list(found)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            if on_error is not None:
+                on_error(root, error)
+            continue
+        dirs: list[str] = []
+        names: list[str] = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else names).append(entry.name)
+        yield root, dirs, names
+        stack.extend(os.path.join(root, name) for name in reversed(dirs)
+                     if not os.path.islink(os.path.join(root, name)))
+
+
+def _unreadable(name: str, error: OSError) -> str:
+    return f"{name} cannot be read ({error.strerror or error}), so the repository cannot be checked or copied"
+
+
+def unborn_reason(head: HeadInfo) -> str:
+    """Why a HEAD that names no commit has nothing to read: an empty repository, or a branch that
+    does not exist while others do (HEAD left on a branch never made, the work pushed elsewhere)."""
+    names = branch_names(head.git_dir)
+    if not names or head.branch is None:
+        return "empty repository (no commits yet)"
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (f"HEAD names the branch {head.branch}, which does not exist (the repository's branches: {shown}); "
+            "nothing to read at HEAD")
+
+
+def branch_names(git_dir: Path, limit: int = 1000) -> list[str]:
+    """The branches under refs/heads (loose ref files, no link followed) and in packed-refs, by name;
+    at most `limit` looked at."""
+    found: set[str] = set()
+    heads = git_dir / "refs" / "heads"
+    for root, _dirs, names in ([] if os.path.islink(heads) else walk(heads)):
+        for name in names:
+            ref = Path(root, name).relative_to(git_dir).as_posix()
+            if _REF_NAME_RE.match(ref) and stat.S_ISREG(os.lstat(Path(root, name)).st_mode):
+                found.add(ref.removeprefix("refs/heads/"))
+        if len(found) >= limit:
+            break
+    try:
+        packed = _read_small(git_dir / "packed-refs", PACKED_REFS_LIMIT)
+    except (OSError, GitSafeError):
+        packed = ""
+    for line in packed.splitlines():
+        parts = line.split(" ", 1)
+        if len(parts) == 2 and parts[1].startswith("refs/heads/") and _REF_NAME_RE.match(parts[1]):
+            found.add(parts[1].removeprefix("refs/heads/"))
+    return sorted(found)[:limit]
+
+
 def check_repository(git_dir: Path, deep: bool = True) -> None:
     """Refuse, with the reason, a repository whose objects or refs could come from elsewhere or whose
     files could hang git. Run before every clone. `deep=False` leaves out the walk over every object
@@ -134,6 +205,8 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
             mode = os.lstat(git_dir / name).st_mode
         except FileNotFoundError:
             continue
+        except OSError as error:
+            raise GitSafeError(_unreadable(name, error)) from None
         if not stat.S_ISDIR(mode):
             raise GitSafeError(f"refused: {name} is {files.kind_of(mode)}, not the repository's own folder")
     for name in ("HEAD", "config", "packed-refs", "shallow", "info/grafts"):
@@ -141,6 +214,8 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
             mode = os.lstat(git_dir / name).st_mode
         except FileNotFoundError:
             continue
+        except OSError as error:
+            raise GitSafeError(_unreadable(name, error)) from None
         if not stat.S_ISREG(mode):
             raise GitSafeError(f"refused: {name} is {files.kind_of(mode)}, not a file (git would follow it or hang)")
     try:
@@ -148,20 +223,29 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
     except FileNotFoundError:
         config = b""
     except OSError as error:
-        raise GitSafeError(f"refused: config cannot be read: {error}") from None
+        raise GitSafeError(_unreadable("config", error)) from None
     if _INCLUDE.search(config):
         raise GitSafeError("refused: the repository's config includes other files ([include]/[includeIf]), "
                            "which git would read while copying it")
     if not deep:
         return
+    def unlisted(path: str, error: OSError) -> None:
+        # A folder git may still pass through (mode 711) while what it holds cannot be checked.
+        raise GitSafeError(_unreadable(Path(path).relative_to(git_dir).as_posix(), error))
+
     seen = 0
     for top in ("objects", "refs"):
-        for root, dirs, names in os.walk(git_dir / top, followlinks=False):
+        for root, dirs, names in walk(git_dir / top, on_error=unlisted):
             for entry in (*dirs, *names):
                 seen += 1
                 if seen > MAX_SCANNED:
                     raise GitSafeError(f"refused: more than {MAX_SCANNED} entries under objects/ and refs/")
-                mode = os.lstat(os.path.join(root, entry)).st_mode
+                try:
+                    mode = os.lstat(os.path.join(root, entry)).st_mode
+                except FileNotFoundError:
+                    continue
+                except OSError as error:
+                    unlisted(os.path.join(root, entry), error)
                 if stat.S_ISLNK(mode):
                     where = Path(root, entry).relative_to(git_dir)
                     raise GitSafeError(f"refused: {where} is a symbolic link (it could point into another "
@@ -193,7 +277,7 @@ def refs_fingerprint(git_dir: Path, prefixes: tuple[str, ...] = ("refs/notes", "
         top = git_dir / prefix
         if os.path.islink(top):
             return None
-        for root, dirs, names in os.walk(top):  # os.walk does not follow links to folders
+        for root, dirs, names in walk(top):
             dirs.sort()
             for name in sorted(names):
                 count += 1

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from review.gitsafe.clone import seed_from_copy
 from review.gitsafe.env import GitSafeError, _run, git_env
-from review.gitsafe.head import check_repository, find_git_dir, read_head
+from review.gitsafe.head import check_repository, find_git_dir, read_head, unborn_reason
 from review.gitsafe.notes import safe_dirs
 
 IMPORT_TIMEOUT_S = 600.0  # a clone over the network may take a while; never forever
@@ -51,7 +51,7 @@ def clone_into(target: Path, *, folder: Path | None = None, bundle: Path | None 
     if folder is not None:
         head = read_head(folder)
         if head.sha is None:
-            raise GitSafeError("empty repository (no commits yet)")
+            raise GitSafeError(unborn_reason(head))
         git_dir = find_git_dir(folder)
         check_repository(git_dir)  # only its own objects and refs, nothing that could hang git
         source, env = str(git_dir), git_env(safe_dirs(folder))

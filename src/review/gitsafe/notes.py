@@ -4,6 +4,7 @@ clone, and again when the source's notes refs change)."""
 from __future__ import annotations
 
 import fcntl
+import os
 from pathlib import Path
 
 from review.gitsafe import objects_held
@@ -12,12 +13,19 @@ from review.gitsafe.head import check_repository, find_git_dir
 
 
 def safe_dirs(source: Path) -> tuple[str, ...]:
-    """The source folder and its git dir, for git's safe.directory (refused when git config cannot quote them)."""
+    """The source folder and its git dir, for git's safe.directory: none when the reviewer owns both
+    (git asks only about a repository another user owns); refused when git config cannot quote them."""
     git_dir = find_git_dir(source)
     dirs = {str(source), str(git_dir)}
+    try:
+        if all(os.lstat(directory).st_uid == os.geteuid() for directory in dirs):
+            return ()
+    except OSError:
+        pass
     for directory in dirs:
         if any(ch in directory for ch in '\n\r"\\\0'):
-            raise GitSafeError("the folder's path holds characters git config cannot quote safely")
+            raise GitSafeError("the folder belongs to another user and its path holds a line break, quote or "
+                               "backslash, which git's safe.directory cannot carry: rename the folder to review it")
     return tuple(sorted(dirs))
 
 

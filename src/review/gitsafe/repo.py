@@ -197,6 +197,15 @@ class SafeRepo:
     def git(self, *args: str) -> bytes:
         return _run(["--git-dir", str(self.path), *args], env=self._env)
 
+    def shallow_roots(self) -> list[str]:
+        """The commits whose parents the submission does not hold (it was a `git clone --depth`): its
+        history stops there. Read from the clone's own `shallow` file, which git copied over."""
+        try:
+            text = (self.path / "shallow").read_text(encoding="ascii", errors="replace")
+        except FileNotFoundError:
+            return []
+        return [line.strip() for line in text.splitlines() if SHA_RE.match(line.strip())]
+
     @property
     def objects(self) -> ObjectReader:
         if self._objects is None:
@@ -289,6 +298,30 @@ class SafeRepo:
         if found is None or found[0] != "blob":
             return None
         return found[1]
+
+    def mode(self, rev: str, path: str) -> str | None:
+        """`path`'s mode at `rev` as its folder's tree records it (100644, 100755, 120000 a symbolic
+        link, 160000 a submodule, 40000 a folder), None when absent. What `show` cannot tell: a
+        symbolic link's blob holds the path it points to, which reads like a file's text."""
+        rev = self.check_rev(rev)
+        if rev == "HEAD":
+            rev = self.head
+        folder, _, name = path.rpartition("/")
+        found = self.objects.read(f"{rev}:{folder}")
+        if found is None or found[0] != "tree":
+            return None
+        # A tree is entries of "<mode> <name>\0<binary id>", the id 20 bytes (SHA-1) or 32 (SHA-256).
+        data, wanted, width = found[1], name.encode("utf-8", "surrogateescape"), len(self.head) // 2
+        at = 0
+        while at < len(data):
+            space = data.find(b" ", at)
+            end = data.find(b"\0", space + 1)
+            if space < 0 or end < 0:
+                return None
+            if data[space + 1:end] == wanted:
+                return data[at:space].decode("ascii", "replace")
+            at = end + 1 + width
+        return None
 
     def diff(self, base: str, target: str = "HEAD", context: int = 3, max_bytes: int = 64 << 20) -> bytes:
         """A unified patch base..target, with no external diff, textconv or colour. Binary files are

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import shutil
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
@@ -22,6 +21,7 @@ from review import gitsafe
 from review.core import jsondata
 from review.core.text import safe_line
 from review.harness import cache, driver_run, export, process, run_dirs, sandbox
+from review.support import trees
 
 TESTS_VERSION = "2"
 TIMEOUT_S = 30.0
@@ -129,7 +129,7 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         argv = sandbox.tests_command(info, work, run_dir / "etc", argv_inside, cpu_seconds=int(timeout_s) + 5)
         lines, hung, limit, code = await _supervised(info, work, argv, timeout_s)
     finally:
-        shutil.rmtree(run_dir, ignore_errors=True)
+        trees.remove(run_dir)
     wall = round((time.monotonic() - started) * 1000, 1)
     state = "hung" if hung else "limit" if limit else ("green" if code == 0 else "red")
     reason = f"killed after {timeout_s:g} s" if hung else f"killed by the runner: {limit}" if limit else \

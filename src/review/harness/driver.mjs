@@ -5,7 +5,9 @@
 //   - calls chargeWithRetry(amount) once per planned call, one after the other;
 //   - says how the calls settled in the only way the runner believes: the process's exit code
 //     (0 all resolved; 3 checkout.mjs failed to load; 4 no chargeWithRetry export; 64 + a mask of
-//     the rejected calls), read by the runner outside the sandbox together with the signal and the
+//     the rejected calls; 5 or 6 the candidate's code ended the process itself, while loading or
+//     during a call; 13 a call left pending with nothing to wait for), read by the runner outside
+//     the sandbox together with the signal and the
 //     time. It also prints each outcome to stderr, marked [review-driver]: a claim for the log only,
 //     since code in this process can patch anything in it. Verdicts come from the gateway's record.
 import http from "node:http";
@@ -28,7 +30,8 @@ const COVERAGE = Boolean(process.env.NODE_V8_COVERAGE);
 const COVERAGE_AT_MS = Number(process.env.REVIEW_COVERAGE_AT_MS || 0);
 const takeCoverage = v8.takeCoverage;
 const stopCoverage = v8.stopCoverage;
-const exit = process.exit.bind(process);
+const exitProcess = process.exit;
+const reallyExit = process.reallyExit;
 let coverageDone = false;
 function finishCoverage() {
   if (COVERAGE && !coverageDone) {
@@ -49,6 +52,26 @@ process.env.GATEWAY_URL = "http://localhost:8099";
 
 const GATEWAY_HOSTS = new Set(["localhost:8099", "127.0.0.1:8099", "[::1]:8099", "gateway.local"]);
 let currentCall = 0;
+
+// Every way out of the process passes here (process.exit ends in process.reallyExit): an exit code
+// is the driver's only when the driver exits. The candidate's process.exit(0) mid-call would
+// otherwise read as "every call resolved", and its exit(3) as an import error.
+let ours = null;
+Object.defineProperty(process, "reallyExit", {
+  value: function reallyExitOnce(code) {
+    if (ours !== null) return reallyExit.call(process, ours);
+    report({ kind: "own-exit", call: currentCall, code: String(code) });
+    return reallyExit.call(process, currentCall ? 6 : 5);
+  },
+  writable: false, configurable: false, enumerable: true,
+});
+function exit(code) {
+  ours = code;
+  exitProcess.call(process, code);
+}
+// A call left pending with nothing to wait for: Node would exit with whatever process.exitCode the
+// candidate's code set (0 reads as "resolved"), so the driver says it first.
+process.on("beforeExit", () => exit(13));
 
 function abortReason(signal) {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");

@@ -6,6 +6,7 @@ import os
 from pathlib import Path, PurePosixPath
 
 from review import gitsafe
+from review.core.text import safe_line
 from review.harness.sandbox import SandboxError
 
 CODE_SUFFIXES = (".mjs", ".js", ".cjs", ".json")
@@ -54,3 +55,22 @@ def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
         written[entry.path] = data
         total += entry.size
     return written
+
+
+def why_left_out(repo: gitsafe.SafeRepo, commit: str, path: str) -> str:
+    """Why export_code wrote no `path` from `commit`, in the reviewer's words."""
+    entry = next((e for e in repo.files(commit) if e.path == path), None)
+    if entry is None:
+        return f"{path} is not in commit {commit[:12]}"
+    if entry.mode == "120000":
+        # Its blob is where it points; shown, never followed.
+        target = repo.show(commit, path, limit=4096) or b""
+        return (f"{path} is a symbolic link (to {safe_line(target.decode('utf-8', 'replace'), 200)}) in commit "
+                f"{commit[:12]}; the harness runs files only and never follows a link")
+    if entry.kind != "blob":
+        return f"{path} is a submodule in commit {commit[:12]}, not a file"
+    if entry.size is not None and entry.size > MAX_FILE:
+        return (f"{path} is {entry.size / (1 << 20):.1f} MiB; the harness runs files of at most "
+                f"{MAX_FILE >> 20} MiB")
+    return (f"{path} was left out: the commit's code files together pass the {MAX_TOTAL >> 20} MiB the "
+            "harness copies for a run")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -70,6 +71,9 @@ class Gateway:
         # is the client's X-Review-Call header used, and then recorded as the client's claim.
         self.calls_per_process = calls_per_process
         self.refused = 0  # requests past MAX_REQUESTS: answered 429, counted, not recorded
+        # Requests aiohttp's parser refused before any handler ran (a header past 8 KiB): it answers
+        # 400 and logs a traceback, which would land on the reviewer's terminal; counted here instead.
+        self.unparsed = 0
         self.on_event = on_event or (lambda kind, data: None)
         self.requests: list[RequestRecord] = []
         self.charges: list[Charge] = []
@@ -85,11 +89,26 @@ class Gateway:
     async def start(self, socket_path: Path) -> None:
         app = _web().Application(client_max_size=MAX_BODY)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = _web().AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
+        self._runner = _web().AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5,
+                                        logger=self._server_log())
         await self._runner.setup()
         site = _web().UnixSite(self._runner, str(socket_path))
         await site.start()
         self._started = time.monotonic()
+
+    def _server_log(self) -> logging.Logger:
+        """aiohttp's own log for this gateway: nothing printed, each error counted as a refused request."""
+        gateway = self
+
+        class Counted(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                if record.levelno >= logging.ERROR:
+                    gateway.unparsed += 1
+
+        log = logging.Logger("review.gateway.server")
+        log.propagate = False
+        log.addHandler(Counted())
+        return log
 
     async def stop(self) -> None:
         self._stopping.set()

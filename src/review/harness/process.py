@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from review.support import trees
+
 
 def kill_group(pid: int) -> None:
     """SIGKILL the run's process group, then anything left in its session (the run was started with
@@ -77,12 +79,10 @@ def resident_bytes(pids: list[int]) -> int:
 def folder_bytes(folder: Path, cap: int) -> int:
     """Bytes in `folder`, counted until past `cap` (the walk stops there: a million files cost no more)."""
     total = 0
-    for root, _dirs, files in os.walk(folder):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(root, name)).st_blocks * 512
-            except OSError:
-                continue
+    # Not os.walk: it recurses once per level, and the candidate's code chooses how deep the tree is.
+    for _folder, _name, info in trees.walk(folder):
+        if info is not None:
+            total += info.st_blocks * 512
             if total > cap:
                 return total
     return total

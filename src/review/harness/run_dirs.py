@@ -5,13 +5,13 @@ without removing its own."""
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from review import gitsafe
 from review.harness import sandbox
+from review.support import trees
 
 _swept: set[str] = set()
 
@@ -68,6 +68,6 @@ def _sweep_stale_runs(root: Path) -> None:
             # Alive (or not ours to signal): leave it.
             continue
         except ProcessLookupError:
-            shutil.rmtree(entry, ignore_errors=True)
+            trees.remove(entry)
         except PermissionError:
             continue

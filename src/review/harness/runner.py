@@ -9,7 +9,6 @@ killed, the gateway stopped, the folders removed. The verdict comes from the gat
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -20,11 +19,12 @@ from review.harness.cache import cached_suite, store_cached
 from review.harness.coverage import MAX_REPORT, parse_reports, ran_lines
 from review.harness.driver_protocol import collect_outcomes
 from review.harness.driver_run import run_driver
-from review.harness.export import export_code
+from review.harness.export import export_code, why_left_out
 from review.harness.gateway import Gateway
 from review.harness.log_text import describe_request
 from review.harness.results import HarnessEvent, Listener, ScenarioResult, SuiteResult
 from review.harness.run_dirs import RunDirs, make_run_dirs
+from review.support import trees
 
 __all__ = ["HarnessEvent", "Listener", "ScenarioResult", "SuiteResult", "cached_suite", "export_code",
            "run_scenario", "run_suite"]
@@ -76,9 +76,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     try:
         exported = export_code(repo, commit, dirs.work)
         if ENTRY not in exported:
-            facts.entry_missing = f"{ENTRY} is not in commit {commit[:12]}" \
-                if repo.show(commit, ENTRY) is None \
-                else f"{ENTRY} is not a regular file in commit {commit[:12]} (a symlink or too large)"
+            facts.entry_missing = why_left_out(repo, commit, ENTRY)
         else:
             await gateway.start(dirs.socket_dir / "gateway.sock")
             await _run_processes(info, dirs, scenario, gateway, facts, emit)
@@ -87,7 +85,7 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
                 _say_coverage(emit, line_counts)
     finally:
         await gateway.stop()
-        shutil.rmtree(dirs.root, ignore_errors=True)
+        trees.remove(dirs.root)
     return _judged(scenario, gateway, facts, emit, line_counts)
 
 
@@ -117,7 +115,7 @@ def _judged(scenario: scenarios.Scenario, gateway: Gateway, facts: scenarios.Fac
     """The verdict, from the gateway's own record of the requests and charges."""
     charge_requests = gateway.charge_requests
     facts.requests, facts.charges = charge_requests, len(gateway.charges)
-    facts.other_requests = len(gateway.requests) - len(charge_requests) + gateway.refused
+    facts.other_requests = len(gateway.requests) - len(charge_requests) + gateway.refused + gateway.unparsed
     verdict, reasons = scenarios.judge(scenario, facts)
     if scenario.name == "first-503" and charge_requests:
         emit("summary", {}, scenarios.article_line(charge_requests))

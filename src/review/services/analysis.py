@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from review import gitsafe
 from review.core import attribution, diff, diff_moves, evidence, line_origins, share
 from review.core.attribution import Blame
+from review.core.text import safe_line
 from review.services import line_sources
 from review.services.origins import Origins
 
@@ -88,23 +89,48 @@ class Analysis:
 
 
 def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
+    # A name that is there but no file (a folder, a submodule): said if no note is found.
+    odd = None
     for name in NOTE_NAMES:
         data = repo.show(rev, name, limit=NOTE_LIMIT + 1)
         if data is None:
+            mode = repo.mode(rev, name) if odd is None else None
+            if mode is not None:
+                odd = f"{name} is a folder, not a file" if mode == "40000" else f"{name} is a submodule, not a file"
             continue
+        if repo.mode(rev, name) == SYMLINK_MODE:
+            # Its blob is the path it points to: never the note, never followed.
+            return Note(name, "", f"{name} is a symbolic link (to {safe_line(data.decode('utf-8', 'replace'), 200)}), "
+                                  "not a file; not followed, so there is no note to show")
         problems = []
         if len(data) > NOTE_LIMIT:
             data = data[:NOTE_LIMIT]
             problems.append(f"cut at {NOTE_LIMIT // 1024} KiB")
-        if b"\0" in data:
-            return Note(name, "", f"{name} is binary (it holds NUL bytes); not shown")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("utf-8", errors="replace")
-            problems.append("not valid UTF-8: undecodable bytes shown as �")
-        return Note(name, text, "; ".join(problems) or None)
-    return Note(None, "", "no NOTE.md at HEAD: the candidate wrote no note")
+        text, problem = decode_note(data, name)
+        if text is None:
+            return Note(name, "", problem)
+        return Note(name, text, "; ".join([*problems, *([problem] if problem else [])]) or None)
+    return Note(None, "", f"no NOTE.md at HEAD: {odd}, so there is no note to show" if odd else
+                "no NOTE.md at HEAD: the candidate wrote no note")
+
+
+SYMLINK_MODE = "120000"
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def decode_note(data: bytes, name: str) -> tuple[str | None, str | None]:
+    """(the note's text, what was odd about it), or (None, why it is not shown). A note saved by
+    Windows tools may be UTF-16 with a byte-order mark (NUL bytes in every other place), or UTF-8
+    with one (which would hide a heading on the note's first line)."""
+    if data.startswith(_UTF16_MARKS):
+        return data.decode("utf-16", errors="replace"), "written in UTF-16 (shown decoded)"
+    if b"\0" in data:
+        return None, f"{name} is binary (it holds NUL bytes); not shown"
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), "not valid UTF-8: undecodable bytes shown as �"
 
 
 def commit_attributions(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:
@@ -148,9 +174,12 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
         if changed is None or not changed.added:
             continue
         data = repo.show("HEAD", name, limit=NOTE_LIMIT)
-        if not data or b"\0" in data:
+        if not data or repo.mode("HEAD", name) == SYMLINK_MODE:
             return None
-        found = attribution.parse_note(data.decode("utf-8", "replace"), document=True)
+        text, _ = decode_note(data, name)
+        if text is None:
+            return None
+        found = attribution.parse_note(text, document=True)
         if not found.entries:
             return None
         for entry in found.entries:
@@ -245,6 +274,11 @@ def _history_cut(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncate
         total = repo.count_commits()
         cut.append(f"the history has {total} commits; the latest {len(commits)} were read for attribution "
                    f"({total - len(commits)} older ones were not)")
+    roots = repo.shallow_roots()
+    if roots:
+        cut.append(f"the repository is a shallow clone (git clone --depth): its history stops at "
+                   f"{', '.join(root[:12] for root in roots[:3])}{' …' if len(roots) > 3 else ''}, so older "
+                   "commits, and what they say of who wrote which line, are not in it")
     if repo.notes_problem:
         cut.append("the repository's git notes could not be copied, so no git-ai note was read "
                    f"({repo.notes_problem})")

@@ -98,8 +98,17 @@ def summarise_files(row: Row) -> None:
                        "file_counts": summary}
 
 
+# What `review import` unpacks: a submission left in the cohort as it came is a row that says so.
+ARCHIVE_SUFFIXES = (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".tbz2", ".txz", ".tar", ".zip", ".bundle", ".git")
+
+
+def is_archive(path: Path) -> bool:
+    return path.name.lower().endswith(ARCHIVE_SUFFIXES) and path.is_file() and not path.is_symlink()
+
+
 def list_submissions(cohort: Path) -> list[Path]:
-    """Every direct subfolder, in name order (hidden folders are our own scratch space)."""
+    """Every direct subfolder, and every archive or bundle a submission came as, in name order
+    (hidden folders are our own scratch space)."""
     if not cohort.exists():
         raise CohortError(f"{cohort}: no such folder")
     if not cohort.is_dir():
@@ -108,7 +117,7 @@ def list_submissions(cohort: Path) -> list[Path]:
         entries = sorted(cohort.iterdir(), key=lambda p: p.name)
     except PermissionError:
         raise CohortError(f"{cohort}: permission denied") from None
-    return [p for p in entries if not p.name.startswith(".") and (p.is_dir() or p.is_symlink())]
+    return [p for p in entries if not p.name.startswith(".") and (p.is_dir() or p.is_symlink() or is_archive(p))]
 
 
 def cohort_settings(cohort: Path) -> dict:
@@ -272,6 +281,9 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
     try:
         if path.is_symlink():
             raise gitsafe.GitSafeError("a symbolic link; not followed")
+        if is_archive(path):
+            raise gitsafe.GitSafeError(f"an archive, not a submission folder: `review import {path.parent} {path}` "
+                                       "unpacks it into one (links refused, no hooks run, sizes capped)")
         repo = gitsafe.open_submission(path)
         commits = repo.commits(limit=gitsafe.MAX_COMMITS)
     except gitsafe.GitSafeError as error:

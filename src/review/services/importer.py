@@ -25,14 +25,13 @@ import tomli_w
 
 from review import gitsafe
 from review.gitsafe import importing
-from review.services import failures
+from review.services import cohort, failures
 from review.services.store import now
 from review.support import files
 
 MAX_UNPACKED = 512 << 20  # bytes out of one archive: a repository, not a bomb
 MAX_MEMBERS = 50_000
 MANIFEST = "review-import.toml"
-_ARCHIVE_SUFFIXES = (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".tbz2", ".txz", ".tar", ".zip", ".bundle", ".git")
 
 
 class ArchiveRefused(Exception):
@@ -56,7 +55,7 @@ def folder_name(source: str) -> str:
     """A cohort folder name from the source's last path segment: letters, digits, '.', '_', '-'."""
     last = source.rstrip("/").rsplit("/", 1)[-1]
     lowered = last.lower()
-    for suffix in _ARCHIVE_SUFFIXES:
+    for suffix in cohort.ARCHIVE_SUFFIXES:
         if lowered.endswith(suffix) and len(last) > len(suffix):
             last = last[: -len(suffix)]
             break

@@ -16,6 +16,9 @@ from review.services.analysis import Analysis
 from review.tui.keymap import reading_bindings
 
 MAX_REWRITTEN_SHOWN = 20  # rewritten commits' notes listed one by one above the note
+# Rows the pane lays out: a Static wraps its whole text on the UI thread, several times, so 130,000
+# one-character lines (a 256 KiB note) froze the console for seconds. A real note is far shorter.
+MAX_NOTE_ROWS = 3000
 
 
 def disclosure_summary(analysis: Analysis) -> str:
@@ -117,6 +120,9 @@ class NoteView(VerticalScroll, can_focus=True):
         self.wrap_width = self.text_width()
         text = self.analysis.note.text
         rows, self.line_starts = numbered_rows(text, self.wrap_width or None) if text else ([], [])
+        if len(rows) > MAX_NOTE_ROWS:
+            rows = [*rows[:MAX_NOTE_ROWS], f"… {len(rows) - MAX_NOTE_ROWS} more rows of the note are not shown here "
+                                           f"(this pane shows its first {MAX_NOTE_ROWS})"]
         body = "\n".join(rows)
         path = self.analysis.note.path
         header = f"{path} at HEAD {self.analysis.head[:12]}\n\n" if path else ""
