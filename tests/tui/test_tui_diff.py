@@ -116,14 +116,10 @@ async def test_hostile_note_and_diff_text_render_inert(tmp_path):
 
 
 async def test_a_100k_line_diff_opens_and_scrolls(tmp_path):
-    from helpers import make_repo
+    from helpers import commit_as, make_repo
 
     repo = make_repo(tmp_path / "big", {"README.md": "x\n"}, "starter")
-    (repo / "big.mjs").write_text("".join(f"export const v{i} = {i};\n" for i in range(100_000)))
-    from helpers import git
-
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "big", cwd=repo)
+    commit_as(repo, "big", {"big.mjs": "".join(f"export const v{i} = {i};\n" for i in range(100_000))})
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "big")
@@ -302,14 +298,12 @@ async def test_lines_carried_from_a_squashed_commits_note_are_marked_and_the_not
 
 
 async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_its_end(tmp_path):
-    from helpers import git, make_repo
+    from helpers import commit_as, make_repo
 
     repo = make_repo(tmp_path / "wide", {"README.md": "x\n"}, "starter")
     # Long enough to scroll: the vertical scrollbar covers the pane's last columns.
-    (repo / "wide.mjs").write_text("export const short = 1;\nexport const long = '" + "x" * 150 + "';\n" +
-                                   "".join(f"export const v{i} = {i};\n" for i in range(60)))
-    git("add", "-A", cwd=repo)
-    git("commit", "-qm", "wide", cwd=repo)
+    commit_as(repo, "wide", {"wide.mjs": "export const short = 1;\nexport const long = '" + "x" * 150 + "';\n" +
+                                         "".join(f"export const v{i} = {i};\n" for i in range(60))})
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_submission(app, pilot, "wide")
