@@ -163,6 +163,34 @@ def test_triage_into_head_prints_its_first_line_quietly(sample_cohort_master):
 
 
 @pytest.mark.sandbox
+def test_triage_on_a_terminal_keeps_each_row_to_one_line_and_marks_a_cut(sample_cohort_master):
+    import pty
+
+    controller, terminal = pty.openpty()
+    env = {**os.environ, "COLUMNS": "80", "LINES": "24"}
+    with subprocess.Popen([sys.executable, "-m", "review", "triage", str(sample_cohort_master)], stdout=terminal,
+                          stderr=subprocess.DEVNULL, env=env) as process:
+        os.close(terminal)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait(timeout=60)
+    os.close(controller)
+    rows = b"".join(chunks).decode().replace("\r", "").splitlines()
+    assert rows[0].startswith("candidate") and len(rows) > 3
+    assert all(len(row) <= 80 for row in rows)
+    assert any(row.endswith("…") for row in rows)
+    # Into a pipe, every row whole.
+    piped = review("triage", str(sample_cohort_master), env=env).stdout.splitlines()
+    assert any(len(row) > 80 for row in piped) and not any(row.endswith("…") for row in piped)
+
+
 def test_harness_log_goes_to_stdout_and_quietly_into_a_closed_pipe(tmp_path, isolated_dirs):
     from helpers import submission
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from pathlib import Path
 
 from review.cli import pipes
 from review.cli.console import UNSAFE_HELP
-from review.core.text import safe_line
+from review.core.text import fit, safe_line
 
 
 def triage_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,12 +96,16 @@ def run_triage(args: argparse.Namespace) -> int:
         print(safe_line(cohort.empty_cohort_text(args.cohort), 400))
         return 0
     print(f"{'candidate':24} {'state':10} {'key scope':11} {'runs':8} {'disclosure':10} detail")
+    # On a terminal each row keeps to one line, its end marked "…" when cut (--json has it whole);
+    # into a pipe or a file, every row whole.
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
     for row in rows:
         detail = row.problem or \
             f"{row.commits} commits, assistants: {marks.assistants_text(row.assistants, row.attribution, 'none')}"
         runs = marks.marks(row.scenarios) if row.scenarios else "—"
-        print(safe_line(f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} "
-                        f"{row.disclosure or '—':10} {detail}", 400))
+        line = safe_line(f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} "
+                         f"{row.disclosure or '—':10} {detail}", 400)
+        print(fit(line, max(40, width)) if width else line)
     print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} "
                                                       "not run)")
     return 0

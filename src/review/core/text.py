@@ -108,6 +108,11 @@ def clip(text: str, limit: int) -> str:
     return text[:limit] + f"… [{len(text) - limit} more characters]"
 
 
+def fit(text: str, width: int) -> str:
+    """`text` in at most `width` characters, its end marked "…" when cut (a row of a table)."""
+    return text if len(text) <= width else text[:max(0, width - 1)] + "…"
+
+
 def clip_lines(text: str, max_lines: int) -> str:
     lines = text.splitlines()
     if len(lines) <= max_lines:
