@@ -135,10 +135,17 @@ def test_the_key_is_sent_where_a_request_carries_it_not_where_it_is_first_named(
     texts = [h.text for h in evidence.gather(inputs)["key-scope"]]
     assert texts[:2] == ["the key is made at checkout.mjs:5: const key = crypto.randomUUID();",
                          "the key is sent at checkout.mjs:34: body: JSON.stringify({ amount, idempotencyKey }),"]
-    # Named only, far from any request: said as that, not as sent.
-    alone = evidence.Inputs("", [], {}, None, [], None, sites=sites[1:2])
-    assert evidence.gather(alone)["key-scope"][0].text.startswith("the key is named (no request near it) at "
-                                                                  "checkout.mjs:13")
+    # Named only, no request sending it: said as that, not as sent.
+    alone = evidence.Inputs("", [], {}, None, [], None, sites=evidence.code_sites([
+        ("checkout.mjs", 13, "  if (pending.amount === amount) return pending.idempotencyKey;")]))
+    assert evidence.gather(alone)["key-scope"][0].text.startswith("the key is named (no request sends it there) "
+                                                                  "at checkout.mjs:13")
+    # Made inside the request itself (the model draft's defect): said as one line.
+    draft = evidence.Inputs("", [], {}, None, [], None, sites=evidence.code_sites([
+        ("checkout.mjs", 4, '    const res = await fetch("http://localhost:8099/charge", {'),
+        ("checkout.mjs", 9, "        idempotencyKey: crypto.randomUUID(), // fresh key per attempt")]))
+    assert evidence.gather(draft)["key-scope"][0].text.startswith("the key is made and sent on one line at "
+                                                                  "checkout.mjs:9")
 
 
 def test_hints_carry_typed_sources_the_console_navigates_by():

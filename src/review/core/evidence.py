@@ -6,6 +6,7 @@ line, a commit), and the reviewer picks the tier. Nothing here ever chooses one.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -13,11 +14,12 @@ CODE_FILE = re.compile(r"\.(?:[cm]?js|ts)$")
 # Where the client's code makes the key, sends it, and sends the request: what `g` goes to from a
 # key-scope hint or a request in the stub log. Short lines only (the patterns never see a huge one).
 SITE_PATTERNS = {
-    "key-made": re.compile(r"randomUUID|\buuid\w*\(|crypto\.random|randomBytes|nanoid", re.I),
+    "key-made": re.compile(r"randomUUID|\buuid\w*\(|crypto\.random|randomBytes|nanoid|createHash", re.I),
     "key-sent": re.compile(r"idempotency[-_ ]?key", re.I),
     "request": re.compile(r"\bfetch\s*\(|\bhttps?\.request\s*\(|\baxios\b|\bundici\b|\brequest\s*\(", re.I),
 }
 MAX_SITE_LINE = 500
+_REQUIRE = re.compile(r"=\s*require\s*\(")
 ARTICLE_LINE = re.compile(r'\{\s*"charges"\s*:\s*(\d+)\s*,\s*"distinctKeys"\s*:\s*(\d+)\s*\}')
 TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s$")
 
@@ -83,7 +85,7 @@ Source = NoteLines | LogLines | CommitRef | DiffLine | Attribution
 
 @dataclass(frozen=True)
 class CodeSite:
-    kind: str  # key-made | key-sent | request
+    kind: str  # key-made | key-sent | key-named (names the key, sends nothing) | request
     path: str
     line: int  # at HEAD
     text: str
@@ -92,7 +94,7 @@ class CodeSite:
 # One pass over every line, lowered, for the words every pattern above needs (plain words: 14 times
 # faster than the patterns' case-blind alternation, 0.9 s on 130k lines); the three patterns run only
 # on the few lines it finds.
-SITE_WORDS = re.compile(r"uuid|crypto\.random|randombytes|nanoid|idempotency|fetch|request|axios|undici")
+SITE_WORDS = re.compile(r"uuid|crypto\.random|randombytes|nanoid|createhash|idempotency|fetch|request|axios|undici")
 
 
 def code_sites(lines: list[tuple[str, int, str]]) -> list[CodeSite]:
@@ -108,28 +110,36 @@ def code_sites(lines: list[tuple[str, int, str]]) -> list[CodeSite]:
         code = text.strip()
         if code.startswith(("//", "*", "/*")):
             continue  # a comment that names the header is not the code that sends it
+        if code.startswith(("import ", "import{")) or _REQUIRE.search(code):
+            continue  # importing createHash or fetch makes and sends nothing
         for kind, pattern in SITE_PATTERNS.items():
             if pattern.search(code):
                 found.append(CodeSite(kind, path, number, code))
-    return found
+    return _tell_sends(found)
 
 
-# A line that names the key as part of a request: a header, a body, its serialisation.
-_IN_REQUEST = re.compile(r"headers|body|stringify|[\"']idempotency[-_ ]?key[\"']", re.I)
-# How far from a request a line naming the key may be and still be part of it.
+# A line naming the key as part of a request: a header or body field, the header's own name.
+_IN_REQUEST = re.compile(r"\bheaders\s*:|\bbody\s*:|[\"']idempotency[-_ ]?key[\"']\s*[:,]", re.I)
+# A line that declares, returns or defines the key rather than sending it.
+_NOT_SENT = re.compile(r"^\s*(?:(?:export\s+)?(?:const|let|var)\s|return\b|(?:export\s+)?(?:async\s+)?function\b)")
+# How many lines after a request's first line its options (headers, body) may run.
 NEAR_REQUEST = 8
 
 
-def sending_site(sites: list[CodeSite]) -> tuple[CodeSite | None, bool]:
-    """(where the key is sent, True) — the first line naming it inside a request: in its headers or body,
-    or within a few lines of one — else (the first line naming it, False), else (None, False)."""
-    named = [site for site in sites if site.kind == "key-sent"]
-    requests = [site for site in sites if site.kind == "request"]
-    for site in named:
-        if _IN_REQUEST.search(site.text) or any(r.path == site.path and abs(r.line - site.line) <= NEAR_REQUEST
-                                                for r in requests):
-            return site, True
-    return (named[0], False) if named else (None, False)
+def _tell_sends(found: list[CodeSite]) -> list[CodeSite]:
+    """A line naming the key sends it only inside a request: in the lines just after a request starts,
+    or in a headers or body field. Any other line naming it (a declaration, a read, a return, a file
+    write) is `key-named`, and said to be only that."""
+    requests = [site for site in found if site.kind == "request"]
+
+    def sends(site: CodeSite) -> bool:
+        if _NOT_SENT.search(site.text):
+            return False
+        return bool(_IN_REQUEST.search(site.text)) or any(
+            r.path == site.path and r.line <= site.line <= r.line + NEAR_REQUEST for r in requests)
+
+    return [site if site.kind != "key-sent" or sends(site) else dataclasses.replace(site, kind="key-named")
+            for site in found]
 
 
 @dataclass(frozen=True)
@@ -201,10 +211,13 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     # Key scope: where the code makes and sends the key (first, so g lands on the code), then what
     # the gateway recorded.
     shown_sites: set[tuple[str, int]] = set()
-    made = next((site for site in inputs.sites or [] if site.kind == "key-made"), None)
-    sent, in_request = sending_site(inputs.sites or [])
-    for site, what in ((made, "the key is made"),
-                       (sent, "the key is sent" if in_request else "the key is named (no request near it)")):
+    first_site = {kind: next((site for site in inputs.sites or [] if site.kind == kind), None)
+                  for kind in ("key-made", "key-sent", "key-named")}
+    made, sent = first_site["key-made"], first_site["key-sent"]
+    together = made is not None and sent is not None and (made.path, made.line) == (sent.path, sent.line)
+    for site, what in ((made, "the key is made and sent on one line" if together else "the key is made"),
+                       (sent, "the key is sent"),
+                       (None if sent else first_site["key-named"], "the key is named (no request sends it there)")):
         if site and (site.path, site.line) not in shown_sites:
             shown_sites.add((site.path, site.line))
             hints["key-scope"].append(Hint(f"{what} at {site.path}:{site.line}: {site.text[:80]}",

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from textual.app import App
 
-from review.core.evidence import Attribution, CommitRef, DiffLine, LogLines, NoteLines, Source
+from review.core.evidence import Attribution, CodeSite, CommitRef, DiffLine, LogLines, NoteLines, Source
 from review.core.text import safe_line
 from review.harness import runner, scenarios
 from review.services import store
@@ -40,8 +40,9 @@ class Workspace(Protocol):
     def show_pane(self, name: str) -> None: ...
 
 
-SITE_ORDER = {"key-sent": 0, "request": 1, "key-made": 2}
-SITE_WORDS = {"key-sent": "sends the key", "request": "sends the request", "key-made": "makes the key"}
+SITE_ORDER = {"key-sent": 0, "request": 1, "key-made": 2, "key-named": 3}
+SITE_WORDS = {"key-sent": "sends the key", "request": "sends the request", "key-made": "makes the key",
+              "key-named": "names the key (sends nothing)"}
 
 
 class Navigation:
@@ -97,8 +98,13 @@ class Navigation:
         the request, where the key is made; g again goes to the next one."""
         if self.screen.analysis is None:
             return
-        sites = sorted(self.screen.analysis.sites,
-                       key=lambda site: (SITE_ORDER[site.kind], site.path, site.line))
+        ordered = sorted(self.screen.analysis.sites, key=lambda site: (SITE_ORDER[site.kind], site.path, site.line))
+        # One stop per line, under its first kind in that order (a line that makes and names the key
+        # is where it is made).
+        by_line: dict[tuple[str, int], CodeSite] = {}
+        for site in ordered:
+            by_line.setdefault((site.path, site.line), site)
+        sites = list(by_line.values())
         if not sites:
             self.screen.app.notify("No line in the diff sends a request or a key (is the client's code in "
                                    "the diff?)", markup=False)
