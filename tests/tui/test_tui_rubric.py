@@ -128,6 +128,23 @@ async def test_save_and_next_opens_the_next_unscored(sample_cohort):
     assert saved(sample_cohort, "ada-okafor")[0]["state"] == "draft"
 
 
+async def test_save_and_next_under_a_filter_with_nothing_left_says_so_and_stays_on_triage(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"ada", "enter")
+        await open_submission(app, pilot, "ada-okafor")
+        await score_all(pilot)
+        await pilot.press("ctrl+n")
+        await settle(app, pilot)
+        # Never the same submission again, silently.
+        assert isinstance(app.screen, CohortScreen)
+        said = [n.message for n in app._notifications]
+        assert any("No other submission shown is left for ana to score" in m and "outside the filter" in m
+                   for m in said)
+    assert saved(sample_cohort, "ada-okafor")[0]["state"] == "draft"
+
+
 async def test_read_only_score_file_keeps_the_review_in_the_form(sample_cohort):
     (sample_cohort / "dev-patel.review.toml").write_text("broken = [")
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))

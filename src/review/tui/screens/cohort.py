@@ -374,8 +374,8 @@ class CohortScreen(Screen[None]):
                 cohort.apply_suite(row, result.suite)
             if result.scores is not None:
                 self.refresh_row(row, result.scores)
-        if result is not None and result.open_next:
-            self.action_next_unscored()
+        # The next to score, opened only when there is one (never the same one again, silently).
+        if result is not None and result.open_next and self.go_to_next_unscored():
             self.action_open()
 
     def scores_changed(self, files: dict[str, store.ScoreFile]) -> None:
@@ -395,17 +395,28 @@ class CohortScreen(Screen[None]):
                 self.app.notify(safe_line(f"{who} saved {row.name}: {state}", 200), markup=False, timeout=4)
 
     def action_next_unscored(self) -> None:
-        """The next row this reviewer has not scored finally at HEAD (another's final does not count)."""
+        self.go_to_next_unscored()
+
+    def go_to_next_unscored(self) -> bool:
+        """The next row shown that this reviewer has not scored finally at HEAD (another's final does
+        not count); False, said, when there is none other than the one at the cursor."""
         table = self.table
         names = [key.value for key in table.rows if key.value is not None]
-        if not names:
-            return
         start = table.cursor_row
-        for step in range(1, len(names) + 1):
+        for step in range(1, len(names)):
             if self.to_score(self.rows[names[(start + step) % len(names)]]):
                 table.move_cursor(row=(start + step) % len(names))
-                return
-        self.app.notify(f"Every submission is scored by {self.me}.", markup=False)
+                return True
+        shown = set(names)
+        outside = sum(self.to_score(row) for name, row in self.rows.items() if name not in shown)
+        here = names[start] if 0 <= start < len(names) and self.to_score(self.rows[names[start]]) else None
+        said = f"No other submission shown is left for {self.me} to score"
+        if here:
+            said += f" ({here} is)"
+        if outside:
+            said += f"; {outside} more outside the filter (escape clears it)"
+        self.app.notify(said + ".", markup=False)
+        return False
 
     def action_next_arrival(self) -> None:
         """The next row that arrived since the console opened, after the cursor (round to the first)."""
