@@ -34,8 +34,8 @@ def test_evidence_hints_cite_where_and_never_choose():
         {"first-503": {"verdict": "ok", "requests": 2, "distinct_keys": 1}, "restart": {"verdict": "double-charge"}},
         [], ("a" * 40, 16, 2)))
     # The runs in the note's own order, each with its line (the "before" one is not sorted after).
-    assert any(h.text == 'the note quotes 2 different runs: {"charges":2,"distinctKeys":2} (line 1), '
-                         '{"charges":2,"distinctKeys":1} (line 2)' and h.where == "note lines 1, 2"
+    assert any(h.text == 'the note quotes 2 different runs, in its order: {"charges":2,"distinctKeys":2}, '
+                         'then {"charges":2,"distinctKeys":1}' and h.where == "note lines 1, 2"
                for h in hints["evidence"])
     assert any("restart" in h.text for h in hints["explanation"])
     assert any(h.text.startswith("a test was committed (bbbbbbb)") for h in hints["found-defect"])
@@ -120,6 +120,13 @@ def test_agreement_needs_two_finals():
     review = store.Review(["a"], "c", state="final", tiers={"x": "weak"})
     assert export.agreement([review], ["x"]) is None
     assert export.agreement([review, store.Review(["b"], "c", state="final", tiers={"x": "weak"})], ["x"]) == 1.0
+
+
+def test_two_runs_quoted_on_one_note_line_are_both_counted():
+    note = '- Stub before: `{"charges":2,"distinctKeys":2}`; after: `{"charges":2,"distinctKeys":1}`.\n'
+    hints = evidence.gather(evidence.Inputs(note, [], {}, None, [], None))
+    assert hints["evidence"][0].text == ('the note quotes 2 different runs, in its order: {"charges":2,"distinctKeys":2}, '
+                                         'then {"charges":2,"distinctKeys":1}')
 
 
 def test_the_key_is_sent_where_a_request_carries_it_not_where_it_is_first_named():

@@ -244,17 +244,16 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
                                            LogLines("two-orders")))
 
     # Evidence: raw stub output in the note.
-    runs = [(n, m.group(0)) for n, line in enumerate(note.splitlines(), start=1) for m in [ARTICLE_LINE.search(line)] if m]
+    # Every quoted run, two on one line too ("before: {…}; after: {…}").
+    runs = [(n, m.group(0)) for n, line in enumerate(note.splitlines(), start=1) for m in ARTICLE_LINE.finditer(line)]
     if not runs:
         hints["evidence"].append(Hint("no raw stub output ({\"charges\":…,\"distinctKeys\":…}) in the note", NoteLines()))
     else:
-        # In the note's own order, each with its line: which run came first is the note's to say.
-        first_at: dict[str, int] = {}
-        for number, text in runs:
-            first_at.setdefault(text.replace(" ", ""), number)
-        quoted = ", ".join(f"{text} (line {number})" for text, number in first_at.items())
-        kind = f"{len(first_at)} different runs" if len(first_at) > 1 else "one run"
-        hints["evidence"].append(Hint(f"the note quotes {kind}: {quoted}", _lines([n for n, _ in runs])))
+        # In the note's own order (which run came first is the note's to say); the lines are the source's.
+        distinct = list(dict.fromkeys(text.replace(" ", "") for _, text in runs))
+        kind = f"{len(distinct)} different runs, in its order" if len(distinct) > 1 else "one run"
+        hints["evidence"].append(Hint(f"the note quotes {kind}: {', then '.join(distinct)}",
+                                      _lines([n for n, _ in runs])))
     passes = _note_lines(note, r"\bit passes\b|\bpasses\b|tests? (are )?green")
     if passes:
         hints["evidence"].append(Hint("the note says it passes", _lines(passes)))
