@@ -302,7 +302,9 @@ async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_
 
     repo = make_repo(tmp_path / "wide", {"README.md": "x\n"}, "starter")
     # Long enough to scroll: the vertical scrollbar covers the pane's last columns.
+    # One line exactly a column too wide for the 78 columns seen at 80: 16 of gutter and sign, then 63.
     commit_as(repo, "wide", {"wide.mjs": "export const short = 1;\nexport const long = '" + "x" * 150 + "';\n" +
+                                         "export const edge = '" + "y" * 40 + "';\n" +
                                          "".join(f"export const v{i} = {i};\n" for i in range(60))})
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -317,6 +319,7 @@ async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_
 
         assert view.visible_width < view.size.width  # the scrollbar covers the last columns
         assert row_with("const long").endswith("›") and not row_with("const short").rstrip().endswith("›")
+        assert row_with("const edge").endswith("›")
         # Scrolled to the line's end, nothing is cut.
         view.scroll_to(x=view.max_scroll_x, animate=False)
         await pilot.pause()
@@ -337,3 +340,24 @@ async def test_next_and_previous_file_work_when_the_whole_diff_fits_on_screen(sa
         assert current(view)[0] != first
         await pilot.press("K")
         assert current(view)[0] == first
+
+
+async def test_a_hunk_header_wider_than_the_pane_ends_in_the_mark(tmp_path):
+    from helpers import commit_as, make_repo
+
+    # git puts the enclosing line after "@@ … @@": here a long import, as in a real client.
+    head = "import { readFileSync, renameSync, rmSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';\n"
+    # Far enough below it that the hunk's context does not reach it (indented: git names the nearest
+    # line that starts at the margin).
+    head += "".join(f"  // unchanged {i}\n" for i in range(10))
+    repo = make_repo(tmp_path / "hdr", {"client.mjs": head + "".join(f"const v{i} = {i};\n" for i in range(20))},
+                     "starter")
+    commit_as(repo, "change", {"client.mjs": head + "".join(f"const v{i} = {i * 2};\n" for i in range(20))})
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "hdr")
+        view = screen.query_one(DiffView)
+        await pilot.pause()
+        painted = ["".join(s.text for s in view.render_line(y))[:view.visible_width] for y in range(view.size.height)]
+        header = next(row for row in painted if "@@ " in row and "import" in row)
+        assert header.endswith("›")

@@ -313,17 +313,25 @@ class DiffView(ScrollView, can_focus=True):
         cropped = strip.crop_extend(scroll_x, scroll_x + width, base)
         row = self.rows[index]
         visible = min(width, self.visible_width)
-        if row.kind == "line" and row.line is not None and self._goes_past(row.line.text, scroll_x + visible):
+        if self._goes_past(row, scroll_x + visible):
             # The mark in the last column seen, not under the scrollbar.
             cropped = self.painter.cut_mark(cropped.crop(0, visible), base).extend_cell_length(width, base)
         return cropped
 
-    def _goes_past(self, text: str, right: int) -> bool:
-        """Whether a line's code, as drawn, ends past column `right` (most lines are far too short to
+    def _goes_past(self, row: Row, right: int) -> bool:
+        """Whether a row's text, as drawn, ends past column `right` (most rows are far too short to
         need it measured: a character draws at most two columns, a tab four)."""
-        if self.gutter_width + 2 * len(text) + 2 * text.count("\t") <= right:
+        if row.kind == "line":
+            if row.line is None or row.line.kind == "\\":
+                return False
+            # The gutter, then the line's sign, then its code.
+            start, text = self.gutter_width + 1, row.line.text
+        else:
+            # A file's, hunk's or note's row: "▶ " or "━ " before it; a moved block's, the gutter.
+            start, text = (self.gutter_width - 1 if row.kind == "moved" else 2), row.text
+        if start + 2 * len(text) + 2 * text.count("\t") <= right:
             return False
-        return self.gutter_width + cell_len(shown(text)) > right
+        return start + cell_len(shown(text)) > right
 
     # ----------------------------------------------------------------- changed words
 
