@@ -376,13 +376,35 @@ async def test_escape_in_a_line_comment_keeps_what_was_typed_as_the_rubrics_boxe
         await settle(app, pilot)
         assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == \
             ["typed, then escape by habit"]
-        # An empty box adds nothing.
-        await pilot.press("m", "escape")
+        # m again at the same place opens that comment to edit, never a second one.
+        await pilot.press("m", *", edited", "enter")
         await settle(app, pilot)
-        assert len(screen.query_one(RubricForm).values()["anchored"]) == 1
+        assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == \
+            ["typed, then escape by habit, edited"]
+        # Quit asks (the edit may not be autosaved yet): s saves and goes.
         await pilot.press("ctrl+q")
         await settle(app, pilot)
-    assert saved(sample_cohort, "ben-larsen")[0]["anchored"][0]["text"] == "typed, then escape by habit"
+        await pilot.press("s")
+        await settle(app, pilot)
+    assert saved(sample_cohort, "ben-larsen")[0]["anchored"][0]["text"] == "typed, then escape by habit, edited"
+
+
+async def test_a_line_comment_emptied_is_deleted(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("1", "n", "m", *"a slip", "enter")
+        await settle(app, pilot)
+        form = screen.query_one(RubricForm)
+        assert len(form.values()["anchored"]) == 1
+        # An empty box that was empty adds nothing; emptied, the comment goes.
+        await pilot.press("n", "m", "escape")
+        await settle(app, pilot)
+        assert len(form.values()["anchored"]) == 1
+        await pilot.press("p", "m", "ctrl+u", "enter")
+        await settle(app, pilot)
+        assert form.values()["anchored"] == []
+        assert any("deleted" in n.message for n in app._notifications)
 
 
 async def test_the_overall_comment_is_reached_from_the_keyboard_and_a_comment_box_opens_in_view(sample_cohort):

@@ -15,8 +15,8 @@ from textual.widgets import Input, Static
 MAX_COMMENT = 2000
 
 
-class AnchorCommentScreen(ModalScreen[str | None]):
-    """Answers the comment's text (enter or escape), or None when the box was left empty."""
+class AnchorCommentScreen(ModalScreen[str]):
+    """Answers the box's text (enter or escape): the comment at that place, "" for none."""
 
     BINDING_GROUP_TITLE = "Line comment"
     BINDINGS = [Binding("escape", "leave", "Keep it and close", id="anchor.leave")]
@@ -26,18 +26,20 @@ class AnchorCommentScreen(ModalScreen[str | None]):
                                      padding: 0 1; background: $surface; }
     """
 
-    def __init__(self, at: str) -> None:
+    def __init__(self, at: str, text: str = "") -> None:
         super().__init__()
-        self.at = at
+        self.at, self.text = at, text
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Content(f"Comment on {self.at} (enter or escape keeps it; an empty box adds nothing)"))
-            yield Input(max_length=MAX_COMMENT, placeholder="what you saw here")
+            what = "edit it; an empty box deletes it" if self.text else "an empty box adds nothing"
+            yield Static(Content(f"Comment on {self.at} (enter or escape keeps it; {what})"))
+            # The cursor after the comment kept here, not the comment selected: typing goes on from its end.
+            yield Input(self.text, max_length=MAX_COMMENT, placeholder="what you saw here", select_on_focus=False)
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        self.dismiss(event.value.strip())
 
     def action_leave(self) -> None:
-        self.dismiss(self.query_one(Input).value.strip() or None)
+        self.dismiss(self.query_one(Input).value.strip())

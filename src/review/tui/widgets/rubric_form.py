@@ -269,8 +269,19 @@ class RubricForm(VerticalScroll, can_focus=False):
             self.anchored = anchored
             self.show_anchored()
 
-    def add_anchored(self, at: str, text: str) -> None:
-        self.anchored.append({"at": at, "text": text})
+    def anchored_at(self, at: str) -> str:
+        """The line comment kept at `at` ("" when none)."""
+        return next((a["text"] for a in self.anchored if a["at"] == at), "")
+
+    def set_anchored(self, at: str, text: str) -> None:
+        """The line comment at `at` becomes `text` (added when new); an empty text removes it."""
+        kept = [a for a in self.anchored if a["at"] != at]
+        where = next((i for i, a in enumerate(self.anchored) if a["at"] == at), len(kept))
+        if text:
+            kept.insert(min(where, len(kept)), {"at": at, "text": text})
+        if kept == self.anchored:
+            return
+        self.anchored = kept
         self.show_anchored()
         self.post_message(self.Edited(self))
 

@@ -160,8 +160,10 @@ class Navigation:
         if top is None:
             return None
         names = [s.name for s in scenarios.SCENARIOS]
+        # The line's words only: the columns' bars and padding (side by side) say nothing in a score file.
+        said = " ".join(log.raw_lines[top].replace("│", " ").split())
         for line in reversed(log.raw_lines[:top + 1]):
             found = next((name for name in names if f"] {name}: " in line), None)
             if found:
-                return safe_line(f"stub log {found}: {log.raw_lines[top].strip()}", 160)
-        return safe_line(f"stub log: {log.raw_lines[top].strip()}", 160)
+                return safe_line(f"stub log {found}: {said}", 160)
+        return safe_line(f"stub log: {said}", 160)

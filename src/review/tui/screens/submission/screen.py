@@ -446,12 +446,17 @@ class SubmissionScreen(Screen[Closed]):
             self.app.notify("Nothing here to comment on yet.", markup=False)
             return
 
-        def keep(text: str | None) -> None:
-            if text:
-                self.form.add_anchored(at, text)
-                self.app.notify(safe_line(f"comment kept on {at} (listed in the rubric)", 200), markup=False)
+        before = self.form.anchored_at(at)
 
-        self.app.push_screen(AnchorCommentScreen(at), keep)
+        def keep(text: str | None) -> None:
+            if text is None or text == before:
+                return
+            self.form.set_anchored(at, text)
+            said = f"comment kept on {at} (listed in the rubric)" if text else f"comment on {at} deleted"
+            self.app.notify(safe_line(said, 200), markup=False)
+
+        # m again at the same place edits the comment kept there.
+        self.app.push_screen(AnchorCommentScreen(at, before), keep)
 
     # ----------------------------------------------------------------- runs → evidence, diff, timeline
 
