@@ -21,5 +21,16 @@ async def test_a_note_of_a_hundred_thousand_lines_is_shown_cut_and_says_so(tmp_p
         await settle(app, pilot)
         shown = str(app.screen.query_one(NoteView).text.render()).split("\n")
         assert len(shown) < MAX_NOTE_ROWS + 10
-        assert shown[-1] == f"… {LINES + 1 - MAX_NOTE_ROWS} more rows of the note are not shown here " \
+        # The note has LINES lines (its final newline starts none).
+        assert shown[-1] == f"… {LINES - MAX_NOTE_ROWS} more rows of the note are not shown here " \
                             f"(this pane shows its first {MAX_NOTE_ROWS})"
+
+
+def test_the_note_numbers_its_lines_as_the_diff_counts_them():
+    from review.tui.widgets.note_view import numbered_rows
+
+    rows, starts = numbered_rows("one\ntwo\n")
+    assert rows == ["1 │ one", "2 │ two"] and starts == [0, 1]
+    # A blank last line the file really has is still shown.
+    rows, _ = numbered_rows("one\ntwo\n\n")
+    assert rows == ["1 │ one", "2 │ two", "3 │ "]

@@ -61,6 +61,9 @@ def numbered_rows(text: str, width: int | None = None) -> tuple[list[str], list[
     narrow pane never hides the end of a sentence and "note line 15" still finds line 15.
     Returns the rows, and for each note line the row it starts on."""
     lines = safe_text(text).expandtabs(4).split("\n")
+    # A final newline ends the last line; it starts no line of its own (the diff counts 11, not 12).
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
     digits = len(str(len(lines)))
     room = None if width is None else max(20, width - digits - 3)
     rows: list[str] = []
