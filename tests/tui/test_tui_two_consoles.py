@@ -162,6 +162,10 @@ async def test_a_signal_both_consoles_changed_is_shown_side_by_side_and_the_revi
                    in n.message for n in two._notifications)
         # Console 2 keeps its value on screen; Blast radius (only console 1's) is merged in.
         assert two_screen.form.values()["tiers"] == {"explanation": "strong", "blast-radius": "acceptable"}
+        # Said beside the signal itself too, where the reviewer is looking.
+        titles = {row.signal.id: str(row.title.render()) for row in two_screen.form.rows()}
+        assert "≠ your other console saved another" in titles["explanation"]
+        assert "≠" not in titles["blast-radius"]
         assert entry_on_disk(sample_cohort)["tiers"] == {"explanation": "weak", "blast-radius": "acceptable"}
         # An autosave meanwhile leaves Explanation as console 1 saved it.
         await two_pilot.press("j", "j", "space")
@@ -176,6 +180,7 @@ async def test_a_signal_both_consoles_changed_is_shown_side_by_side_and_the_revi
         await settle(two, two_pilot)
         assert entry_on_disk(sample_cohort)["tiers"] == {"explanation": "strong", "blast-radius": "acceptable"}
         assert "CONFLICT" not in two_screen.form.status
+        assert not any(row.in_conflict for row in two_screen.form.rows())
 
         # Console 1 saw nothing yet and changes Explanation again, unsaved; its poll shows the conflict.
         await one_pilot.press("k", "a")

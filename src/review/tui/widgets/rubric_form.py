@@ -66,6 +66,8 @@ class SignalRow(Vertical, can_focus=True):
         # Set by another console's save of this review (what it changed here), until the reviewer
         # touches the signal: said beside its name, where the reviewer is looking.
         self.taken = False
+        # Both consoles changed this signal and the reviewer has not decided yet.
+        self.in_conflict = False
         self.hints: list[Hint] = []
         # g cycles through the hints' sources.
         self.next_hint = 0
@@ -86,8 +88,11 @@ class SignalRow(Vertical, can_focus=True):
 
     def refresh_text(self) -> None:
         chosen = TIER_LABELS.get(self.tier, "not scored yet")
-        taken = "  ← changed in your other console" if self.taken else ""
-        self.title.update(Content(f"{self.signal.name}: {chosen}{taken}"))
+        if self.in_conflict:
+            said = "  ≠ your other console saved another (ctrl+s keeps yours, R takes theirs)"
+        else:
+            said = "  ← changed in your other console" if self.taken else ""
+        self.title.update(Content(f"{self.signal.name}: {chosen}{said}"))
         parts = []
         for key, tier in zip("was", TIERS):
             mark = "●" if self.tier == tier else "○"
@@ -268,6 +273,12 @@ class RubricForm(VerticalScroll, can_focus=False):
         if anchored != self.anchored:
             self.anchored = anchored
             self.show_anchored()
+
+    def mark_conflicts(self, signal_ids: set[str]) -> None:
+        for row in self.rows():
+            if row.in_conflict != (row.signal.id in signal_ids):
+                row.in_conflict = row.signal.id in signal_ids
+                row.refresh_text()
 
     def anchored_at(self, at: str) -> str:
         """The line comment kept at `at` ("" when none)."""

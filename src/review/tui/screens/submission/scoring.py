@@ -84,6 +84,9 @@ class Scoring:
         """The state a save now would write (a final asked for and refused says so, with why)."""
         if self.session.started:
             self.form.set_header(self.session.header(self.form.state, self.form.missing()))
+            # Beside each signal still in conflict, not only in the table at the rubric's top.
+            self.form.mark_conflicts({name for kind, name in (c.field for c in self.session.conflicts)
+                                      if kind in ("tier", "comment")})
 
     def note_shown(self) -> None:
         if self.session.open_note():
