@@ -320,6 +320,11 @@ async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_
         assert view.visible_width < view.size.width  # the scrollbar covers the last columns
         assert row_with("const long").endswith("›") and not row_with("const short").rstrip().endswith("›")
         assert row_with("const edge").endswith("›")
+        # l scrolls a few columns a press, not one.
+        await pilot.press("l")
+        assert view.scroll_offset.x == DiffView.SIDEWAYS_STEP
+        await pilot.press("h")
+        assert view.scroll_offset.x == 0
         # Scrolled to the line's end, nothing is cut.
         view.scroll_to(x=view.max_scroll_x, animate=False)
         await pilot.pause()

@@ -452,6 +452,15 @@ class DiffView(ScrollView, can_focus=True):
         if position > 0:
             self.go_to_file(self.rows[self.file_rows[position - 1]].file)
 
+    # Columns per h/l: a column a press made a 100-character line take 25 presses to read.
+    SIDEWAYS_STEP = 8
+
+    def action_scroll_left(self) -> None:
+        self.scroll_to(x=max(0, self.scroll_x - self.SIDEWAYS_STEP), animate=False)
+
+    def action_scroll_right(self) -> None:
+        self.scroll_to(x=min(self.max_scroll_x, self.scroll_x + self.SIDEWAYS_STEP), animate=False)
+
     def action_toggle_ai_only(self) -> None:
         self.ai_only = not self.ai_only
 
