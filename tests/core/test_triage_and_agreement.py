@@ -108,3 +108,13 @@ def test_the_first_503_key_hint_reads_what_the_gateway_counted_not_the_verdict(f
     hints = evidence.gather(evidence.Inputs("", [], {}, {"first-503": first}, [], None))
     said = [hint.text for hint in hints["key-scope"] if hint.text.startswith("first-503")]
     assert len(said) == 1 and words in said[0]
+
+
+def test_the_next_to_score_comes_after_the_cursor_round_to_the_first_and_is_never_the_cursor():
+    from review.core.triage import next_to_score
+
+    assert next_to_score([True, False, True, False], 0) == 2
+    assert next_to_score([True, False, False, False], 2) == 0
+    # Only the row at the cursor is left: none (save-and-next must not reopen it).
+    assert next_to_score([False, True, False], 1) is None
+    assert next_to_score([], 0) is None

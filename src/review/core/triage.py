@@ -154,3 +154,19 @@ def matches(terms: list[Term], fields: Mapping[str, Iterable[str]]) -> bool:
         if not any(term.value in value for value in values):
             return False
     return True
+
+
+def next_to_score(to_score: list[bool], at: int) -> int | None:
+    """The next row after `at` (round to the first) still to score, never `at` itself; None when none."""
+    count = len(to_score)
+    return next(((at + step) % count for step in range(1, count) if to_score[(at + step) % count]), None)
+
+
+def none_left_text(me: str, here: str | None, outside: int) -> str:
+    """What `n` and save-and-next say when no other row shown is left to score."""
+    said = f"No other submission shown is left for {me} to score"
+    if here:
+        said += f" ({here} is)"
+    if outside:
+        said += f"; {outside} more outside the filter (escape clears it)"
+    return said + "."

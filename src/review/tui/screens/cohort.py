@@ -403,19 +403,14 @@ class CohortScreen(Screen[None]):
         table = self.table
         names = [key.value for key in table.rows if key.value is not None]
         start = table.cursor_row
-        for step in range(1, len(names)):
-            if self.to_score(self.rows[names[(start + step) % len(names)]]):
-                table.move_cursor(row=(start + step) % len(names))
-                return True
+        found = triage.next_to_score([self.to_score(self.rows[name]) for name in names], start)
+        if found is not None:
+            table.move_cursor(row=found)
+            return True
         shown = set(names)
         outside = sum(self.to_score(row) for name, row in self.rows.items() if name not in shown)
         here = names[start] if 0 <= start < len(names) and self.to_score(self.rows[names[start]]) else None
-        said = f"No other submission shown is left for {self.me} to score"
-        if here:
-            said += f" ({here} is)"
-        if outside:
-            said += f"; {outside} more outside the filter (escape clears it)"
-        self.app.notify(said + ".", markup=False)
+        self.app.notify(triage.none_left_text(self.me, here, outside), markup=False)
         return False
 
     def action_next_arrival(self) -> None:
