@@ -90,6 +90,11 @@ class RowPainter:
         return cached
 
     def row(self, index: int, row: Row, current: bool) -> Strip:
+        return self.drawn(index, row, current)[0]
+
+    def drawn(self, index: int, row: Row, current: bool) -> tuple[Strip, int]:
+        """The row as a strip as wide as the view's lines, and the column its own text ends at (where
+        the view marks a row that goes on past what is seen)."""
         full = max(self.view.line_width, self.view.size.width)
         if row.kind != "line" or row.line is None:
             return self._render_note(row, current, full)
@@ -104,9 +109,10 @@ class RowPainter:
         segments += self._mark_and_sign(line, line_style, gutter_style)
         segments += self._line_text(index, row, line, row.index, line_style)
         segments = [Segment(s.text, self._readable(s.style)) if s.style else s for s in segments]
-        return Strip(segments).extend_cell_length(full, line_style)
+        content = Strip(segments)
+        return content.extend_cell_length(full, line_style), content.cell_length
 
-    def _render_note(self, row: Row, current: bool, width: int) -> Strip:
+    def _render_note(self, row: Row, current: bool, width: int) -> tuple[Strip, int]:
         name = {"file": "diff-view--file", "hunk": "diff-view--hunk", "info": "diff-view--info",
                 "moved": "diff-view--moved-note"}[row.kind]
         style = self._base_style + self._style(name)
@@ -119,7 +125,8 @@ class RowPainter:
             if self.view.paired:
                 left = self.side_widths()[0] + 1 if all(end.side == "+" for end in row.moves) else 0
                 prefix = " " * (left + SIDE_GUTTER - 2)
-        return Strip([Segment(prefix + safe_text(row.text), style)]).extend_cell_length(width, style)
+        content = Strip([Segment(prefix + safe_text(row.text), style)])
+        return content.extend_cell_length(width, style), content.cell_length
 
     def _line_style(self, line: diff.DiffLine) -> RichStyle:
         kind_style = {"+": "diff-view--added", "-": "diff-view--removed"}.get(line.kind, "diff-view--context")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from rich.cells import cell_len
 from textual import events, on
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -27,7 +26,6 @@ from textual.strip import Strip
 from review.core import diff
 from review.core.word_diff import Span
 from review.tui.keymap import reading_bindings
-from review.tui.widgets.diff.code import shown
 from review.tui.widgets.diff.paint import COVERAGE_GUTTER, RowPainter
 from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
 from review.tui.widgets.diff.words import ChangedWords, Found
@@ -120,7 +118,8 @@ class DiffView(ScrollView, can_focus=True):
         self.rows = DiffRows(self.diff)
         self.hunk_rows: list[int] = []
         self.file_rows: list[int] = []
-        self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
+        # Each row drawn: its strip, and the column its own text ends at.
+        self._cache: LRUCache[tuple, tuple[Strip, int]] = LRUCache(2048)
         self.painter = RowPainter(self)
         self.line_width = 0
         self.coverage: dict[str, dict[int, int]] | None = None  # path -> HEAD-side line -> times it ran
@@ -298,40 +297,25 @@ class DiffView(ScrollView, can_focus=True):
         # Side by side, each side scrolls its own code: a strip is kept as drawn at its offset.
         paired = self.rows.side_by_side
         key = (index, current, scroll_x if paired else 0)
-        strip = self._cache.get(key)
-        if strip is None:
+        cached = self._cache.get(key)
+        if cached is None:
             row = self.rows[index]
             if row.kind == "pair":
-                strip = self.painter.pair(index, row, scroll_x)
+                # Each side marks its own cut (the painter's).
+                cached = self.painter.pair(index, row, scroll_x), 0
             else:
-                strip = self.painter.row(index, row, current)
-                if paired:
-                    strip = strip.crop_extend(scroll_x, scroll_x + width, base)
-            self._cache[key] = strip
+                strip, end = self.painter.drawn(index, row, current)
+                cached = (strip.crop_extend(scroll_x, scroll_x + width, base), 0) if paired else (strip, end)
+            self._cache[key] = cached
+        strip, end = cached
         if paired:
             return strip.crop_extend(0, width, base)
         cropped = strip.crop_extend(scroll_x, scroll_x + width, base)
-        row = self.rows[index]
         visible = min(width, self.visible_width)
-        if self._goes_past(row, scroll_x + visible):
-            # The mark in the last column seen, not under the scrollbar.
+        if end > scroll_x + visible:
+            # The row's text goes on past what is seen: the mark in the last column seen, not under the scrollbar.
             cropped = self.painter.cut_mark(cropped.crop(0, visible), base).extend_cell_length(width, base)
         return cropped
-
-    def _goes_past(self, row: Row, right: int) -> bool:
-        """Whether a row's text, as drawn, ends past column `right` (most rows are far too short to
-        need it measured: a character draws at most two columns, a tab four)."""
-        if row.kind == "line":
-            if row.line is None or row.line.kind == "\\":
-                return False
-            # The gutter, then the line's sign, then its code.
-            start, text = self.gutter_width + 1, row.line.text
-        else:
-            # A file's, hunk's or note's row: "▶ " or "━ " before it; a moved block's, the gutter.
-            start, text = (self.gutter_width - 1 if row.kind == "moved" else 2), row.text
-        if start + 2 * len(text) + 2 * text.count("\t") <= right:
-            return False
-        return start + cell_len(shown(text)) > right
 
     # ----------------------------------------------------------------- changed words
 
