@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from review.core.rubric import TIER_LABELS, Rubric
-from review.core.text import safe_line
+from review.core.text import fit, safe_line
 from review.services import score_merge, store
 
 
@@ -68,5 +68,4 @@ class MergeWording:
 
 
 def _cell(text: str, width: int) -> str:
-    line = safe_line(text, 400)
-    return (line if len(line) <= width else line[: width - 1] + "…").ljust(width)
+    return fit(safe_line(text, 400), width).ljust(width)
