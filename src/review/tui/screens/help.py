@@ -22,13 +22,14 @@ from review.support import paths
 Row = tuple[str, str, str, str]  # group, keys, action, binding ids (space-separated)
 
 
-def own_bindings(node: DOMNode) -> list[Binding]:
-    """Bindings this project declares on the node's classes (not Textual's own widgets' cursor keys)."""
+def own_bindings(node: DOMNode, keymap: dict[str, str]) -> list[Binding]:
+    """Bindings this project declares on the node's classes (not Textual's own widgets' cursor keys),
+    with the keys the keymap gives them."""
     found: list[Binding] = []
     for cls in type(node).__mro__:
         if cls.__module__.startswith("review.") and "BINDINGS" in cls.__dict__:
             found += [b for b in cls.__dict__["BINDINGS"] if isinstance(b, Binding)]
-    return found
+    return [dataclasses.replace(b, key=keymap[b.id]) if b.id and b.id in keymap else b for b in found]
 
 
 def enabled(node: DOMNode, binding: Binding) -> bool | None:
@@ -60,9 +61,7 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
         else:
             group = getattr(node, "HELP_GROUP", None) or getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
         claimed: set[str] = set()
-        for binding in own_bindings(node):
-            if binding.id and binding.id in keymap:
-                binding = dataclasses.replace(binding, key=keymap[binding.id])
+        for binding in own_bindings(node, keymap):
             keys = [key.strip() for key in binding.key.split(",") if key.strip() not in taken]
             if not keys:
                 continue
@@ -100,9 +99,7 @@ def _add(entries: Entries, binding: Binding, keys: list[str], key_display: Calla
 
 def _add_pane(entries: Entries, node: DOMNode, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> None:
     """A pane that is not focused: its own bindings, as remapped."""
-    for binding in own_bindings(node):
-        if binding.id and binding.id in keymap:
-            binding = dataclasses.replace(binding, key=keymap[binding.id])
+    for binding in own_bindings(node, keymap):
         _add(entries, binding, [key.strip() for key in binding.key.split(",") if key.strip()], key_display)
 
 
