@@ -15,12 +15,15 @@ from review.cli import console
 
 # A plain class, not a dataclass: `review --help` and `--version` never import dataclasses (7 ms).
 class Command:
-    def __init__(self, name: str, help: str, module: str, opens_console: bool = False) -> None:
+    def __init__(self, name: str, help: str, module: str, opens_console: bool = False,
+                 console_options: bool = False) -> None:
         self.name, self.help = name, help
         # review.cli.<module>: its `<stem>_arguments(parser)` and `run_<stem>(args)`, stem the name with _ for -.
         self.module = module
         # The console handles its own keys and signals; every other command stops cleanly on them.
         self.opens_console = opens_console
+        # Takes the console's options (--theme, --reviewer…): every command that opens it, and serve.
+        self.console_options = console_options or opens_console
 
     @property
     def _stem(self) -> str:
@@ -37,7 +40,8 @@ COMMANDS = (
     Command("open", "(listed as COHORT above) open the console on a cohort folder: `review COHORT`, or "
                     "`review open COHORT`", "console", opens_console=True),
     Command("demo", "build the bundled sample cohort as git repos and open it", "console", opens_console=True),
-    Command("serve", "the console in a browser: one console per tab, behind a token, on loopback", "serve"),
+    Command("serve", "the console in a browser: one console per tab, behind a token, on loopback", "serve",
+            console_options=True),
     Command("triage", "the triage rows, headless", "headless"),
     Command("harness", "run a submission against the pinned fake gateway", "headless"),
     Command("export", "every review of a cohort, with per-signal tiers and agreement", "headless"),
@@ -48,6 +52,9 @@ COMMANDS = (
     Command("calibrate", "slip known-answer submissions into a cohort; --report: drift", "prepare"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}
+# The commands the console's options belong to, as help and the messages name them.
+CONSOLE_COMMANDS = ", ".join("review COHORT" if c.name == "open" else f"review {c.name}"
+                             for c in COMMANDS if c.console_options)
 
 
 USAGE = "review [OPTIONS] COHORT\n       review COMMAND [ARGS]   (review COMMAND --help for each)"
@@ -65,7 +72,7 @@ def build_parser(command_name: str | None = EVERY) -> argparse.ArgumentParser:
         description="Grade take-home submissions in the terminal: `review COHORT` opens the console on a folder "
                     "of submissions (one git repository each). Options may come before or after the folder.")
     parser.add_argument("--version", action="version", version=f"review {__version__}")
-    console.console_arguments(parser.add_argument_group("console options (review COHORT, review demo, review serve)"),
+    console.console_arguments(parser.add_argument_group(f"console options ({CONSOLE_COMMANDS})"),
                               listed_only=True)
     # `open` is listed as COHORT: `review COHORT` is how it is typed.
     listing = ",".join("COHORT" if c.name == "open" else c.name for c in COMMANDS)
@@ -113,11 +120,10 @@ def misplaced_option(argv: list[str], words: list[str]) -> str | None:
     if not argv or not argv[0].startswith("-") or not words or words[0] not in BY_NAME:
         return None
     command = BY_NAME[words[0]]
-    if command.opens_console or command.name == "serve":
+    if command.console_options:
         return None
     flag = argv[0].split("=", 1)[0]
-    return (f"{flag} is an option of the console (review COHORT, review demo, review serve); "
-            f"`review {command.name}` does not take it")
+    return f"{flag} is an option of the console ({CONSOLE_COMMANDS}); `review {command.name}` does not take it"
 
 
 def normalise(argv: list[str]) -> list[str]:
