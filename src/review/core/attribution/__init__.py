@@ -17,6 +17,7 @@ from review.core.attribution.note import (
 from review.core.attribution.records import LineRecord, Notice, parse_ranges
 from review.core.attribution.rewritten import RewrittenNote
 from review.core.attribution.tools import AGENTS, Agent, match_identity, tool_in_text
+from review.core.attribution.trailer_block import trailer_block, trailers
 from review.core.attribution.trailers import (
     DISCLOSURE_KEYS,
     CommitAttribution,
@@ -24,8 +25,6 @@ from review.core.attribution.trailers import (
     Signal,
     assistants,
     commit_signals,
-    trailer_block,
-    trailers,
 )
 
 __all__ = [
