@@ -266,45 +266,115 @@ def parse(patch: bytes, base: str = "", target: str = "") -> Diff:
         cut = patch.rfind(b"\ndiff --git ", 0, MAX_PATCH_BYTES)
         patch = patch[: cut + 1 if cut > 0 else MAX_PATCH_BYTES]
         result.truncated = True
-    text = patch.decode("utf-8", errors="replace")
+    # Lines end at "\n" only, as git writes them: a U+2028 or a lone "\r" is part of a line's text.
+    lines = patch.decode("utf-8", errors="replace").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    index = next((i for i, line in enumerate(lines) if line.startswith(_FILE_START)), len(lines))
     try:
-        patch_set = unidiff.PatchSet(text)
+        while index < len(lines):
+            index = _parse_file(lines, index, result)
     except unidiff.UnidiffParseError as error:
         result.problem = f"the patch could not be parsed: {error}"
-        return result
-    for patched in patch_set:
-        info = str(patched.patch_info or "")
-        modes = {kind: mode for kind, mode in _MODE.findall(info)}
-        old_path, new_path = _strip_prefix(patched.source_file), _strip_prefix(patched.target_file)
-        if patched.is_added_file:
-            status = "added"
-        elif patched.is_removed_file:
-            status = "deleted"
-        elif patched.is_rename:
-            status = "renamed"
-        else:
-            status = "modified"
-        file_diff = FileDiff(
-            path=(new_path or old_path or patched.path),
-            old_path=old_path if status == "renamed" else None,
-            status=status, binary=patched.is_binary_file,
-            old_mode=modes.get("old") or modes.get("deleted file"),
-            new_mode=modes.get("new") or modes.get("new file"),
-        )
-        if status == "renamed" and not new_path:
-            file_diff.path = patched.path
-        for hunk in patched:
-            header = f"@@ -{hunk.source_start},{hunk.source_length} +{hunk.target_start},{hunk.target_length} @@"
-            if hunk.section_header:
-                header += f" {hunk.section_header}"
-            model = Hunk(header, hunk.source_start, hunk.source_length, hunk.target_start, hunk.target_length)
-            for line in hunk:
-                kind = line.line_type if line.line_type in ("+", "-", " ", "\\") else " "
-                model.lines.append(DiffLine(kind, line.value.rstrip("\n"), line.source_line_no, line.target_line_no))
-            model.counts()  # here, in the parsing thread, not when the view first asks
-            file_diff.hunks.append(model)
-        result.files.append(file_diff)
+        result.files.clear()
     return result
+
+
+_FILE_START = "diff --git "
+_HUNK_START = "@@ "
+_HUNK_HEADER_TEXT = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
+
+
+def _parse_file(lines: list[str], index: int, result: Diff) -> int:
+    """One file's part of the patch, from its `diff --git` line: its header read by unidiff (paths,
+    quoting, modes, renames, binary), its hunks here (a 100k-line diff: unidiff made an object per line
+    that was then copied into ours, most of a cold triage's parse). Returns where the next file starts."""
+    end = index + 1
+    while end < len(lines) and not lines[end].startswith((_HUNK_START, _FILE_START)):
+        end += 1
+    hunks: list[Hunk] = []
+    header = lines[index:end]
+    while end < len(lines) and lines[end].startswith(_HUNK_START):
+        hunk, end = _parse_hunk(lines, end)
+        hunks.append(hunk)
+    if end < len(lines) and not lines[end].startswith(_FILE_START):
+        raise unidiff.UnidiffParseError(f"Unexpected line after a hunk: {lines[end][:80]}")
+    patched = next(iter(unidiff.PatchSet("\n".join(header) + "\n")), None)
+    if patched is not None:
+        result.files.append(_file_diff(patched, hunks))
+    return end
+
+
+def _file_diff(patched: unidiff.PatchedFile, hunks: list[Hunk]) -> FileDiff:
+    info = str(patched.patch_info or "")
+    modes = {kind: mode for kind, mode in _MODE.findall(info)}
+    old_path, new_path = _strip_prefix(patched.source_file), _strip_prefix(patched.target_file)
+    # One hunk from line 0 of nothing (or to it) adds (or removes) the whole file, as unidiff reads it.
+    only = hunks[0] if len(hunks) == 1 else None
+    if patched.is_added_file or (only is not None and only.old_start == 0 and only.old_len == 0):
+        status = "added"
+    elif patched.is_removed_file or (only is not None and only.new_start == 0 and only.new_len == 0):
+        status = "deleted"
+    elif patched.is_rename:
+        status = "renamed"
+    else:
+        status = "modified"
+    file_diff = FileDiff(
+        path=(new_path or old_path or patched.path),
+        old_path=old_path if status == "renamed" else None,
+        status=status, binary=patched.is_binary_file,
+        old_mode=modes.get("old") or modes.get("deleted file"),
+        new_mode=modes.get("new") or modes.get("new file"),
+        hunks=hunks,
+    )
+    if status == "renamed" and not new_path:
+        file_diff.path = patched.path
+    return file_diff
+
+
+def _parse_hunk(lines: list[str], index: int) -> tuple[Hunk, int]:
+    """The hunk whose header is at `index`, its body read by its header's counts (a body line may
+    look like anything, `diff --git` included); returns it and the index after it."""
+    match = _HUNK_HEADER_TEXT.fullmatch(lines[index])
+    if match is None:
+        raise unidiff.UnidiffParseError(f"Bad hunk header: {lines[index][:80]}")
+    old_start, new_start = int(match[1]), int(match[3])
+    old_len = 1 if match[2] is None else int(match[2])
+    new_len = 1 if match[4] is None else int(match[4])
+    header = f"@@ -{old_start},{old_len} +{new_start},{new_len} @@"
+    if match[5]:
+        header += f" {match[5]}"
+    model = Hunk(header, old_start, old_len, new_start, new_len)
+    body = model.lines
+    old_no, new_no = old_start, new_start
+    old_end, new_end = old_start + old_len, new_start + new_len
+    index += 1
+    while index < len(lines) and (old_no < old_end or new_no < new_end or lines[index][:1] == "\\"):
+        line = lines[index]
+        kind = line[:1]
+        if kind == "+":
+            body.append(DiffLine("+", line[1:], None, new_no))
+            new_no += 1
+        elif kind == "-":
+            body.append(DiffLine("-", line[1:], old_no, None))
+            old_no += 1
+        elif kind == " " or not line or line == "\r":
+            # An empty line is an empty context line (git's diff.suppressBlankEmpty writes them so).
+            body.append(DiffLine(" ", line[1:] if kind == " " else line, old_no, new_no))
+            old_no += 1
+            new_no += 1
+        elif kind == "\\":
+            body.append(DiffLine("\\", line[1:], None, None))
+        else:
+            raise unidiff.UnidiffParseError(f"Hunk diff line expected: {line[:80]}")
+        if old_no > old_end or new_no > new_end:
+            raise unidiff.UnidiffParseError("Hunk is longer than expected")
+        index += 1
+    if old_no < old_end or new_no < new_end:
+        raise unidiff.UnidiffParseError("Hunk is shorter than expected")
+    # Here, in the parsing thread, not when the view first asks.
+    model.counts()
+    return model, index
 
 
 # A unified hunk header in git's bytes: old start, old count, new start, new count (a count left out is

@@ -1,0 +1,102 @@
+"""Reading git's patch into files, hunks and lines: every line where git put it, whatever the
+candidate's text looks like (a line that reads like a patch header, a form feed, U+2028, a lone
+carriage return, no newline at the end), on real git output and on fuzzed patches."""
+
+from __future__ import annotations
+
+import difflib
+import subprocess
+from pathlib import Path
+
+import unidiff
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from review.core import diff
+from tests.helpers import commit_as, make_repo
+
+# Lines a hostile file can hold that look like parts of a patch, or end a line for some readers.
+TRICKY = ["diff --git a/x.mjs b/x.mjs", "@@ -1,2 +1,2 @@", "--- a/x.mjs", "+++ b/x.mjs", "\\ No newline",
+          "", "\r", "a\u2028b", "page\x0cbreak", "  const key = randomUUID();", "index 1111111..2222222"]
+
+
+def patch_of(old: list[str], new: list[str], path: str = "x.mjs", context: int = 3) -> bytes:
+    body = list(difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", n=context, lineterm=""))
+    if not body:
+        return b""
+    return (f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n"
+            + "".join(line + "\n" for line in body)).encode()
+
+
+def sides(parsed: diff.Diff) -> tuple[dict[int, str], dict[int, str]]:
+    """Each side's lines as the parse numbered them."""
+    old: dict[int, str] = {}
+    new: dict[int, str] = {}
+    for file_diff in parsed.files:
+        for hunk in file_diff.hunks:
+            for line in hunk.lines:
+                if line.old_no is not None:
+                    old[line.old_no] = line.text
+                if line.new_no is not None:
+                    new[line.new_no] = line.text
+    return old, new
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TRICKY), max_size=30), st.lists(st.sampled_from(TRICKY), max_size=30),
+       st.integers(min_value=0, max_value=3))
+def test_every_line_of_both_sides_is_read_at_its_own_number(old, new, context):
+    parsed = diff.parse(patch_of(old, new, context=context))
+    assert parsed.problem is None
+    old_seen, new_seen = sides(parsed)
+    assert all(old[number - 1] == text for number, text in old_seen.items())
+    assert all(new[number - 1] == text for number, text in new_seen.items())
+    # Every changed line, once, in the order git wrote it.
+    changed = [(line.kind, line.text) for f in parsed.files for h in f.hunks for line in h.lines if line.kind in "+-"]
+    expected = [(line[0], line[1:]) for line in difflib.unified_diff(old, new, n=context, lineterm="")
+                if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))]
+    assert changed == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(TRICKY), max_size=20), st.lists(st.sampled_from(TRICKY), max_size=20))
+def test_lines_and_counts_are_what_unidiff_reads(old, new):
+    patch = patch_of(old, new)
+    parsed = diff.parse(patch)
+    reference = unidiff.PatchSet(patch.decode())
+    ours = [(h.old_start, h.old_len, h.new_start, h.new_len, [(x.kind, x.text, x.old_no, x.new_no) for x in h.lines])
+            for f in parsed.files for h in f.hunks]
+    theirs = [(h.source_start, h.source_length, h.target_start, h.target_length,
+               [(x.line_type or " ", x.value.rstrip("\n"), x.source_line_no, x.target_line_no) for x in h])
+              for f in reference for h in f]
+    assert ours == theirs
+
+
+def test_real_git_output_keeps_every_odd_line_and_each_files_status(tmp_path: Path):
+    repo = make_repo(tmp_path / "r", {"x.mjs": "one\n", "gone.txt": "bye\n", "old name.txt": "same\n" * 5})
+    base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    (repo / "gone.txt").unlink()
+    (repo / "old name.txt").rename(repo / "new name.txt")
+    (repo / "bin.dat").write_bytes(b"\0\1\2")
+    text = "one\r\ndiff --git a/y b/y\n@@ -1 +1 @@\na\u2028b\n\n--- a/z\nlast, no newline"
+    (repo / "x.mjs").write_bytes(text.encode())
+    commit_as(repo, "odd lines")
+    patch = subprocess.run(["git", "diff", "-M", base, "HEAD"], cwd=repo, capture_output=True).stdout
+    parsed = diff.parse(patch, base, "HEAD")
+    assert parsed.problem is None
+    statuses = {f.path: (f.status, f.binary, f.old_path) for f in parsed.files}
+    assert statuses == {"bin.dat": ("added", True, None), "gone.txt": ("deleted", False, None),
+                        "new name.txt": ("renamed", False, "old name.txt"), "x.mjs": ("modified", False, None)}
+    (code,) = [f for f in parsed.files if f.path == "x.mjs"]
+    _old, new = sides(parsed)
+    assert [new[n] for n in sorted(new)] == text.split("\n")
+    assert code.added == 7 and code.removed == 1
+    assert code.hunks[0].lines[-1].kind == "\\"
+
+
+def test_a_patch_cut_inside_a_hunk_says_it_could_not_be_read():
+    patch = patch_of(["a", "b", "c"], ["a", "B", "c", "d"])
+    cut = patch[: patch.rindex(b"\n", 0, len(patch) - 1) + 1]
+    parsed = diff.parse(cut)
+    assert parsed.problem is not None and "shorter" in parsed.problem
+    assert parsed.files == []
