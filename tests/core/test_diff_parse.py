@@ -12,8 +12,8 @@ import unidiff
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import commit_as, make_repo
 from review.core import diff
-from tests.helpers import commit_as, make_repo
 
 # Lines a hostile file can hold that look like parts of a patch, or end a line for some readers.
 TRICKY = ["diff --git a/x.mjs b/x.mjs", "@@ -1,2 +1,2 @@", "--- a/x.mjs", "+++ b/x.mjs", "\\ No newline",
