@@ -440,14 +440,20 @@ def leave_out_non_code(the_diff: diff.Diff, patterns: list[tuple[str, str]]) -> 
 def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
     """Put each added line's winning claim on it (diffs whose new side is HEAD)."""
     for file_diff in the_diff.files:
+        claims = result.lines.get(file_diff.path)
+        if not claims:
+            continue
         for hunk in file_diff.hunks:
+            marked = False
             for line in hunk.lines:
-                if line.kind == "+" and line.new_no is not None:
-                    claim = result.claim(file_diff.path, line.new_no)
+                if line.kind == "+":
+                    claim = claims.get(line.new_no)  # type: ignore[arg-type]
                     # a person's moved lines say where from too.
-                    if claim and (claim.tool or claim.moved):
+                    if claim is not None and (claim.tool or claim.moved):
                         line.tool, line.source, line.moved = claim.tool, claim.source, claim.moved
-            hunk.retally()
+                        marked = True
+            if marked:
+                hunk.retally()
 
 
 def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:

@@ -151,11 +151,15 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         return Claim(claim.tool, f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where, claim.layer,
                      moved=True)
 
+    # Each traced line's layer-1 claim (None: no commit known), kept apart from what the other layers
+    # say of it: most lines have nothing else said of them, and need no list of their own.
+    first: dict[str, list[Claim | None]] = {}
     for path, origins in blame.items():
-        path_claims = claims.setdefault(path, {})
+        path_first: list[Claim | None] = []
+        first[path] = path_first
         last_sha, claim = None, None
         previous = None
-        for index, origin in enumerate(origins, start=1):
+        for origin in origins:
             sha = origin[0]
             if origin[3]:
                 # One claim per moved block (the same commit, path and mover, the next line there).
@@ -166,8 +170,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             elif sha != last_sha:  # runs of lines from one commit: one lookup per run
                 last_sha, claim = sha, commit_claim(sha)
             previous = origin
-            if claim is not None:
-                path_claims[index] = [claim]  # the first claim on any line: layer 1 comes first
+            path_first.append(claim)
 
     # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame. A
     # record about commit C's file P looks only at the HEAD lines that came from C's P, in whatever
@@ -189,7 +192,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         elif order == held[0]:
             held[1].append(claim)
 
-    from_commit: dict[str, dict[str, list[tuple[str, int, int]]]] | None = None  # path there -> commit -> lines
+    introduced = _Introduced(blame)
     for record in records:
         wanted = Ranges(record.ranges)  # intervals, not a set of lines: "1-20000000" costs nothing
         claim = Claim(record.tool, record.source, 3) if record.claims else None  # one object for all its lines
@@ -200,14 +203,13 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             for start, end in zip(wanted.starts, wanted.ends):
                 hits += ((record.path, index) for index in range(max(1, start), min(end, len(origins)) + 1))
         else:
-            if from_commit is None:
-                from_commit = {}
-                for path, origins in blame.items():
-                    for index, (sha, orig, there, _moved) in enumerate(origins, start=1):
-                        from_commit.setdefault(there, {}).setdefault(sha, []).append((path, index, orig))
-            for sha, introduced in from_commit.get(record.path, {}).items():
-                if sha.startswith(record.commit or "-"):  # a legacy note may name its commit by a short id
-                    hits += ((path, index) for path, index, orig in introduced if orig in wanted)
+            for came in introduced.by(record.commit or "", record.path):
+                if len(wanted.starts) == 1:
+                    # Most records name one run: compared inline, not bisected per line.
+                    low, high = wanted.starts[0], wanted.ends[0]
+                    hits += [(path, index) for path, index, orig in came if low <= orig <= high]
+                else:
+                    hits += [(path, index) for path, index, orig in came if orig in wanted]
         if family:
             for path, index in hits:
                 keep_best(family, record.order, path, index, claim)
@@ -291,31 +293,54 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     winners: dict[str, dict[int, Claim]] = {}
     disagreements: dict[tuple[str, str], list[int]] = {}
     sides: dict[str, list[tuple[str, str | None]]] = {}  # message -> the sources and what each says
-    for path, by_line in claims.items():
-        if not by_line:
-            continue  # a record about a path with no lines at HEAD: nothing to win
-        path_winners = winners.setdefault(path, {})
+    # Two sources saying the same of many lines: one claim naming both, not one per line.
+    both: dict[tuple[Claim, str], Claim] = {}
+
+    def settle(path: str, line: int, line_claims: list[Claim], path_winners: dict[int, Claim]) -> None:
+        claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
+        if len(claiming) <= 1:  # most lines: one source, nothing to agree or disagree with
+            path_winners[line] = claiming[0] if claiming else line_claims[0]
+            return
+        best = max(line_claims, key=lambda c: c.layer)
+        agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
+        if agreeing:  # two sources saying the same: both shown
+            key = (best, agreeing[0])
+            if key not in both:
+                both[key] = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
+            best = both[key]
+        path_winners[line] = best
+        said = next((c for c in claiming if c.layer == 2), None)
+        other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
+        if said and other:
+            message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
+            disagreements.setdefault((path, message), []).append(line)
+            sides[message] = [(said.source, said.tool), (other.source, other.tool)]
+        elif said is None and len({c.tool for c in claiming}) > 1:
+            ordered = sorted(claiming, key=lambda c: -c.layer)
+            message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
+            disagreements.setdefault((path, message), []).append(line)
+            sides[message] = [(c.source, c.tool) for c in ordered]
+
+    for path in {**dict.fromkeys(first), **dict.fromkeys(claims)}:
+        traced = first.get(path, [])
+        by_line = claims.get(path, {})
+        path_winners: dict[int, Claim] = {}
+        for line, claim in enumerate(traced, start=1):
+            said_too = by_line.get(line)
+            if said_too is None:
+                if claim is not None:
+                    path_winners[line] = claim
+            elif claim is not None and claim.layer == 0 and len(said_too) == 1 and said_too[0].layer > 0:
+                # A person's commit and one source claiming it: that source wins, nothing to disagree with.
+                path_winners[line] = said_too[0]
+            else:
+                settle(path, line, [claim, *said_too] if claim is not None else said_too, path_winners)
         for line, line_claims in by_line.items():
-            claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
-            if len(claiming) <= 1:  # most lines: one source, nothing to agree or disagree with
-                path_winners[line] = claiming[0] if claiming else line_claims[0]
-                continue
-            best = max(line_claims, key=lambda c: c.layer)
-            agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
-            if agreeing:  # two sources saying the same: both shown
-                best = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
-            path_winners[line] = best
-            said = next((c for c in claiming if c.layer == 2), None)
-            other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
-            if said and other:
-                message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
-                disagreements.setdefault((path, message), []).append(line)
-                sides[message] = [(said.source, said.tool), (other.source, other.tool)]
-            elif said is None and len({c.tool for c in claiming}) > 1:
-                ordered = sorted(claiming, key=lambda c: -c.layer)
-                message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
-                disagreements.setdefault((path, message), []).append(line)
-                sides[message] = [(c.source, c.tool) for c in ordered]
+            if not 1 <= line <= len(traced):  # lines of a file not traced (the note names them)
+                settle(path, line, line_claims, path_winners)
+        # A record about a path with no lines at HEAD: nothing to win.
+        if path_winners:
+            winners[path] = path_winners
     conflicts = [Conflict(path, start, end, message, sides.get(message, []))
                  for (path, message), lines in sorted(disagreements.items())
                  for start, end in line_runs(sorted(lines))]
@@ -337,14 +362,47 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             # Split each run where the winning claim changes.
             run_start = start
             for line in range(start, end + 1):
-                if line == end or (lines[line].tool, lines[line].source) != (lines[line + 1].tool, lines[line + 1].source):
-                    spans.append(Span(path, run_start, line, lines[line].tool, lines[line].source))
+                here = lines[line]
+                after = lines[line + 1] if line != end else None
+                # The same claim object (a run of one commit's or one record's lines) needs no comparing.
+                if after is None or (after is not here and (here.tool, here.source) != (after.tool, after.source)):
+                    spans.append(Span(path, run_start, line, here.tool, here.source))
                     run_start = line + 1
     tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
                     *(tool for found in rewritten or [] for tool in found.tools)})
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
     return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, notices,
                        list(rewritten or []), unknown)
+
+
+class _Introduced:
+    """Which HEAD lines each commit introduced into each of its paths, from blame: a record about commit
+    C's file P looks only at the HEAD lines that came from C's P. Built on first use (most
+    submissions have no record about an older commit)."""
+
+    def __init__(self, blame: Blame) -> None:
+        self.blame = blame
+        # (commit, path there) -> [(path at HEAD, HEAD line, line there)]
+        self.lines: dict[tuple[str, str], list[tuple[str, int, int]]] | None = None
+        # path there -> the commits that introduced lines to it, for a commit named by a short id.
+        self.commits: dict[str, list[str]] = {}
+
+    def by(self, commit: str, path: str) -> list[list[tuple[str, int, int]]]:
+        if self.lines is None:
+            self.lines = {}
+            for at_head, origins in self.blame.items():
+                for index, (sha, orig, there, _moved) in enumerate(origins, start=1):
+                    key = (sha, there)
+                    found = self.lines.get(key)
+                    if found is None:
+                        found = self.lines[key] = []
+                        self.commits.setdefault(there, []).append(sha)
+                    found.append((at_head, index, orig))
+        exact = self.lines.get((commit, path))
+        if exact is not None:
+            return [exact]
+        # A legacy note may name its commit by a short id.
+        return [self.lines[(sha, path)] for sha in self.commits.get(path, []) if commit and sha.startswith(commit)]
 
 
 def _as_person_when_named(record: LineRecord, commit: CommitAttribution | None) -> LineRecord:
