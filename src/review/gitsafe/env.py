@@ -148,6 +148,7 @@ def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Ge
     _widen_pipe(proc.stdout.fileno())
     deadline = time.monotonic() + timeout_s
     finished = False
+    read = 0
     try:
         while True:
             if not select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
@@ -157,6 +158,11 @@ def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Ge
             if not chunk:
                 break
             yield chunk
+            read += len(chunk)
+            if read > LONG_OUTPUT and len(chunk) < PIPE_BYTES // 4:
+                # A long output in small pieces: let git write ahead into the pipe for a moment (the GIL
+                # free meanwhile) instead of a read, a split and a GIL turn per commit.
+                time.sleep(BATCH_PAUSE_S)
         err = proc.stderr.read(64 * 1024)
         proc.wait()
         if proc.returncode != 0:
@@ -168,6 +174,9 @@ def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Ge
 
 
 PIPE_BYTES = 1 << 20
+# Past this much output, small reads wait a little for more (a history's patches: thousands of commits).
+LONG_OUTPUT = 256 << 10
+BATCH_PAUSE_S = 0.004
 
 
 def _widen_pipe(fd: int) -> None:

@@ -15,7 +15,7 @@ from review.core import attribution, diff, diff_moves, evidence, line_origins, s
 from review.core.attribution import Blame
 from review.core.text import safe_line
 from review.services import line_sources
-from review.services.origins import Origins
+from review.services.origins import LONG_HISTORY, Origins
 
 README_NAMES = ("README.md", "readme.md", "Readme.md")
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
@@ -140,8 +140,6 @@ def commit_attributions(commits: list[gitsafe.Commit]) -> list[attribution.Commi
 
 # Patch lines parsed first, for whoever paints the diff before it is whole.
 FIRST_SCREEN_LINES = 2000
-# commits: past this, the replay is started before the diff is parsed.
-LONG_HISTORY = 64
 
 
 def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None,
@@ -392,12 +390,14 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     """`on_diff` is handed the diff's first lines (`partial`) and then the whole diff, as soon as each
     is parsed and before any line is attributed (a screen paints them while the rest is read; the
     marks land on the whole diff's lines later)."""
-    commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
-    truncated = len(commits) >= gitsafe.MAX_COMMITS
-    cut = _history_cut(repo, commits, truncated)
-    linear = not truncated and not any(len(c.parents) > 1 for c in commits)
-    origins = Origins(repo, linear, len(commits) >= LONG_HISTORY)
+    # Not read yet: a long history's replay need not wait for them.
+    origins = Origins(repo, start_now=commits is None and Origins.looks_long(repo))
     try:
+        commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
+        truncated = len(commits) >= gitsafe.MAX_COMMITS
+        cut = _history_cut(repo, commits, truncated)
+        origins.history_read(not truncated and not any(len(c.parents) > 1 for c in commits),
+                             len(commits) >= LONG_HISTORY)
         sources = _read_sources(repo, commits, base, truncated)
         cut += sources.lines.cut
         origins.plan(sources.may_claim, screen_waits=on_diff is not None)

@@ -195,10 +195,11 @@ def placeholder(path: Path) -> Row:
     return Row(name=path.name, path=str(path))
 
 
-Analyse = Callable[[gitsafe.SafeRepo, list[gitsafe.Commit]], "analysis.Analysis"]
+# The commits, when already read (None: the analysis reads them).
+Analyse = Callable[[gitsafe.SafeRepo, list[gitsafe.Commit] | None], "analysis.Analysis"]
 
 
-def _analyse_once(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit]) -> analysis.Analysis:
+def _analyse_once(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None) -> analysis.Analysis:
     from review.services import analysis
 
     return analysis.analyse(repo, base=cohort_base(repo.source.parent), commits=commits)
@@ -277,6 +278,12 @@ def _finish(row: Row, scores: store.ScoreFile) -> None:
     row.complete = True
 
 
+def _unreadable(row: Row, error: gitsafe.GitSafeError) -> None:
+    row.problem = str(error)
+    row.state = "unreadable"
+    row.complete = True
+
+
 def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile) -> None:
     try:
         if path.is_symlink():
@@ -285,25 +292,30 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
             raise gitsafe.GitSafeError(f"an archive, not a submission folder: `review import {path.parent} {path}` "
                                        "unpacks it into one (links refused, no hooks run, sizes capped)")
         repo = gitsafe.open_submission(path)
-        commits = repo.commits(limit=gitsafe.MAX_COMMITS)
     except gitsafe.GitSafeError as error:
-        row.problem = str(error)
-        row.state = "unreadable"
-        row.complete = True
+        _unreadable(row, error)
         return
     # After the copy: meanwhile load_rows' own thread has loaded these (see there).
     from review.core import attribution
     from review.services import analysis
 
+    try:
+        # The commits are read by the analysis: a long history's replay starts before them.
+        understood = analyse(repo, None)
+        commits = understood.commits
+    except (gitsafe.GitSafeError, CohortError) as error:
+        try:
+            commits = repo.commits(limit=gitsafe.MAX_COMMITS)
+        except gitsafe.GitSafeError as unreadable:
+            _unreadable(row, unreadable)
+            return
+        row.problem = f"the diff cannot be read: {error}"
+        row.assistants = attribution.assistants(analysis.commit_attributions(commits))
+        understood = None
     row.head = repo.head
     row.commits = len(commits)
     row.last_commit = commits[-1].author_date if commits else None
-    try:
-        understood = analyse(repo, commits)
-    except (gitsafe.GitSafeError, CohortError) as error:
-        row.problem = f"the diff cannot be read: {error}"
-        row.assistants = attribution.assistants(analysis.commit_attributions(commits))
-    else:
+    if understood is not None:
         row.assistants = understood.attribution.tools
         row.ai_share = understood.diff.ai_share
         row.attribution = understood.to_json()

@@ -17,6 +17,9 @@ from review.core import line_origins
 
 T = TypeVar("T")
 
+# Commits: past this, the replay starts before the sources are read (mostly git's work, on another core).
+LONG_HISTORY = 64
+
 
 def replay_history(repo: gitsafe.SafeRepo, stop: threading.Event) -> line_origins.Replay | None:
     """Every line's origin from one `git log -p` stream; None leaves it to blame per file (a replay
@@ -63,13 +66,28 @@ class Origins:
     mostly Python, like the parsing, so while a screen waits to paint the diff it starts once the diff
     is handed out. Which paths each commit touched comes from the replay on its way, else one git call."""
 
-    def __init__(self, repo: gitsafe.SafeRepo, linear: bool, long_history: bool) -> None:
-        self.repo, self.linear = repo, linear
+    def __init__(self, repo: gitsafe.SafeRepo, start_now: bool = False) -> None:
+        self.repo, self.linear = repo, False
         self.stop = threading.Event()
-        self.replay: Future[line_origins.Replay | None] | None = \
-            self.start_replay() if linear and long_history else None
+        # Started before the commits are read when the copy looks long (`looks_long`): git replays the
+        # history while they are read and parsed.
+        self.replay: Future[line_origins.Replay | None] | None = self.start_replay() if start_now else None
         self.changed: Future[dict[str, list[str]]] | None = None
         self.wanted = False
+
+    @staticmethod
+    def looks_long(repo: gitsafe.SafeRepo) -> bool:
+        """Whether the copy holds objects enough for a long history (a commit, a tree and a blob each)."""
+        return repo.object_count() >= 3 * LONG_HISTORY
+
+    def history_read(self, linear: bool, long_history: bool) -> None:
+        """The commits are read: a history that is not linear is never replayed (blame per file); a
+        long one is replayed from now on, before that any source could claim a line is known."""
+        self.linear = linear
+        if not linear:
+            self.cancel_replay()
+        elif long_history and self.replay is None:
+            self.replay = self.start_replay()
 
     def start_replay(self) -> Future[line_origins.Replay | None]:
         # Each replay has its own stop: one stopped before never stops the next.
