@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from review.core.attribution import segments
 from review.core.attribution.note import NoteDisclosure, NoteEntry
-from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
+from review.core.attribution.records import LineRecord, Notice, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
 from review.core.attribution.tools import is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
@@ -123,11 +126,6 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     """
     by_commit = {c.commit: c for c in commits}
     records = [_as_person_when_named(record, by_commit.get(record.commit or "")) for record in records]
-    claims: dict[str, dict[int, list[Claim]]] = {}
-
-    def add(path: str, line: int, claim: Claim) -> None:
-        claims.setdefault(path, {}).setdefault(line, []).append(claim)
-
     # Layer 1: commit metadata, through blame: the lines a commit introduced that survive in HEAD.
     per_commit: dict[str, Claim | None] = {}  # one claim per commit, shared by all of its lines
 
@@ -151,31 +149,22 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         return Claim(claim.tool, f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where, claim.layer,
                      moved=True)
 
-    # Each traced line's layer-1 claim (None: no commit known), kept apart from what the other layers
-    # say of it: most lines have nothing else said of them, and need no list of their own.
-    first: dict[str, list[Claim | None]] = {}
-    for path, origins in blame.items():
-        path_first: list[Claim | None] = []
-        first[path] = path_first
-        last_sha, claim = None, None
-        previous = None
-        for origin in origins:
-            sha = origin[0]
-            if origin[3]:
-                # One claim per moved block (the same commit, path and mover, the next line there).
-                if previous is None or previous[3] != origin[3] or previous[0] != sha or \
-                        previous[2] != origin[2] or previous[1] + 1 != origin[1]:
-                    claim = moved_claim(sha, origin[2], origin[1])
-                last_sha = None
-            elif sha != last_sha:  # runs of lines from one commit: one lookup per run
-                last_sha, claim = sha, commit_claim(sha)
-            previous = origin
-            path_first.append(claim)
+    # Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
+    # moved or copied block, one claim saying where from.
+    by_path = {path: segments.blocks(origins) for path, origins in blame.items()}
+    for path_blocks in by_path.values():
+        for block in path_blocks:
+            block.claim = moved_claim(block.sha, block.there, block.orig_start) if block.mover \
+                else commit_claim(block.sha)
+    intervals: dict[str, list[segments.Interval]] = {
+        path: [segments.Interval(b.start, b.end, segments.COMMIT, 0, b.claim) for b in path_blocks if b.claim]
+        for path, path_blocks in by_path.items()}
 
-    # Layer 3: line-level records, mapped from the commit they describe to HEAD through blame. A
-    # record about commit C's file P looks only at the HEAD lines that came from C's P, in whatever
-    # file they are now (5,000 noted commits on a file of 400 lines: 5,000 short lists, not 2 million
-    # comparisons).
+    def add(path: str, first: int, last: int, kind: int, seq: int, claim: Any) -> None:
+        if first <= last:
+            intervals.setdefault(path, []).append(segments.Interval(first, last, kind, seq, claim))
+
+    # Layer 3: line-level records, mapped from the commit they describe to HEAD through the blocks.
     # Records of one family settle the lines they share among themselves (the highest order wins, with
     # no conflict); only a family with more than one order, or an "unknown" record, is settled per line.
     orders: dict[str, set[tuple[int, bool]]] = {}
@@ -183,49 +172,74 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         if record.family:
             orders.setdefault(record.family, set()).add((record.order, record.claims))
     settled = {family for family, seen in orders.items() if len(seen) > 1 or not all(c for _, c in seen)}
-    kept: dict[tuple[str, str, int], tuple[int, list[Claim | None]]] = {}  # (family, path, line) -> order, claims
-
-    def keep_best(family: str, order: int, path: str, index: int, claim: Claim | None) -> None:
-        held = kept.get((family, path, index))
-        if held is None or order > held[0]:
-            kept[(family, path, index)] = (order, [claim])
-        elif order == held[0]:
-            held[1].append(claim)
-
-    introduced = _Introduced(blame)
-    for record in records:
-        wanted = Ranges(record.ranges)  # intervals, not a set of lines: "1-20000000" costs nothing
+    introduced = segments.Introduced(by_path)
+    for seq, record in enumerate(records):
         claim = Claim(record.tool, record.source, 3) if record.claims else None  # one object for all its lines
-        family = record.family if record.family in settled else ""
-        hits: list[tuple[str, int]] = []
-        if record.commit in (None, head):
-            origins = blame.get(record.path, [])
-            for start, end in zip(wanted.starts, wanted.ends):
-                hits += ((record.path, index) for index in range(max(1, start), min(end, len(origins)) + 1))
-        else:
-            for came in introduced.by(record.commit or "", record.path):
-                if len(wanted.starts) == 1:
-                    # Most records name one run: compared inline, not bisected per line.
-                    low, high = wanted.starts[0], wanted.ends[0]
-                    hits += [(path, index) for path, index, orig in came if low <= orig <= high]
-                else:
-                    hits += [(path, index) for path, index, orig in came if orig in wanted]
-        if family:
-            for path, index in hits:
-                keep_best(family, record.order, path, index, claim)
+        if record.family in settled:
+            for path, first, last in segments.record_lines(record, head, by_path, introduced):
+                add(path, first, last, segments.FAMILY, seq, (record.family, record.order, claim))
         elif claim is not None:
-            for path, index in hits:
-                claims.setdefault(path, {}).setdefault(index, []).append(claim)
-    for (_family, path, index), (_order, found) in kept.items():
-        for won in found:
-            if won is not None:
-                claims.setdefault(path, {}).setdefault(index, []).append(won)
+            for path, first, last in segments.record_lines(record, head, by_path, introduced):
+                add(path, first, last, segments.RECORD, seq, claim)
 
-    # Layer 2: the note, in order, so a later, more specific line overrides an earlier one.
+    unmapped = _note_layer(note, head_lines, by_path, authors, subjects, add)
+
+    # Winners and conflicts, one stretch of lines at a time.
+    winners: dict[str, dict[int, Claim]] = {}
+    disagreements: dict[tuple[str, str], list[int]] = {}
+    sides: dict[str, list[tuple[str, str | None]]] = {}  # message -> the sources and what each says
+    # Two sources saying the same of many lines: one claim naming both.
+    both: dict[tuple[Claim, str], Claim] = {}
+    spans: list[Span] = []
+    for path in sorted(intervals):
+        path_winners: dict[int, Claim] = {}
+        for first, last, holding in segments.sweep(intervals[path]):
+            line_claims = _line_claims(holding)
+            if not line_claims:  # only records saying the origin is unknown: no one's lines
+                continue
+            winner, message, said_by = _settle(line_claims, both)
+            path_winners.update(dict.fromkeys(range(first, last + 1), winner))
+            if message is not None:
+                disagreements.setdefault((path, message), []).extend(range(first, last + 1))
+                sides[message] = said_by
+            previous = spans[-1] if spans else None
+            if previous is not None and previous.path == path and previous.end + 1 == first and \
+                    (previous.tool, previous.source) == (winner.tool, winner.source):
+                previous.end = last
+            else:
+                spans.append(Span(path, first, last, winner.tool, winner.source))
+        # A record about a path with no lines at HEAD: nothing to win.
+        if path_winners:
+            winners[path] = path_winners
+    conflicts = [Conflict(path, start, end, message, sides.get(message, []))
+                 for (path, message), lines in sorted(disagreements.items())
+                 for start, end in line_runs(sorted(lines))]
+    commit_tools = sorted({s.tool for c in commits for s in c.signals})
+    if note.declares_none and commit_tools:
+        conflicts.insert(0, Conflict(None, None, None,
+                                     f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
+                                     [("note", None), *(("commit metadata", tool) for tool in commit_tools)]))
+    notices = list(notices or [])
+    if not note.discloses and not note.declares_none and commit_tools:
+        # Silence is no disagreement: the commits disclose the tool and which lines, and the note says
+        # nothing against them. Shown beside the disclosure, never counted as a conflict.
+        notices.insert(0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}"))
+
+    tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
+                    *(tool for found in rewritten or [] for tool in found.tools)})
+    unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
+    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, notices,
+                       list(rewritten or []), unknown)
+
+
+def _note_layer(note: NoteDisclosure, head_lines: dict[str, int], by_path: dict[str, list[segments.Block]],
+                authors: dict[str, str], subjects: dict[str, str] | None,
+                add: Callable[[str, int, int, int, int, Any], None]) -> list[Unmapped]:
+    """Layer 2: the note's entries as claim intervals, in order (a later, more specific line overrides
+    an earlier one); what names no code is listed as unmapped, with why."""
     unmapped: list[Unmapped] = []
-    note_claims: dict[str, dict[int, Claim]] = {}
-    for entry in note.entries:
-        source = f"{entry.file or 'note'} line {entry.line_no}"
+    for seq, entry in enumerate(note.entries):
+        claim = Claim(entry.tool, f"{entry.file or 'note'} line {entry.line_no}", 2)
         if entry.kind == "prose":
             reason = "names no file, lines or commit: shown as written, not mapped to code"
             unmapped.append(Unmapped(entry.line_no, _written(entry), reason))
@@ -241,8 +255,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             if not tests:
                 unmapped.append(Unmapped(entry.line_no, _written(entry), "names the tests, but HEAD has no test file"))
             for path in tests:
-                for line in range(1, head_lines[path] + 1):
-                    note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
+                add(path, 1, head_lines[path], segments.NOTE, seq, claim)
             continue
         if entry.kind == "commit":
             if entry.subject:
@@ -257,10 +270,10 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                 unmapped.append(Unmapped(entry.line_no, _written(entry), why))
                 continue
             hit = False
-            for path, origins in blame.items():
-                for index, origin in enumerate(origins, start=1):
-                    if origin[0] == matches[0]:
-                        note_claims.setdefault(path, {})[index] = Claim(entry.tool, source, 2)
+            for path, path_blocks in by_path.items():
+                for block in path_blocks:
+                    if block.sha == matches[0]:
+                        add(path, block.start, block.end, segments.NOTE, seq, claim)
                         hit = True
             if not hit:
                 unmapped.append(Unmapped(entry.line_no, _written(entry),
@@ -283,126 +296,51 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
         if not entry.who:
             unmapped.append(Unmapped(entry.line_no, _written(entry), "names lines but not who wrote them"))
             continue
-        for line in range(start, end + 1):
-            note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
-    for path, noted in note_claims.items():
-        for line, claim in noted.items():
-            add(path, line, claim)
-
-    # Winners and conflicts.
-    winners: dict[str, dict[int, Claim]] = {}
-    disagreements: dict[tuple[str, str], list[int]] = {}
-    sides: dict[str, list[tuple[str, str | None]]] = {}  # message -> the sources and what each says
-    # Two sources saying the same of many lines: one claim naming both, not one per line.
-    both: dict[tuple[Claim, str], Claim] = {}
-
-    def settle(path: str, line: int, line_claims: list[Claim], path_winners: dict[int, Claim]) -> None:
-        claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
-        if len(claiming) <= 1:  # most lines: one source, nothing to agree or disagree with
-            path_winners[line] = claiming[0] if claiming else line_claims[0]
-            return
-        best = max(line_claims, key=lambda c: c.layer)
-        agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
-        if agreeing:  # two sources saying the same: both shown
-            key = (best, agreeing[0])
-            if key not in both:
-                both[key] = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
-            best = both[key]
-        path_winners[line] = best
-        said = next((c for c in claiming if c.layer == 2), None)
-        other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
-        if said and other:
-            message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
-            disagreements.setdefault((path, message), []).append(line)
-            sides[message] = [(said.source, said.tool), (other.source, other.tool)]
-        elif said is None and len({c.tool for c in claiming}) > 1:
-            ordered = sorted(claiming, key=lambda c: -c.layer)
-            message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
-            disagreements.setdefault((path, message), []).append(line)
-            sides[message] = [(c.source, c.tool) for c in ordered]
-
-    for path in {**dict.fromkeys(first), **dict.fromkeys(claims)}:
-        traced = first.get(path, [])
-        by_line = claims.get(path, {})
-        path_winners: dict[int, Claim] = {}
-        for line, claim in enumerate(traced, start=1):
-            said_too = by_line.get(line)
-            if said_too is None:
-                if claim is not None:
-                    path_winners[line] = claim
-            elif claim is not None and claim.layer == 0 and len(said_too) == 1 and said_too[0].layer > 0:
-                # A person's commit and one source claiming it: that source wins, nothing to disagree with.
-                path_winners[line] = said_too[0]
-            else:
-                settle(path, line, [claim, *said_too] if claim is not None else said_too, path_winners)
-        for line, line_claims in by_line.items():
-            if not 1 <= line <= len(traced):  # lines of a file not traced (the note names them)
-                settle(path, line, line_claims, path_winners)
-        # A record about a path with no lines at HEAD: nothing to win.
-        if path_winners:
-            winners[path] = path_winners
-    conflicts = [Conflict(path, start, end, message, sides.get(message, []))
-                 for (path, message), lines in sorted(disagreements.items())
-                 for start, end in line_runs(sorted(lines))]
-    commit_tools = sorted({s.tool for c in commits for s in c.signals})
-    if note.declares_none and commit_tools:
-        conflicts.insert(0, Conflict(None, None, None,
-                                     f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
-                                     [("note", None), *(("commit metadata", tool) for tool in commit_tools)]))
-    notices = list(notices or [])
-    if not note.discloses and not note.declares_none and commit_tools:
-        # Silence is no disagreement: the commits disclose the tool and which lines, and the note says
-        # nothing against them. Shown beside the disclosure, never counted as a conflict.
-        notices.insert(0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}"))
-
-    spans = []
-    for path in sorted(winners):
-        lines = winners[path]
-        for start, end in line_runs(sorted(lines)):
-            # Split each run where the winning claim changes.
-            run_start = start
-            for line in range(start, end + 1):
-                here = lines[line]
-                after = lines[line + 1] if line != end else None
-                # The same claim object (a run of one commit's or one record's lines) needs no comparing.
-                if after is None or (after is not here and (here.tool, here.source) != (after.tool, after.source)):
-                    spans.append(Span(path, run_start, line, here.tool, here.source))
-                    run_start = line + 1
-    tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
-                    *(tool for found in rewritten or [] for tool in found.tools)})
-    unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
-    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, notices,
-                       list(rewritten or []), unknown)
+        add(path, start, end, segments.NOTE, seq, claim)
+    return unmapped
 
 
-class _Introduced:
-    """Which HEAD lines each commit introduced into each of its paths, from blame: a record about commit
-    C's file P looks only at the HEAD lines that came from C's P. Built on first use (most
-    submissions have no record about an older commit)."""
+def _line_claims(holding: list[segments.Interval]) -> list[Claim]:
+    """What is said of each line of a stretch, in the order the precedence reads it: commit metadata;
+    records standing alone, in their order; each family's records of its highest order on the line
+    (families in the order their first record names it); the note's last entry naming it."""
+    said: list[Claim] = [iv.claim for iv in holding if iv.kind == segments.COMMIT]
+    said += [iv.claim for iv in sorted((iv for iv in holding if iv.kind == segments.RECORD), key=lambda iv: iv.seq)]
+    families: dict[str, list[segments.Interval]] = {}
+    for iv in sorted((iv for iv in holding if iv.kind == segments.FAMILY), key=lambda iv: iv.seq):
+        families.setdefault(iv.claim[0], []).append(iv)
+    for members in families.values():
+        best = max(iv.claim[1] for iv in members)
+        said += [iv.claim[2] for iv in members if iv.claim[1] == best and iv.claim[2] is not None]
+    noted = [iv for iv in holding if iv.kind == segments.NOTE]
+    if noted:
+        said.append(max(noted, key=lambda iv: iv.seq).claim)
+    return said
 
-    def __init__(self, blame: Blame) -> None:
-        self.blame = blame
-        # (commit, path there) -> [(path at HEAD, HEAD line, line there)]
-        self.lines: dict[tuple[str, str], list[tuple[str, int, int]]] | None = None
-        # path there -> the commits that introduced lines to it, for a commit named by a short id.
-        self.commits: dict[str, list[str]] = {}
 
-    def by(self, commit: str, path: str) -> list[list[tuple[str, int, int]]]:
-        if self.lines is None:
-            self.lines = {}
-            for at_head, origins in self.blame.items():
-                for index, (sha, orig, there, _moved) in enumerate(origins, start=1):
-                    key = (sha, there)
-                    found = self.lines.get(key)
-                    if found is None:
-                        found = self.lines[key] = []
-                        self.commits.setdefault(there, []).append(sha)
-                    found.append((at_head, index, orig))
-        exact = self.lines.get((commit, path))
-        if exact is not None:
-            return [exact]
-        # A legacy note may name its commit by a short id.
-        return [self.lines[(sha, path)] for sha in self.commits.get(path, []) if commit and sha.startswith(commit)]
+def _settle(line_claims: list[Claim], both: dict[tuple[Claim, str], Claim]
+            ) -> tuple[Claim, str | None, list[tuple[str, str | None]]]:
+    """The winning claim of a line, and the disagreement it shows (its message and each side), if any.
+    `both` keeps the claims made for two sources agreeing, so their lines share one."""
+    claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
+    if len(claiming) <= 1:  # most lines: one source, nothing to agree or disagree with
+        return (claiming[0] if claiming else line_claims[0]), None, []
+    best = max(line_claims, key=lambda c: c.layer)
+    agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
+    if agreeing:  # two sources saying the same: both shown
+        key = (best, agreeing[0])
+        if key not in both:
+            both[key] = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
+        best = both[key]
+    said = next((c for c in claiming if c.layer == 2), None)
+    other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
+    if said and other:
+        message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
+        return best, message, [(said.source, said.tool), (other.source, other.tool)]
+    if said is None and len({c.tool for c in claiming}) > 1:
+        ordered = sorted(claiming, key=lambda c: -c.layer)
+        return best, "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered), [(c.source, c.tool) for c in ordered]
+    return best, None, []
 
 
 def _as_person_when_named(record: LineRecord, commit: CommitAttribution | None) -> LineRecord:
