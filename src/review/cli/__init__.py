@@ -23,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     except BrokenPipeError:
         return pipes.reader_gone()
+    if argv is None:
+        gc.before_exit()
     return pipes.READER_GONE if pipes.gone() else code
 
 
