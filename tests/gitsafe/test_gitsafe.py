@@ -331,3 +331,31 @@ def test_a_folder_whose_name_git_config_cannot_carry_opens_when_it_is_the_review
     folder = make_repo(tmp_path / 'eve\n"quoted"\\name', {"checkout.mjs": "export const a = 1;\n"})
     repo = gitsafe.open_submission(folder)
     assert repo.show("HEAD", "checkout.mjs") == b"export const a = 1;\n"
+
+
+def test_a_long_history_is_streamed_whole_and_its_copy_counts_as_long(tmp_path):
+    """A history whose patches run past the point where reads wait for more (the replay's batching)
+    comes through byte for byte; its copy's object count, read from the pack index without git, says
+    it is long, and a three-commit copy says it is not."""
+    from review.devtools.bench.repo import make_large_repo
+    from review.services.origins import Origins
+
+    make_large_repo(tmp_path / "long", commits=400, lines=8000)
+    repo = gitsafe.open_submission(tmp_path / "long")
+    streamed = b"\n".join(line for batch in repo.history_patches("HEAD") for line in batch)
+    whole = gitsafe.run_trusted(["--git-dir", str(repo.path), "log", "--reverse", "--first-parent", "-p", "-U0", "-M",
+                                 "--no-color", "--no-ext-diff", "--no-textconv", "--format=%x00commit %H",
+                                 "HEAD", "--"])
+    assert len(whole) > gitsafe.env.LONG_OUTPUT
+    assert streamed + b"\n" == whole
+    counted = gitsafe.run_trusted(["--git-dir", str(repo.path), "count-objects", "-v"]).decode()
+    assert f"in-pack: {repo.object_count()}\n" in counted
+    assert Origins.looks_long(repo)
+    short = make_repo(tmp_path / "short", {"a.mjs": "1\n"})
+    for n in range(2):
+        (short / "a.mjs").write_text(f"{n}\n")
+        git("commit", "-qam", f"edit {n}", cwd=short)
+    small = gitsafe.open_submission(short)
+    # Three commits, two trees and two blobs (the last edit brings the first text back).
+    assert small.object_count() == 7
+    assert not Origins.looks_long(small)
