@@ -137,6 +137,19 @@ def _clone_in_child(submission: Path, cache: Path) -> float:
         shutil.rmtree(cache, ignore_errors=True)
 
 
+def _git_baselines(git_dir: str, head: str) -> tuple[float, float, float, float]:
+    """Plain git on the repository (seconds): every commit's message (what a warm triage is measured
+    against), and the parts of the floor: `git log -p`, the notes list, one batch read of every note.
+    Each the best of RUNS, as the cold triage is: one slow run on a shared machine makes neither side
+    of a ratio."""
+    log_s = min(_timed(["--git-dir", git_dir, "log", "--format=%H%n%B", head])[0] for _ in range(RUNS))
+    log_p_s = min(_timed(["--git-dir", git_dir, "log", "-p", "--format=%H", head])[0] for _ in range(RUNS))
+    listing = [_timed(["--git-dir", git_dir, "notes", "--ref=ai", "list"]) for _ in range(RUNS)]
+    blobs = b"".join(line.split()[0] + b"\n" for line in listing[0][1].splitlines() if line.strip())
+    batch_s = min(_timed(["--git-dir", git_dir, "cat-file", "--batch"], blobs)[0] for _ in range(RUNS))
+    return log_s, log_p_s, min(seconds for seconds, _ in listing), batch_s
+
+
 def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, goals: list | None = None) -> int:
     folder = into or Path(tempfile.mkdtemp(prefix="review-bench-repo-"))
     cohort = folder / "cohort"
@@ -144,15 +157,7 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     head = make_large_repo(cohort / "large", commits, lines)
     built = time.perf_counter() - start
     git_dir = str(cohort / "large" / ".git")
-    # What a warm triage is measured against: reading every commit's message, one git process.
-    log_s = min(_timed(["--git-dir", git_dir, "log", "--format=%H%n%B", head])[0] for _ in range(3))
-    # Each part of the floor, and the cold triage below, the best of RUNS: one slow run on a shared
-    # machine makes neither side of the ratio.
-    log_p_s = min(_timed(["--git-dir", git_dir, "log", "-p", "--format=%H", head])[0] for _ in range(RUNS))
-    list_s, listed = _timed(["--git-dir", git_dir, "notes", "--ref=ai", "list"])
-    list_s = min([list_s, *(_timed(["--git-dir", git_dir, "notes", "--ref=ai", "list"])[0] for _ in range(RUNS - 1))])
-    blobs = b"".join(line.split()[0] + b"\n" for line in listed.splitlines() if line.strip())
-    batch_s = min(_timed(["--git-dir", git_dir, "cat-file", "--batch"], blobs)[0] for _ in range(RUNS))
+    log_s, log_p_s, list_s, batch_s = _git_baselines(git_dir, head)
     baseline = log_p_s + list_s + batch_s  # what the cold goal is measured against
     cache = folder / "cache"
     shutil.rmtree(cache, ignore_errors=True)  # cold is cold: a cache left by an earlier run (--into) is dropped
