@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from per_line_attribution import attribute_per_line
 
-from review.core.attribution import LineRecord, NoteEntry, attribute, commit_signals
+from review.core.attribution import LineRecord, NoteEntry, attribute, commit_signals, segments
 from review.core.attribution.note import NoteDisclosure
 
 SHAS = [f"{n:x}" * 40 for n in range(1, 7)]
@@ -89,3 +89,19 @@ def test_the_merge_by_stretches_says_what_the_merge_line_by_line_says(blame, rec
     subjects = {sha: f"commit {n}" for n, sha in enumerate(SHAS)}
     args = (commits, authors, note, head_lines, blame, records, HEAD_SHA, subjects)
     assert outcome(attribute(*args)) == outcome(attribute_per_line(*args))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 6)), max_size=8))
+def test_each_stretch_holds_exactly_the_intervals_over_each_of_its_lines(spans):
+    intervals = [segments.Interval(start, start + length, segments.RECORD, n, n) for n, (start, length) in enumerate(spans)]
+    seen: dict[int, list[int]] = {}
+    last_end = None
+    for first, last, holding in segments.sweep(intervals):
+        assert first <= last and (last_end is None or first > last_end)
+        last_end = last
+        for line in range(first, last + 1):
+            seen[line] = [iv.claim for iv in holding]
+    expected = {line: [n for n, iv in enumerate(intervals) if iv.start <= line <= iv.end]
+                for line in range(0, 40)}
+    assert seen == {line: found for line, found in expected.items() if found}

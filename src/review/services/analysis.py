@@ -444,16 +444,7 @@ def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
         if not claims:
             continue
         for hunk in file_diff.hunks:
-            marked = False
-            for line in hunk.lines:
-                if line.kind == "+":
-                    claim = claims.get(line.new_no)  # type: ignore[arg-type]
-                    # a person's moved lines say where from too.
-                    if claim is not None and (claim.tool or claim.moved):
-                        line.tool, line.source, line.moved = claim.tool, claim.source, claim.moved
-                        marked = True
-            if marked:
-                hunk.retally()
+            hunk.put_claims(claims)
 
 
 def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:

@@ -304,6 +304,10 @@ def _line_claims(holding: list[segments.Interval]) -> list[Claim]:
     """What is said of each line of a stretch, in the order the precedence reads it: commit metadata;
     records standing alone, in their order; each family's records of its highest order on the line
     (families in the order their first record names it); the note's last entry naming it."""
+    if all(iv.kind <= segments.RECORD for iv in holding):
+        # Commit metadata and records standing alone only (most stretches): already in that order, as
+        # the intervals were made (each path's commit blocks first, then the records in their order).
+        return [iv.claim for iv in holding]
     said: list[Claim] = [iv.claim for iv in holding if iv.kind == segments.COMMIT]
     said += [iv.claim for iv in sorted((iv for iv in holding if iv.kind == segments.RECORD), key=lambda iv: iv.seq)]
     families: dict[str, list[segments.Interval]] = {}

@@ -121,6 +121,16 @@ def sweep(intervals: list[Interval]) -> Iterator[tuple[int, int, list[Interval]]
     the order they were given), in line order; stretches no interval covers are skipped."""
     if not intervals:
         return
+    # Most often the intervals that overlap cover the same lines (a record names what one commit
+    # wrote): each such range is a stretch of its own, no sweep needed.
+    by_range: dict[tuple[int, int], list[int]] = {}
+    for index, interval in enumerate(intervals):
+        by_range.setdefault((interval.start, interval.end), []).append(index)
+    ranges = sorted(by_range)
+    if all(ranges[at][0] > ranges[at - 1][1] for at in range(1, len(ranges))):
+        for first, last in ranges:
+            yield first, last, [intervals[i] for i in by_range[(first, last)]]
+        return
     ordered = sorted(range(len(intervals)), key=lambda i: intervals[i].start)
     bounds = sorted({iv.start for iv in intervals} | {iv.end + 1 for iv in intervals})
     active: list[int] = []
