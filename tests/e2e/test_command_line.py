@@ -357,3 +357,25 @@ def test_a_mistyped_command_or_option_is_named_as_such(tmp_path, capsys):
     # One repository instead of the cohort that holds it.
     assert main(["triage", str(cohort / "ada")]) == 0
     assert "is itself a git repository: its parent folder may be the cohort" in capsys.readouterr().out
+
+
+def test_copies_begun_before_the_program_loads_end_in_the_same_rows(tmp_path, isolated_dirs, monkeypatch):
+    """`review triage` begins the first submissions' copies before it loads the rest of itself: a
+    broken folder among them still gets its own reason, the rows are those an in-process triage with
+    no early copy gives, and no copy is left half made."""
+    cohort = tmp_path / "cohort"
+    git("init", "-q", str(cohort / "a-empty"), cwd=tmp_path)
+    (cohort / "b-plain").mkdir(parents=True)
+    (cohort / "b-plain" / "checkout.mjs").write_text("export {}\n")
+    make_repo(cohort / "c-good", {"checkout.mjs": "export const x = 1;\n"})
+    done = review("triage", str(cohort), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = {row["name"]: (row["state"], row["problem"], row["head"]) for row in json.loads(done.stdout)["submissions"]}
+    monkeypatch.setenv("REVIEW_CACHE_DIR", str(tmp_path / "other-cache"))
+    from review.services import cohort as cohorts
+
+    expected = {row.name: (row.state, row.problem, row.head) for row in cohorts.triage(cohort)}
+    assert rows == expected
+    assert rows["c-good"][1] is None and rows["c-good"][2]
+    assert rows["a-empty"][1] and rows["b-plain"][1]
+    assert not list((isolated_dirs / "cache" / "repos").glob(".clone-*"))

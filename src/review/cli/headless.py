@@ -61,13 +61,14 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_triage(args: argparse.Namespace) -> int:
-    from review.cli.progress import Progress
-    from review.services import cohort
-
     for flag, shown in (("spans", "spans"), ("files", "per-file figures")):
         if getattr(args, flag) and not args.json:
             print(f"review: --{flag} goes with --json (the table shows no {shown})", file=sys.stderr)
             return 2
+    _start_copies(args.cohort)
+    from review.cli.progress import Progress
+    from review.services import cohort
+
     paths = cohort.list_submissions(args.cohort)
     blind = None
     if args.anonymous or (cohort.cohort_blind(args.cohort) and not args.reveal):
@@ -109,6 +110,21 @@ def run_triage(args: argparse.Namespace) -> int:
     print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} "
                                                       "not run)")
     return 0
+
+
+def _start_copies(folder: Path) -> None:
+    """A new cohort's first copies begin before the rest of the program loads: git copies while
+    Python imports. Only plain folders; the cohort's own listing decides what is a submission."""
+    try:
+        folders = sorted(entry for entry in folder.iterdir()
+                         if not entry.name.startswith(".") and entry.is_dir() and not entry.is_symlink())
+    except OSError:
+        return  # the cohort's listing says why
+    from review import gitsafe
+
+    # A head start for the first rows, not the whole cohort (a warm one is not walked twice): the
+    # rows' own threads take the rest.
+    gitsafe.start_copies(folders[:4], at_most=2)
 
 
 def _in_name_order(rows, names: list[str], progress):

@@ -16,7 +16,7 @@ owned by another user. So git never runs inside the submitted folder. Instead:
 The cache is re-cloned when the submission's HEAD moves.
 """
 
-from review.gitsafe.clone import cache_path_for, open_submission
+from review.gitsafe.clone import cache_path_for, open_submission, start_copies
 from review.gitsafe.env import EMPTY_TREE, SHA_RE, GitSafeError, cache_root, git_env, run_trusted
 from review.gitsafe.head import HeadInfo, find_git_dir, read_head, refs_fingerprint
 from review.gitsafe.repo import MAX_COMMITS, Commit, FileEntry, ObjectReader, SafeRepo
@@ -24,5 +24,5 @@ from review.gitsafe.repo import MAX_COMMITS, Commit, FileEntry, ObjectReader, Sa
 __all__ = [
     "MAX_COMMITS",
     "EMPTY_TREE", "SHA_RE", "Commit", "FileEntry", "GitSafeError", "HeadInfo", "ObjectReader", "SafeRepo",
-    "cache_path_for", "cache_root", "find_git_dir", "git_env", "open_submission", "read_head", "refs_fingerprint", "run_trusted",
+    "cache_path_for", "cache_root", "find_git_dir", "git_env", "open_submission", "read_head", "refs_fingerprint", "run_trusted", "start_copies",
 ]
