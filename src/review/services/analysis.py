@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from concurrent import futures
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from review import gitsafe
@@ -15,7 +17,7 @@ from review.core import attribution, diff, diff_moves, evidence, line_origins, s
 from review.core.attribution import Blame
 from review.core.text import safe_line
 from review.services import line_sources
-from review.services.origins import LONG_HISTORY, Origins
+from review.services.origins import LONG_HISTORY, Origins, in_thread
 
 README_NAMES = ("README.md", "readme.md", "Readme.md")
 NOTE_NAMES = ("NOTE.md", "note.md", "NOTES.md", "Note.md", "NOTE.txt", "NOTE")
@@ -248,6 +250,8 @@ class _Sources:
     note: Note
     disclosure: attribution.NoteDisclosure
     lines: line_sources.LineSources
+    # base..HEAD's patch, being read.
+    patch: Future[bytes]
 
     @property
     def may_claim(self) -> bool:
@@ -258,11 +262,17 @@ class _Sources:
 
 def _read_sources(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], base: str | None,
                   truncated: bool) -> _Sources:
-    attributions = commit_attributions(commits)
     base_sha, base_problem = choose_base(repo, commits, base, truncated)
-    note = read_note(repo)
-    return _Sources(attributions, base_sha, base_problem, note, attribution.parse_note(note.text),
-                    line_sources.read(repo, commits, truncated))
+    # git writes the diff while the sources are read here (its bytes are parsed next).
+    patch = in_thread(functools.partial(repo.diff, base_sha, "HEAD"), "diff")
+    try:
+        attributions = commit_attributions(commits)
+        note = read_note(repo)
+        return _Sources(attributions, base_sha, base_problem, note, attribution.parse_note(note.text),
+                        line_sources.read(repo, commits, truncated), patch)
+    except BaseException:
+        futures.wait([patch])
+        raise
 
 
 def _history_cut(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool) -> list[str]:
@@ -283,9 +293,10 @@ def _history_cut(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncate
     return cut
 
 
-def _read_diff(repo: gitsafe.SafeRepo, base: str, on_diff: Callable[[diff.Diff], None] | None) -> diff.Diff:
+def _read_diff(repo: gitsafe.SafeRepo, base: str, read: Future[bytes],
+               on_diff: Callable[[diff.Diff], None] | None) -> diff.Diff:
     """base..HEAD, parsed; a screen waiting to paint it gets a screen's worth first, then the whole."""
-    patch = repo.diff(base, "HEAD")
+    patch = read.result()
     first = diff.head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
     if on_diff is not None and first is not None:
         head = diff.parse(first, base, repo.head)
@@ -401,7 +412,7 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         sources = _read_sources(repo, commits, base, truncated)
         cut += sources.lines.cut
         origins.plan(sources.may_claim, screen_waits=on_diff is not None)
-        the_diff = _read_diff(repo, sources.base, on_diff)
+        the_diff = _read_diff(repo, sources.base, sources.patch, on_diff)
         origins.diff_handed_out()
         if not sources.disclosure.entries and sources.disclosure.heading is None:
             sources.disclosure = readme_disclosure(repo, the_diff) or sources.disclosure
