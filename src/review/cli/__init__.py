@@ -59,7 +59,10 @@ def _main(argv: list[str] | None) -> int:
     received: list[int] = []
     previous = {} if command.opens_console else _stop_on_signals(received)
     try:
-        return command.run(args)
+        code = command.run(args)
+        if as_program and not command.opens_console:
+            _end_now(code)
+        return code
     except Exception as error:
         if not _is_input_error(error):
             raise
@@ -79,6 +82,15 @@ def _main(argv: list[str] | None) -> int:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def _end_now(code: int) -> None:
+    """The command is done and nothing follows but freeing its heap object by object (10-25 ms after
+    a large triage): its output flushed, the process ends here, as mypy's own command line does. A
+    reader gone is met in the flush, as on the way out of `main`."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(pipes.READER_GONE if pipes.gone() else code)
 
 
 def _is_input_error(error: Exception) -> bool:
