@@ -78,6 +78,7 @@ def test_real_git_output_keeps_every_odd_line_and_each_files_status(tmp_path: Pa
     (repo / "gone.txt").unlink()
     (repo / "old name.txt").rename(repo / "new name.txt")
     (repo / "bin.dat").write_bytes(b"\0\1\2")
+    (repo / "new.mjs").write_bytes(b"+plus\n-minus\n last, no newline")
     text = "one\r\ndiff --git a/y b/y\n@@ -1 +1 @@\na\u2028b\n\n--- a/z\nlast, no newline"
     (repo / "x.mjs").write_bytes(text.encode())
     commit_as(repo, "odd lines")
@@ -86,12 +87,18 @@ def test_real_git_output_keeps_every_odd_line_and_each_files_status(tmp_path: Pa
     assert parsed.problem is None
     statuses = {f.path: (f.status, f.binary, f.old_path) for f in parsed.files}
     assert statuses == {"bin.dat": ("added", True, None), "gone.txt": ("deleted", False, None),
+                        "new.mjs": ("added", False, None),
                         "new name.txt": ("renamed", False, "old name.txt"), "x.mjs": ("modified", False, None)}
     (code,) = [f for f in parsed.files if f.path == "x.mjs"]
-    _old, new = sides(parsed)
+    _old, new = sides(diff.Diff("", "", [code]))
     assert [new[n] for n in sorted(new)] == text.split("\n")
     assert code.added == 7 and code.removed == 1
     assert code.hunks[0].lines[-1].kind == "\\"
+    (added,) = [f for f in parsed.files if f.path == "new.mjs"]
+    assert [(line.kind, line.text, line.new_no) for line in added.hunks[0].lines] == [
+        ("+", "+plus", 1), ("+", "-minus", 2), ("+", " last, no newline", 3), ("\\", " No newline at end of file", None)]
+    (gone,) = [f for f in parsed.files if f.path == "gone.txt"]
+    assert [(line.kind, line.text, line.old_no) for line in gone.hunks[0].lines] == [("-", "bye", 1)]
 
 
 def test_a_patch_cut_inside_a_hunk_says_it_could_not_be_read():

@@ -367,6 +367,18 @@ def _parse_hunk(lines: list[str], index: int) -> tuple[Hunk, int]:
     old_no, new_no = old_start, new_start
     old_end, new_end = old_start + old_len, new_start + new_len
     index += 1
+    if not old_len or not new_len:
+        # Lines only added (a new file) or only removed: read in one pass, as they are all one kind.
+        kind, count = ("+", new_len) if not old_len else ("-", old_len)
+        chunk = lines[index:index + count]
+        if len(chunk) == count and all(line[:1] == kind for line in chunk):
+            if kind == "+":
+                body += [DiffLine("+", line[1:], None, number) for line, number in zip(chunk, range(new_no, new_end))]
+                new_no = new_end
+            else:
+                body += [DiffLine("-", line[1:], number, None) for line, number in zip(chunk, range(old_no, old_end))]
+                old_no = old_end
+            index += count
     while index < len(lines) and (old_no < old_end or new_no < new_end or lines[index][:1] == "\\"):
         line = lines[index]
         kind = line[:1]
