@@ -86,6 +86,9 @@ class Hunk:
     # Counted once: a 130k-line hunk was counted on every header, label and status line (and on the
     # UI thread). Whoever puts tools on lines calls retally(), in the thread that did it.
     _tally: Tally | None = field(default=None, repr=False, compare=False)
+    # A hunk only adding lines, read without them (`parse(..., keep_lines=False)`: a triage row needs
+    # their count and whose they are, not 100k line objects): their HEAD numbers. None: `lines` holds them.
+    added_at: range | None = None
 
     def counts(self) -> Tally:
         if self._tally is None:
@@ -145,7 +148,8 @@ class Hunk:
         return rows
 
     def retally(self) -> Tally:
-        self._tally = None
+        if self.added_at is None:  # a hunk read without its lines keeps the count made then
+            self._tally = None
         return self.counts()
 
     def put_claims(self, claims: Mapping[int, Any]) -> None:
@@ -154,6 +158,11 @@ class Hunk:
         hunk is not counted again: 100k lines, a tenth of a triage's tail)."""
         ai = 0
         tools: set[str] = set()
+        for number in self.added_at or ():
+            claim = claims.get(number)
+            if claim is not None and claim.tool:
+                ai += 1
+                tools.add(claim.tool)
         for line in self.lines:
             if line.kind == "+":
                 claim = claims.get(line.new_no)  # type: ignore[arg-type]
@@ -277,8 +286,10 @@ def _strip_prefix(path: str | None) -> str | None:
     return path[2:] if path[:2] in ("a/", "b/") else path
 
 
-def parse(patch: bytes, base: str = "", target: str = "") -> Diff:
-    """Parse git's patch bytes (invalid UTF-8 becomes U+FFFD; nothing raises on odd input)."""
+def parse(patch: bytes, base: str = "", target: str = "", keep_lines: bool = True) -> Diff:
+    """Parse git's patch bytes (invalid UTF-8 becomes U+FFFD; nothing raises on odd input).
+    `keep_lines` False: hunks that only add lines keep their count and numbers, not the lines (what a
+    triage row needs; such a diff is never shown)."""
     result = Diff(base, target)
     if len(patch) > MAX_PATCH_BYTES:
         cut = patch.rfind(b"\ndiff --git ", 0, MAX_PATCH_BYTES)
@@ -291,7 +302,7 @@ def parse(patch: bytes, base: str = "", target: str = "") -> Diff:
     index = next((i for i, line in enumerate(lines) if line.startswith(_FILE_START)), len(lines))
     try:
         while index < len(lines):
-            index = _parse_file(lines, index, result)
+            index = _parse_file(lines, index, result, keep_lines)
     except unidiff.UnidiffParseError as error:
         result.problem = f"the patch could not be parsed: {error}"
         result.files.clear()
@@ -303,7 +314,7 @@ _HUNK_START = "@@ "
 _HUNK_HEADER_TEXT = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
 
 
-def _parse_file(lines: list[str], index: int, result: Diff) -> int:
+def _parse_file(lines: list[str], index: int, result: Diff, keep_lines: bool = True) -> int:
     """One file's part of the patch, from its `diff --git` line: its header read by unidiff (paths,
     quoting, modes, renames, binary), its hunks here (a 100k-line diff: unidiff made an object per line
     that was then copied into ours, most of a cold triage's parse). Returns where the next file starts."""
@@ -313,7 +324,7 @@ def _parse_file(lines: list[str], index: int, result: Diff) -> int:
     hunks: list[Hunk] = []
     header = lines[index:end]
     while end < len(lines) and lines[end].startswith(_HUNK_START):
-        hunk, end = _parse_hunk(lines, end)
+        hunk, end = _parse_hunk(lines, end, keep_lines)
         hunks.append(hunk)
     if end < len(lines) and not lines[end].startswith(_FILE_START):
         raise unidiff.UnidiffParseError(f"Unexpected line after a hunk: {lines[end][:80]}")
@@ -350,7 +361,7 @@ def _file_diff(patched: unidiff.PatchedFile, hunks: list[Hunk]) -> FileDiff:
     return file_diff
 
 
-def _parse_hunk(lines: list[str], index: int) -> tuple[Hunk, int]:
+def _parse_hunk(lines: list[str], index: int, keep_lines: bool = True) -> tuple[Hunk, int]:
     """The hunk whose header is at `index`, its body read by its header's counts (a body line may
     look like anything, `diff --git` included); returns it and the index after it."""
     match = _HUNK_HEADER_TEXT.fullmatch(lines[index])
@@ -368,17 +379,11 @@ def _parse_hunk(lines: list[str], index: int) -> tuple[Hunk, int]:
     old_end, new_end = old_start + old_len, new_start + new_len
     index += 1
     if not old_len or not new_len:
-        # Lines only added (a new file) or only removed: read in one pass, as they are all one kind.
-        kind, count = ("+", new_len) if not old_len else ("-", old_len)
-        chunk = lines[index:index + count]
-        if len(chunk) == count and all(line[:1] == kind for line in chunk):
-            if kind == "+":
-                body += [DiffLine("+", line[1:], None, number) for line, number in zip(chunk, range(new_no, new_end))]
-                new_no = new_end
-            else:
-                body += [DiffLine("-", line[1:], number, None) for line, number in zip(chunk, range(old_no, old_end))]
-                old_no = old_end
-            index += count
+        read = _one_kind(lines, index, model, keep_lines)
+        if read is not None:
+            if model.added_at is not None:
+                return model, read
+            index, old_no, new_no = read, old_end, new_end
     while index < len(lines) and (old_no < old_end or new_no < new_end or lines[index][:1] == "\\"):
         line = lines[index]
         kind = line[:1]
@@ -405,6 +410,28 @@ def _parse_hunk(lines: list[str], index: int) -> tuple[Hunk, int]:
     # Here, in the parsing thread, not when the view first asks.
     model.counts()
     return model, index
+
+
+def _one_kind(lines: list[str], index: int, model: Hunk, keep_lines: bool) -> int | None:
+    """A hunk that only adds lines (a new file) or only removes them, read in one pass as they are all
+    one kind; with `keep_lines` False, added lines are counted and numbered, not kept. The index after
+    them, or None when the body is not all of that kind (read line by line then)."""
+    kind, count = ("+", model.new_len) if not model.old_len else ("-", model.old_len)
+    chunk = lines[index:index + count]
+    if len(chunk) != count or not all(line[:1] == kind for line in chunk):
+        return None
+    after = index + count
+    new_end, old_end = model.new_start + model.new_len, model.old_start + model.old_len
+    if not keep_lines and kind == "+" and (after == len(lines) or lines[after][:1] != "\\"):
+        # Counted as counts() counts them: each added line a row of its own.
+        model.added_at = range(model.new_start, new_end)
+        model._tally = Tally(count, 0, 0, (), max(map(len, chunk)) - 1, count)
+        return after
+    if kind == "+":
+        model.lines += [DiffLine("+", line[1:], None, number) for line, number in zip(chunk, range(model.new_start, new_end))]
+    else:
+        model.lines += [DiffLine("-", line[1:], number, None) for line, number in zip(chunk, range(model.old_start, old_end))]
+    return after
 
 
 # A unified hunk header in git's bytes: old start, old count, new start, new count (a count left out is

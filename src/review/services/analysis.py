@@ -294,9 +294,13 @@ def _history_cut(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncate
 
 
 def _read_diff(repo: gitsafe.SafeRepo, base: str, read: Future[bytes],
-               on_diff: Callable[[diff.Diff], None] | None) -> diff.Diff:
-    """base..HEAD, parsed; a screen waiting to paint it gets a screen's worth first, then the whole."""
+               on_diff: Callable[[diff.Diff], None] | None, keep_lines: bool = True) -> diff.Diff:
+    """base..HEAD, parsed; a screen waiting to paint it gets a screen's worth first, then the whole.
+    `keep_lines` False: the lines of hunks that only add are counted, not kept, and moved blocks are
+    not looked for (both for a screen alone)."""
     patch = read.result()
+    if not keep_lines:
+        return diff.parse(patch, base, repo.head, keep_lines=False)
     first = diff.head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
     if on_diff is not None and first is not None:
         head = diff.parse(first, base, repo.head)
@@ -391,16 +395,18 @@ def _with_draft(analysis: Analysis, replayed: line_origins.Replay | None) -> Ana
         # The replay counted every commit's added lines on its way; without one, one git call.
         analysis.draft_added = replayed.added.get(draft, 0) if replayed is not None else \
             analysis.repo.added_lines(parent, draft)
-        analysis.draft_surviving = sum(origin[0] == draft for origins in analysis.blame.values()
-                                       for origin in origins)
+        analysis.draft_surviving = sum([origin[0] for origin in origins].count(draft)
+                                       for origins in analysis.blame.values())
     return analysis
 
 
 def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsafe.Commit] | None = None,
-            on_diff: Callable[[diff.Diff], None] | None = None) -> Analysis:
+            on_diff: Callable[[diff.Diff], None] | None = None, for_row: bool = False) -> Analysis:
     """`on_diff` is handed the diff's first lines (`partial`) and then the whole diff, as soon as each
     is parsed and before any line is attributed (a screen paints them while the rest is read; the
-    marks land on the whole diff's lines later)."""
+    marks land on the whole diff's lines later). `for_row`: only a triage row is made of it (counts,
+    claims, conflicts), never a screen: the diff's added lines are kept only where a source needs
+    their text."""
     # Not read yet: a long history's replay need not wait for them.
     origins = Origins(repo, start_now=commits is None and Origins.looks_long(repo))
     try:
@@ -412,7 +418,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         sources = _read_sources(repo, commits, base, truncated)
         cut += sources.lines.cut
         origins.plan(sources.may_claim, screen_waits=on_diff is not None)
-        the_diff = _read_diff(repo, sources.base, sources.patch, on_diff)
+        the_diff = _read_diff(repo, sources.base, sources.patch, on_diff,
+                              keep_lines=not for_row or line_sources.needs_text(sources.lines))
         origins.diff_handed_out()
         if not sources.disclosure.entries and sources.disclosure.heading is None:
             sources.disclosure = readme_disclosure(repo, the_diff) or sources.disclosure

@@ -202,7 +202,7 @@ Analyse = Callable[[gitsafe.SafeRepo, list[gitsafe.Commit] | None], "analysis.An
 def _analyse_once(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None) -> analysis.Analysis:
     from review.services import analysis
 
-    return analysis.analyse(repo, base=cohort_base(repo.source.parent), commits=commits)
+    return analysis.analyse(repo, base=cohort_base(repo.source.parent), commits=commits, for_row=True)
 
 
 def load_row(path: Path, analyse: Analyse = _analyse_once, spans: bool = False) -> Row:

@@ -205,10 +205,16 @@ def added_lines(the_diff: diff.Diff) -> Runs:
                        for f in the_diff.files if not f.binary and f.status != "deleted"})
 
 
+def needs_text(sources: LineSources) -> bool:
+    """Whether any source is matched by the text of the lines the diff added (a rewritten commit's
+    noted lines, a trace range by its content hash): the diff's lines are then needed."""
+    return bool(sources.rewritten) or bool(sources.trace and any(r.content_hash for r in sources.trace.ranges))
+
+
 def match(sources: LineSources, the_diff: diff.Diff) -> None:
     """What the sources' text finds among the lines the diff added: blocks of rewritten commits' noted
     lines, and trace ranges by their content hash."""
-    if not sources.rewritten and not (sources.trace and any(r.content_hash for r in sources.trace.ranges)):
+    if not needs_text(sources):
         return
     runs = added_lines(the_diff)
     if sources.rewritten:
