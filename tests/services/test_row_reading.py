@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers import attribution_cohort
-
 from review import gitsafe
 from review.devtools.bench.repo import make_large_repo
 from review.services import analysis, cohort
