@@ -191,13 +191,20 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     # Two sources saying the same of many lines: one claim naming both.
     both: dict[tuple[Claim, str], Claim] = {}
     spans: list[Span] = []
+    said_by: list[tuple[str, str | None]]
     for path in sorted(intervals):
         path_winners: dict[int, Claim] = {}
         for first, last, holding in segments.sweep(intervals[path]):
-            line_claims = _line_claims(holding)
-            if not line_claims:  # only records saying the origin is unknown: no one's lines
-                continue
-            winner, message, said_by = _settle(line_claims, both)
+            if len(holding) == 2 and holding[0].kind == segments.COMMIT and holding[1].kind == segments.RECORD \
+                    and not holding[0].claim.layer:
+                # A person's commit and one record about its lines (most lines of a git-ai history): the
+                # record's, nothing to weigh.
+                winner, message, said_by = holding[1].claim, None, []
+            else:
+                line_claims = _line_claims(holding)
+                if not line_claims:  # only records saying the origin is unknown: no one's lines
+                    continue
+                winner, message, said_by = _settle(line_claims, both)
             path_winners.update(dict.fromkeys(range(first, last + 1), winner))
             if message is not None:
                 disagreements.setdefault((path, message), []).extend(range(first, last + 1))
