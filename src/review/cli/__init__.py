@@ -60,7 +60,7 @@ def _main(argv: list[str] | None) -> int:
     previous = {} if command.opens_console else _stop_on_signals(received)
     try:
         code = command.run(args)
-        if as_program and not command.opens_console:
+        if as_program and not command.opens_console and _process_is_ours():
             _end_now(code)
         return code
     except Exception as error:
@@ -82,6 +82,14 @@ def _main(argv: list[str] | None) -> int:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def _process_is_ours() -> bool:
+    """Whether this process is the `review` program (`python -m review`, or the installed script), not
+    a tool running it inside its own process to measure it (the benchmarks), which must get the
+    command's end back."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return spec is None or spec.name == "review.__main__"
 
 
 def _end_now(code: int) -> None:

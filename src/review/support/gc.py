@@ -16,9 +16,10 @@ def tune() -> None:
 
 
 def before_exit() -> None:
-    """The `review` command is done and its process ends: Python's last act would be one full
-    collection over everything still held (10-25 ms after a large triage), all of it about to be
-    dropped anyway. Frozen, those objects are left out of it."""
+    """The `review` program is done and its process ends (the console closed: other commands end
+    their process at once): Python's last act would be one full collection over everything still
+    held (tens of ms after a day of analyses), all of it about to be dropped anyway. Frozen, those
+    objects are left out of it."""
     gc.freeze()
 
 

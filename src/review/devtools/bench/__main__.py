@@ -19,6 +19,7 @@ import contextlib
 import io
 import json
 import resource
+import runpy
 import sys
 import time
 from pathlib import Path
@@ -49,12 +50,14 @@ def _triage_json(cohort: str, *options: str) -> None:
 
     sys.argv = ["review", "triage", cohort, "--json"]
     start = time.perf_counter()
+    code = 0
     with contextlib.redirect_stdout(io.StringIO()):
-        # The program's own entry, called with the words typed, so that it returns here (as the
-        # program it would end its process once done, before this could print what it measured).
-        from review.cli import main
-
-        code = main(sys.argv[1:])
+        # The program itself, as `python -m review` runs it, in this process: this module stays the
+        # process's main one (alter_sys off), so the program returns here instead of ending it.
+        try:
+            runpy.run_module("review", run_name="__main__")
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
     print(time.perf_counter() - start, _peak_rss_kib(), code)
 
 
