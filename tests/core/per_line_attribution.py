@@ -260,5 +260,7 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
     tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
                     *(tool for found in rewritten or [] for tool in found.tools)})
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
-    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, notices,
+    # Each line a run of its own: the product keeps runs of lines one claim wins.
+    runs = {path: [(line, line, won[line]) for line in sorted(won)] for path, won in winners.items()}
+    return Attribution(tools, runs, spans, conflicts, unmapped, commits, note, notices,
                        list(rewritten or []), unknown)

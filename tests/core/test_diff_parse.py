@@ -107,3 +107,29 @@ def test_a_patch_cut_inside_a_hunk_says_it_could_not_be_read():
     parsed = diff.parse(cut)
     assert parsed.problem is not None and "shorter" in parsed.problem
     assert parsed.files == []
+
+
+class _Claim:
+    """What a hunk reads of a winning claim."""
+
+    def __init__(self, tool):
+        self.tool, self.source, self.moved = tool, f"said by {tool}", False
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["Claude Code", "Cursor", None])), max_size=12),
+       st.integers(1, 40), st.integers(1, 30))
+def test_a_hunk_read_without_its_lines_counts_its_claimed_lines_as_marking_them_would(widths, start, count):
+    runs, line = [], 1
+    for width, tool in widths:
+        runs.append((line, line + width - 1, _Claim(tool)))
+        line += width + (width % 2)  # some lines no run claims
+    patch = patch_of(["x"] * (start - 1), ["x"] * (start - 1) + ["new"] * count, context=0)
+    lean, whole = diff.parse(patch, keep_lines=False), diff.parse(patch)
+    (hunk,) = lean.files[0].hunks
+    assert hunk.added_at == range(start, start + count) and not hunk.lines
+    hunk.count_claims(runs, [first for first, _, _ in runs])
+    by_line = {n: claim for first, last, claim in runs for n in range(first, last + 1)}
+    (marked,) = whole.files[0].hunks
+    marked.put_claims(by_line)
+    assert hunk.counts() == marked.counts()

@@ -7,8 +7,9 @@ Text is kept raw here; it is sanitised once, where it becomes a display row.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -152,17 +153,30 @@ class Hunk:
             self._tally = None
         return self.counts()
 
+    def count_claims(self, runs: Sequence[tuple[int, int, Any]], firsts: Sequence[int]) -> None:
+        """For a hunk read without its lines (`added_at`): its AI count and tools, from the runs of HEAD
+        lines each claim wins ((first, last, claim), in line order; `firsts` their first lines)."""
+        if self.added_at is None or not self.added_at:
+            return
+        low, high = self.added_at[0], self.added_at[-1]
+        ai = 0
+        tools: set[str] = set()
+        # The run holding `low`, or the first after it; then on while the runs start within the hunk.
+        at = max(0, bisect.bisect_right(firsts, low) - 1)
+        while at < len(runs) and runs[at][0] <= high:
+            first, last, claim = runs[at]
+            if last >= low and claim.tool:
+                ai += min(last, high) - max(first, low) + 1
+                tools.add(claim.tool)
+            at += 1
+        self._tally = self.counts()._replace(ai_added=ai, tools=tuple(sorted(tools)))
+
     def put_claims(self, claims: Mapping[int, Any]) -> None:
         """Each added line's winning claim (anything with a tool, a source and `moved`) put on it where
         the claim names a tool or a move; the tally's AI count and tools follow in the same pass (the
         hunk is not counted again: 100k lines, a tenth of a triage's tail)."""
         ai = 0
         tools: set[str] = set()
-        for number in self.added_at or ():
-            claim = claims.get(number)
-            if claim is not None and claim.tool:
-                ai += 1
-                tools.add(claim.tool)
         for line in self.lines:
             if line.kind == "+":
                 claim = claims.get(line.new_no)  # type: ignore[arg-type]

@@ -458,11 +458,15 @@ def leave_out_non_code(the_diff: diff.Diff, patterns: list[tuple[str, str]]) -> 
 def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
     """Put each added line's winning claim on it (diffs whose new side is HEAD)."""
     for file_diff in the_diff.files:
-        claims = result.lines.get(file_diff.path)
-        if not claims:
+        runs = result.stretches.get(file_diff.path)
+        if not runs:
             continue
+        firsts = [first for first, _, _ in runs]
         for hunk in file_diff.hunks:
-            hunk.put_claims(claims)
+            if hunk.added_at is not None:  # read for a row: counted from the runs, no line to mark
+                hunk.count_claims(runs, firsts)
+            else:
+                hunk.put_claims(result.lines[file_diff.path])
 
 
 def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,7 +72,8 @@ class Attribution:
     """Everything known about who wrote the submission's HEAD, line by line."""
 
     tools: list[str]
-    lines: dict[str, dict[int, Claim]]  # path -> HEAD line -> the winning claim
+    # path -> the runs of HEAD lines one claim wins: (first line, last line, that claim), in line order.
+    stretches: dict[str, list[tuple[int, int, Claim]]]
     spans: list[Span]
     conflicts: list[Conflict]
     unmapped: list[Unmapped]
@@ -89,6 +91,17 @@ class Attribution:
         return sum(n.unplaced for n in self.notices) + sum(r.problem is not None for r in self.rewritten)
     # Tools named in an explicit disclosure form that the console does not know: shown as written.
     unknown_tools: list[str] = field(default_factory=list)
+
+    @functools.cached_property
+    def lines(self) -> dict[str, dict[int, Claim]]:
+        """path -> HEAD line -> the winning claim; made when first asked (a triage row counts from the
+        stretches, and never needs a dict of every line)."""
+        found: dict[str, dict[int, Claim]] = {}
+        for path, runs in self.stretches.items():
+            by_line = found[path] = {}
+            for first, last, claim in runs:
+                by_line.update(dict.fromkeys(range(first, last + 1), claim))
+        return found
 
     def claim(self, path: str, line: int) -> Claim | None:
         return self.lines.get(path, {}).get(line)
@@ -185,7 +198,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     unmapped = _note_layer(note, head_lines, by_path, authors, subjects, add)
 
     # Winners and conflicts, one stretch of lines at a time.
-    winners: dict[str, dict[int, Claim]] = {}
+    winners: dict[str, list[tuple[int, int, Claim]]] = {}
     disagreements: dict[tuple[str, str], list[int]] = {}
     sides: dict[str, list[tuple[str, str | None]]] = {}  # message -> the sources and what each says
     # Two sources saying the same of many lines: one claim naming both.
@@ -193,7 +206,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     spans: list[Span] = []
     said_by: list[tuple[str, str | None]]
     for path in sorted(intervals):
-        path_winners: dict[int, Claim] = {}
+        path_winners: list[tuple[int, int, Claim]] = []
         for first, last, holding in segments.sweep(intervals[path]):
             if len(holding) == 2 and holding[0].kind == segments.COMMIT and holding[1].kind == segments.RECORD \
                     and not holding[0].claim.layer:
@@ -205,7 +218,7 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                 if not line_claims:  # only records saying the origin is unknown: no one's lines
                     continue
                 winner, message, said_by = _settle(line_claims, both)
-            path_winners.update(dict.fromkeys(range(first, last + 1), winner))
+            path_winners.append((first, last, winner))
             if message is not None:
                 disagreements.setdefault((path, message), []).extend(range(first, last + 1))
                 sides[message] = said_by
