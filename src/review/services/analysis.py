@@ -466,7 +466,7 @@ def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
             if hunk.added_at is not None:  # read for a row: counted from the runs, no line to mark
                 hunk.count_claims(runs, firsts)
             else:
-                hunk.put_claims(result.lines[file_diff.path])
+                hunk.put_claims(result.lines_of(file_diff.path))
 
 
 def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:

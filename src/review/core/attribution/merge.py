@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -91,20 +90,25 @@ class Attribution:
         return sum(n.unplaced for n in self.notices) + sum(r.problem is not None for r in self.rewritten)
     # Tools named in an explicit disclosure form that the console does not know: shown as written.
     unknown_tools: list[str] = field(default_factory=list)
+    _by_line: dict[str, dict[int, Claim]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    @functools.cached_property
+    @property
     def lines(self) -> dict[str, dict[int, Claim]]:
-        """path -> HEAD line -> the winning claim; made when first asked (a triage row counts from the
-        stretches, and never needs a dict of every line)."""
-        found: dict[str, dict[int, Claim]] = {}
-        for path, runs in self.stretches.items():
-            by_line = found[path] = {}
-            for first, last, claim in runs:
-                by_line.update(dict.fromkeys(range(first, last + 1), claim))
+        """path -> HEAD line -> the winning claim."""
+        return {path: self.lines_of(path) for path in self.stretches}
+
+    def lines_of(self, path: str) -> dict[int, Claim]:
+        """HEAD line -> the winning claim, in one file; made when first asked (a triage row counts from
+        the stretches, and never needs a dict of every line)."""
+        found = self._by_line.get(path)
+        if found is None:
+            found = self._by_line[path] = {}
+            for first, last, claim in self.stretches.get(path, ()):
+                found.update(dict.fromkeys(range(first, last + 1), claim))
         return found
 
     def claim(self, path: str, line: int) -> Claim | None:
-        return self.lines.get(path, {}).get(line)
+        return self.lines_of(path).get(line)
 
     def to_json(self, share: float | None = None) -> dict:
         return {"tools": self.tools, "unknown_tools": self.unknown_tools, "share": share, "spans": [s.to_json() for s in self.spans],
