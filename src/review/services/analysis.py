@@ -428,6 +428,9 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         head_files = {f.path: f for f in repo.files("HEAD")}
         patterns = _share_patterns(repo, head_files)
         leave_out_non_code(the_diff, patterns)
+        authors = {c.sha: c.author_name for c in commits}
+        # Read now, while the history may still be replaying: less is left for after it.
+        prepared = attribution.Prepared(sources.attributions, authors, sources.lines.records)
         changed, replayed = origins.changed_paths()
         wanted = _to_trace(sources, changed, replayed, the_diff, head_files, commits)
     except BaseException:
@@ -436,11 +439,10 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     wanted = _untraced(wanted, the_diff, head_files, cut)
     replayed = origins.traced(wanted, replayed)
     blame, head_lines = _trace(repo, wanted, replayed, sources.disclosure, head_files, cut)
-    authors = {c.sha: c.author_name for c in commits}
     records = line_sources.records(sources.lines, commits, blame)
     result = attribution.attribute(sources.attributions, authors, sources.disclosure, head_lines, blame,
                                    records, repo.head, {c.sha: c.subject for c in commits},
-                                   sources.lines.notices, sources.lines.rewritten)
+                                   sources.lines.notices, sources.lines.rewritten, prepared)
     mark(the_diff, result)
     analysis = Analysis(repo, sources.base, sources.base_problem, commits, sources.attributions, sources.note,
                         the_diff, result, blame=blame, share_patterns=patterns, changed=changed, cut=cut,

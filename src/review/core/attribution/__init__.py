@@ -5,7 +5,7 @@ Pure: no I/O. One module per source; ``merge`` puts them together and finds the 
 from review.core.attribution.agent_trace import Trace, TraceRange, parse_agent_trace, read_trace
 from review.core.attribution.functions import locate_function
 from review.core.attribution.git_ai import parse_git_ai_note, parse_legacy_authorship
-from review.core.attribution.merge import Attribution, Blame, Claim, Conflict, Span, Unmapped, attribute
+from review.core.attribution.merge import Attribution, Blame, Claim, Conflict, Prepared, Span, Unmapped, attribute
 from review.core.attribution.names import Who, parse_agent_value, who_is
 from review.core.attribution.note import (
     HUMAN,
@@ -29,7 +29,7 @@ from review.core.attribution.trailers import (
 
 __all__ = [
     "AGENTS", "DISCLOSURE_KEYS", "HUMAN", "Agent", "Attribution", "Blame", "Claim", "CommitAttribution", "Conflict",
-    "LineRecord", "NoteDisclosure", "NoteEntry", "Notice", "Rejected", "RewrittenNote", "Signal", "Span", "Trace",
+    "LineRecord", "NoteDisclosure", "NoteEntry", "Notice", "Prepared", "Rejected", "RewrittenNote", "Signal", "Span", "Trace",
     "TraceRange", "Unmapped", "Who", "assistants", "attribute", "read_trace", "trailer_block", "who_is",
     "commit_signals", "match_identity", "parse_agent_trace", "parse_agent_value",
     "parse_git_ai_note", "parse_legacy_authorship", "locate_function", "parse_note", "parse_note_line", "parse_ranges", "tool_in_text", "trailers",

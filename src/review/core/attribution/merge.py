@@ -10,7 +10,7 @@ from typing import Any
 
 from review.core.attribution import segments
 from review.core.attribution.note import NoteDisclosure, NoteEntry
-from review.core.attribution.records import LineRecord, Notice, line_runs
+from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
 from review.core.attribution.tools import is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
@@ -123,13 +123,57 @@ def _label(tool: str | None) -> str:
     return tool or "a person"
 
 
+class Prepared:
+    """What the merge reads of the commits, and of the records known before any line's origin is: each
+    commit's claim, and each record as it counts (one naming its commit's own person is that person's)
+    with its claim and its ranges. Made while the history is still being replayed, so that less is left
+    for after it (5,000 commits and notes: 13 ms); what was not prepared, `attribute` reads itself."""
+
+    def __init__(self, commits: list[CommitAttribution], authors: dict[str, str],
+                 records: list[LineRecord] | None = None) -> None:
+        self.commits, self.authors = commits, authors
+        self.by_commit = {c.commit: c for c in commits}
+        # One claim per commit, shared by all of its lines.
+        self.per_commit: dict[str, Claim | None] = {}
+        for commit in commits:
+            self.commit_claim(commit.commit)
+        self.given: list[LineRecord] = list(records or [])
+        self.records, self.parts = self._read(self.given)
+
+    def commit_claim(self, sha: str) -> Claim | None:
+        if sha not in self.per_commit:
+            attribution = self.by_commit.get(sha)
+            if attribution and attribution.signals:
+                signal = attribution.claim_signal
+                self.per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
+            else:
+                self.per_commit[sha] = Claim(None, f"commit {sha[:7]} by {self.authors[sha]}", 0) \
+                    if sha in self.authors else None
+        return self.per_commit[sha]
+
+    def begins(self, commits: list[CommitAttribution], records: list[LineRecord]) -> bool:
+        """Whether it was made of these commits and of the first of these records, the same objects."""
+        return commits is self.commits and len(records) >= len(self.given) and \
+            all(mine is theirs for mine, theirs in zip(self.given, records))
+
+    def read(self, records: list[LineRecord]) -> tuple[list[LineRecord], list[tuple[Claim | None, Ranges]]]:
+        """Every record as it counts, with its claim and ranges: the prepared ones as they were read."""
+        rest, parts = self._read(records[len(self.given):])
+        return self.records + rest, self.parts + parts
+
+    def _read(self, records: list[LineRecord]) -> tuple[list[LineRecord], list[tuple[Claim | None, Ranges]]]:
+        counted = [_as_person_when_named(record, self.by_commit.get(record.commit or "")) for record in records]
+        # One claim object for all of a record's lines; its ranges as intervals ("1-20000000" costs nothing).
+        return counted, [(Claim(r.tool, r.source, 3) if r.claims else None, Ranges(r.ranges)) for r in counted]
+
+
 TEST_FILE = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s$")
 
 
 def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: NoteDisclosure,
               head_lines: dict[str, int], blame: Blame, records: list[LineRecord],
               head: str, subjects: dict[str, str] | None = None, notices: list[Notice] | None = None,
-              rewritten: list[RewrittenNote] | None = None) -> Attribution:
+              rewritten: list[RewrittenNote] | None = None, prepared: Prepared | None = None) -> Attribution:
     """Merge every source into one claim per HEAD line.
 
     `authors`: commit id -> its author (for "a person" claims); `head_lines`: path -> line count at
@@ -139,22 +183,13 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     history (their carried lines are among `records`; their tools are named).
 
     A commit without an assistant in its metadata claims nothing: its lines default to a person
-    (layer 0), which no other source conflicts with.
+    (layer 0), which no other source conflicts with. `prepared`: what was read of these commits and
+    of the first records before the lines' origins were known (`Prepared`).
     """
-    by_commit = {c.commit: c for c in commits}
-    records = [_as_person_when_named(record, by_commit.get(record.commit or "")) for record in records]
-    # Layer 1: commit metadata, through blame: the lines a commit introduced that survive in HEAD.
-    per_commit: dict[str, Claim | None] = {}  # one claim per commit, shared by all of its lines
-
-    def commit_claim(sha: str) -> Claim | None:
-        if sha not in per_commit:
-            attribution = by_commit.get(sha)
-            if attribution and attribution.signals:
-                signal = attribution.claim_signal
-                per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
-            else:
-                per_commit[sha] = Claim(None, f"commit {sha[:7]} by {authors[sha]}", 0) if sha in authors else None
-        return per_commit[sha]
+    if prepared is None or not prepared.begins(commits, records):
+        prepared = Prepared(commits, authors)
+    by_commit, commit_claim = prepared.by_commit, prepared.commit_claim
+    records, parts = prepared.read(records)
 
     def moved_claim(sha: str, from_path: str, line_no: int) -> Claim | None:
         """A moved or copied block is still its writer's: the origin commit's claim, saying so."""
@@ -190,13 +225,12 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             orders.setdefault(record.family, set()).add((record.order, record.claims))
     settled = {family for family, seen in orders.items() if len(seen) > 1 or not all(c for _, c in seen)}
     introduced = segments.Introduced(by_path)
-    for seq, record in enumerate(records):
-        claim = Claim(record.tool, record.source, 3) if record.claims else None  # one object for all its lines
+    for seq, (record, (claim, wanted)) in enumerate(zip(records, parts)):
         if record.family in settled:
-            for path, first, last in segments.record_lines(record, head, by_path, introduced):
+            for path, first, last in segments.record_lines(record, wanted, head, by_path, introduced):
                 add(path, first, last, segments.FAMILY, seq, (record.family, record.order, claim))
         elif claim is not None:
-            for path, first, last in segments.record_lines(record, head, by_path, introduced):
+            for path, first, last in segments.record_lines(record, wanted, head, by_path, introduced):
                 add(path, first, last, segments.RECORD, seq, claim)
 
     unmapped = _note_layer(note, head_lines, by_path, authors, subjects, add)

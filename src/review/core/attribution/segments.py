@@ -93,12 +93,11 @@ class Introduced:
                 yield from self.blocks[(sha, path)]
 
 
-def record_lines(record: LineRecord, head: str, by_path: dict[str, list[Block]],
+def record_lines(record: LineRecord, wanted: Ranges, head: str, by_path: dict[str, list[Block]],
                  introduced: Introduced) -> Iterator[tuple[str, int, int]]:
-    """The HEAD lines a record names, as (path, first, last) runs: about HEAD, its own ranges within
-    the traced file; about an older commit, the lines of that commit's file that survive, mapped
-    through the blocks."""
-    wanted = Ranges(record.ranges)  # intervals, not a set of lines: "1-20000000" costs nothing
+    """The HEAD lines a record names (`wanted`: its ranges), as (path, first, last) runs: about HEAD,
+    its own ranges within the traced file; about an older commit, the lines of that commit's file that
+    survive, mapped through the blocks."""
     if record.commit in (None, head):
         path_blocks = by_path.get(record.path)
         length = path_blocks[-1].end if path_blocks else 0
