@@ -7,7 +7,7 @@ from pathlib import Path
 
 from helpers import git, make_repo
 from review import gitsafe
-from review.services import analysis
+from review.services import analysis, note_files
 
 CODE = "export async function chargeWithRetry(amount) {\n  return amount;\n}\n"
 NOTE = "## AI use\n\n- checkout.mjs:1-3 — Claude Code\n"
@@ -25,7 +25,7 @@ def with_symlink(folder: Path, path: str, target: str) -> Path:
 
 def test_a_note_committed_as_a_symbolic_link_is_said_to_be_one_and_its_target_never_shown_as_the_note(tmp_path):
     repo = gitsafe.open_submission(with_symlink(tmp_path / "sub", "NOTE.md", "/etc/passwd"))
-    note = analysis.read_note(repo)
+    note = note_files.read_note(repo)
     assert note.text == ""
     assert note.problem is not None and "symbolic link" in note.problem and "/etc/passwd" in note.problem
     assert analysis.analyse(repo).attribution.note.entries == []
@@ -47,7 +47,7 @@ def test_a_note_saved_as_utf16_is_read_with_its_disclosure(tmp_path):
     git("add", "-A", cwd=folder)
     git("commit", "-q", "-m", "note from PowerShell", cwd=folder)
     repo = gitsafe.open_submission(folder)
-    note = analysis.read_note(repo)
+    note = note_files.read_note(repo)
     assert note.text == NOTE
     assert note.problem is not None and "UTF-16" in note.problem
     assert analysis.analyse(repo).attribution.tools == ["Claude Code"]
@@ -59,13 +59,13 @@ def test_a_byte_order_mark_does_not_hide_the_disclosure_heading(tmp_path):
     git("add", "-A", cwd=folder)
     git("commit", "-q", "-m", "note", cwd=folder)
     repo = gitsafe.open_submission(folder)
-    assert analysis.read_note(repo).text == NOTE
+    assert note_files.read_note(repo).text == NOTE
     assert analysis.analyse(repo).attribution.note.heading == "AI use"
 
 
 def test_a_note_that_is_a_folder_is_said_to_be_one(tmp_path):
     folder = make_repo(tmp_path / "sub", {"checkout.mjs": CODE, "NOTE.md/part-1.md": NOTE})
-    note = analysis.read_note(gitsafe.open_submission(folder))
+    note = note_files.read_note(gitsafe.open_submission(folder))
     assert note.text == "" and note.problem is not None and "NOTE.md is a folder" in note.problem, note.problem
 
 
