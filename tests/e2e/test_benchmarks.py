@@ -86,7 +86,10 @@ def test_bench_cold_triages_the_cohort_cold_beside_the_safe_copies_alone(tmp_pat
     cold = next(line for line in out.splitlines() if "review triage --json, cold cache" in line)
     copies_s, cold_s = (float(re.search(r"([\d.]+) s ", line).group(1)) for line in (copies, cold))
     ratio = float(cold.split("ratio")[1].split()[0])
-    assert copies_s > 0 and cold_s > 0 and abs(ratio - cold_s / copies_s) < 0.02 + 0.05 * ratio
+    # The seconds are printed to two decimals: the ratio, from the unrounded figures, lies within
+    # what their rounding allows (at 0.06 s a copy loop's rounding alone is a sixth of it).
+    assert copies_s > 0 and cold_s > 0
+    assert (cold_s - 0.005) / (copies_s + 0.005) - 0.01 <= ratio <= (cold_s + 0.005) / (copies_s - 0.005) + 0.01
     assert "(goal ≤ 1.3)" in cold
     # The triage really ran cold: every submission's copy is in the cache it was given, the loop's copies are gone.
     assert len(list((tmp_path / "cache" / "repos").glob("*.git"))) == 6
