@@ -325,7 +325,11 @@ def parse(patch: bytes, base: str = "", target: str = "", keep_lines: bool = Tru
 
 _FILE_START = "diff --git "
 _HUNK_START = "@@ "
-_HUNK_HEADER_TEXT = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
+# A unified hunk header in git's bytes: old start, old count, new start, new count (a count left out is
+# 1), then the section heading; the history replay reads the same headers.
+HUNK_HEADER = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)")
+# The same, on the decoded patch this module reads.
+_HUNK_HEADER_TEXT = re.compile(HUNK_HEADER.pattern.decode("ascii"))
 
 
 def _parse_file(lines: list[str], index: int, result: Diff, keep_lines: bool = True) -> int:
@@ -378,15 +382,17 @@ def _file_diff(patched: unidiff.PatchedFile, hunks: list[Hunk]) -> FileDiff:
 def _parse_hunk(lines: list[str], index: int, keep_lines: bool = True) -> tuple[Hunk, int]:
     """The hunk whose header is at `index`, its body read by its header's counts (a body line may
     look like anything, `diff --git` included); returns it and the index after it."""
-    match = _HUNK_HEADER_TEXT.fullmatch(lines[index])
+    match = _HUNK_HEADER_TEXT.match(lines[index])
     if match is None:
         raise unidiff.UnidiffParseError(f"Bad hunk header: {lines[index][:80]}")
     old_start, new_start = int(match[1]), int(match[3])
     old_len = 1 if match[2] is None else int(match[2])
     new_len = 1 if match[4] is None else int(match[4])
     header = f"@@ -{old_start},{old_len} +{new_start},{new_len} @@"
-    if match[5]:
-        header += f" {match[5]}"
+    # The section heading, after the one space git writes before it.
+    section = match[5].removeprefix(" ")
+    if section:
+        header += f" {section}"
     model = Hunk(header, old_start, old_len, new_start, new_len)
     body = model.lines
     old_no, new_no = old_start, new_start
@@ -448,9 +454,6 @@ def _one_kind(lines: list[str], index: int, model: Hunk, keep_lines: bool) -> in
     return after
 
 
-# A unified hunk header in git's bytes: old start, old count, new start, new count (a count left out is
-# 1), then the section heading; the history replay reads the same headers.
-HUNK_HEADER = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)")
 
 
 def head_of(patch: bytes, max_lines: int) -> bytes | None:
