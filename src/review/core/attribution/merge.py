@@ -17,9 +17,8 @@ from review.core.attribution.trailers import CommitAttribution
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
 
-# path -> per HEAD line (1-based index - 1): the commit that wrote it, its line number and path in that
-# commit, and the commit that moved or copied it to where it is ("" when it never moved).
-Blame = dict[str, list[tuple[str, int, str, str]]]
+# path -> each HEAD line's origin (segments.Origins).
+Blame = dict[str, segments.Origins]
 
 
 @dataclass(frozen=True)

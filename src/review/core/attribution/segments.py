@@ -12,8 +12,8 @@ from typing import Any
 
 from review.core.attribution.records import LineRecord, Ranges
 
-# path -> per HEAD line: (the commit that wrote it, its line number and path in that commit, the commit
-# that moved or copied it there, "" when it never moved). The same shape as merge.Blame.
+# Per HEAD line of a file (1-based index - 1): the commit that wrote it, its line number and path in
+# that commit, and the commit that moved or copied it to where it is ("" when it never moved).
 Origins = list[tuple[str, int, str, str]]
 
 # What a claim interval is, in the order its claims come in a line's list (merge.settle reads the list
