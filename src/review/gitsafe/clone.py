@@ -58,16 +58,16 @@ def open_submission(folder: Path) -> SafeRepo:
     """A clean clone of the submission at its current HEAD, made or refreshed as needed; its notes
     are fetched again when the source's notes refs changed (git-ai pushes notes after commits)."""
     folder = folder.resolve()
+    target = cache_path_for(folder)
     with _begun_lock:
-        begun = _begun.get(cache_path_for(folder))
+        begun = _begun.get(target)
     if begun is not None and begun is not threading.current_thread():
         begun.join()
         with _begun_lock:
-            _begun.pop(cache_path_for(folder), None)
+            _begun.pop(target, None)
     head = read_head(folder)
     if head.sha is None:
         raise GitSafeError(unborn_reason(head))
-    target = cache_path_for(folder)
     marker = target / "review-source.json"
     recorded = _read_marker(marker)
     if recorded.get("head") == head.sha:
