@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -359,3 +361,32 @@ def test_a_long_history_is_streamed_whole_and_its_copy_counts_as_long(tmp_path):
     # Three commits, two trees and two blobs (the last edit brings the first text back).
     assert small.object_count() == 7
     assert not Origins.looks_long(small)
+
+
+def test_consoles_opening_a_new_submission_at_once_make_one_copy_and_each_reads_it(tmp_path):
+    """Two reviewers' consoles (or two browser tabs) start on the same cohort with an empty cache: each
+    opens every submission at the same moment. One copies it; the others wait and read that copy. A
+    second copy swapped in over the first would pull it from under the console reading it."""
+    repo = make_repo(tmp_path / "sub", {"checkout.mjs": "v1\n"})
+    for n in range(3):
+        (repo / "checkout.mjs").write_text(f"v{n + 2}\n")
+        git("commit", "-qam", f"edit {n}", cwd=repo)
+    go = tmp_path / "go"
+    # Each opens the copy once `go` exists, then reads its history and notes which copy it read.
+    script = (
+        "import os, sys, time\nfrom pathlib import Path\nfrom review import gitsafe\n"
+        f"go = Path({str(go)!r})\n"
+        "while not go.exists(): time.sleep(0.001)\n"
+        f"opened = gitsafe.open_submission(Path({str(repo)!r}))\n"
+        "print(len(opened.commits()), os.stat(opened.path).st_ino)\n")
+    consoles = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True) for _ in range(4)]
+    time.sleep(0.5)  # every console is started and waiting
+    go.touch()
+    said = [console.communicate(timeout=60) for console in consoles]
+    assert all(console.returncode == 0 for console in consoles), said
+    counts_and_copies = {tuple(out.split()) for out, _ in said}
+    copy = gitsafe.cache_path_for(repo)
+    # Every console read four commits, from one and the same copy: the one still in the cache.
+    assert counts_and_copies == {("4", str(os.stat(copy).st_ino))}
+    assert sorted(p.name for p in copy.parent.iterdir()) == sorted([copy.name, copy.name + ".lock"])

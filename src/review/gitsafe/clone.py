@@ -23,27 +23,19 @@ def cache_path_for(source: Path) -> Path:
     return cache_root() / "repos" / f"{key}.git"
 
 
-# Copies begun early (start_copies), by their place in the cache, until open_submission meets them.
-_begun: dict[Path, threading.Thread] = {}
-_begun_lock = threading.Lock()
-
-
 def start_copies(folders: list[Path], at_most: int) -> None:
     """Begin, each in a thread of its own, the copies of the first `at_most` of these folders that
     have none in the cache yet: `review triage` calls it before it loads the rest of itself, so git
-    copies while Python imports (30 ms of a cold triage). open_submission waits for a copy under way;
-    what fails here is met again there, and said. Links and hidden folders are left to the caller."""
+    copies while Python imports (30 ms of a cold triage). open_submission waits, on the copy's lock,
+    for a copy under way; what fails here is met again there, and said. Links and hidden folders are
+    left to the caller."""
     for folder in folders:
         if at_most <= 0:
             return
-        target = cache_path_for(folder)
-        if target.exists():
+        if cache_path_for(folder).exists():
             continue
         at_most -= 1
-        thread = threading.Thread(target=_copy_quietly, args=(folder,), name="early-copy", daemon=True)
-        with _begun_lock:
-            _begun[target] = thread
-        thread.start()
+        threading.Thread(target=_copy_quietly, args=(folder,), name="early-copy", daemon=True).start()
 
 
 def _copy_quietly(folder: Path) -> None:
@@ -59,35 +51,58 @@ def open_submission(folder: Path) -> SafeRepo:
     are fetched again when the source's notes refs changed (git-ai pushes notes after commits)."""
     folder = folder.resolve()
     target = cache_path_for(folder)
-    with _begun_lock:
-        begun = _begun.get(target)
-    if begun is not None and begun is not threading.current_thread():
-        begun.join()
-        with _begun_lock:
-            _begun.pop(target, None)
     head = read_head(folder)
     if head.sha is None:
         raise GitSafeError(unborn_reason(head))
+    repo = _made_copy(folder, target, head.sha, head.git_dir)
+    if repo is not None:
+        return repo
+    # One copy at a time per submission, across threads and consoles (two reviewers in tmux, two
+    # browser tabs): a second copy swapped in would pull the first from under the one reading it.
+    with _locked(target.with_name(target.name + ".lock")):
+        repo = _made_copy(folder, target, head.sha, head.git_dir)
+        if repo is not None:
+            return repo  # made by whoever held the lock before us
+        return _fresh_clone(folder, head.sha, target)
+
+
+class _locked:
+    """An exclusive lock on a file (made if missing), held while the block runs."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __enter__(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.file = open(self.path, "a")
+        fcntl.flock(self.file, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+
+
+def _made_copy(folder: Path, target: Path, head_sha: str, git_dir: Path) -> SafeRepo | None:
+    """The cache's copy when it stands at this HEAD, its notes fetched again if the source's notes
+    refs changed; None when a copy has to be made."""
     marker = target / "review-source.json"
     recorded = _read_marker(marker)
-    if recorded.get("head") == head.sha:
-        notes = refs_fingerprint(head.git_dir)
-        if notes is None or notes != recorded.get("notes"):
-            # One refresh at a time per copy (threads, a second console): the one that waited finds it done.
-            with open(target / "review-notes.lock", "a") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
-                recorded = _read_marker(marker)
-                if recorded.get("head") != head.sha:  # copied again meanwhile, at another HEAD
-                    return _fresh_clone(folder, head.sha, target)
-                if notes is None or notes != recorded.get("notes"):
-                    try:
-                        check_repository(head.git_dir)  # the source may have changed since it was copied
-                        recorded["notes_problem"] = fetch_notes(target, folder)
-                    except GitSafeError as error:
-                        recorded["notes_problem"] = str(error)
-                    _write_marker(target, folder, head.sha, notes, recorded["notes_problem"])
-        return SafeRepo(folder, target, head.sha, notes_problem=recorded.get("notes_problem"))
-    return _fresh_clone(folder, head.sha, target)
+    if recorded.get("head") != head_sha:
+        return None
+    notes = refs_fingerprint(git_dir)
+    if notes is None or notes != recorded.get("notes"):
+        # One refresh at a time per copy (threads, a second console): the one that waited finds it done.
+        with _locked(target / "review-notes.lock"):
+            recorded = _read_marker(marker)
+            if recorded.get("head") != head_sha:  # copied again meanwhile, at another HEAD
+                return None
+            if notes is None or notes != recorded.get("notes"):
+                try:
+                    check_repository(git_dir)  # the source may have changed since it was copied
+                    recorded["notes_problem"] = fetch_notes(target, folder)
+                except GitSafeError as error:
+                    recorded["notes_problem"] = str(error)
+                _write_marker(target, folder, head_sha, notes, recorded["notes_problem"])
+    return SafeRepo(folder, target, head_sha, notes_problem=recorded.get("notes_problem"))
 
 
 def _read_marker(marker: Path) -> dict:
@@ -133,11 +148,8 @@ def seed_from_copy(copy_git_dir: Path, folder: Path, head_sha: str) -> None:
               str(copy_git_dir), str(clone_dir)], env=git_env())
         _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=git_env())
         _write_marker(clone_dir, folder.resolve(), head_sha, notes, None)
-        old = target.with_name(target.name + f".old-{os.getpid()}")
-        if target.exists():
-            os.rename(target, old)
-        os.rename(clone_dir, target)
-        shutil.rmtree(old, ignore_errors=True)
+        with _locked(target.with_name(target.name + ".lock")):
+            _swap_in(clone_dir, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -173,18 +185,20 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
         except GitSafeError:
             raise GitSafeError(f"HEAD cannot be read: {_what_head_names(clone_dir, head_sha)}") from None
         _write_marker(clone_dir, folder, head_sha, notes, problem)
-        # Swap in atomically; a concurrent console may have done the same, which is fine.
-        old = target.with_name(target.name + f".old-{os.getpid()}")
-        if target.exists():
-            os.rename(target, old)
-        try:
-            os.rename(clone_dir, target)
-        except OSError:
-            pass  # another process won the race with an equivalent clone
-        shutil.rmtree(old, ignore_errors=True)
+        _swap_in(clone_dir, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return SafeRepo(folder, target, head_sha, notes_problem=problem)
+
+
+def _swap_in(clone_dir: Path, target: Path) -> None:
+    """Put the finished copy in the cache's place, the copy of an older HEAD out of it. The caller
+    holds the place's lock, so no other copy is swapped in meanwhile."""
+    old = target.with_name(target.name + f".old-{os.getpid()}-{threading.get_ident()}")
+    if target.exists():
+        os.rename(target, old)
+    os.rename(clone_dir, target)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _what_head_names(clone_dir: Path, head_sha: str) -> str:
