@@ -13,6 +13,7 @@ import pytest
 
 from helpers import git, make_repo
 from review import gitsafe
+from review.gitsafe.head import refs_from_files
 from review.services import cohort, samples
 
 HOOK_NAMES = ["pre-commit", "post-checkout", "post-merge", "pre-push", "post-rewrite", "reference-transaction",
@@ -390,3 +391,87 @@ def test_consoles_opening_a_new_submission_at_once_make_one_copy_and_each_reads_
     # Every console read four commits, from one and the same copy: the one still in the cache.
     assert counts_and_copies == {("4", str(os.stat(copy).st_ino))}
     assert sorted(p.name for p in copy.parent.iterdir()) == sorted([copy.name, copy.name + ".lock"])
+
+
+def test_the_files_of_a_tree_are_what_git_ls_tree_lists(tmp_path):
+    """The files at a commit are read through the one batch process, folder by folder; each path,
+    mode, kind, size and id is what `git ls-tree -r --long` says, in its order: nested and empty-named
+    folders, a name git sorts after its folder's sibling, spaces and a name that is not UTF-8, a link,
+    an executable, a submodule, a file in two identical folders, an empty file."""
+    repo = make_repo(tmp_path / "sub", {"checkout.mjs": "x\n", "a/b/c/deep.txt": "deep\n", "a-b.txt": "sorted\n",
+                                        "a/b.txt": "y\n", "with space/n o.md": "z\n", "twin1/same.txt": "same\n",
+                                        "twin2/same.txt": "same\n", "empty": ""})
+    (repo / "run.sh").write_text("#!/bin/sh\n")
+    (repo / "run.sh").chmod(0o755)
+    os.symlink("checkout.mjs", repo / "link.mjs")
+    (repo / os.fsdecode(b"latin-\xe9.txt")).write_text("\n")
+    git("add", "-A", cwd=repo)
+    sub = git("rev-parse", "HEAD", cwd=repo).strip()
+    git("update-index", "--add", "--cacheinfo", f"160000,{sub},vendor/lib", cwd=repo)
+    git("commit", "-qm", "more", cwd=repo)
+    copy = gitsafe.open_submission(repo)
+    read = [(f.path, f.mode, f.kind, f.size, f.oid) for f in copy.files("HEAD")]
+    assert read == _ls_tree(copy, "HEAD")
+    assert ("vendor/lib", "160000", "commit", None, sub) in read and len(read) == 12
+    first = git("rev-list", "--max-parents=0", "HEAD", cwd=repo).strip()
+    assert [(f.path, f.mode, f.kind, f.size, f.oid) for f in copy.files(first)] == _ls_tree(copy, first)
+
+
+def _ls_tree(copy: gitsafe.SafeRepo, rev: str) -> list[tuple]:
+    raw = subprocess.run(["git", "--git-dir", str(copy.path), "ls-tree", "-r", "-z", "--long", "--full-tree", rev],
+                         capture_output=True, check=True).stdout
+    listed = []
+    for item in filter(None, raw.split(b"\0")):
+        meta, _, path = item.partition(b"\t")
+        mode, kind, oid, size = meta.decode().split(maxsplit=3)
+        listed.append((path.decode("utf-8", "replace"), mode, kind, None if size.strip() == "-" else int(size), oid))
+    return listed
+
+
+def test_a_tree_that_names_one_folder_in_many_places_is_refused_past_the_cap(tmp_path, monkeypatch):
+    """Ten folders, each the same ten folders deep down: a few objects listing 10,000 files (a real
+    bomb lists billions). Reading it stops at the cap and says why; nothing is listed half."""
+    from review.gitsafe import objects
+
+    repo = make_repo(tmp_path / "bomb", {"checkout.mjs": "x\n"})
+    tree = git("write-tree", cwd=repo).strip()
+    for _ in range(4):
+        entries = "".join(f"040000 tree {tree}\td{n}\n" for n in range(10))
+        tree = git("mktree", cwd=repo, input_text=entries).strip()
+    commit = git("commit-tree", tree, "-m", "bomb", cwd=repo).strip()
+    git("update-ref", "refs/heads/main", commit, cwd=repo)
+    copy = gitsafe.open_submission(repo)
+    monkeypatch.setattr(objects, "MAX_TREE_ENTRIES", 20_000)
+    assert len(copy.files("HEAD")) == 10_000
+    monkeypatch.setattr(objects, "MAX_TREE_ENTRIES", 5_000)
+    with pytest.raises(gitsafe.GitSafeError, match="more than 5,000 files and folders"):
+        copy.files("HEAD")
+
+
+def test_the_notes_refs_read_from_the_copys_files_are_what_git_for_each_ref_lists(tmp_path):
+    """Which notes a copy holds is read from its ref files (packed by the copy, loose once notes that
+    came later are fetched), as `git for-each-ref` lists them; a symbolic ref is left to git."""
+    repo = make_repo(tmp_path / "sub", {"checkout.mjs": "x\n"})
+    head = git("rev-parse", "HEAD", cwd=repo).strip()
+    git("notes", "--ref=ai", "add", "-m", "first", head, cwd=repo)
+    copy = gitsafe.open_submission(repo)
+
+    def for_each_ref() -> dict[str, str]:
+        out = subprocess.run(["git", "--git-dir", str(copy.path), "for-each-ref", "--format=%(objectname) %(refname)",
+                              "--", "refs/notes/", "refs/ai/"], capture_output=True, text=True, check=True).stdout
+        return dict(reversed(line.split(" ", 1)) for line in out.splitlines())
+
+    assert copy.refs_under("refs/notes/", "refs/ai/") == for_each_ref() and "refs/notes/ai" in for_each_ref()
+    # Notes pushed after the copy: fetched into loose refs beside the packed ones.
+    (repo / "checkout.mjs").write_text("y\n")
+    git("notes", "--ref=ai", "add", "-f", "-m", "second", head, cwd=repo)
+    git("notes", "--ref=whogitit", "add", "-m", "w", head, cwd=repo)
+    git("update-ref", f"refs/ai/authorship/{head}", head, cwd=repo)
+    copy = gitsafe.open_submission(repo)
+    assert (copy.path / "refs" / "notes" / "whogitit").is_file()
+    assert copy.refs_under("refs/notes/", "refs/ai/") == for_each_ref() and len(for_each_ref()) == 3
+    assert refs_from_files(copy.path, ("refs/notes/", "refs/ai/")) == for_each_ref()  # no git asked
+    assert copy.refs_under("refs/ai/") == {f"refs/ai/authorship/{head}": head}
+    git("symbolic-ref", "refs/notes/other", "refs/notes/ai", cwd=copy.path)
+    assert copy.refs_under("refs/notes/", "refs/ai/") == for_each_ref() and len(for_each_ref()) == 4
+    assert refs_from_files(copy.path, ("refs/notes/",)) is None

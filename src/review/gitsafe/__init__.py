@@ -19,7 +19,8 @@ The cache is re-cloned when the submission's HEAD moves.
 from review.gitsafe.clone import cache_path_for, open_submission, start_copies
 from review.gitsafe.env import EMPTY_TREE, SHA_RE, GitSafeError, cache_root, git_env, run_trusted
 from review.gitsafe.head import HeadInfo, find_git_dir, read_head, refs_fingerprint
-from review.gitsafe.repo import MAX_COMMITS, Commit, FileEntry, ObjectReader, SafeRepo
+from review.gitsafe.objects import FileEntry, ObjectReader
+from review.gitsafe.repo import MAX_COMMITS, Commit, SafeRepo
 
 __all__ = [
     "MAX_COMMITS",

@@ -192,6 +192,40 @@ def branch_names(git_dir: Path, limit: int = 1000) -> list[str]:
     return sorted(found)[:limit]
 
 
+def refs_from_files(git_dir: Path, prefixes: tuple[str, ...]) -> dict[str, str] | None:
+    """Ref name -> object id for the refs under `prefixes` ("refs/notes/"), read from the loose ref
+    files and packed-refs of a copy git made (no git process; a loose ref wins over its packed line,
+    as in git). None on anything a plain reading cannot settle (a symbolic ref, an odd file, a
+    packed-refs past its limit): the caller asks git."""
+    found: dict[str, str] = {}
+    try:
+        packed = _read_small(git_dir / "packed-refs", PACKED_REFS_LIMIT)
+    except FileNotFoundError:
+        packed = ""
+    except (OSError, GitSafeError):
+        return None
+    for line in packed.splitlines():
+        sha, _, name = line.partition(" ")
+        if name.startswith(prefixes) and SHA_RE.match(sha):
+            found[name] = sha
+    for prefix in prefixes:
+        top = git_dir / prefix.rstrip("/")
+        if os.path.islink(top):
+            return None
+        for root, _dirs, names in walk(top):
+            for name in names:
+                ref = Path(root, name).relative_to(git_dir).as_posix()
+                try:
+                    data, cut = files.read_regular(Path(root, name), REF_FILE_LIMIT)
+                except (OSError, files.NotRegular):
+                    return None
+                sha = data.decode("ascii", "replace").strip()
+                if cut or not SHA_RE.match(sha) or not _REF_NAME_RE.match(ref) or ref.endswith(".lock"):
+                    return None
+                found[ref] = sha
+    return found
+
+
 def check_repository(git_dir: Path, deep: bool = True) -> None:
     """Refuse, with the reason, a repository whose objects or refs could come from elsewhere or whose
     files could hang git. Run before every clone. `deep=False` leaves out the walk over every object

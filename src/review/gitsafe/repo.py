@@ -1,16 +1,11 @@
 """The clean clone's read-only operations: log, diff, blame, notes, and objects through one
-persistent ``cat-file --batch``. Revisions are validated ids and options end before anything the
-candidate chose."""
+persistent ``cat-file --batch-command`` (gitsafe.objects). Revisions are validated ids and options
+end before anything the candidate chose."""
 
 from __future__ import annotations
 
 import os
 import re
-import select
-import subprocess
-import threading
-import time
-import weakref
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +27,8 @@ from review.gitsafe.env import (
     run_capped,
     stream_lines,
 )
+from review.gitsafe.head import refs_from_files
+from review.gitsafe.objects import FileEntry, ObjectReader, tree_entries
 
 
 @dataclass
@@ -52,130 +49,6 @@ class Commit:
     @property
     def subject(self) -> str:
         return self.message.split("\n", 1)[0]
-
-
-@dataclass
-class FileEntry:
-    path: str  # raw and untrusted
-    mode: str
-    kind: str  # blob, tree, commit (submodule)
-    size: int | None
-    oid: str = ""  # the object id: equal ids, equal contents
-
-
-def _write_all(stream, data: bytes) -> None:
-    try:
-        stream.write(data)
-        stream.flush()
-    except (OSError, ValueError):
-        pass  # git ended: the reader says why
-
-
-class ObjectReader:
-    """One persistent ``git cat-file --batch`` on a clean clone: many objects, one process.
-
-    Objects are named ``<commit>:<path>`` or by id. A name with a line break cannot be asked for
-    (the protocol is line-based), so it reads as missing. Each answer is read to its end even past
-    `limit` (what is past it is discarded), so the stream stays in step; a lock makes it safe to
-    share between threads; the process ends with the repository object or with ``close()``.
-    """
-
-    def __init__(self, git_dir: Path, env: dict[str, str], timeout_s: float = 30.0) -> None:
-        self.git_dir, self.env, self.timeout_s = git_dir, env, timeout_s
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._lock = threading.Lock()
-        self._buffer = b""
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        if self._proc is None or self._proc.poll() is not None:
-            self._proc = subprocess.Popen(["git", "--git-dir", str(self.git_dir), "cat-file", "--batch"],
-                                          env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.DEVNULL)
-            self._buffer = b""
-            weakref.finalize(self, _end_process, self._proc)
-        return self._proc
-
-    def close(self) -> None:
-        with self._lock:
-            if self._proc is not None:
-                _end_process(self._proc)
-                self._proc = None
-
-    def _fill(self, proc: subprocess.Popen[bytes], deadline: float) -> None:
-        assert proc.stdout is not None
-        remaining = deadline - time.monotonic()
-        ready, _, _ = select.select([proc.stdout], [], [], max(remaining, 0))
-        if not ready:
-            raise GitSafeError(f"git took longer than {self.timeout_s:g} s to read an object")
-        chunk = os.read(proc.stdout.fileno(), 1 << 16)
-        if not chunk:
-            raise GitSafeError("git stopped while reading objects")
-        self._buffer += chunk
-
-    def read(self, name: str, limit: int | None = None) -> tuple[str, bytes, int] | None:
-        """(type, data up to `limit`, full size) of an object, or None when there is no such object."""
-        return self.read_many([name], limit)[0]
-
-    def read_many(self, names: list[str], limit: int | None = None) -> list[tuple[str, bytes, int] | None]:
-        """Each object's (type, data, size) or None, in order; the names are written while the answers
-        are read (one round trip per object made 5,000 notes cost 0.4 s; a batch costs what git does)."""
-        # A name with a line break cannot be asked for (the protocol is line-based): it reads as missing.
-        asked = [index for index, name in enumerate(names) if not any(c in name for c in "\n\r\0")]
-        results: list[tuple[str, bytes, int] | None] = [None] * len(names)
-        if not asked:
-            return results
-        with self._lock:
-            proc = self._start()
-            assert proc.stdin is not None
-            request = b"".join(names[index].encode("utf-8", "surrogateescape") + b"\n" for index in asked)
-            writer = None
-            if len(request) <= select.PIPE_BUF:  # fits in the pipe at once (one object, most reads)
-                _write_all(proc.stdin, request)
-            else:  # a thread: git stops reading names while its answers wait in a full pipe
-                writer = threading.Thread(target=_write_all, args=(proc.stdin, request), daemon=True,
-                                          name="cat-file-requests")
-                writer.start()
-            try:
-                for index in asked:
-                    results[index] = self._answer(proc, limit)
-            except (OSError, GitSafeError):
-                _end_process(proc)  # out of step or gone: the next read starts a fresh one
-                self._proc = None
-                raise
-            finally:
-                if writer is not None:
-                    writer.join(timeout=self.timeout_s)
-        return results
-
-    def _answer(self, proc: subprocess.Popen[bytes], limit: int | None) -> tuple[str, bytes, int] | None:
-        deadline = time.monotonic() + self.timeout_s  # per object, as when they were asked one by one
-        while b"\n" not in self._buffer:
-            self._fill(proc, deadline)
-        header, _, self._buffer = self._buffer.partition(b"\n")
-        parts = header.split()
-        if len(parts) != 3 or not parts[2].isdigit():
-            return None  # "<name> missing" or "ambiguous"
-        kind, size = parts[1].decode(), int(parts[2])
-        keep = size if limit is None else min(size, limit)
-        data = bytearray()
-        left = size + 1  # the content, then a line feed
-        while left:
-            if not self._buffer:
-                self._fill(proc, deadline)
-            piece, self._buffer = self._buffer[:left], self._buffer[left:]
-            left -= len(piece)
-            if len(data) < keep:
-                data += piece[:keep - len(data)]
-        return kind, bytes(data), size
-
-
-def _end_process(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    for stream in (proc.stdin, proc.stdout):
-        if stream is not None:
-            stream.close()
 
 
 MAX_COMMITS = 100_000  # read whole histories; past this, the analysis says how many were left out
@@ -288,17 +161,9 @@ class SafeRepo:
         return changed
 
     def files(self, rev: str = "HEAD") -> list[FileEntry]:
+        """Every file at `rev`, as `git ls-tree -r --long` lists them, read through the batch process."""
         rev = self.check_rev(rev)
-        raw = self.git("ls-tree", "-r", "-z", "--long", "--full-tree", "--end-of-options", rev)
-        entries = []
-        for item in raw.split(b"\0"):
-            if not item:
-                continue
-            meta, _, path = item.partition(b"\t")
-            mode, kind, oid, size = meta.decode().split(maxsplit=3)
-            entries.append(FileEntry(path.decode("utf-8", "replace"), mode, kind,
-                                     None if size.strip() == "-" else int(size), oid))
-        return entries
+        return self.objects.files(f"{self.head if rev == 'HEAD' else rev}^{{tree}}", len(self.head) // 2)
 
     def show(self, rev: str, path: str, limit: int = 8 << 20) -> bytes | None:
         """A file's bytes at `rev` from git objects (symlinks are not followed), or None."""
@@ -321,18 +186,12 @@ class SafeRepo:
         found = self.objects.read(f"{rev}:{folder}")
         if found is None or found[0] != "tree":
             return None
-        # A tree is entries of "<mode> <name>\0<binary id>", the id 20 bytes (SHA-1) or 32 (SHA-256).
-        data, wanted, width = found[1], name.encode("utf-8", "surrogateescape"), len(self.head) // 2
-        at = 0
-        while at < len(data):
-            space = data.find(b" ", at)
-            end = data.find(b"\0", space + 1)
-            if space < 0 or end < 0:
-                return None
-            if data[space + 1:end] == wanted:
-                return data[at:space].decode("ascii", "replace")
-            at = end + 1 + width
-        return None
+        wanted = name.encode("utf-8", "surrogateescape")
+        try:
+            entries = tree_entries(found[1], len(self.head) // 2)
+        except GitSafeError:
+            return None
+        return next((mode for mode, entry_name, _ in entries if entry_name == wanted), None)
 
     def diff(self, base: str, target: str = "HEAD", context: int = 3, max_bytes: int = 64 << 20) -> bytes:
         """A unified patch base..target, with no external diff, textconv or colour. Binary files are
@@ -441,9 +300,13 @@ class SafeRepo:
                 if len(parts) == 2 and SHA_RE.match(parts[0]) and SHA_RE.match(parts[1])}
 
     def refs_under(self, *prefixes: str) -> dict[str, str]:
-        """Ref name -> the object it names, for every ref under any of `prefixes` (one git call)."""
+        """Ref name -> the object it names, for every ref under any of `prefixes`."""
         if not prefixes or not all(_REF_NAME_RE.match(prefix.rstrip("/")) for prefix in prefixes):
             raise GitSafeError("bad ref prefix")
+        # Read from the copy's files: one git process less for every submission triaged.
+        found = refs_from_files(self.path, prefixes)
+        if found is not None:
+            return found
         out = self.git("for-each-ref", "--format=%(objectname) %(refname)", "--", *prefixes).decode("utf-8", "replace")
         return {parts[1]: parts[0] for parts in (line.split(" ", 1) for line in out.splitlines())
                 if len(parts) == 2 and SHA_RE.match(parts[0])}
