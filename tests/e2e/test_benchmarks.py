@@ -91,6 +91,12 @@ def test_bench_cold_triages_the_cohort_cold_beside_the_safe_copies_alone(tmp_pat
     assert copies_s > 0 and cold_s > 0
     assert (cold_s - 0.005) / (copies_s + 0.005) - 0.01 <= ratio <= (cold_s + 0.005) / (copies_s - 0.005) + 0.01
     assert "(goal ≤ 1.3)" in cold
+    # Beside it, the floor every submission's reading stands on (copy, git log -p, notes), and the ratio to it.
+    floor = next(line for line in out.splitlines() if "the safe floor (copy, log -p, notes)" in line)
+    floor_s = float(re.search(r"([\d.]+) s ", floor).group(1))
+    to_floor = float(cold.split("to the safe floor")[1].split()[0])
+    assert floor_s > 0
+    assert (cold_s - 0.005) / (floor_s + 0.005) - 0.01 <= to_floor <= (cold_s + 0.005) / (floor_s - 0.005) + 0.01
     # The triage really ran cold: every submission's copy is in the cache it was given, the loop's copies are gone.
     assert len(list((tmp_path / "cache" / "repos").glob("*.git"))) == 6
     assert not (tmp_path / "copies").exists()
