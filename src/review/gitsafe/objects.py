@@ -26,7 +26,7 @@ class FileEntry:
 
 # A tree lists more than this, all folders counted: refused with the reason (a few identical
 # folders nested in each other name millions of files from a few kilobytes of objects).
-MAX_TREE_ENTRIES = 1_000_000
+MAX_TREE_ENTRIES = 200_000
 
 
 def _write_all(stream, data: bytes) -> None:
