@@ -227,6 +227,10 @@ def test_head_naming_an_object_that_is_no_commit_says_what_it_names(tmp_path, na
     (repo / ".git" / "refs" / "heads" / "main").write_text(git("rev-parse", names, cwd=repo))
     with pytest.raises(gitsafe.GitSafeError, match=f"HEAD cannot be read: it names a {kind}, not a commit"):
         gitsafe.open_submission(repo)
+    # No copy is left for the next reading to take as made; it meets the same reason.
+    assert not gitsafe.cache_path_for(repo).exists()
+    with pytest.raises(gitsafe.GitSafeError, match=f"it names a {kind}, not a commit"):
+        gitsafe.open_submission(repo)
 
 
 def test_option_like_revisions_are_refused(tmp_path):

@@ -178,17 +178,24 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
                                        f"copied ({text})") from None
                 raise GitSafeError(f"the repository cannot be copied: {text}") from None
             problem = fetch_notes(clone_dir, folder)
-        # The clone's HEAD follows the source's branch; pin what we saw, whatever it pointed at.
-        # update-ref refuses an id that is missing or names no commit.
-        try:
-            _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=git_env())
-        except GitSafeError:
-            raise GitSafeError(f"HEAD cannot be read: {_what_head_names(clone_dir, head_sha)}") from None
+        # The clone's HEAD follows the source's branch; pin what we saw, whatever it pointed at: a
+        # detached HEAD is its id in the HEAD file (written here, as git would: no process for it).
+        (clone_dir / "HEAD").write_text(head_sha + "\n", encoding="ascii")
         _write_marker(clone_dir, folder, head_sha, notes, problem)
         _swap_in(clone_dir, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return SafeRepo(folder, target, head_sha, notes_problem=problem)
+    repo = SafeRepo(folder, target, head_sha, notes_problem=problem)
+    # What HEAD names is asked of the process that will read the copy's objects anyway; a copy whose
+    # HEAD is no commit is taken out of the cache before it is said.
+    found = repo.objects.info_many([head_sha])[0]
+    if found is None or found[0] != "commit":
+        repo.objects.close()
+        shutil.rmtree(target, ignore_errors=True)
+        kind = found[0] if found else None
+        raise GitSafeError("HEAD cannot be read: " + (f"it names a {kind}, not a commit" if kind in ("blob", "tree", "tag")
+                                                       else "the commit it names is missing or corrupt"))
+    return repo
 
 
 def _swap_in(clone_dir: Path, target: Path) -> None:
@@ -199,14 +206,3 @@ def _swap_in(clone_dir: Path, target: Path) -> None:
         os.rename(target, old)
     os.rename(clone_dir, target)
     shutil.rmtree(old, ignore_errors=True)
-
-
-def _what_head_names(clone_dir: Path, head_sha: str) -> str:
-    """Why update-ref refused HEAD's id: an object of another kind (a blob, a tree, a tag), or none."""
-    try:
-        kind = _run(["--git-dir", str(clone_dir), "cat-file", "-t", head_sha], env=git_env()).decode().strip()
-    except GitSafeError:
-        kind = ""
-    if kind in ("blob", "tree", "tag"):
-        return f"it names a {kind}, not a commit"
-    return "the commit it names is missing or corrupt"
