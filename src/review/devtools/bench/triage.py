@@ -98,11 +98,13 @@ def triage_benchmark(count: int, into: Path | None, goals: list | None = None) -
 _COPY = ('git clone --quiet --bare --no-local --no-hardlinks --no-tags --template= -- "$1/.git" '
          '"$0/$(basename "$1").git"')
 # The least a submission's cold reading can cost in git under the copy rule, as `bench repo` takes
-# its floor: the copy, the one `git log -p` the line origins come from, the notes listed and read.
-_FLOOR = (_COPY + ' && copy="$0/$(basename "$1").git"'
+# its floor: the copy with its notes, the one `git log -p` the line origins come from, the notes
+# listed and read.
+_FLOOR = (_COPY.replace("git clone", 'git -c "remote.origin.fetch=+refs/notes/*:refs/notes/*" clone')
+          + ' && copy="$0/$(basename "$1").git"'
           ' && git --git-dir "$copy" log -p --format=%H HEAD >/dev/null'
-          ' && { git --git-dir "$copy" notes --ref=ai list 2>/dev/null | cut -d" " -f1'
-          ' | git --git-dir "$copy" cat-file --batch >/dev/null; }')
+          ' && { git --git-dir "$copy" notes --ref=ai list 2>/dev/null'
+          ' | git --git-dir "$copy" cat-file --batch="%(objectname) %(objecttype) %(objectsize) %(rest)" >/dev/null; }')
 
 
 def _copies_loop(cohort: Path, into: Path, script: str = _COPY) -> float:
