@@ -479,3 +479,22 @@ def test_the_notes_refs_read_from_the_copys_files_are_what_git_for_each_ref_list
     git("symbolic-ref", "refs/notes/other", "refs/notes/ai", cwd=copy.path)
     assert copy.refs_under("refs/notes/", "refs/ai/") == for_each_ref() and len(for_each_ref()) == 4
     assert refs_from_files(copy.path, ("refs/notes/",)) is None
+
+
+def test_modes_an_old_or_odd_tree_records_are_read_as_git_reads_them(tmp_path):
+    """Old repositories hold files of mode 100664; a crafted tree may hold 100777 or a mode git knows
+    nothing of. Each reads as ls-tree lists it (100644, 100755, a submodule), so the harness still
+    runs a 100664 file."""
+    repo = make_repo(tmp_path / "sub", {"checkout.mjs": "x\n"})
+    blob = git("hash-object", "-w", "checkout.mjs", cwd=repo).strip()
+    raw = b"".join(mode + b" " + name + b"\0" + bytes.fromhex(blob)
+                   for mode, name in [(b"100664", b"a.mjs"), (b"100777", b"b.mjs"), (b"100600", b"c.mjs"),
+                                      (b"100644", b"checkout.mjs")])
+    tree = subprocess.run(["git", "hash-object", "-w", "-t", "tree", "--literally", "--stdin"], cwd=repo, input=raw,
+                          capture_output=True, check=True).stdout.decode().strip()
+    commit = git("commit-tree", tree, "-m", "odd modes", cwd=repo).strip()
+    git("update-ref", "refs/heads/main", commit, cwd=repo)
+    copy = gitsafe.open_submission(repo)
+    read = [(f.path, f.mode, f.kind, f.size, f.oid) for f in copy.files("HEAD")]
+    assert read == _ls_tree(copy, "HEAD")
+    assert [f.mode for f in copy.files("HEAD")] == ["100644", "100755", "100644", "100644"]

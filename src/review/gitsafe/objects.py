@@ -182,7 +182,7 @@ class ObjectReader:
                 rows.append((prefix + _shown(name), mode, oid))
         blobs = sorted({oid for _, mode, oid in rows if not _is_submodule(mode)})
         sizes = {oid: found[2] for oid, found in zip(blobs, self.info_many(blobs), strict=True) if found is not None}
-        return [FileEntry(path, f"{int(mode, 8):06o}", "commit" if _is_submodule(mode) else "blob",
+        return [FileEntry(path, f"{_canonical(mode):06o}", "commit" if _is_submodule(mode) else "blob",
                           None if _is_submodule(mode) else sizes.get(oid), oid) for path, mode, oid in rows]
 
 
@@ -191,12 +191,24 @@ def _shown(name: bytes) -> str:
     return name.decode("utf-8", "replace")
 
 
+def _canonical(mode: str) -> int:
+    """The mode as git reads a tree entry (and ls-tree prints it): a file 100644 or 100755 by its
+    owner's execute bit (old repositories hold 100664), a link, a folder; anything else a submodule."""
+    value = int(mode, 8)
+    kind = value & 0o170000
+    if kind == 0o100000:
+        return 0o100755 if value & 0o100 else 0o100644
+    if kind in (0o120000, 0o040000):
+        return kind
+    return 0o160000
+
+
 def _is_folder(mode: str) -> bool:
-    return int(mode, 8) & 0o170000 == 0o040000
+    return _canonical(mode) == 0o040000
 
 
 def _is_submodule(mode: str) -> bool:
-    return int(mode, 8) & 0o170000 == 0o160000
+    return _canonical(mode) == 0o160000
 
 
 def tree_entries(data: bytes, width: int) -> list[tuple[str, bytes, str]]:
