@@ -144,7 +144,7 @@ def test_triage_anonymous_shows_no_candidate_name_or_address(sample_cohort, caps
     document = json.loads(blind)
     assert [s["name"] for s in document["submissions"]] == [f"candidate-{n}" for n in range(1, len(names) + 1)]
     # The assistants stay named: a tool is no candidate's identity.
-    ada = document["submissions"][0]
+    ada = next(s for s in document["submissions"] if s["head"] == cohort.load_row(sample_cohort / "ada-okafor").head)
     assert ada["assistants"] == ["Claude Code"] and ada["attribution"]["tools"] == ["Claude Code"]
     assert main(["triage", str(sample_cohort)]) == 0
     assert "ada-okafor" in capsys.readouterr().out

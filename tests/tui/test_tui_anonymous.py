@@ -25,6 +25,7 @@ async def test_a_blind_session_shows_aliases_everywhere_keeps_assistants_and_lif
         assert isinstance(screen, CohortScreen)
         shown = [str(screen.table.get_cell(key, "name")) for key in screen.table.rows]
         assert shown == [f"candidate-{n}" for n in range(1, 9)]
+        ada = screen.context.aliases["ada-okafor"]
         triage = screen_text(app)
         assert not NAMES.search(triage) and "candidate-blind" in triage
         assert "Claude Code" in triage  # assistants stay visible
@@ -33,7 +34,7 @@ async def test_a_blind_session_shows_aliases_everywhere_keeps_assistants_and_lif
         assert screen.table.row_count == 0  # a real name finds nothing
         await pilot.press("escape", "escape")
         await pilot.pause()
-        await pilot.press("slash", *"candidate-1", "enter")
+        await pilot.press("slash", *ada, "enter")
         await pilot.pause()
         assert screen.table.row_count >= 1
         await pilot.press("escape", "escape")
@@ -44,7 +45,7 @@ async def test_a_blind_session_shows_aliases_everywhere_keeps_assistants_and_lif
             await settle(app, pilot)
             seen = screen_text(app)
             assert not NAMES.search(seen), (pane, NAMES.search(seen))
-        assert "candidate-1" in seen  # the commits pane: the author, masked
+        assert ada in seen  # the commits pane: the author, masked
         assert "Claude" in seen
         # The starter every candidate begins from is the hiring team's: never shown as the candidate's.
         assert "Hiring Team" in seen
@@ -53,7 +54,7 @@ async def test_a_blind_session_shows_aliases_everywhere_keeps_assistants_and_lif
         assert app.screen is screen and submission is not screen
 
         await pilot.press("A")
-        assert str(screen.table.get_cell("ada-okafor", "name")) == "candidate-1"  # asked, not yet done
+        assert str(screen.table.get_cell("ada-okafor", "name")) == ada  # asked, not yet done
         await pilot.press("A")
         await pilot.pause()
         assert str(screen.table.get_cell("ada-okafor", "name")) == "ada-okafor"
@@ -71,3 +72,21 @@ async def test_an_ordinary_session_has_no_reveal_key_and_shows_names(sample_coho
         await pilot.press("question_mark")
         await pilot.pause()
         assert "Show names" not in screen_text(app) and "triage.reveal" not in screen_text(app)
+
+
+async def test_a_blind_console_numbers_candidates_in_the_cohorts_blind_order_not_by_name(sample_cohort):
+    from review.core import anonymity
+    from review.services.blind_order import KEY_FILE
+
+    key = bytes(range(16))
+    (sample_cohort / KEY_FILE).write_text(key.hex() + "\n")
+    names = sorted(path.name for path in sample_cohort.iterdir() if not path.name.startswith("."))
+    order = anonymity.blind_order(names, key)
+    assert order != names  # this key does not happen to give the alphabetical order
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",), anonymous=True)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert screen.context.aliases == {name: f"candidate-{n}" for n, name in enumerate(order, start=1)}
+        # Sorted by the name shown, the table runs candidate-1, 2, … in the blind order, not the folders'.
+        assert [row.value for row in screen.table.rows] == order

@@ -75,7 +75,13 @@ def run_triage(args: argparse.Namespace) -> int:
         blind = cohort.blind_masker(args.cohort)
     # Counts and rate on a terminal's stderr while rows are read; nothing in a pipe or beside --json.
     progress = Progress("triage", len(paths), shown=not args.json)
-    ordered = _in_name_order(cohort.load_rows(paths, spans=args.spans), [path.name for path in paths], progress)
+    names = [path.name for path in paths]
+    if blind is not None:
+        from review.core import anonymity
+
+        # In the candidates' numbers: name order would give the names' alphabetical order away.
+        names.sort(key=lambda name: anonymity.alias_number(blind[1].get(name, "")))
+    ordered = _in_name_order(cohort.load_rows(paths, spans=args.spans), names, progress)
     if args.json and not args.harness:
         # Streamed: each row is written as soon as the rows before it in name order are.
         _write_json(args.cohort, (_blinded(row, blind, args.files) for row in ordered))

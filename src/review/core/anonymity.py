@@ -10,6 +10,8 @@ Matching is case-insensitive on whole words, one compiled alternation of literal
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 import threading
 from collections.abc import Iterable
@@ -27,6 +29,12 @@ candidate submission review reviewer users example
 
 def alias_for(number: int) -> str:
     return f"candidate-{number}"
+
+
+def alias_number(alias: str) -> int:
+    """N of candidate-N (0 for any other text): what blind lists are ordered by."""
+    prefix, _, number = alias.rpartition("-")
+    return int(number) if prefix == "candidate" and number.isdigit() else 0
 
 
 def commit_people(commits: Iterable, base: str | None = None) -> list[tuple[str, str]]:
@@ -99,12 +107,21 @@ class Masker:
         return len(self._aliases)
 
 
-def cohort_masker(folder_names: Iterable[str]) -> tuple[Masker, dict[str, str]]:
-    """A masker over a cohort's folder names, numbered in their order (the console and the export
+def blind_order(folder_names: Iterable[str], order_key: bytes) -> list[str]:
+    """The folder names in the order their candidates are numbered: by a keyed hash of each name, the
+    key drawn once per cohort. Folder order would give the names' alphabetical order away (whoever
+    knows the candidates would know candidate-1); the key keeps it the same for every console and
+    export of the cohort."""
+    return sorted(folder_names, key=lambda name: hmac.new(order_key, name.encode("utf-8", "surrogateescape"),
+                                                          hashlib.sha256).digest())
+
+
+def cohort_masker(folder_names: Iterable[str], order_key: bytes) -> tuple[Masker, dict[str, str]]:
+    """A masker over a cohort's folder names, numbered in `blind_order` (the console and the export
     number candidates the same way), and folder name -> alias."""
     masker = Masker()
     aliases: dict[str, str] = {}
-    for number, name in enumerate(folder_names, start=1):
+    for number, name in enumerate(blind_order(folder_names, order_key), start=1):
         aliases[name] = alias_for(number)
         masker.add(aliases[name], identity_parts(name))
     return masker, aliases

@@ -146,11 +146,12 @@ def cohort_blind(cohort: Path) -> bool:
 
 def blind_masker(cohort: Path) -> tuple[anonymity.Masker, dict[str, str]]:
     """Candidate-blind output of a cohort: a masker of every candidate's folder name and commit
-    people (numbered in folder order, as the console numbers them), and folder name -> alias."""
+    people (numbered in the cohort's blind order, as the console numbers them), and folder name -> alias."""
     from review.core import anonymity
+    from review.services.blind_order import blind_order_key
 
     submissions = list_submissions(cohort)
-    masker, aliases = anonymity.cohort_masker(path.name for path in submissions)
+    masker, aliases = anonymity.cohort_masker((path.name for path in submissions), blind_order_key(cohort))
     base = cohort_base(cohort)
     for path in submissions:
         try:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from review import gitsafe
+from review.core import anonymity
 from review.core.agreement import SignalAgreement, cohort_agreement, leans
 from review.core.rubric import Rubric, from_settings
 from review.core.text import safe_line
@@ -122,6 +123,8 @@ def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
         row.comment = masker.mask(row.comment)
         row.anchored = [{"at": masker.mask(a["at"]), "text": masker.mask(a["text"])} for a in row.anchored]
         row.problem = masker.mask(row.problem) if row.problem else row.problem
+    # In the candidates' numbers: the folders' order would give the names' alphabetical order away.
+    rows.sort(key=lambda row: anonymity.alias_number(row.submission))
 
 
 def _head(path: Path) -> str | None:

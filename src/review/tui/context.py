@@ -73,12 +73,12 @@ class ConsoleContext:
 
     # ----------------------------------------------------------------- candidate-blind review
 
-    def start_masking(self, folder_names: Iterable[str]) -> None:
+    def start_masking(self, folder_names: Iterable[str], order_key: bytes) -> None:
         """Every candidate shown as candidate-N, set before their rows are drawn (the names are the
-        cohort's folders, listed in the triage screen's worker)."""
+        cohort's folders and `order_key` its blind order's key, both read in the triage screen's worker)."""
         if not self.anonymous or self.revealed or self.masker is not None:
             return
-        self.masker, self.aliases = anonymity.cohort_masker(folder_names)
+        self.masker, self.aliases = anonymity.cohort_masker(folder_names, order_key)
         text.set_mask(self.masker.mask)
 
     def mask_arrivals(self, folder_names: Iterable[str]) -> None:
@@ -98,6 +98,13 @@ class ConsoleContext:
         if self.masker is not None and alias is not None:
             people = anonymity.commit_people(commits, base)
             self.masker.add(alias, anonymity.identity_parts(submission.name, people))
+
+    def blind_numbers(self) -> dict[str, int]:
+        """Folder name -> its candidate number while names are masked (the table's order then), else
+        nothing."""
+        if self.masker is None:
+            return {}
+        return {name: anonymity.alias_number(alias) for name, alias in self.aliases.items()}
 
     def reveal_names(self) -> None:
         self.revealed = True

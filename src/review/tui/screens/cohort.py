@@ -23,6 +23,7 @@ from review.core import triage
 from review.core.rubric import ARTICLE
 from review.core.text import masking, safe_line, safe_text
 from review.services import cohort, store
+from review.services.blind_order import blind_order_key
 from review.services.scoring import RubricChoice, read_rubric
 from review.support import gc
 from review.tui.context import ConsoleContext
@@ -72,6 +73,8 @@ class CohortScreen(Screen[None]):
         rubric: RubricChoice
         # What an empty cohort is told (read in the worker: it looks for a .git in the folder).
         empty_text: str = ""
+        # The key candidates are numbered by in a candidate-blind session (read, or made, in the worker).
+        blind_key: bytes = b""
 
     @dataclass
     class RowsLoaded(Message):
@@ -138,7 +141,8 @@ class CohortScreen(Screen[None]):
         except cohort.CohortError as error:
             paths, problem = [], str(error)
         empty = cohort.empty_cohort_text(self.cohort_dir) if not paths and not problem else ""
-        self.post_message(self.Listed(paths, problem, read_rubric(self.cohort_dir), empty))
+        blind_key = blind_order_key(self.cohort_dir) if self.context.anonymous and paths else b""
+        self.post_message(self.Listed(paths, problem, read_rubric(self.cohort_dir), empty, blind_key))
         count = 0
         batch: list[cohort.Row] = []
         last = time.monotonic()
@@ -159,7 +163,7 @@ class CohortScreen(Screen[None]):
         self.rubric = message.rubric
         self.empty_text = message.empty_text
         # Candidate-blind: set before the first row is drawn.
-        self.context.start_masking(path.name for path in message.paths)
+        self.context.start_masking((path.name for path in message.paths), message.blind_key)
         self.cohort_watch.listed([path.name for path in message.paths])
         self.refresh_bindings()
         self.rows = {path.name: cohort.placeholder(path) for path in message.paths}
@@ -239,13 +243,19 @@ class CohortScreen(Screen[None]):
     def visible_rows(self) -> list[cohort.Row]:
         index, backwards = self.sort
         column = COLUMNS[index]
+        # Candidate-blind: rows run in the candidates' numbers, ties in any column too; the folders'
+        # order would give the names' alphabetical order away.
+        blind = self.context.blind_numbers()
+
+        def by_name(row: cohort.Row):
+            return blind.get(row.name, len(blind) + 1) if blind else row.name
 
         def order(row: cohort.Row):
-            return column.sort_key(row, self.me)
+            return (False, by_name(row)) if blind and column.key == "name" else column.sort_key(row, self.me)
 
-        rows = [row for row in self.rows.values() if self.matches(row)]
+        rows = sorted((row for row in self.rows.values() if self.matches(row)), key=by_name)
         present = sorted((r for r in rows if order(r)[0] is False), key=order, reverse=backwards)
-        missing = sorted((r for r in rows if order(r)[0] is True), key=lambda r: r.name)
+        missing = [r for r in rows if order(r)[0] is True]
         return present + missing
 
     def rebuild(self) -> None:
