@@ -9,6 +9,7 @@ import pytest
 
 from review import gitsafe
 from review.harness import runner, sandbox, suite_stream
+from review.harness.scenarios import MIN_BACKOFF_MS
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 
@@ -94,7 +95,9 @@ def test_swallowing_try_catch_drops_the_payment(sample_cohort_master):
 def test_rewrite_without_backoff(sample_cohort_master):
     results, _ = verdicts(sample_cohort_master, "eve-santos", ["always-503", "decline", "lost-response"])
     assert results["always-503"].verdict == "no-backoff"
-    assert max(results["always-503"].gaps_ms) < 20
+    # Immediate retries: at least one wait under the harness's floor for a backoff (the longest can be
+    # stretched by a busy machine: 40 ms was seen once, so only the shortest is asserted).
+    assert min(results["always-503"].gaps_ms) < MIN_BACKOFF_MS
     assert results["decline"].verdict == "retried-decline" and results["decline"].requests == 3
     # a hoisted key makes the immediate retry safe.
     assert results["lost-response"].verdict == "ok"
