@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
+from review.core.attribution import other_languages
 from review.core.attribution.names import who_is
 from review.core.attribution.sentences import Writer, disclosed_writer
 from review.core.attribution.tools import tool_in_text
@@ -55,12 +56,19 @@ _NEGATED_USE = re.compile(r"(?<![\w-])(?:(?:did|do|does|have|had)(?:\s+not|n't)|
                           re.I)
 
 
+def _denies_use(sentence: str) -> bool:
+    """The sentence says a tool was not used or did not write, in English or the other four languages."""
+    return bool(_NEGATED_USE.search(sentence) or other_languages.NEGATED_USE.search(sentence))
+
+
 def affirmed_tool(text: str) -> str | None:
     """The first tool a sentence of `text` names, sentences that deny using one left out."""
     for sentence in _SENTENCE.split(text):
-        named = None if _NEGATED_USE.search(sentence) else tool_in_text(sentence)
-        if named:
-            return named
+        # Clause by clause: "No usé Cursor, pero Claude Code escribió …" affirms Claude Code.
+        for clause in other_languages.CLAUSES.split(sentence):
+            named = None if _denies_use(clause) else tool_in_text(clause)
+            if named:
+                return named
     return None
 
 
@@ -141,7 +149,7 @@ def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
         if whole:
             who, tool = _who(rest[whole.end():])
             return NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool)
-    if _NONE.search(text) and not affirmed_tool(text):
+    if (_NONE.search(text) or other_languages.NONE.search(text)) and not affirmed_tool(text):
         return NoteEntry(line_no, raw, "none")
     return NoteEntry(line_no, raw, "prose", tool=None, who="")
 
@@ -204,6 +212,20 @@ def _but_for(line_no: int, raw: str, path: str, lines: re.Match[str] | None, exc
                                who=f"not {tool} (excepted)", tool=None)]
 
 
+def _writer_of(sentence: str, in_section: bool) -> Writer | None:
+    """Who the sentence says wrote something: read whole, then clause by clause ("I did not use
+    Copilot, Claude Code wrote checkout.mjs" names Claude Code), then in the other four languages."""
+    found = disclosed_writer(sentence, in_section)
+    if found is not None:
+        return found
+    clauses = other_languages.CLAUSES.split(sentence)
+    for clause in clauses if len(clauses) > 1 else []:
+        found = disclosed_writer(clause, in_section)
+        if found and found.tool and not _denies_use(clause):
+            return found
+    return other_languages.writer_abroad(sentence, in_section)
+
+
 def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True) -> list[NoteEntry]:
     """Prose, sentence by sentence: "Claude Code wrote checkout.mjs.", "I used aider for all of
     checkout.mjs.", "lines 12–30 of checkout.mjs are Copilot's", "Codex wrote the first draft
@@ -216,9 +238,9 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
     for sentence in _SENTENCE.split(text):
         if len(sentence) > MAX_NOTE_LINE:
             continue
-        writer = disclosed_writer(sentence, in_section)
+        writer = _writer_of(sentence, in_section)
         if writer is None and in_section:
-            named = None if _NEGATED_USE.search(sentence) else tool_in_text(sentence)
+            named = None if _denies_use(sentence) else tool_in_text(sentence)
             if named or _HUMAN_WORDS.search(sentence):
                 writer = Writer(named or "me", named)
         if writer is None:
@@ -249,7 +271,8 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             start, end = int(after["a"]), int(after["b"] or after["a"])
             found.append(NoteEntry(line_no, raw, "range", path=path.path, start=min(start, end),
                                    end=max(start, end), who=who, tool=tool))
-        elif path and (_WHOLE_OF.search(sentence) or _WROTE.search(sentence)) and tool:
+        elif path and (_WHOLE_OF.search(sentence) or _WROTE.search(sentence)
+                       or other_languages.WRITING.search(sentence)) and tool:
             found.append(NoteEntry(line_no, raw, "file", path=path.path, who=who, tool=tool))
         elif _TESTS.search(sentence) and tool and _WROTE.search(sentence):
             found.append(NoteEntry(line_no, raw, "tests", who=who, tool=tool))

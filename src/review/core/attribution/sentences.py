@@ -68,7 +68,7 @@ class Writer:
     tool: str | None
 
 
-def _writer(phrase: str, *, unknown_ok: bool) -> Writer | None:
+def name_writer(phrase: str, *, unknown_ok: bool) -> Writer | None:
     """The name in a disclosure form: a tool (known; unknown only when `unknown_ok`), or a person."""
     words = phrase.strip(" \t\"“”'`*_").split()
     if len(words) > MAX_NAME_WORDS + 3:
@@ -115,7 +115,7 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
         before = sentence[:active.start()]
         clause = _CLAUSE.sub("", before) if len(before) < 400 else before[-400:]
         writing = re.fullmatch(_WRITING, active["verb"], re.I) is not None
-        found = _writer(clause, unknown_ok=writing or in_section)
+        found = name_writer(clause, unknown_ok=writing or in_section)
         if found and found.tool:
             return found
         person = found
@@ -126,7 +126,7 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
             return person
     passive = _PASSIVE.search(sentence)
     if passive and (in_section or _PAST_AUXILIARY & {w.lower() for w in sentence[:passive.start()].split()[-3:]}):
-        found = _writer(_name_after(sentence[passive.end():passive.end() + 200]),
+        found = name_writer(_name_after(sentence[passive.end():passive.end() + 200]),
                         unknown_ok=passive["how"].lower() == "by" or in_section)
         if found and found.tool:
             return found
@@ -139,12 +139,12 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
                                                          before):
                 # "the function used JSON.parse": not the candidate using a tool
                 continue
-            found = _writer(_name_after(sentence[used.end():used.end() + 200]), unknown_ok=in_section)
+            found = name_writer(_name_after(sentence[used.end():used.end() + 200]), unknown_ok=in_section)
             if found and found.tool:
                 return found
     helped = _HELPED.search(sentence)
     if helped:
-        found = _writer(_CLAUSE.sub("", sentence[:helped.start()]), unknown_ok=in_section)
+        found = name_writer(_CLAUSE.sub("", sentence[:helped.start()]), unknown_ok=in_section)
         if found and found.tool:
             return found
     return person
