@@ -316,3 +316,9 @@ def test_a_readme_about_attribution_discloses_nothing_by_naming_tools():
               "wrote …\") credits the tool.\n\n```\nClaude Code wrote checkout.mjs.\n```\n")
     assert parse_note(readme, document=True).entries == []
     assert parse_note(readme + "\nI used Cursor for lines 1-4 of app.mjs.\n", document=True).tools == ["Cursor"]
+
+
+def test_a_tool_that_was_used_to_write_is_its_writer_and_a_merely_used_one_in_tests_is_not():
+    assert parse_note("Claude Code was used to create the whole application.").tools == ["Claude Code"]
+    assert parse_note("Copilot was used for the retry loop in checkout.mjs.").tools == ["GitHub Copilot"]
+    assert parse_note("A fake of the Cursor API was used in the tests.").tools == []

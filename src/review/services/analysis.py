@@ -16,7 +16,7 @@ from review import gitsafe
 from review.core import attribution, diff, diff_moves, evidence, line_origins, share
 from review.core.attribution import Blame
 from review.services import line_sources
-from review.services.note_files import Note, read_note, readme_disclosure
+from review.services.note_files import Note, declaration_entries, read_note, readme_disclosure
 from review.services.origins import LONG_HISTORY, Origins, in_thread
 
 # Files an assistant could have written; past this, the cut says so.
@@ -342,6 +342,8 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         origins.diff_handed_out()
         if not sources.disclosure.entries and sources.disclosure.heading is None:
             sources.disclosure = readme_disclosure(repo, the_diff) or sources.disclosure
+        # An AI-DECLARATION.md's levels come first: the note's own lines, more specific, say last.
+        sources.disclosure.entries[:0] = declaration_entries(repo, the_diff)
         line_sources.match(sources.lines, the_diff)
         locate_functions(repo, sources.disclosure, the_diff)
         head_files = {f.path: f for f in repo.files("HEAD")}

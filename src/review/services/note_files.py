@@ -92,3 +92,38 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
         found.heading = f"{found.heading} (in {name})" if found.heading else None
         return found
     return None
+
+
+def declaration_entries(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> list[attribution.NoteEntry]:
+    """What an AI-DECLARATION.md the candidate added or changed says, as note entries (its levels per
+    file, its own notes' sentences after them); none when there is no such file in the diff. The front
+    matter names no tool: the one its notes name, else an unnamed assistant (two or more named: which
+    wrote what is not said, and the entries say so)."""
+    from review.core import share
+    from review.core.attribution import ai_declaration
+
+    for name in ai_declaration.FILE_NAMES:
+        changed = the_diff.file(name)
+        if changed is None or not changed.added:
+            continue
+        data = repo.show("HEAD", name, limit=NOTE_LIMIT)
+        if data is None or repo.mode("HEAD", name) == SYMLINK_MODE:
+            return []
+        text, _ = decode_note(data, name)
+        if text is None:
+            return []
+        found = ai_declaration.parse_declaration(text)
+        body = attribution.parse_note(found.body, document=True)
+        tools = body.tools
+        if len(tools) > 1:
+            found.problems.append((found.body_line, f"its notes name {', '.join(tools)}: which wrote what the levels "
+                                                    "cover is not said"))
+        tool = tools[0] if len(tools) == 1 else ai_declaration.UNNAMED
+        files = [f.path for f in the_diff.files if f.status != "deleted" and f.path != name
+                 and share.exclusion(f.path, f.binary) is None]
+        entries = ai_declaration.declaration_entries(found, files, tool, name)
+        for entry in body.entries:
+            entry.line_no += found.body_line - 1
+            entry.file = name
+        return entries + body.entries
+    return []

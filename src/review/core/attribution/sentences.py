@@ -29,6 +29,8 @@ _PASSIVE = re.compile(r"(?<![\w-])(?:written|generated|produced|drafted|authored
 _USE = re.compile(r"(?<![\w-])(?P<verb>used|use|using|asked|prompted|had|let|consulted|employed|relied on|leaned on|"
                   r"worked with|paired with|pair-programmed with|tried)\s+", re.I)
 _HELP = re.compile(r"(?<![\w-])(?:with the help of|with help from|thanks to)\s+", re.I)
+# "Claude Code was used to create the whole application": the tool used is the writer.
+_WAS_USED = re.compile(r"(?<![\w-])(?:was|were|got|has been|have been)\s+used\s+(?:to|for)(?![\w-])", re.I)
 _HELPED = re.compile(r"(?<![\w-])(?P<verb>helped|assisted)(?![\w-])", re.I)
 # Where the writer's name ends after a passive or "used": before what the sentence says next.
 _NAME_END = re.compile(r"[,.;:!?]\s|[,.;:!?]$|\s(?:for|to|on|in|when|while|and|but|which|that|because|so|as|"
@@ -142,6 +144,11 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
             found = name_writer(_name_after(sentence[used.end():used.end() + 200]), unknown_ok=in_section)
             if found and found.tool:
                 return found
+    was_used = _WAS_USED.search(sentence)
+    if was_used:
+        found = name_writer(_CLAUSE.sub("", sentence[:was_used.start()]), unknown_ok=in_section)
+        if found and found.tool:
+            return found
     helped = _HELPED.search(sentence)
     if helped:
         found = name_writer(_CLAUSE.sub("", sentence[:helped.start()]), unknown_ok=in_section)
