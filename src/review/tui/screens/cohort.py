@@ -31,6 +31,7 @@ from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.parts_line import PartsLine
 from review.tui.widgets.triage.cells import COLUMNS, LEGEND, cells, detail, filter_fields
+from review.tui.widgets.triage.order import table_order
 from review.tui.widgets.triage.table import TriageTable
 
 if TYPE_CHECKING:
@@ -242,21 +243,8 @@ class CohortScreen(Screen[None]):
 
     def visible_rows(self) -> list[cohort.Row]:
         index, backwards = self.sort
-        column = COLUMNS[index]
-        # Candidate-blind: rows run in the candidates' numbers, ties in any column too; the folders'
-        # order would give the names' alphabetical order away.
-        blind = self.context.blind_numbers()
-
-        def by_name(row: cohort.Row):
-            return blind.get(row.name, len(blind) + 1) if blind else row.name
-
-        def order(row: cohort.Row):
-            return (False, by_name(row)) if blind and column.key == "name" else column.sort_key(row, self.me)
-
-        rows = sorted((row for row in self.rows.values() if self.matches(row)), key=by_name)
-        present = sorted((r for r in rows if order(r)[0] is False), key=order, reverse=backwards)
-        missing = [r for r in rows if order(r)[0] is True]
-        return present + missing
+        return table_order((row for row in self.rows.values() if self.matches(row)), COLUMNS[index], backwards,
+                           self.me, self.context.blind_numbers())
 
     def rebuild(self) -> None:
         table = self.table
