@@ -12,7 +12,7 @@ README = ROOT / "README.md"
 # Backticked spans shaped like a path: `a/b`, `a/b.py`, `dir/`, `README.md`.
 PATH_SPAN = re.compile(r"^\.?[\w.-]+(/[\w.-]*)+$|^[\w-]+\.(md|py|toml|mjs|json|txt)$")
 # Paths the README names that live in a submission, a cohort or a candidate's repository, not here.
-IN_A_SUBMISSION = {".agent-trace/traces.jsonl", "refs/notes/ai", "refs/notes/whogitit", "checkout.mjs", "package.json", "tree/",
+IN_A_SUBMISSION = {".agent-trace/traces.jsonl", "AI-DECLARATION.md", "refs/notes/ai", "refs/notes/whogitit", "checkout.mjs", "package.json", "tree/",
                    ".mjs/.js/.cjs/.json"}
 OUTSIDE = re.compile(r"\bshared/|take-home-article")
 ISSUE_NUMBER = re.compile(r"(?<![\w&/])#\d{1,5}\b|\bissues?\s+#?\d+\b", re.I)

@@ -15,6 +15,7 @@ import pytest
 
 from helpers import BEN_HEAD, open_submission, reading_submission, seal_file, seed_ben_suite, settle, wait_until
 from review.tui.app import ReviewApp
+from review.tui.widgets.diff.pane import DiffPane
 from review.tui.widgets.stub_log.log import StubLog
 
 TWO = [
@@ -217,6 +218,11 @@ class TestReadingTheDiff:
             await pilot.press(key)
             await settle(pilot.app, pilot)
         pilot.app.clear_notifications()
+        await settle(pilot.app, pilot)
+        # The file list fills just after the diff's frame (after a refresh, which a busy machine delays).
+        pane = pilot.app.screen.query_one(DiffPane)
+        await wait_until(pilot, lambda: pane.files_for is not None
+                         and pane.files.row_count == len(pane.files_for.files), timeout=30)
         await settle(pilot.app, pilot)
 
     @pytest.mark.parametrize(("theme", "no_color"), READING_VARIANTS)
