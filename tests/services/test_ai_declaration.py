@@ -83,3 +83,14 @@ def test_the_front_matter_reader_takes_the_formats_shape_only():
                                                                    "its levels cannot be read")]
     # One pass, whatever the lines hold.
     parse_declaration("---\n" + ("a: " + " " * 5000 + "x\n") * 50 + "---\n")
+
+
+def test_levels_over_more_files_than_the_bound_are_cut_and_said(monkeypatch):
+    from review.core.attribution import ai_declaration
+
+    monkeypatch.setattr(ai_declaration, "MAX_ENTRIES", 5)
+    found = parse_declaration("---\nlevel: auto\ncomponents:\n  lib: auto\n  src: none\n---\n")
+    entries = ai_declaration.declaration_entries(found, [f"lib/{n}.mjs" for n in range(4)] +
+                                                 [f"src/{n}.mjs" for n in range(4)], "Claude Code", "AI-DECLARATION.md")
+    assert [e.path for e in entries[:5]] == ["lib/0.mjs", "lib/1.mjs", "lib/2.mjs", "lib/3.mjs", "src/0.mjs"]
+    assert entries[5].kind == "prose" and "3 file entries past the first 5 were not read" in entries[5].raw

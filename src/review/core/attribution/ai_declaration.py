@@ -36,6 +36,7 @@ FILE_NAMES = ("AI-DECLARATION.md", "ai-declaration.md")
 UNNAMED = "an assistant (unnamed)"
 MAX_LINES = 2000
 MAX_LINE = 400  # a longer line is no field of the format: said, not read
+MAX_ENTRIES = 20_000  # file entries made from the levels (components × the files under each)
 
 _ENTRY = re.compile(r"^(?P<indent>[ \t]*)(?P<key>\"[^\"]{1,300}\"|'[^']{1,300}'|[^\s:#\"'][^:#]{0,300}?)\s*:"
                     r"(?:\s+(?P<value>[^#]*?))?\s*(?:#.*)?$")
@@ -143,6 +144,11 @@ def declaration_entries(found: Declaration, files: list[str], tool: str, source:
         under = [path for path in files if path == component or path.startswith(component + "/")]
         # A component naming no file of the diff is said as such (its path is not in the submission).
         entries += _covering(said, under or [component], tool, component, source)
+    if len(entries) > MAX_ENTRIES:
+        # Many components, each over a large diff: what is past the bound is said, not read.
+        found.problems.append((entries[MAX_ENTRIES].line_no, f"{len(entries) - MAX_ENTRIES:,} file entries past "
+                                                             f"the first {MAX_ENTRIES:,} were not read"))
+        entries = entries[:MAX_ENTRIES]
     for line_no, problem in found.problems:
         entries.append(NoteEntry(line_no, f"{source}: {problem}", "prose", file=source))
     return entries
