@@ -12,6 +12,8 @@ import re
 
 from review.core.attribution.sentences import Writer, name_writer
 
+# An article before a tool's name ("el", "o", "l'", "den"): not part of the name.
+_ARTICLE = r"(?:(?:el|la|los|las|un|una|o|a|os|as|um|uma|le|les|l['’]|une|den|die|das|einen|eine)\s*)?"
 # "Usé Claude Code para …", "Usei o Copilot", "J'ai utilisé Cursor pour …", "Ich nutzte Copilot": the
 # verb is the candidate's own (first person), an article may follow.
 _USE = re.compile(
@@ -19,7 +21,7 @@ _USE = re.compile(
     r"recurrí a|me apoyé en|me ayudé de|usei|utilizei|empreguei|recorri a|contei com|"
     r"j['’]ai utilisé|j['’]ai employé|j['’]ai eu recours à|j['’]ai fait appel à|nous avons utilisé|on a utilisé|"
     r"ich nutzte|ich benutzte|ich verwendete|wir nutzten|wir benutzten|wir verwendeten)"
-    r"\s+(?:(?:el|la|los|las|un|una|o|a|os|as|um|uma|le|les|l['’]|une|den|die|das|einen|eine)\s*)?", re.I)
+    r"\s+" + _ARTICLE, re.I)
 # German puts the participle last: "Ich habe Claude Code benutzt, um …".
 _USE_GERMAN = re.compile(r"(?<![\w-])(?:ich|wir)\s+(?:habe|haben|hatte|hatten)\s+(?P<name>[^,;:!?]{1,60}?)\s+"
                          r"(?:benutzt|verwendet|genutzt|eingesetzt)(?![\w-])", re.I)
@@ -37,13 +39,13 @@ _PASSIVE = re.compile(
     r"(?<![\w'’-])(?P<aux>fue|fueron|ha sido|han sido|foi|foram|a été|ont été|été|est|sont)?\s*"
     r"(?:escrit|generad|cread|implementad|redactad|producid|gerad|criad|redigid|produzid|"
     r"écrit|généré|créé|implémenté|rédigé|produit)(?:[oa]s?|es?|e?s)?\s+"
-    r"(?P<how>por|con|com|par|avec)\s+(?:(?:el|la|los|las|o|a|os|as|le|les|l['’])\s*)?", re.I)
+    r"(?P<how>por|con|com|par|avec)\s+" + _ARTICLE, re.I)
 # "wurde mit Copilot generiert", "wurde von Claude Code geschrieben".
 _PASSIVE_GERMAN = re.compile(r"(?<![\w-])(?:wurde|wurden|ist|sind)\s+(?P<how>von|mit)\s+(?P<name>[^,;:!?]{1,60}?)\s+"
                              r"(?:geschrieben|generiert|erstellt|erzeugt|implementiert)(?![\w-])", re.I)
 # "con la ayuda de Copilot", "com a ajuda do ChatGPT", "avec l'aide de Claude", "mit Hilfe von Cursor".
 _HELP = re.compile(r"(?<![\w'’-])(?:con (?:la )?ayuda de(?:l)?|com (?:a )?ajuda d[oae]s?|avec l['’]aide d[e']|"
-                   r"grâce à|mit (?:der )?hilfe von|dank)\s+(?:(?:el|la|o|a|le|l['’])\s*)?", re.I)
+                   r"grâce à|mit (?:der )?hilfe von|dank)\s+" + _ARTICLE, re.I)
 # The candidate speaking: what makes a passive or a "with the help of" a statement about this work.
 _FIRST_PERSON = re.compile(r"(?<![\w'’-])(?:yo|mi|mis|me|nosotros|eu|meu|minha|meus|minhas|nós|je|j['’]|mon|ma|mes|"
                            r"nous|ich|wir|mein|meine|meinen|unser|unsere|escribí|hice|programé|implementé|escrevi|fiz|"
