@@ -14,7 +14,7 @@ from review.core.attribution.merge import (
     Unmapped,
     _as_person_when_named,
     _label,
-    _written,
+    _unmapped,
 )
 from review.core.attribution.note import NoteDisclosure
 from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
@@ -141,20 +141,19 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
     note_claims: dict[str, dict[int, Claim]] = {}
     for entry in note.entries:
         source = f"{entry.file or 'note'} line {entry.line_no}"
-        if entry.kind == "prose":
-            reason = "names no file, lines or commit: shown as written, not mapped to code"
-            unmapped.append(Unmapped(entry.line_no, _written(entry), reason))
+        if entry.kind in ("prose", "unread"):
+            reason = entry.reason or "names no file, lines or commit: shown as written, not mapped to code"
+            unmapped.append(_unmapped(entry, reason))
             continue
         if entry.kind == "none":
             continue
         if entry.kind == "function":
-            unmapped.append(Unmapped(entry.line_no, _written(entry),
-                                     f"names {entry.symbol}, which no code file in the diff defines"))
+            unmapped.append(_unmapped(entry, f"names {entry.symbol}, which no code file in the diff defines"))
             continue
         if entry.kind == "tests":
             tests = [path for path in head_lines if TEST_FILE.search(path)]
             if not tests:
-                unmapped.append(Unmapped(entry.line_no, _written(entry), "names the tests, but HEAD has no test file"))
+                unmapped.append(_unmapped(entry, "names the tests, but HEAD has no test file"))
             for path in tests:
                 for line in range(1, head_lines[path] + 1):
                     note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
@@ -169,7 +168,7 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
             if len(matches) != 1:
                 what = "subject" if entry.subject else "id"
                 why = f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
-                unmapped.append(Unmapped(entry.line_no, _written(entry), why))
+                unmapped.append(_unmapped(entry, why))
                 continue
             hit = False
             for path, origins in blame.items():
@@ -178,25 +177,22 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
                         note_claims.setdefault(path, {})[index] = Claim(entry.tool, source, 2)
                         hit = True
             if not hit:
-                unmapped.append(Unmapped(entry.line_no, _written(entry),
-                                         f"no line of commit {matches[0][:7]} survives at HEAD"))
+                unmapped.append(_unmapped(entry, f"no line of commit {matches[0][:7]} survives at HEAD"))
             continue
         path = entry.path or ""
         count = head_lines.get(path)
         if count is None:
-            unmapped.append(Unmapped(entry.line_no, _written(entry), f"{path} is not in the submission at HEAD"))
+            unmapped.append(_unmapped(entry, f"{path} is not in the submission at HEAD"))
             continue
         start, end = (1, count) if entry.kind == "file" else (entry.start or 1, entry.end or entry.start or 1)
         if start > count:
-            unmapped.append(Unmapped(entry.line_no, _written(entry),
-                                     f"names lines {start}–{end} but {path} has {count} lines"))
+            unmapped.append(_unmapped(entry, f"names lines {start}–{end} but {path} has {count} lines"))
             continue
         if end > count:
-            unmapped.append(Unmapped(entry.line_no, _written(entry),
-                                     f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"))
+            unmapped.append(_unmapped(entry, f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"))
             end = count
         if not entry.who:
-            unmapped.append(Unmapped(entry.line_no, _written(entry), "names lines but not who wrote them"))
+            unmapped.append(_unmapped(entry, "names lines but not who wrote them"))
             continue
         for line in range(start, end + 1):
             note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)

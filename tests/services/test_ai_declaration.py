@@ -54,22 +54,40 @@ def test_processes_cover_the_code_and_the_tests_and_a_part_is_listed_unmapped(tm
     assert any("implementation: assist" in text and "which lines is not said" in text for text in unmapped)
 
 
-def test_what_the_declaration_cannot_say_is_listed_never_dropped(tmp_path):
+def test_what_the_declaration_cannot_say_is_listed_never_dropped_and_names_no_tool(tmp_path):
     result = analysed(tmp_path, "---\nversion: \"0.1.2\"\nlevel: sometimes\ncomponents:\n  lib: auto\n  src: auto\n"
-                                "owner: me\n---\n\nClaude Code helped with lib/. I used Copilot for the rest.\n")
-    unmapped = " | ".join(u.text for u in result.attribution.unmapped)
-    assert "sometimes is not a level of the format" in unmapped
-    assert "owner is not a field of the format" in unmapped
-    assert "which wrote what the levels cover is not said" in unmapped
+                                "  util: often\nowner: me\n---\n\nClaude Code was used to generate lib/.\n")
+    unmapped = {u.line_no: u for u in result.attribution.unmapped}
+    assert unmapped[3].reason.startswith("sometimes is not a level of the format (none | hint | assist | pair | "
+                                         "copilot | auto)") and unmapped[3].text == "level: sometimes"
+    assert unmapped[7].reason.startswith("often is not a level") and unmapped[8].reason.startswith("owner is not a field")
+    assert {u.file for u in result.attribution.unmapped} == {"AI-DECLARATION.md"}
     # A component that names nothing in the submission is said so.
-    assert any("src is not in the submission" in u.reason for u in result.attribution.unmapped)
+    assert unmapped[6].reason == "src is not in the submission at HEAD"
+    # The levels listed in a problem's words name no assistant: Claude Code is the only one.
+    assert result.attribution.tools == ["Claude Code"]
+    assert tools_by_line(result, "lib/key.mjs") == ["Claude Code"]
+
+
+def test_two_tools_in_the_declarations_notes_leave_its_levels_to_an_unnamed_assistant_and_say_so(tmp_path):
+    result = analysed(tmp_path, "---\nversion: \"0.1.2\"\nlevel: auto\ncomponents:\n  lib: auto\n---\n\n"
+                                "Claude Code helped with lib/. I used Copilot for the rest.\n")
     assert tools_by_line(result, "lib/key.mjs") == ["an assistant (unnamed)"]
+    assert any("which wrote what the levels cover is not said" in u.reason for u in result.attribution.unmapped)
+
+
+def test_a_complete_declaration_leaves_nothing_unmapped(tmp_path):
+    result = analysed(tmp_path, "---\nversion: \"0.1.2\"\nlevel: auto\n---\n\nThis format is based on "
+                                "AI-DECLARATION.md.\n\n## Notes\n\n- Claude Code was used to create the whole "
+                                "application.\n")
+    assert result.attribution.unmapped == [] and result.attribution.tools == ["Claude Code"]
+    assert tools_by_line(result, "checkout.mjs") == ["Claude Code"] * 3
 
 
 def test_a_declaration_without_front_matter_is_said_and_its_words_still_read(tmp_path):
     result = analysed(tmp_path, "# AI declaration\n\nClaude Code wrote checkout.mjs.\n")
     assert tools_by_line(result, "checkout.mjs") == ["Claude Code"] * 3
-    assert any("no front matter" in u.text for u in result.attribution.unmapped)
+    assert any("no front matter" in u.reason for u in result.attribution.unmapped)
 
 
 def test_the_front_matter_reader_takes_the_formats_shape_only():
@@ -93,4 +111,4 @@ def test_levels_over_more_files_than_the_bound_are_cut_and_said(monkeypatch):
     entries = ai_declaration.declaration_entries(found, [f"lib/{n}.mjs" for n in range(4)] +
                                                  [f"src/{n}.mjs" for n in range(4)], "Claude Code", "AI-DECLARATION.md")
     assert [e.path for e in entries[:5]] == ["lib/0.mjs", "lib/1.mjs", "lib/2.mjs", "lib/3.mjs", "src/0.mjs"]
-    assert entries[5].kind == "prose" and "3 file entries past the first 5 were not read" in entries[5].raw
+    assert entries[5].kind == "unread" and "3 file entries past the first 5 were not read" in entries[5].reason

@@ -90,3 +90,21 @@ async def test_a_blind_console_numbers_candidates_in_the_cohorts_blind_order_not
         assert screen.context.aliases == {name: f"candidate-{n}" for n, name in enumerate(order, start=1)}
         # Sorted by the name shown, the table runs candidate-1, 2, … in the blind order, not the folders'.
         assert [row.value for row in screen.table.rows] == order
+
+
+async def test_a_name_typed_in_the_filter_is_echoed_as_a_name_never_as_its_number(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",), anonymous=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        ada = screen.context.aliases["ada-okafor"]
+        # At 80 columns the title's end is cut: the session says it is blind first.
+        title = str(screen.title_bar.render())
+        assert title.startswith("candidate-blind") and "candidate-blind" in screen_text(app)
+        for typed in ("okafor", "tool:okafor", "ada.okafor@example.org"):
+            await pilot.press("slash", *typed, "enter")
+            await pilot.pause()
+            echoed = next(part for part in screen.title_bar.parts if part.startswith("filter"))
+            assert "(a name)" in echoed and ada not in echoed, (typed, echoed)
+            await pilot.press("escape", "escape")
+            await pilot.pause()

@@ -27,6 +27,10 @@ candidate submission review reviewer users example
 """.split())
 
 
+# What stands for a name the reviewer typed, in a blind session.
+REDACTED = "(a name)"
+
+
 def alias_for(number: int) -> str:
     return f"candidate-{number}"
 
@@ -102,6 +106,12 @@ class Masker:
         if pattern is None or not text:
             return text
         return pattern.sub(lambda match: self._aliases.get(match.group().lower(), "candidate-?"), text)
+
+    def redact(self, text: str) -> str:
+        """`text` with every identity in it replaced by one and the same mark, never by its alias: the
+        reviewer's own typing echoed back (the filter) must not tell whose number a name is."""
+        pattern = self._pattern
+        return pattern.sub(REDACTED, text) if pattern is not None and text else text
 
     def __len__(self) -> int:
         return len(self._aliases)

@@ -101,6 +101,7 @@ def declaration_entries(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> list[att
     wrote what is not said, and the entries say so)."""
     from review.core import share
     from review.core.attribution import ai_declaration
+    from review.core.attribution.note import affirmed_tool
 
     for name in ai_declaration.FILE_NAMES:
         changed = the_diff.file(name)
@@ -122,8 +123,13 @@ def declaration_entries(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> list[att
         files = [f.path for f in the_diff.files if f.status != "deleted" and f.path != name
                  and share.exclusion(f.path, f.binary) is None]
         entries = ai_declaration.declaration_entries(found, files, tool, name)
-        for entry in body.entries:
+        # The notes' sentence that names the levels' tool ("Claude Code was used to create …") has said
+        # what it has to say once the levels map files to that tool: it is not also a line left unmapped.
+        mapped = any(entry.kind == "file" and entry.tool == tool for entry in entries)
+        said = [entry for entry in body.entries if not (mapped and entry.kind == "prose"
+                                                        and (entry.tool or affirmed_tool(entry.raw)) == tool)]
+        for entry in said:
             entry.line_no += found.body_line - 1
             entry.file = name
-        return entries + body.entries
+        return entries + said
     return []

@@ -61,6 +61,8 @@ class Declaration:
     # The markdown after the front matter, and the line it starts on.
     body: str = ""
     body_line: int = 1
+    # The front matter's lines as written, by their number: what a problem's line says.
+    lines: dict[int, str] = field(default_factory=dict)
 
 
 def _unquoted(text: str) -> str:
@@ -84,6 +86,7 @@ def parse_declaration(text: str) -> Declaration:
         found.problems.append((1, "the front matter never ends (no closing ---): its levels cannot be read"))
         return found
     found.body, found.body_line = "\n".join(lines[end + 1:]), end + 2
+    found.lines = {index + 1: lines[index].strip()[:200] for index in range(end)}
     table: dict[str, Said] | None = None
     for index in range(1, end):
         raw = lines[index]
@@ -150,7 +153,7 @@ def declaration_entries(found: Declaration, files: list[str], tool: str, source:
                                                              f"the first {MAX_ENTRIES:,} were not read"))
         entries = entries[:MAX_ENTRIES]
     for line_no, problem in found.problems:
-        entries.append(NoteEntry(line_no, f"{source}: {problem}", "prose", file=source))
+        entries.append(NoteEntry(line_no, found.lines.get(line_no, ""), "unread", file=source, reason=problem))
     return entries
 
 

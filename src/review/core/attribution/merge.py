@@ -46,9 +46,11 @@ class Unmapped:
     line_no: int
     text: str
     reason: str
+    # Where the line was written when not in the note (README.md, AI-DECLARATION.md).
+    file: str = ""
 
     def to_json(self) -> dict:
-        return {"line": self.line_no, "text": self.text, "reason": self.reason}
+        return {"line": self.line_no, "text": self.text, "reason": self.reason, "file": self.file or "note"}
 
 
 @dataclass
@@ -297,20 +299,19 @@ def _note_layer(note: NoteDisclosure, head_lines: dict[str, int], by_path: dict[
     unmapped: list[Unmapped] = []
     for seq, entry in enumerate(note.entries):
         claim = Claim(entry.tool, f"{entry.file or 'note'} line {entry.line_no}", 2)
-        if entry.kind == "prose":
-            reason = "names no file, lines or commit: shown as written, not mapped to code"
-            unmapped.append(Unmapped(entry.line_no, _written(entry), reason))
+        if entry.kind in ("prose", "unread"):
+            reason = entry.reason or "names no file, lines or commit: shown as written, not mapped to code"
+            unmapped.append(_unmapped(entry, reason))
             continue
         if entry.kind == "none":
             continue
         if entry.kind == "function":
-            unmapped.append(Unmapped(entry.line_no, _written(entry),
-                                     f"names {entry.symbol}, which no code file in the diff defines"))
+            unmapped.append(_unmapped(entry, f"names {entry.symbol}, which no code file in the diff defines"))
             continue
         if entry.kind == "tests":
             tests = [path for path in head_lines if TEST_FILE.search(path)]
             if not tests:
-                unmapped.append(Unmapped(entry.line_no, _written(entry), "names the tests, but HEAD has no test file"))
+                unmapped.append(_unmapped(entry, "names the tests, but HEAD has no test file"))
             for path in tests:
                 add(path, 1, head_lines[path], segments.NOTE, seq, claim)
             continue
@@ -324,7 +325,7 @@ def _note_layer(note: NoteDisclosure, head_lines: dict[str, int], by_path: dict[
             if len(matches) != 1:
                 what = "subject" if entry.subject else "id"
                 why = f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
-                unmapped.append(Unmapped(entry.line_no, _written(entry), why))
+                unmapped.append(_unmapped(entry, why))
                 continue
             hit = False
             for path, path_blocks in by_path.items():
@@ -333,25 +334,22 @@ def _note_layer(note: NoteDisclosure, head_lines: dict[str, int], by_path: dict[
                         add(path, block.start, block.end, segments.NOTE, seq, claim)
                         hit = True
             if not hit:
-                unmapped.append(Unmapped(entry.line_no, _written(entry),
-                                         f"no line of commit {matches[0][:7]} survives at HEAD"))
+                unmapped.append(_unmapped(entry, f"no line of commit {matches[0][:7]} survives at HEAD"))
             continue
         path = entry.path or ""
         count = head_lines.get(path)
         if count is None:
-            unmapped.append(Unmapped(entry.line_no, _written(entry), f"{path} is not in the submission at HEAD"))
+            unmapped.append(_unmapped(entry, f"{path} is not in the submission at HEAD"))
             continue
         start, end = (1, count) if entry.kind == "file" else (entry.start or 1, entry.end or entry.start or 1)
         if start > count:
-            unmapped.append(Unmapped(entry.line_no, _written(entry),
-                                     f"names lines {start}–{end} but {path} has {count} lines"))
+            unmapped.append(_unmapped(entry, f"names lines {start}–{end} but {path} has {count} lines"))
             continue
         if end > count:
-            unmapped.append(Unmapped(entry.line_no, _written(entry),
-                                     f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"))
+            unmapped.append(_unmapped(entry, f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"))
             end = count
         if not entry.who:
-            unmapped.append(Unmapped(entry.line_no, _written(entry), "names lines but not who wrote them"))
+            unmapped.append(_unmapped(entry, "names lines but not who wrote them"))
             continue
         add(path, start, end, segments.NOTE, seq, claim)
     return unmapped
@@ -423,6 +421,7 @@ def _name_words(name: str) -> frozenset[str]:
     return frozenset(re.findall(r"[^\W\d_]+", name.lower()))
 
 
-def _written(entry: NoteEntry) -> str:
-    return f"{entry.file} line {entry.line_no}: {entry.raw.strip()}" if entry.file else entry.raw.strip()
+def _unmapped(entry: NoteEntry, reason: str) -> Unmapped:
+    """A line that maps to no code, as written, with why and where it was written."""
+    return Unmapped(entry.line_no, entry.raw.strip(), reason, entry.file)
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from markdown_it import MarkdownIt
-
 from review.core.attribution import other_languages
 from review.core.attribution.names import who_is
+from review.core.attribution.note_blocks import Block, blocks, plain
 from review.core.attribution.sentences import Writer, disclosed_writer
 from review.core.attribution.tools import tool_in_text
 
@@ -27,8 +26,6 @@ HUMAN = None  # a span's tool when a person wrote it
 MAX_NOTE_LINE = 2000  # longer: shown as written and listed as prose, never fed to the patterns
 _LABEL = re.compile(r"^\s*(?P<label>(?:ai(?: use| usage| tools?| assistance)?|assistants?|llms?|tools used|"
                     r"disclosure|ai disclosure|provenance))\s*:\s*(?P<rest>.*)$", re.I | re.S)
-_EMPHASIS = re.compile(r"(\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w))")
-_LINK = re.compile(r"!?\[(?P<text>[^\[\]\n]{0,200})\]\([^()\s]{0,500}\)")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _PATH = re.compile(r"^`?(?P<path>[\w.@+/-]*\w\.[A-Za-z0-9]{1,8})`?")
 _RANGE_FORMS = (
@@ -76,7 +73,7 @@ def affirmed_tool(text: str) -> str | None:
 class NoteEntry:
     line_no: int  # 1-based line in the note
     raw: str
-    kind: str  # range | file | commit | tests | function | none | prose
+    kind: str  # range | file | commit | tests | function | none | prose | unread
     path: str | None = None
     start: int | None = None
     end: int | None = None
@@ -86,6 +83,9 @@ class NoteEntry:
     symbol: str | None = None  # a function the entry names ("function" entries, until located)
     who: str = ""
     tool: str | None = None  # None: a person (or, for prose and none lines, no mapping)
+    # "unread" entries: why the line could not be read (a level a declaration's format has not); such a
+    # line names no tool, whatever words it holds.
+    reason: str = ""
 
 
 @dataclass
@@ -284,70 +284,6 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             # A writer named and no place: the tool is disclosed, its lines are not (listed as unmapped).
             found.append(NoteEntry(line_no, raw, "prose", who=who, tool=tool))
     return found
-
-
-# --------------------------------------------------------------------------- Markdown blocks
-
-_MARKDOWN = MarkdownIt("commonmark").enable("table")
-
-
-@dataclass
-class Block:
-    kind: str  # heading | paragraph | item | row (a table row) | header (a table's header row) | code
-    line: int  # 1-based first line
-    text: str  # the inline source, lines joined by "\n"
-    level: int = 0  # headings: 1-6
-
-
-def blocks(note: str) -> list[Block]:
-    """The note's blocks in order, as CommonMark reads them (fenced code is one `code` block)."""
-    tokens = _MARKDOWN.parse(note)
-    found: list[Block] = []
-    in_item = 0
-    in_header = False
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        line = (token.map[0] + 1) if token.map else 0
-        if token.type in ("thead_open", "thead_close"):
-            # A table's header row names its columns ("File | Tool"), rarely a writer.
-            in_header = token.type == "thead_open"
-        if token.type == "heading_open":
-            found.append(Block("heading", line, tokens[index + 1].content, int(token.tag[1])))
-            index += 3
-            continue
-        if token.type == "list_item_open":
-            in_item += 1
-        elif token.type == "list_item_close":
-            in_item -= 1
-        elif token.type == "paragraph_open":
-            found.append(Block("item" if in_item else "paragraph", line, tokens[index + 1].content))
-        elif token.type == "tr_open":
-            cells = []
-            index += 1
-            while index < len(tokens) and tokens[index].type != "tr_close":
-                if tokens[index].type == "inline":
-                    cells.append(tokens[index].content.strip())
-                index += 1
-            found.append(Block("header" if in_header else "row", line, " | ".join(cells)))
-        elif token.type in ("fence", "code_block"):
-            found.append(Block("code", line, token.content))
-        index += 1
-    return found
-
-
-_CODE_OR_LINK = re.compile(r"`[^`\n]{0,500}`|" + _LINK.pattern)
-
-
-def _as_text(found: re.Match[str]) -> str:
-    # A code span is kept as written (a link inside it is code); a link reads as its text.
-    return found.group() if found.group().startswith("`") else found["text"]
-
-
-def plain(text: str) -> str:
-    """Emphasis markers off (`**AI use:**` → `AI use:`) and links as their text; code spans keep
-    their backticks."""
-    return _EMPHASIS.sub("", _CODE_OR_LINK.sub(_as_text, text))
 
 
 # A heading about this work's AI use or its disclosure, not one that merely names AI or a tool

@@ -57,7 +57,7 @@ class CohortScreen(Screen[None]):
         Binding("s", "sort_next", "Sort column", id="triage.sort"),
         Binding("S", "sort_reverse", "Reverse sort", id="triage.sort-reverse"),
         Binding("R", "refresh", "Reload", id="triage.reload"),
-        Binding("A", "reveal", "Show names", id="triage.reveal"),
+        Binding("A", "reveal", "Show names (A twice)", id="triage.reveal"),
         Binding("escape", "clear_filter", "Clear filter", show=False, id="triage.clear-filter"),
     ]
 
@@ -269,16 +269,20 @@ class CohortScreen(Screen[None]):
             parts.append(f"loading {done}/{total}")
         parts += self.cohort_watch.title_parts()
         problems: list[str] = []
+        if masking():
+            # First: at 80 columns the title's end is cut, and a blind session must say so.
+            parts.insert(0, "candidate-blind")
         if self.filter_text:
             terms, problems = triage.parse_filter(self.filter_text)
-            parts.append(f"filter {self.filter_text!r}: {shown} shown")
+            # Blind: a name typed is echoed as a name, never as the alias it would be masked to.
+            masker = self.context.masker
+            typed = masker.redact(self.filter_text) if masker is not None else self.filter_text
+            parts.append(f"filter {typed!r}: {shown} shown")
         # Under the filter box, wrapped: on the one-row title it was cut at 80 columns.
         self.filter_problem.update(Content(safe_text(
             f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})"
             if problems else "")))
         self.filter_problem.display = bool(problems)
-        if masking():
-            parts.append("candidate-blind (A twice shows names)")
         parts += [f"sorted by {COLUMNS[self.sort[0]].label}", str(self.cohort_dir)]
         self.title_bar.set_parts(parts)
 

@@ -45,7 +45,7 @@ def disclosure_summary(analysis: Analysis) -> str:
         where = f"{conflict.path}:{conflict.start}-{conflict.end} " if conflict.path else ""
         lines.append(f"⚡ conflict: {where}{conflict.message}")
     for item in result.unmapped:
-        lines.append(f"· not mapped (note line {item.line_no}): {item.text} — {item.reason}")
+        lines.append(f"· not mapped ({item.file or 'note'} line {item.line_no}): {item.text} — {item.reason}")
     if result.rewritten:
         lines.append(rewritten_summary(result.rewritten) or "")
         lines += [f"  · {note.describe()}" for note in result.rewritten[:MAX_REWRITTEN_SHOWN]]
