@@ -211,3 +211,12 @@ def _alias(cohort_dir, name: str) -> str:
 
     names = [path.name for path in cohort.list_submissions(cohort_dir)]
     return anonymity.alias_for(anonymity.blind_order(names, blind_order_key(cohort_dir)).index(name) + 1)
+
+
+def test_the_key_scope_hint_counts_one_request_as_one():
+    from review.core import evidence
+
+    for requests, said in ((1, "first-503: 1 request,"), (3, "first-503: 3 requests,")):
+        inputs = evidence.Inputs("", [], {}, {"first-503": {"verdict": "no-retry", "requests": requests,
+                                                            "distinct_keys": 1}}, [], None)
+        assert evidence.gather(inputs)["key-scope"][0].text.startswith(said)

@@ -227,7 +227,8 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     else:
         first = verdicts.get("first-503")
         if first:
-            hints["key-scope"].append(Hint(f"first-503: {first.get('requests')} requests, "
+            requests = first.get("requests")
+            hints["key-scope"].append(Hint(f"first-503: {requests} request{'' if requests == 1 else 's'}, "
                                            f"{first.get('distinct_keys')} distinct key(s): {_key_reading(first)}",
                                            LogLines("first-503")))
         for name, good, bad in (("lost-response", "a retry after a lost response reused the key",
