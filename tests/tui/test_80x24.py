@@ -154,3 +154,19 @@ def test_a_status_line_past_its_rows_ends_in_an_ellipsis_never_cut_silently():
             assert lines[-1].endswith(" …"), width
         else:
             assert lines == whole
+
+
+async def test_g_from_the_stub_log_in_tabs_says_the_key_that_reaches_the_next_site(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("5", "g")
+        await pilot.pause()
+        # The diff has the keys now, and its g goes to the top: the hint says how to go on from the log.
+        said = [n.message for n in app._notifications]
+        assert screen.active_pane == "diff" and any("5 goes back to the log, g there: the next site" in m
+                                                    for m in said), said
+        assert not any("g again" in m for m in said)
+        await pilot.press("5", "g")
+        await pilot.pause()
+        assert screen.active_pane == "diff"

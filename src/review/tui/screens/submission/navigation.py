@@ -111,8 +111,11 @@ class Navigation:
             return
         site = sites[self.next_site % len(sites)]
         self.next_site += 1
-        if self.show_diff_line(site.path, site.line, focus=self.screen.layout_name == "tabs"):
-            said = f"{site.path}:{site.line} {SITE_WORDS[site.kind]} · g again: the next site ({len(sites)})"
+        tabs = self.screen.layout_name == "tabs"
+        if self.show_diff_line(site.path, site.line, focus=tabs):
+            # In tabs the diff now has the keys, and its g goes to the top: the next site is the log's g.
+            again = "5 goes back to the log, g there" if tabs else "g again"
+            said = f"{site.path}:{site.line} {SITE_WORDS[site.kind]} · {again}: the next site ({len(sites)})"
             self.screen.app.notify(safe_line(said, 200), markup=False, timeout=3)
 
     def start_re_review(self, before: store.Review | None, suites: dict[str, runner.SuiteResult]) -> None:
