@@ -112,3 +112,14 @@ def test_levels_over_more_files_than_the_bound_are_cut_and_said(monkeypatch):
                                                  [f"src/{n}.mjs" for n in range(4)], "Claude Code", "AI-DECLARATION.md")
     assert [e.path for e in entries[:5]] == ["lib/0.mjs", "lib/1.mjs", "lib/2.mjs", "lib/3.mjs", "src/0.mjs"]
     assert entries[5].kind == "unread" and "3 file entries past the first 5 were not read" in entries[5].reason
+
+
+def test_the_note_pane_lists_what_the_declarations_levels_gave_to_whom(tmp_path):
+    from review.tui.widgets.note_view import disclosure_summary
+
+    result = analysed(tmp_path, "---\nversion: \"0.1.2\"\nlevel: auto\ncomponents:\n  lib: auto\n"
+                                "  checkout.mjs: none\n---\n\n## Notes\n\n- Claude Code was used to generate lib/.\n")
+    shown = disclosure_summary(result)
+    assert "· AI-DECLARATION.md line 5 (lib: auto): lib/key.mjs → Claude Code" in shown
+    assert "· AI-DECLARATION.md line 6 (checkout.mjs: none): checkout.mjs → the person" in shown
+    assert "Disclosure in AI-DECLARATION.md (no section): assistants named: Claude Code." in shown

@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from review.core.attribution import ai_declaration
+from review.core.attribution.note import NoteEntry
 from review.core.attribution.rewritten import summary as rewritten_summary
 from review.core.text import safe_line, safe_text
 from review.services.analysis import Analysis
@@ -19,6 +21,21 @@ MAX_REWRITTEN_SHOWN = 20  # rewritten commits' notes listed one by one above the
 # Rows the pane lays out: a Static wraps its whole text on the UI thread, several times, so 130,000
 # one-character lines (a 256 KiB note) froze the console for seconds. A real note is far shorter.
 MAX_NOTE_ROWS = 3000
+
+
+MAX_DECLARED_SHOWN = 12  # an AI-DECLARATION.md's files listed one by one above the note
+
+
+def declared_levels(entries: list[NoteEntry]) -> list[str]:
+    """What an AI-DECLARATION.md's levels gave to whom, file by file."""
+    given = [e for e in entries if e.file in ai_declaration.FILE_NAMES and e.kind in ("file", "tests", "none")]
+    shown = [f"· {e.file} line {e.line_no} ({e.raw}): "
+             + ("no AI at all" if e.kind == "none" else
+                f"{'the tests' if e.kind == 'tests' else e.path} → {e.tool or 'the person'}") for e in given]
+    if len(shown) > MAX_DECLARED_SHOWN:
+        shown[MAX_DECLARED_SHOWN:] = [f"· and {len(shown) - MAX_DECLARED_SHOWN} more files the declaration's "
+                                      "levels cover"]
+    return shown
 
 
 def disclosure_summary(analysis: Analysis) -> str:
@@ -31,12 +48,15 @@ def disclosure_summary(analysis: Analysis) -> str:
         lines.append("No disclosure (a section about AI use, a labelled paragraph, or a sentence such as "
                      "“Claude Code wrote checkout.mjs”).")
     elif note.heading is None:
-        where = next((e.file for e in note.entries if e.file), "the note")
+        # The note's own lines (no file), else README.md's; a declaration's levels are listed below.
+        said = [e.file for e in note.entries if e.file not in ai_declaration.FILE_NAMES]
+        where = "the note" if "" in said else next(iter(said), ai_declaration.FILE_NAMES[0])
         named = ", ".join(note.tools) or ("none (declared)" if note.declares_none else "none named")
-        lines.append(f"Disclosure sentences in {where} (no section): assistants named: {named}.")
+        lines.append(f"Disclosure in {where} (no section): assistants named: {named}.")
     else:
         named = ", ".join(note.tools) or ("none (declared)" if note.declares_none else "none named")
         lines.append(f"Disclosure section “{note.heading}”: assistants named: {named}.")
+    lines += declared_levels(note.entries)
     commit_tools = sorted({claim.tool for c in result.commits for claim in c.signals})
     lines.append(f"Commit metadata names: {', '.join(commit_tools) or 'no assistant'}.")
     if result.unknown_tools:
