@@ -133,39 +133,43 @@ def declaration_entries(found: Declaration, files: list[str], tool: str, source:
     unmapped). `files`: the code files of the diff, which a folder, the implementation or the whole
     work covers. A level the format cannot have, or a line not read, is listed with why."""
     entries: list[NoteEntry] = []
+    problems = list(found.problems)
     tests = [path for path in files if TEST_FILE.search(path)]
     if found.level is not None and not found.components and not found.processes:
-        entries += _covering(found.level, files, tool, "the whole work", source)
+        entries += _covering(found.level, files, tool, source, whole_work=True)
     for process, said in found.processes.items():
         if process == "testing":
-            entries += _covering(said, tests, tool, "the tests", source)
+            entries += _covering(said, tests, tool, source)
         elif process == "implementation":
-            entries += _covering(said, [path for path in files if path not in tests], tool, "the code", source)
+            entries += _covering(said, [path for path in files if path not in tests], tool, source)
         elif said.level not in PERSON:
-            entries.append(_entry(said, "prose", tool, source))
+            entries.append(_told(said, tool, source))
     for component, said in found.components.items():
         under = [path for path in files if path == component or path.startswith(component + "/")]
         # A component naming no file of the diff is said as such (its path is not in the submission).
-        entries += _covering(said, under or [component], tool, component, source)
+        entries += _covering(said, under or [component], tool, source)
     if len(entries) > MAX_ENTRIES:
         # Many components, each over a large diff: what is past the bound is said, not read.
-        found.problems.append((entries[MAX_ENTRIES].line_no, f"{len(entries) - MAX_ENTRIES:,} file entries past "
-                                                             f"the first {MAX_ENTRIES:,} were not read"))
+        problems.append((entries[MAX_ENTRIES].line_no, f"{len(entries) - MAX_ENTRIES:,} file entries past "
+                                                       f"the first {MAX_ENTRIES:,} were not read"))
         entries = entries[:MAX_ENTRIES]
-    for line_no, problem in found.problems:
+    for line_no, problem in problems:
         entries.append(NoteEntry(line_no, found.lines.get(line_no, ""), "unread", file=source, reason=problem))
     return entries
 
 
-def _covering(said: Said, paths: list[str], tool: str, what: str, source: str) -> list[NoteEntry]:
+def _covering(said: Said, paths: list[str], tool: str, source: str, whole_work: bool = False) -> list[NoteEntry]:
+    """What one level says of `paths`: theirs or the AI's, whole files; a part, not mapped; and for the
+    whole work at `none`, a declaration of no AI."""
     if said.level in PART:
-        return [_entry(said, "prose", tool, source)]
-    if said.level == "none" and what == "the whole work":
+        return [_told(said, tool, source)]
+    if said.level == "none" and whole_work:
         return [NoteEntry(said.line_no, said.raw, "none", file=source)]
     return [NoteEntry(said.line_no, said.raw, "file", path=path, who=tool if said.level in WROTE else "me",
                       tool=tool if said.level in WROTE else None, file=source) for path in paths]
 
 
-def _entry(said: Said, kind: str, tool: str, source: str) -> NoteEntry:
+def _told(said: Said, tool: str, source: str) -> NoteEntry:
+    """A level that names the tool and no lines (a part, or a process with no files): listed unmapped."""
     return NoteEntry(said.line_no, f"{said.raw} (the AI acted on a part; which lines is not said)"
-                     if said.level in PART else said.raw, kind, who=tool, tool=tool, file=source)
+                     if said.level in PART else said.raw, "prose", who=tool, tool=tool, file=source)
