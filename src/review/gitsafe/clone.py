@@ -3,7 +3,6 @@ re-made when its HEAD moves."""
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -16,6 +15,7 @@ from review.gitsafe.env import GitSafeError, _run, cache_root, git_env
 from review.gitsafe.head import check_repository, find_git_dir, read_head, refs_fingerprint, unborn_reason
 from review.gitsafe.notes import NOTES_REFSPECS, fetch_notes, safe_dirs
 from review.gitsafe.repo import SafeRepo
+from review.support import files
 
 
 def cache_path_for(source: Path) -> Path:
@@ -59,26 +59,11 @@ def open_submission(folder: Path) -> SafeRepo:
         return repo
     # One copy at a time per submission, across threads and consoles (two reviewers in tmux, two
     # browser tabs): a second copy swapped in would pull the first from under the one reading it.
-    with _locked(target.with_name(target.name + ".lock")):
+    with files.exclusive(target.with_name(target.name + ".lock")):
         repo = _made_copy(folder, target, head.sha, head.git_dir)
         if repo is not None:
             return repo  # made by whoever held the lock before us
         return _fresh_clone(folder, head.sha, target)
-
-
-class _locked:
-    """An exclusive lock on a file (made if missing), held while the block runs."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def __enter__(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.file = open(self.path, "a")
-        fcntl.flock(self.file, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc: object) -> None:
-        self.file.close()
 
 
 def _made_copy(folder: Path, target: Path, head_sha: str, git_dir: Path) -> SafeRepo | None:
@@ -91,7 +76,7 @@ def _made_copy(folder: Path, target: Path, head_sha: str, git_dir: Path) -> Safe
     notes = refs_fingerprint(git_dir)
     if notes is None or notes != recorded.get("notes"):
         # One refresh at a time per copy (threads, a second console): the one that waited finds it done.
-        with _locked(target / "review-notes.lock"):
+        with files.exclusive(target / "review-notes.lock"):
             recorded = _read_marker(marker)
             if recorded.get("head") != head_sha:  # copied again meanwhile, at another HEAD
                 return None
@@ -148,7 +133,7 @@ def seed_from_copy(copy_git_dir: Path, folder: Path, head_sha: str) -> None:
               str(copy_git_dir), str(clone_dir)], env=git_env())
         _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=git_env())
         _write_marker(clone_dir, folder.resolve(), head_sha, notes, None)
-        with _locked(target.with_name(target.name + ".lock")):
+        with files.exclusive(target.with_name(target.name + ".lock")):
             _swap_in(clone_dir, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

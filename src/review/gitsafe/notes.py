@@ -3,13 +3,13 @@ clone, and again when the source's notes refs change)."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 from pathlib import Path
 
 from review.gitsafe import objects_held
 from review.gitsafe.env import SHA_RE, GitSafeError, _run, git_env
 from review.gitsafe.head import check_repository, find_git_dir
+from review.support import files
 
 
 def safe_dirs(source: Path) -> tuple[str, ...]:
@@ -73,8 +73,7 @@ def fetch_commits(clone_dir: Path, source: Path, shas: list[str]) -> tuple[set[s
         problem = f"{len(present) - MAX_FETCHED} of {len(present)} commits not copied (the first {MAX_FETCHED} were)"
         present = present[:MAX_FETCHED]
     # One copy at a time per clone (threads, a second console), as for the notes themselves.
-    with open(clone_dir / "review-notes.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with files.exclusive(clone_dir / "review-notes.lock"):
         try:
             _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--no-tags", f"--upload-pack={_UPLOAD_PACK}",
                   "--", str(git_dir), *(f"+{sha}:{NOTED_PREFIX}{sha}" for sha in present)],

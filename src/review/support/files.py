@@ -9,9 +9,12 @@ regular file, and read up to `limit` bytes.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -89,3 +92,13 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
         except OSError:
             pass
         raise
+
+
+@contextmanager
+def exclusive(lock_path: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on `lock_path` (made if missing, with its folder), held while the block
+    runs: threads and processes alike wait their turn (each takes its own open of the file)."""
+    lock_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
