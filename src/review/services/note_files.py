@@ -74,23 +74,31 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
     """A candidate who wrote the disclosure in README.md instead of the note: read as the note is
     (a section about AI use, a labelled paragraph, disclosure sentences; never a tool merely listed or
     linked), when the candidate changed README.md (the starter's own words are not a disclosure)."""
-    for name in README_NAMES:
+    changed = _changed_text(repo, the_diff, README_NAMES)
+    if changed is None:
+        return None
+    name, text = changed
+    found = attribution.parse_note(text, document=True)
+    if not found.entries:
+        return None
+    for entry in found.entries:
+        entry.file = name
+    found.heading = f"{found.heading} (in {name})" if found.heading else None
+    return found
+
+
+def _changed_text(repo: gitsafe.SafeRepo, the_diff: diff.Diff, names: tuple[str, ...]) -> tuple[str, str] | None:
+    """(name, text) at HEAD of the first of `names` the candidate added lines to (the starter's own
+    words disclose nothing); None when there is none, or it is a link or binary."""
+    for name in names:
         changed = the_diff.file(name)
         if changed is None or not changed.added:
             continue
         data = repo.show("HEAD", name, limit=NOTE_LIMIT)
-        if not data or repo.mode("HEAD", name) == SYMLINK_MODE:
+        if data is None or repo.mode("HEAD", name) == SYMLINK_MODE:
             return None
         text, _ = decode_note(data, name)
-        if text is None:
-            return None
-        found = attribution.parse_note(text, document=True)
-        if not found.entries:
-            return None
-        for entry in found.entries:
-            entry.file = name
-        found.heading = f"{found.heading} (in {name})" if found.heading else None
-        return found
+        return None if text is None else (name, text)
     return None
 
 
@@ -103,33 +111,26 @@ def declaration_entries(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> list[att
     from review.core.attribution import ai_declaration
     from review.core.attribution.note import affirmed_tool
 
-    for name in ai_declaration.FILE_NAMES:
-        changed = the_diff.file(name)
-        if changed is None or not changed.added:
-            continue
-        data = repo.show("HEAD", name, limit=NOTE_LIMIT)
-        if data is None or repo.mode("HEAD", name) == SYMLINK_MODE:
-            return []
-        text, _ = decode_note(data, name)
-        if text is None:
-            return []
-        found = ai_declaration.parse_declaration(text)
-        body = attribution.parse_note(found.body, document=True)
-        tools = body.tools
-        if len(tools) > 1:
-            found.problems.append((found.body_line, f"its notes name {', '.join(tools)}: which wrote what the levels "
-                                                    "cover is not said"))
-        tool = tools[0] if len(tools) == 1 else ai_declaration.UNNAMED
-        files = [f.path for f in the_diff.files if f.status != "deleted" and f.path != name
-                 and share.exclusion(f.path, f.binary) is None]
-        entries = ai_declaration.declaration_entries(found, files, tool, name)
-        # The notes' sentence that names the levels' tool ("Claude Code was used to create …") has said
-        # what it has to say once the levels map files to that tool: it is not also a line left unmapped.
-        mapped = any(entry.kind == "file" and entry.tool == tool for entry in entries)
-        said = [entry for entry in body.entries if not (mapped and entry.kind == "prose"
-                                                        and (entry.tool or affirmed_tool(entry.raw)) == tool)]
-        for entry in said:
-            entry.line_no += found.body_line - 1
-            entry.file = name
-        return entries + said
-    return []
+    changed = _changed_text(repo, the_diff, ai_declaration.FILE_NAMES)
+    if changed is None:
+        return []
+    name, text = changed
+    found = ai_declaration.parse_declaration(text)
+    body = attribution.parse_note(found.body, document=True)
+    tools = body.tools
+    if len(tools) > 1:
+        found.problems.append((found.body_line, f"its notes name {', '.join(tools)}: which wrote what the levels "
+                                                "cover is not said"))
+    tool = tools[0] if len(tools) == 1 else ai_declaration.UNNAMED
+    files = [f.path for f in the_diff.files if f.status != "deleted" and f.path != name
+             and share.exclusion(f.path, f.binary) is None]
+    entries = ai_declaration.declaration_entries(found, files, tool, name)
+    # The notes' sentence that names the levels' tool ("Claude Code was used to create …") has said
+    # what it has to say once the levels map files to that tool: it is not also a line left unmapped.
+    mapped = any(entry.kind == "file" and entry.tool == tool for entry in entries)
+    said = [entry for entry in body.entries if not (mapped and entry.kind == "prose"
+                                                    and (entry.tool or affirmed_tool(entry.raw)) == tool)]
+    for entry in said:
+        entry.line_no += found.body_line - 1
+        entry.file = name
+    return entries + said
