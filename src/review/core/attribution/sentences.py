@@ -129,7 +129,7 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
     passive = _PASSIVE.search(sentence)
     if passive and (in_section or _PAST_AUXILIARY & {w.lower() for w in sentence[:passive.start()].split()[-3:]}):
         found = name_writer(_name_after(sentence[passive.end():passive.end() + 200]),
-                        unknown_ok=passive["how"].lower() == "by" or in_section)
+                            unknown_ok=passive["how"].lower() == "by" or in_section)
         if found and found.tool:
             return found
     speaking = in_section or _FIRST_PERSON.search(sentence) is not None
