@@ -17,13 +17,22 @@ from review.tui.screens.submission.screen import SubmissionScreen
 
 def git(*args: str, cwd: Path, env: dict | None = None, input_text: str | None = None) -> str:
     """Plain git, for tests that must build repositories the product's builder would refuse to."""
-    full_env = {"PATH": os.environ["PATH"], "HOME": str(cwd), "GIT_CONFIG_NOSYSTEM": "1",
-                "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
-                "GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com",
-                "GIT_AUTHOR_DATE": "2026-11-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-11-01T00:00:00Z"}
+    full_env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(cwd),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+        "GIT_AUTHOR_NAME": "T",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "T",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_AUTHOR_DATE": "2026-11-01T00:00:00Z",
+        "GIT_COMMITTER_DATE": "2026-11-01T00:00:00Z",
+    }
     full_env.update(env or {})
-    return subprocess.run(["git", *args], cwd=cwd, env=full_env, check=True, capture_output=True,
-                          text=True, input=input_text).stdout
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=full_env, check=True, capture_output=True, text=True, input=input_text
+    ).stdout
 
 
 def make_repo(path: Path, files: dict[str, str], message: str = "initial") -> Path:
@@ -40,8 +49,9 @@ def make_repo(path: Path, files: dict[str, str], message: str = "initial") -> Pa
 
 def submission(folder: Path, files: dict[str, str | bytes]) -> gitsafe.SafeRepo:
     data = {path: text.encode() if isinstance(text, str) else text for path, text in files.items()}
-    samples.build_repo(folder, [samples.CommitSpec(data, "candidate code", "Cand", "c@example.com",
-                                                   "2026-11-01T10:00:00+00:00")])
+    samples.build_repo(
+        folder, [samples.CommitSpec(data, "candidate code", "Cand", "c@example.com", "2026-11-01T10:00:00+00:00")]
+    )
     return gitsafe.open_submission(folder)
 
 
@@ -129,7 +139,6 @@ def seed_ben_suite() -> None:
     cache.write_json_atomic(cache._cache_file(BEN_HEAD, sandbox.detect().kind), data)
 
 
-
 def seal_file(path: Path) -> Path:
     """Seal every entry of a hand-written score file with this console's key, as a save would (a
     file left unsealed is what a candidate could plant)."""
@@ -154,9 +163,13 @@ class Served:
     def __init__(self, cohort: Path, *options: str) -> None:
         import sys
 
-        self.process = subprocess.Popen([sys.executable, "-m", "review", "serve", str(cohort), "--port", "0", *options],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "review", "serve", str(cohort), "--port", "0", *options],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         self.url = self._first_line()
         self.base = self.url.rsplit("/", 2)[0]  # http://127.0.0.1:PORT, without the token
 
@@ -194,8 +207,13 @@ class Served:
         return self.process.returncode, err
 
 
-def commit_as(repo: Path, message: str, files: dict[str, str] | None = None, author: tuple[str, str] = ("Pat Doe",
-              "pat@example.com"), committer: tuple[str, str] | None = None) -> str:
+def commit_as(
+    repo: Path,
+    message: str,
+    files: dict[str, str] | None = None,
+    author: tuple[str, str] = ("Pat Doe", "pat@example.com"),
+    committer: tuple[str, str] | None = None,
+) -> str:
     """One commit of `files` (written as given), by `author` and `committer` (default: the author),
     with the message exactly as written; its id."""
     for name, text in (files or {}).items():
@@ -204,9 +222,22 @@ def commit_as(repo: Path, message: str, files: dict[str, str] | None = None, aut
         target.write_text(text)
     committer = committer or author
     git("add", "-A", cwd=repo)
-    git("commit", "-q", "--allow-empty", "--cleanup=verbatim", "-F", "-", cwd=repo, input_text=message,
-        env={"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1], "GIT_COMMITTER_NAME": committer[0],
-             "GIT_COMMITTER_EMAIL": committer[1]})
+    git(
+        "commit",
+        "-q",
+        "--allow-empty",
+        "--cleanup=verbatim",
+        "-F",
+        "-",
+        cwd=repo,
+        input_text=message,
+        env={
+            "GIT_AUTHOR_NAME": author[0],
+            "GIT_AUTHOR_EMAIL": author[1],
+            "GIT_COMMITTER_NAME": committer[0],
+            "GIT_COMMITTER_EMAIL": committer[1],
+        },
+    )
     return git("rev-parse", "HEAD", cwd=repo).strip()
 
 
@@ -222,61 +253,111 @@ def attribution_cohort(cohort: Path) -> Path:
     `readme`  no note, and a README listing supported editors as links
     `curl`    Assisted-by naming people, as curl uses it"""
     monkey = make_repo(cohort / "monkey", STARTER, "starter")
-    commit_as(monkey, "Add the client\n\nAssisted-by: MonkeyCode\n",
-              {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n// starter\n"})
-    commit_as(monkey, "Add the note\n", {"NOTE.md": "# Note\n\n## AI disclosure\nMonkeyCode wrote checkout.mjs lines 1-1.\n"})
+    commit_as(
+        monkey,
+        "Add the client\n\nAssisted-by: MonkeyCode\n",
+        {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n// starter\n"},
+    )
+    commit_as(
+        monkey, "Add the note\n", {"NOTE.md": "# Note\n\n## AI disclosure\nMonkeyCode wrote checkout.mjs lines 1-1.\n"}
+    )
 
     sentence = make_repo(cohort / "sentence", STARTER, "starter")
-    commit_as(sentence, "Add the client\n\nCo-authored-by: Claude\n",
-              {"checkout.mjs": "export async function chargeWithRetry(amount) {\n  return amount;\n}\n"})
+    commit_as(
+        sentence,
+        "Add the client\n\nCo-authored-by: Claude\n",
+        {"checkout.mjs": "export async function chargeWithRetry(amount) {\n  return amount;\n}\n"},
+    )
     commit_as(sentence, "Add the note\n", {"NOTE.md": "# Note\nClaude Code wrote checkout.mjs.\nI checked it.\n"})
 
     aider = make_repo(cohort / "aider", STARTER, "starter")
-    commit_as(aider, "Commit the edits I made by hand\n", {"checkout.mjs": "export const mine = 1;\n"},
-              author=("Ann Lee", "ann@example.com"), committer=("Ann Lee (aider)", "ann@example.com"))
-    commit_as(aider, "Add the retry loop\n", {"checkout.mjs": "export const mine = 1;\nexport const aiders = 2;\n"},
-              author=("Ann Lee (aider)", "ann@example.com"), committer=("Ann Lee (aider)", "ann@example.com"))
-    commit_as(aider, "Add the note\n", {"NOTE.md": "# Note\n\n## AI use\nI used aider for line 2 of checkout.mjs.\n"},
-              author=("Ann Lee", "ann@example.com"))
+    commit_as(
+        aider,
+        "Commit the edits I made by hand\n",
+        {"checkout.mjs": "export const mine = 1;\n"},
+        author=("Ann Lee", "ann@example.com"),
+        committer=("Ann Lee (aider)", "ann@example.com"),
+    )
+    commit_as(
+        aider,
+        "Add the retry loop\n",
+        {"checkout.mjs": "export const mine = 1;\nexport const aiders = 2;\n"},
+        author=("Ann Lee (aider)", "ann@example.com"),
+        committer=("Ann Lee (aider)", "ann@example.com"),
+    )
+    commit_as(
+        aider,
+        "Add the note\n",
+        {"NOTE.md": "# Note\n\n## AI use\nI used aider for line 2 of checkout.mjs.\n"},
+        author=("Ann Lee", "ann@example.com"),
+    )
 
     legacy = make_repo(cohort / "legacy", STARTER, "starter")
-    noted = commit_as(legacy, "Add the client\n",
-                      {"checkout.mjs": "".join(f"export const line{n} = {n};\n" for n in range(1, 7))},
-                      author=("Jane Maintainer", "jane@example.org"))
-    record = {"files": {"checkout.mjs": {"file": "checkout.mjs", "authors": [
-        {"author": "Jane Maintainer", "lines": [1], "agent_metadata": None},
-        {"author": "Claude", "lines": [[2, 3]], "agent_metadata": None},
-        {"author": "o3", "lines": [4], "agent_metadata": None},
-        {"author": "Jane", "lines": [5], "agent_metadata": None}]}}, "schema_version": "authorship/0.0.1"}
+    noted = commit_as(
+        legacy,
+        "Add the client\n",
+        {"checkout.mjs": "".join(f"export const line{n} = {n};\n" for n in range(1, 7))},
+        author=("Jane Maintainer", "jane@example.org"),
+    )
+    record = {
+        "files": {
+            "checkout.mjs": {
+                "file": "checkout.mjs",
+                "authors": [
+                    {"author": "Jane Maintainer", "lines": [1], "agent_metadata": None},
+                    {"author": "Claude", "lines": [[2, 3]], "agent_metadata": None},
+                    {"author": "o3", "lines": [4], "agent_metadata": None},
+                    {"author": "Jane", "lines": [5], "agent_metadata": None},
+                ],
+            }
+        },
+        "schema_version": "authorship/0.0.1",
+    }
     blob = git("hash-object", "-w", "--stdin", cwd=legacy, input_text=json.dumps(record)).strip()
     git("update-ref", f"refs/ai/authorship/{noted}", blob, cwd=legacy)
-    commit_as(legacy, "Add the note\n", {"NOTE.md": "# Note\n\n## AI use\nClaude and o3 wrote parts; git-ai recorded "
-                                                    "which.\n"}, author=("Jane Maintainer", "jane@example.org"))
+    commit_as(
+        legacy,
+        "Add the note\n",
+        {"NOTE.md": "# Note\n\n## AI use\nClaude and o3 wrote parts; git-ai recorded which.\n"},
+        author=("Jane Maintainer", "jane@example.org"),
+    )
 
     readme = make_repo(cohort / "readme", STARTER, "starter")
-    commit_as(readme, "Solve it and document the editors\n",
-              {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n",
-               "README.md": "# Task\n\n## AI authorship in your editor\n\n"
-                            "- [Windsurf](https://marketplace.windsurf.com/ext)\n- [Cursor](https://cursor.com/ext)\n\n"
-                            "Works with Claude Code and GitHub Copilot too: it shows which lines were \"generated by "
-                            "Copilot\".\n"})
+    commit_as(
+        readme,
+        "Solve it and document the editors\n",
+        {
+            "checkout.mjs": "export async function chargeWithRetry(amount) {}\n",
+            "README.md": "# Task\n\n## AI authorship in your editor\n\n"
+            "- [Windsurf](https://marketplace.windsurf.com/ext)\n- [Cursor](https://cursor.com/ext)\n\n"
+            'Works with Claude Code and GitHub Copilot too: it shows which lines were "generated by '
+            'Copilot".\n',
+        },
+    )
 
     curl = make_repo(cohort / "curl", STARTER, "starter")
-    commit_as(curl, "Retry on 503\n\nAssisted-by: Jay Satiro\nAssisted-by: Jane Doe <jane@example.org>\n",
-              {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n"})
+    commit_as(
+        curl,
+        "Retry on 503\n\nAssisted-by: Jay Satiro\nAssisted-by: Jane Doe <jane@example.org>\n",
+        {"checkout.mjs": "export async function chargeWithRetry(amount) {}\n"},
+    )
     return cohort
 
 
-BACKOFF = ("export function backoff(attempt) {\n"
-           "  const base = 100 * 2 ** attempt;\n"
-           "  const jitter = Math.random() * 50;\n"
-           "  return Math.min(base + jitter, 2000);\n"
-           "}\n")
-PARSE_AMOUNT = ("export function parseAmount(text) {\n"
-                "  const value = Number.parseFloat(text);\n"
-                "  if (Number.isNaN(value)) throw new Error(`not an amount: ${text}`);\n"
-                "  return Math.round(value * 100);\n"
-                "}\n")
+BACKOFF = (
+    "export function backoff(attempt) {\n"
+    "  const base = 100 * 2 ** attempt;\n"
+    "  const jitter = Math.random() * 50;\n"
+    "  return Math.min(base + jitter, 2000);\n"
+    "}\n"
+)
+PARSE_AMOUNT = (
+    "export function parseAmount(text) {\n"
+    "  const value = Number.parseFloat(text);\n"
+    "  if (Number.isNaN(value)) throw new Error(`not an amount: ${text}`);\n"
+    "  return Math.round(value * 100);\n"
+    "}\n"
+)
 
 
 def reading_submission(cohort: Path, name: str = "reader") -> Path:
@@ -284,26 +365,42 @@ def reading_submission(cohort: Path, name: str = "reader") -> Path:
     starter (a Claude trailer on it): `backoff.mjs` reformatted (two-space to four-space indents,
     nothing else), one word changed in `checkout.mjs` (`maxAttempts` → `maxRetries` on one line),
     `parseAmount` moved from `util.mjs` to `money.mjs`, and `gateway.mjs` renamed `client.mjs`."""
-    checkout = ("import { backoff } from './backoff.mjs';\n\n"
-                "export async function chargeWithRetry(amount) {\n"
-                "  const limit = 3;\n"
-                "  for (let attempt = 0; attempt < limit; attempt++) {\n"
-                "    const response = await send(amount, { maxAttempts: limit });\n"
-                "    if (response.ok) return response;\n"
-                "    await sleep(backoff(attempt));\n"
-                "  }\n"
-                "  throw new Error('gave up');\n"
-                "}\n")
+    checkout = (
+        "import { backoff } from './backoff.mjs';\n\n"
+        "export async function chargeWithRetry(amount) {\n"
+        "  const limit = 3;\n"
+        "  for (let attempt = 0; attempt < limit; attempt++) {\n"
+        "    const response = await send(amount, { maxAttempts: limit });\n"
+        "    if (response.ok) return response;\n"
+        "    await sleep(backoff(attempt));\n"
+        "  }\n"
+        "  throw new Error('gave up');\n"
+        "}\n"
+    )
     util = "export const currency = 'EUR';\n\n" + PARSE_AMOUNT + "\nexport const cents = (n) => n * 100;\n"
     gateway = "".join(f"export const endpoint{n} = '/charge/{n}';\n" for n in range(6))
-    repo = make_repo(cohort / name, {"README.md": "# Task\n", "checkout.mjs": checkout, "backoff.mjs": BACKOFF,
-                                     "util.mjs": util, "gateway.mjs": gateway}, "starter")
+    repo = make_repo(
+        cohort / name,
+        {
+            "README.md": "# Task\n",
+            "checkout.mjs": checkout,
+            "backoff.mjs": BACKOFF,
+            "util.mjs": util,
+            "gateway.mjs": gateway,
+        },
+        "starter",
+    )
     (repo / "gateway.mjs").rename(repo / "client.mjs")
-    commit_as(repo, "Tidy the client\n\nCo-authored-by: Claude <noreply@anthropic.com>\n", {
-        "backoff.mjs": BACKOFF.replace("\n  ", "\n    "),
-        "checkout.mjs": checkout.replace("{ maxAttempts: limit }", "{ maxRetries: limit }"),
-        "util.mjs": "export const currency = 'EUR';\n\nexport const cents = (n) => n * 100;\n",
-        "money.mjs": "export const rounding = 'half-up';\n\n" + PARSE_AMOUNT})
+    commit_as(
+        repo,
+        "Tidy the client\n\nCo-authored-by: Claude <noreply@anthropic.com>\n",
+        {
+            "backoff.mjs": BACKOFF.replace("\n  ", "\n    "),
+            "checkout.mjs": checkout.replace("{ maxAttempts: limit }", "{ maxRetries: limit }"),
+            "util.mjs": "export const currency = 'EUR';\n\nexport const cents = (n) => n * 100;\n",
+            "money.mjs": "export const rounding = 'half-up';\n\n" + PARSE_AMOUNT,
+        },
+    )
     return repo
 
 

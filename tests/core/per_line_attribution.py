@@ -23,10 +23,18 @@ from review.core.attribution.tools import is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
 
 
-def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str], note: NoteDisclosure,
-              head_lines: dict[str, int], blame: Blame, records: list[LineRecord],
-              head: str, subjects: dict[str, str] | None = None, notices: list[Notice] | None = None,
-              rewritten: list[RewrittenNote] | None = None) -> Attribution:
+def attribute_per_line(
+    commits: list[CommitAttribution],
+    authors: dict[str, str],
+    note: NoteDisclosure,
+    head_lines: dict[str, int],
+    blame: Blame,
+    records: list[LineRecord],
+    head: str,
+    subjects: dict[str, str] | None = None,
+    notices: list[Notice] | None = None,
+    rewritten: list[RewrittenNote] | None = None,
+) -> Attribution:
     """Merge every source into one claim per HEAD line.
 
     `authors`: commit id -> its author (for "a person" claims); `head_lines`: path -> line count at
@@ -65,8 +73,12 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
             return None
         where = f"moved from {from_path}:{line_no} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
         signals = by_commit[sha].signals if sha in by_commit else []
-        return Claim(claim.tool, f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where, claim.layer,
-                     moved=True)
+        return Claim(
+            claim.tool,
+            f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where,
+            claim.layer,
+            moved=True,
+        )
 
     for path, origins in blame.items():
         path_claims = claims.setdefault(path, {})
@@ -76,8 +88,13 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
             sha = origin[0]
             if origin[3]:
                 # One claim per moved block (the same commit, path and mover, the next line there).
-                if previous is None or previous[3] != origin[3] or previous[0] != sha or \
-                        previous[2] != origin[2] or previous[1] + 1 != origin[1]:
+                if (
+                    previous is None
+                    or previous[3] != origin[3]
+                    or previous[0] != sha
+                    or previous[2] != origin[2]
+                    or previous[1] + 1 != origin[1]
+                ):
                     claim = moved_claim(sha, origin[2], origin[1])
                 last_sha = None
             elif sha != last_sha:  # runs of lines from one commit: one lookup per run
@@ -161,8 +178,11 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
         if entry.kind == "commit":
             if entry.subject:
                 named = entry.subject.lower()
-                matches = [sha for sha, subject in (subjects or {}).items()
-                           if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))]
+                matches = [
+                    sha
+                    for sha, subject in (subjects or {}).items()
+                    if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))
+                ]
             else:
                 matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
             if len(matches) != 1:
@@ -229,19 +249,30 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
                 message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
                 disagreements.setdefault((path, message), []).append(line)
                 sides[message] = [(c.source, c.tool) for c in ordered]
-    conflicts = [Conflict(path, start, end, message, sides.get(message, []))
-                 for (path, message), lines in sorted(disagreements.items())
-                 for start, end in line_runs(sorted(lines))]
+    conflicts = [
+        Conflict(path, start, end, message, sides.get(message, []))
+        for (path, message), lines in sorted(disagreements.items())
+        for start, end in line_runs(sorted(lines))
+    ]
     commit_tools = sorted({s.tool for c in commits for s in c.signals})
     if note.declares_none and commit_tools:
-        conflicts.insert(0, Conflict(None, None, None,
-                                     f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
-                                     [("note", None), *(("commit metadata", tool) for tool in commit_tools)]))
+        conflicts.insert(
+            0,
+            Conflict(
+                None,
+                None,
+                None,
+                f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
+                [("note", None), *(("commit metadata", tool) for tool in commit_tools)],
+            ),
+        )
     notices = list(notices or [])
     if not note.discloses and not note.declares_none and commit_tools:
         # Silence is no disagreement: the commits disclose the tool and which lines, and the note says
         # nothing against them. Shown beside the disclosure, never counted as a conflict.
-        notices.insert(0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}"))
+        notices.insert(
+            0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}")
+        )
 
     spans = []
     for path in sorted(winners):
@@ -250,13 +281,21 @@ def attribute_per_line(commits: list[CommitAttribution], authors: dict[str, str]
             # Split each run where the winning claim changes.
             run_start = start
             for line in range(start, end + 1):
-                if line == end or (lines[line].tool, lines[line].source) != (lines[line + 1].tool, lines[line + 1].source):
+                if line == end or (lines[line].tool, lines[line].source) != (
+                    lines[line + 1].tool,
+                    lines[line + 1].source,
+                ):
                     spans.append(Span(path, run_start, line, lines[line].tool, lines[line].source))
                     run_start = line + 1
-    tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
-                    *(tool for found in rewritten or [] for tool in found.tools)})
+    tools = sorted(
+        {
+            *commit_tools,
+            *note.tools,
+            *(r.tool for r in records if r.tool),
+            *(tool for found in rewritten or [] for tool in found.tools),
+        }
+    )
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
     # Each line a run of its own: the product keeps runs of lines one claim wins.
     runs = {path: [(line, line, won[line]) for line in sorted(won)] for path, won in winners.items()}
-    return Attribution(tools, runs, spans, conflicts, unmapped, commits, note, notices,
-                       list(rewritten or []), unknown)
+    return Attribution(tools, runs, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown)

@@ -10,8 +10,12 @@ from review.core import anonymity, text
 
 def masker() -> anonymity.Masker:
     m = anonymity.Masker()
-    m.add("candidate-1", anonymity.identity_parts("ada-okafor", [("Ada Okafor", "ada.okafor@example.org"),
-                                                                ("Claude Opus 4.5", "noreply@anthropic.com")]))
+    m.add(
+        "candidate-1",
+        anonymity.identity_parts(
+            "ada-okafor", [("Ada Okafor", "ada.okafor@example.org"), ("Claude Opus 4.5", "noreply@anthropic.com")]
+        ),
+    )
     m.add("candidate-2", anonymity.identity_parts("dev-patel", [("Dev Patel", "dev@patel.io")]))
     return m
 
@@ -19,11 +23,15 @@ def masker() -> anonymity.Masker:
 def test_names_emails_and_folder_names_become_the_alias_and_assistants_stay():
     m = masker()
     assert m.mask("Ada Okafor wrote this with Claude Code") == "candidate-1 wrote this with Claude Code"
-    assert m.mask("ada.okafor@example.org, or OKAFOR, or ada@gmail.com") == \
-        "candidate-1, or candidate-1, or candidate-1@gmail.com"
+    assert (
+        m.mask("ada.okafor@example.org, or OKAFOR, or ada@gmail.com")
+        == "candidate-1, or candidate-1, or candidate-1@gmail.com"
+    )
     assert m.mask("cohort/ada-okafor/checkout.mjs") == "cohort/candidate-1/checkout.mjs"
-    assert m.mask("Co-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>") == \
-        "Co-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>"
+    assert (
+        m.mask("Co-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>")
+        == "Co-Authored-By: Claude Opus 4.5 <noreply@anthropic.com>"
+    )
     assert m.mask("Patel ran npm run dev") == "candidate-2 ran npm run dev"  # "dev" is a word here, not a name
     assert m.mask("Adams and Adaline") == "Adams and Adaline"  # whole words only
 

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from review.core import diff
 
-LINES = st.lists(st.sampled_from(["a", "b", "c", "const x = 1;", "", "  return y;", "\\ not a marker"]),
-                 max_size=30)
+LINES = st.lists(st.sampled_from(["a", "b", "c", "const x = 1;", "", "  return y;", "\\ not a marker"]), max_size=30)
 FILES = st.lists(st.tuples(LINES, LINES), min_size=1, max_size=4)
 
 
@@ -28,8 +27,12 @@ def patch_of(files: list[tuple[list[str], list[str]]]) -> bytes:
 
 
 def rows(parsed: diff.Diff) -> list[tuple[str, str, str, int | None, int | None]]:
-    return [(f.path, line.kind, line.text, line.old_no, line.new_no)
-            for f in parsed.files for h in f.hunks for line in h.lines]
+    return [
+        (f.path, line.kind, line.text, line.old_no, line.new_no)
+        for f in parsed.files
+        for h in f.hunks
+        for line in h.lines
+    ]
 
 
 @settings(max_examples=300, deadline=None)
@@ -44,13 +47,15 @@ def test_a_head_parses_alone_into_the_rows_the_whole_patch_begins_with(files, ma
     assert head.count(b"\n") <= max_lines
     parsed, whole = diff.parse(head), diff.parse(patch)
     assert parsed.problem is None and whole.problem is None
-    assert rows(whole)[:len(rows(parsed))] == rows(parsed)
+    assert rows(whole)[: len(rows(parsed))] == rows(parsed)
 
 
 def test_a_huge_added_file_shows_its_first_lines_at_once():
     body = b"".join(b"+line %d\n" % i for i in range(130_000))
-    patch = (b"diff --git a/big.mjs b/big.mjs\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n"
-             b"+++ b/big.mjs\n@@ -0,0 +1,130000 @@\n" + body)
+    patch = (
+        b"diff --git a/big.mjs b/big.mjs\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n"
+        b"+++ b/big.mjs\n@@ -0,0 +1,130000 @@\n" + body
+    )
     head = diff.head_of(patch, 2000)
     assert head is not None and b"@@ -0,0 +1,1994 @@" in head
     parsed = diff.parse(head)

@@ -16,16 +16,28 @@ from helpers import commit_as, make_repo
 from review.core import diff
 
 # Lines a hostile file can hold that look like parts of a patch, or end a line for some readers.
-TRICKY = ["diff --git a/x.mjs b/x.mjs", "@@ -1,2 +1,2 @@", "--- a/x.mjs", "+++ b/x.mjs", "\\ No newline",
-          "", "\r", "a\u2028b", "page\x0cbreak", "  const key = randomUUID();", "index 1111111..2222222"]
+TRICKY = [
+    "diff --git a/x.mjs b/x.mjs",
+    "@@ -1,2 +1,2 @@",
+    "--- a/x.mjs",
+    "+++ b/x.mjs",
+    "\\ No newline",
+    "",
+    "\r",
+    "a\u2028b",
+    "page\x0cbreak",
+    "  const key = randomUUID();",
+    "index 1111111..2222222",
+]
 
 
 def patch_of(old: list[str], new: list[str], path: str = "x.mjs", context: int = 3) -> bytes:
     body = list(difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", n=context, lineterm=""))
     if not body:
         return b""
-    return (f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n"
-            + "".join(line + "\n" for line in body)).encode()
+    return (
+        f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n" + "".join(line + "\n" for line in body)
+    ).encode()
 
 
 def sides(parsed: diff.Diff) -> tuple[dict[int, str], dict[int, str]]:
@@ -43,8 +55,11 @@ def sides(parsed: diff.Diff) -> tuple[dict[int, str], dict[int, str]]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(TRICKY), max_size=30), st.lists(st.sampled_from(TRICKY), max_size=30),
-       st.integers(min_value=0, max_value=3))
+@given(
+    st.lists(st.sampled_from(TRICKY), max_size=30),
+    st.lists(st.sampled_from(TRICKY), max_size=30),
+    st.integers(min_value=0, max_value=3),
+)
 def test_every_line_of_both_sides_is_read_at_its_own_number(old, new, context):
     parsed = diff.parse(patch_of(old, new, context=context))
     assert parsed.problem is None
@@ -53,8 +68,11 @@ def test_every_line_of_both_sides_is_read_at_its_own_number(old, new, context):
     assert all(new[number - 1] == text for number, text in new_seen.items())
     # Every changed line, once, in the order git wrote it.
     changed = [(line.kind, line.text) for f in parsed.files for h in f.hunks for line in h.lines if line.kind in "+-"]
-    expected = [(line[0], line[1:]) for line in difflib.unified_diff(old, new, n=context, lineterm="")
-                if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))]
+    expected = [
+        (line[0], line[1:])
+        for line in difflib.unified_diff(old, new, n=context, lineterm="")
+        if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))
+    ]
     assert changed == expected
 
 
@@ -64,11 +82,22 @@ def test_lines_and_counts_are_what_unidiff_reads(old, new):
     patch = patch_of(old, new)
     parsed = diff.parse(patch)
     reference = unidiff.PatchSet(patch.decode())
-    ours = [(h.old_start, h.old_len, h.new_start, h.new_len, [(x.kind, x.text, x.old_no, x.new_no) for x in h.lines])
-            for f in parsed.files for h in f.hunks]
-    theirs = [(h.source_start, h.source_length, h.target_start, h.target_length,
-               [(x.line_type or " ", x.value.rstrip("\n"), x.source_line_no, x.target_line_no) for x in h])
-              for f in reference for h in f]
+    ours = [
+        (h.old_start, h.old_len, h.new_start, h.new_len, [(x.kind, x.text, x.old_no, x.new_no) for x in h.lines])
+        for f in parsed.files
+        for h in f.hunks
+    ]
+    theirs = [
+        (
+            h.source_start,
+            h.source_length,
+            h.target_start,
+            h.target_length,
+            [(x.line_type or " ", x.value.rstrip("\n"), x.source_line_no, x.target_line_no) for x in h],
+        )
+        for f in reference
+        for h in f
+    ]
     assert ours == theirs
 
 
@@ -86,9 +115,13 @@ def test_real_git_output_keeps_every_odd_line_and_each_files_status(tmp_path: Pa
     parsed = diff.parse(patch, base, "HEAD")
     assert parsed.problem is None
     statuses = {f.path: (f.status, f.binary, f.old_path) for f in parsed.files}
-    assert statuses == {"bin.dat": ("added", True, None), "gone.txt": ("deleted", False, None),
-                        "new.mjs": ("added", False, None),
-                        "new name.txt": ("renamed", False, "old name.txt"), "x.mjs": ("modified", False, None)}
+    assert statuses == {
+        "bin.dat": ("added", True, None),
+        "gone.txt": ("deleted", False, None),
+        "new.mjs": ("added", False, None),
+        "new name.txt": ("renamed", False, "old name.txt"),
+        "x.mjs": ("modified", False, None),
+    }
     (code,) = [f for f in parsed.files if f.path == "x.mjs"]
     _old, new = sides(diff.Diff("", "", [code]))
     assert [new[n] for n in sorted(new)] == text.split("\n")
@@ -96,7 +129,11 @@ def test_real_git_output_keeps_every_odd_line_and_each_files_status(tmp_path: Pa
     assert code.hunks[0].lines[-1].kind == "\\"
     (added,) = [f for f in parsed.files if f.path == "new.mjs"]
     assert [(line.kind, line.text, line.new_no) for line in added.hunks[0].lines] == [
-        ("+", "+plus", 1), ("+", "-minus", 2), ("+", " last, no newline", 3), ("\\", " No newline at end of file", None)]
+        ("+", "+plus", 1),
+        ("+", "-minus", 2),
+        ("+", " last, no newline", 3),
+        ("\\", " No newline at end of file", None),
+    ]
     (gone,) = [f for f in parsed.files if f.path == "gone.txt"]
     assert [(line.kind, line.text, line.old_no) for line in gone.hunks[0].lines] == [("-", "bye", 1)]
 
@@ -117,8 +154,11 @@ class _Claim:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["Claude Code", "Cursor", None])), max_size=12),
-       st.integers(1, 40), st.integers(1, 30))
+@given(
+    st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["Claude Code", "Cursor", None])), max_size=12),
+    st.integers(1, 40),
+    st.integers(1, 30),
+)
 def test_a_hunk_read_without_its_lines_counts_its_claimed_lines_as_marking_them_would(widths, start, count):
     runs, line = [], 1
     for width, tool in widths:

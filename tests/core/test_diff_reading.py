@@ -14,8 +14,12 @@ from review.core.diff_moves import find_moves
 from review.core.whitespace import hide_whitespace_changes
 from review.core.word_diff import changed_spans, hunk_words
 
-PARSE_AMOUNT = ["export function parseAmount(text) {", "  const value = Number.parseFloat(text);",
-                "  return Math.round(value * 100);", "}"]
+PARSE_AMOUNT = [
+    "export function parseAmount(text) {",
+    "  const value = Number.parseFloat(text);",
+    "  return Math.round(value * 100);",
+    "}",
+]
 
 
 def patch_of(files: dict[str, tuple[list[str], list[str]]], context: int = 3) -> bytes:
@@ -30,23 +34,33 @@ def patch_of(files: dict[str, tuple[list[str], list[str]]], context: int = 3) ->
 
 
 def changed(the_diff: diff.Diff) -> list[tuple[str, str, str]]:
-    return [(f.path, line.kind, line.text) for f in the_diff.files for h in f.hunks for line in h.lines
-            if line.kind in "+-"]
+    return [
+        (f.path, line.kind, line.text) for f in the_diff.files for h in f.hunks for line in h.lines if line.kind in "+-"
+    ]
 
 
 # ----------------------------------------------------------------- moved blocks
 
+
 def test_a_function_moved_to_another_file_is_one_move_with_both_ends_named():
-    parsed = diff.parse(patch_of({
-        "money.mjs": (["export const rounding = 'half-up';"], ["export const rounding = 'half-up';", "",
-                                                               *PARSE_AMOUNT]),
-        "util.mjs": (["export const currency = 'EUR';", "", *PARSE_AMOUNT, "", "export const cents = 1;"],
-                     ["export const currency = 'EUR';", "", "export const cents = 1;"]),
-    }))
+    parsed = diff.parse(
+        patch_of(
+            {
+                "money.mjs": (
+                    ["export const rounding = 'half-up';"],
+                    ["export const rounding = 'half-up';", "", *PARSE_AMOUNT],
+                ),
+                "util.mjs": (
+                    ["export const currency = 'EUR';", "", *PARSE_AMOUNT, "", "export const cents = 1;"],
+                    ["export const currency = 'EUR';", "", "export const cents = 1;"],
+                ),
+            }
+        )
+    )
     assert find_moves(parsed) == 1
     money, util = parsed.files
-    (came_at, came), = money.hunks[0].moves
-    (gone_at, gone), = util.hunks[0].moves
+    ((came_at, came),) = money.hunks[0].moves
+    ((gone_at, gone),) = util.hunks[0].moves
     assert came.text == "moved from util.mjs:3 (4 lines)" and gone.text == "moved to money.mjs:3 (4 lines)"
     assert came.other is gone and gone.other is came
     assert money.hunks[0].lines[came_at].text == PARSE_AMOUNT[0] == util.hunks[0].lines[gone_at].text
@@ -57,21 +71,33 @@ def test_a_function_moved_to_another_file_is_one_move_with_both_ends_named():
 
 
 def test_small_blocks_edits_and_reindented_lines_are_no_move():
-    parsed = diff.parse(patch_of({
-        # 9 letters and digits: under the 20 a move within a file needs.
-        "a.mjs": (["let x = 1;", "a();", "b();", "c();", "d();"], ["a();", "b();", "c();", "d();", "let x = 1;"]),
-        # one word changed, and a line re-indented
-        "b.mjs": (["  return charge(amount, key);", "  const total = sum(items);"],
-                  ["  return charge(amount, orderKey);", "    const total = sum(items);"]),
-    }))
+    parsed = diff.parse(
+        patch_of(
+            {
+                # 9 letters and digits: under the 20 a move within a file needs.
+                "a.mjs": (
+                    ["let x = 1;", "a();", "b();", "c();", "d();"],
+                    ["a();", "b();", "c();", "d();", "let x = 1;"],
+                ),
+                # one word changed, and a line re-indented
+                "b.mjs": (
+                    ["  return charge(amount, key);", "  const total = sum(items);"],
+                    ["  return charge(amount, orderKey);", "    const total = sum(items);"],
+                ),
+            }
+        )
+    )
     assert find_moves(parsed) == 0
     assert not any(line.move for f in parsed.files for h in f.hunks for line in h.lines)
 
 
 def test_a_block_moved_within_its_file_needs_20_letters_and_digits_and_another_file_40():
     block = ["const retries = computeRetries(config);"]  # 33 letters and digits
-    inside = diff.parse(patch_of({"a.mjs": ([*block, "x();", "y();", "z();", "w();"],
-                                            ["x();", "y();", "z();", "w();", *block])}, context=0))
+    inside = diff.parse(
+        patch_of(
+            {"a.mjs": ([*block, "x();", "y();", "z();", "w();"], ["x();", "y();", "z();", "w();", *block])}, context=0
+        )
+    )
     assert find_moves(inside) == 1
     across = diff.parse(patch_of({"a.mjs": ([*block, "x();"], ["x();"]), "b.mjs": (["y();"], ["y();", *block])}))
     assert find_moves(across) == 0
@@ -80,10 +106,14 @@ def test_a_block_moved_within_its_file_needs_20_letters_and_digits_and_another_f
 # ----------------------------------------------------------------- whitespace
 
 REFORMAT = {
-    "backoff.mjs": (["function backoff(n) {", "  const base = 100 * 2 ** n;", "  return base;", "}"],
-                    ["function backoff(n) {", "    const base = 100 * 2 ** n;", "    return base;", "}"]),
-    "checkout.mjs": (["a();", "  send(amount, { maxAttempts: 3 });", "b();"],
-                     ["a();", "send(amount, {maxAttempts: 3});", "  send(amount, { maxRetries: 3 });", "b();"]),
+    "backoff.mjs": (
+        ["function backoff(n) {", "  const base = 100 * 2 ** n;", "  return base;", "}"],
+        ["function backoff(n) {", "    const base = 100 * 2 ** n;", "    return base;", "}"],
+    ),
+    "checkout.mjs": (
+        ["a();", "  send(amount, { maxAttempts: 3 });", "b();"],
+        ["a();", "send(amount, {maxAttempts: 3});", "  send(amount, { maxRetries: 3 });", "b();"],
+    ),
 }
 
 
@@ -119,15 +149,18 @@ def test_moved_blocks_keep_their_notes_when_whitespace_is_hidden():
     assert find_moves(parsed) == 1
     hidden = hide_whitespace_changes(parsed)
     money = next(f for f in hidden.files if f.path == "money.mjs")
-    (index, end), = money.hunks[0].moves
+    ((index, end),) = money.hunks[0].moves
     assert money.hunks[0].lines[index] is end.first and end.text == "moved from util.mjs:2 (4 lines)"
 
 
 # ----------------------------------------------------------------- changed words
 
+
 def test_one_changed_word_is_marked_on_both_lines_and_nothing_else():
-    old, new = "    const response = await send(amount, { maxAttempts: limit });", \
-        "    const response = await send(amount, { maxRetries: limit });"
+    old, new = (
+        "    const response = await send(amount, { maxAttempts: limit });",
+        "    const response = await send(amount, { maxRetries: limit });",
+    )
     spans = changed_spans(old, new)
     assert spans is not None
     (old_span,), (new_span,) = spans
@@ -152,9 +185,22 @@ def test_a_removed_line_pairs_with_the_most_similar_of_the_added_lines():
 
 # ----------------------------------------------------------------- side by side, and fuzzing
 
-LINES = st.lists(st.sampled_from(["a", "b", "  b", "const x = 1;", "const  x = 1;", "", "return y;",
-                                  "export function parseAmount(text) {", "  return Math.round(value);"]),
-                 max_size=25)
+LINES = st.lists(
+    st.sampled_from(
+        [
+            "a",
+            "b",
+            "  b",
+            "const x = 1;",
+            "const  x = 1;",
+            "",
+            "return y;",
+            "export function parseAmount(text) {",
+            "  return Math.round(value);",
+        ]
+    ),
+    max_size=25,
+)
 
 
 @settings(max_examples=300, deadline=None)

@@ -12,9 +12,25 @@ from review.core import attribution, jsondata, text
 from review.core.attribution import whogitit
 
 ANY_TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=2000)
-NOTE_LIKE = st.lists(st.sampled_from(["## AI use", "# Disclosure", "- checkout.mjs:1-20 — Claude Code", "- me",
-                                      "checkout.mjs#L2-L9 by Copilot", "None.", "```", "| a | b |", "", "commit abc123",
-                                      "lines 12–30 of checkout.mjs: ChatGPT"]) | ANY_TEXT, max_size=40).map("\n".join)
+NOTE_LIKE = st.lists(
+    st.sampled_from(
+        [
+            "## AI use",
+            "# Disclosure",
+            "- checkout.mjs:1-20 — Claude Code",
+            "- me",
+            "checkout.mjs#L2-L9 by Copilot",
+            "None.",
+            "```",
+            "| a | b |",
+            "",
+            "commit abc123",
+            "lines 12–30 of checkout.mjs: ChatGPT",
+        ]
+    )
+    | ANY_TEXT,
+    max_size=40,
+).map("\n".join)
 
 
 @settings(max_examples=300, deadline=None)
@@ -45,8 +61,10 @@ def test_any_note_parses(note):
 def test_no_disclosure_line_is_dropped_silently(note):
     """Under a disclosure heading, every paragraph or list item that names a tool is an entry:
     mapped, or kept as prose (which the merge lists as unmapped)."""
-    result = attribution.parse_note("## AI disclosure\n\n" + note.replace("#", "").replace("`", "")
-                                    .replace("=", "").replace("-", " ").replace("|", " "))
+    result = attribution.parse_note(
+        "## AI disclosure\n\n"
+        + note.replace("#", "").replace("`", "").replace("=", "").replace("-", " ").replace("|", " ")
+    )
     for paragraph in note.replace("#", "").replace("`", "").split("\n\n"):
         tool = attribution.tool_in_text(paragraph)
         if tool and len(paragraph) < 1000 and paragraph.strip():
@@ -59,8 +77,12 @@ def test_any_commit_metadata_parses(message, name, email):
     found = attribution.commit_signals("a" * 40, message, (name, email), (email, name))
     assert all(signal.tool for signal in found.signals)
     # git merge --squash's message, whatever follows its header
-    squashed = attribution.commit_signals("a" * 40, f"Squash\n\nSquashed commit of the following:\n\ncommit {'b' * 40}\n"
-                                                    f"{message}", (name, email), (email, name))
+    squashed = attribution.commit_signals(
+        "a" * 40,
+        f"Squash\n\nSquashed commit of the following:\n\ncommit {'b' * 40}\n{message}",
+        (name, email),
+        (email, name),
+    )
     assert all(signal.tool for signal in squashed.signals)
 
 
@@ -72,9 +94,13 @@ def test_any_git_ai_note_and_agent_trace_parse(raw):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                    max_leaves=30))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=30,
+    )
+)
 def test_json_of_any_shape_is_read_through_accessors(value):
     import json
 
@@ -105,7 +131,6 @@ def test_locating_a_function_never_fails_and_stays_inside_the_file(text_):
     if found is not None:
         start, end = found
         assert 1 <= start <= end <= text_.count("\n") + 1
-
 
 
 TOOLS = st.sampled_from(["Windsurf", "Cursor", "Claude Code", "GitHub Copilot", "Codex", "aider", "MonkeyCode", "o3"])

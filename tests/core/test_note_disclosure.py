@@ -14,15 +14,18 @@ from review.core.attribution import (
 )
 
 
-@pytest.mark.parametrize("line, path, start, end, tool", [
-    ("checkout.mjs:2-17 — GitHub Copilot", "checkout.mjs", 2, 17, "GitHub Copilot"),
-    ("- checkout.mjs L2-L17 — Claude Code", "checkout.mjs", 2, 17, "Claude Code"),
-    ("* checkout.mjs lines 2–17: Cursor", "checkout.mjs", 2, 17, "Cursor"),
-    ("checkout.mjs line 3 — me", "checkout.mjs", 3, 3, None),
-    ("`lib/key.mjs`:4 by Aider", "lib/key.mjs", 4, 4, "Aider"),
-    ("checkout.mjs#L5-L9 - ChatGPT", "checkout.mjs", 5, 9, "ChatGPT"),
-    ("1. checkout.mjs:9-2 — Codex", "checkout.mjs", 2, 9, "OpenAI Codex"),
-])
+@pytest.mark.parametrize(
+    "line, path, start, end, tool",
+    [
+        ("checkout.mjs:2-17 — GitHub Copilot", "checkout.mjs", 2, 17, "GitHub Copilot"),
+        ("- checkout.mjs L2-L17 — Claude Code", "checkout.mjs", 2, 17, "Claude Code"),
+        ("* checkout.mjs lines 2–17: Cursor", "checkout.mjs", 2, 17, "Cursor"),
+        ("checkout.mjs line 3 — me", "checkout.mjs", 3, 3, None),
+        ("`lib/key.mjs`:4 by Aider", "lib/key.mjs", 4, 4, "Aider"),
+        ("checkout.mjs#L5-L9 - ChatGPT", "checkout.mjs", 5, 9, "ChatGPT"),
+        ("1. checkout.mjs:9-2 — Codex", "checkout.mjs", 2, 9, "OpenAI Codex"),
+    ],
+)
 def test_range_forms(line, path, start, end, tool):
     entry = parse_note_line(1, line)
     assert (entry.kind, entry.path, entry.start, entry.end, entry.tool) == ("range", path, start, end, tool)
@@ -101,7 +104,9 @@ def test_trailers_naming_an_assistant_while_the_note_says_none():
     note = parse_note("## AI use\nNone. I wrote this by hand.\n")
     assert note.declares_none
     ai = "a" * 40
-    result = attribute([commit(ai, "Cursor")], {ai: "Finn"}, note, {"c.mjs": 1}, {"c.mjs": [(ai, 1, "c.mjs", "")]}, [], "a" * 40)
+    result = attribute(
+        [commit(ai, "Cursor")], {ai: "Finn"}, note, {"c.mjs": 1}, {"c.mjs": [(ai, 1, "c.mjs", "")]}, [], "a" * 40
+    )
     assert "declares no assistant" in result.conflicts[0].message and "Cursor" in result.conflicts[0].message
     assert result.claim("c.mjs", 1).tool == "Cursor"
 
@@ -141,16 +146,20 @@ def test_git_ai_v3_note():
 
 
 def test_git_ai_legacy_prompt_keys():
-    text = 'src/git/repository.rs\n  02ad540 2047,3069-3136\n---\n{"schema_version": "authorship/3.0.0", ' \
-           '"prompts": {"02ad540": {"agent_id": {"tool": "cursor", "model": "gpt-5-codex"}, "messages": []}}}'
+    text = (
+        'src/git/repository.rs\n  02ad540 2047,3069-3136\n---\n{"schema_version": "authorship/3.0.0", '
+        '"prompts": {"02ad540": {"agent_id": {"tool": "cursor", "model": "gpt-5-codex"}, "messages": []}}}'
+    )
     records = parse_git_ai_note("d" * 40, text)
     assert records[0].tool == "Cursor" and records[0].ranges == [(2047, 2047), (3069, 3136)]
 
 
 def test_agent_trace_minimal_record():
-    text = '{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-25T10:00:00Z",' \
-           '"files":[{"path":"src/app.ts","conversations":[{"contributor":{"type":"ai"},' \
-           '"ranges":[{"start_line":1,"end_line":50}]}]}]}\nnot json\n'
+    text = (
+        '{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-25T10:00:00Z",'
+        '"files":[{"path":"src/app.ts","conversations":[{"contributor":{"type":"ai"},'
+        '"ranges":[{"start_line":1,"end_line":50}]}]}]}\nnot json\n'
+    )
     records = parse_agent_trace(text)
     assert len(records) == 1 and records[0].path == "src/app.ts" and records[0].ranges == [(1, 50)]
     assert records[0].tool and records[0].commit is None
@@ -162,61 +171,93 @@ def test_line_records_beat_commit_metadata_and_map_through_blame():
     blame = {"x.mjs": [(old, 5, "x.mjs", ""), (new, 1, "x.mjs", "")]}
     note = parse_note("## AI\n")
     records = parse_git_ai_note(old, "x.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 5\n---\n{}")
-    result = attribute([commit(old), commit(new, "Aider")], {old: "A", new: "B"}, note, {"x.mjs": 2}, blame,
-                       records, head=new)
+    result = attribute(
+        [commit(old), commit(new, "Aider")], {old: "A", new: "B"}, note, {"x.mjs": 2}, blame, records, head=new
+    )
     assert result.claim("x.mjs", 1) == Claim("an agent (git-ai)", f"git-ai note on {old[:7]}", 3)
     assert result.claim("x.mjs", 2).tool == "Aider"
 
 
-@pytest.mark.parametrize("note, kind, path, tool", [
-    ("# Note\n\n**AI use:** Claude Code wrote checkout.mjs.\n", "file", "checkout.mjs", "Claude Code"),
-    ("AI disclosure\n=============\n\ncheckout.mjs:3-9 — Cursor\n", "range", "checkout.mjs", "Cursor"),
-    ("## AI use\n\n| File | Lines | Tool |\n|---|---|---|\n| checkout.mjs | 2-8 | Copilot |\n",
-     "range", "checkout.mjs", "GitHub Copilot"),
-    ("# Note\n\nI used ChatGPT for all of checkout.mjs.\n", "file", "checkout.mjs", "ChatGPT"),
-    ("## Assistance\nClaude wrote lines 12–30 of checkout.mjs.\n", "range", "checkout.mjs", "Claude Code"),
-    ("## AI\nCursor wrote the tests.\n", "tests", None, "Cursor"),
-    ("## Assistant\nCodex wrote the first draft (commit \"Add payment\nclient with retries\").\n",
-     "commit", None, "OpenAI Codex"),
-])
+@pytest.mark.parametrize(
+    "note, kind, path, tool",
+    [
+        ("# Note\n\n**AI use:** Claude Code wrote checkout.mjs.\n", "file", "checkout.mjs", "Claude Code"),
+        ("AI disclosure\n=============\n\ncheckout.mjs:3-9 — Cursor\n", "range", "checkout.mjs", "Cursor"),
+        (
+            "## AI use\n\n| File | Lines | Tool |\n|---|---|---|\n| checkout.mjs | 2-8 | Copilot |\n",
+            "range",
+            "checkout.mjs",
+            "GitHub Copilot",
+        ),
+        ("# Note\n\nI used ChatGPT for all of checkout.mjs.\n", "file", "checkout.mjs", "ChatGPT"),
+        ("## Assistance\nClaude wrote lines 12–30 of checkout.mjs.\n", "range", "checkout.mjs", "Claude Code"),
+        ("## AI\nCursor wrote the tests.\n", "tests", None, "Cursor"),
+        (
+            '## Assistant\nCodex wrote the first draft (commit "Add payment\nclient with retries").\n',
+            "commit",
+            None,
+            "OpenAI Codex",
+        ),
+    ],
+)
 def test_disclosure_forms_candidates_write(note, kind, path, tool):
     entries = [e for e in parse_note(note).entries if e.kind != "prose"]
     assert [(e.kind, e.path, e.tool) for e in entries] == [(kind, path, tool)]
 
 
-@pytest.mark.parametrize("table, expected", [
-    # A range written in the file's own cell, as many do.
-    ("| File | Written by |\n|---|---|\n| checkout.mjs lines 1-40 | Cursor (agent mode) |\n",
-     [("range", "checkout.mjs", 1, "Cursor")]),
-    ("| File | Tool |\n|---|---|\n| `checkout.mjs:5-9` | Copilot |\n| checkout.mjs L20-L30 | ChatGPT |\n",
-     [("range", "checkout.mjs", 5, "GitHub Copilot"), ("range", "checkout.mjs", 20, "ChatGPT")]),
-    ("| File | Lines | Tool |\n|---|---|---|\n| store.mjs | lines 3-4 | Aider |\n| test.mjs | all | me |\n",
-     [("range", "store.mjs", 3, "Aider"), ("file", "test.mjs", None, None)]),
-    # A row that names a part, not a file: the tool is disclosed, its lines listed as unmapped.
-    ("| Part | Who |\n|---|---|\n| Retry loop | Cursor |\n", [("prose", None, None, "Cursor")]),
-])
+@pytest.mark.parametrize(
+    "table, expected",
+    [
+        # A range written in the file's own cell, as many do.
+        (
+            "| File | Written by |\n|---|---|\n| checkout.mjs lines 1-40 | Cursor (agent mode) |\n",
+            [("range", "checkout.mjs", 1, "Cursor")],
+        ),
+        (
+            "| File | Tool |\n|---|---|\n| `checkout.mjs:5-9` | Copilot |\n| checkout.mjs L20-L30 | ChatGPT |\n",
+            [("range", "checkout.mjs", 5, "GitHub Copilot"), ("range", "checkout.mjs", 20, "ChatGPT")],
+        ),
+        (
+            "| File | Lines | Tool |\n|---|---|---|\n| store.mjs | lines 3-4 | Aider |\n| test.mjs | all | me |\n",
+            [("range", "store.mjs", 3, "Aider"), ("file", "test.mjs", None, None)],
+        ),
+        # A row that names a part, not a file: the tool is disclosed, its lines listed as unmapped.
+        ("| Part | Who |\n|---|---|\n| Retry loop | Cursor |\n", [("prose", None, None, "Cursor")]),
+    ],
+)
 def test_every_row_of_a_disclosure_table_is_read_and_its_header_names_no_one(table, expected):
     note = parse_note(f"## AI disclosure\n\n{table}")
     assert [(e.kind, e.path, e.start, e.tool) for e in note.entries] == expected
 
 
 def test_sections_are_what_commonmark_says():
-    note = parse_note("## Why the model's draft was wrong\nIt made a new key.\n\n```\n# AI disclosure\n```\n"
-                      "## AI disclosure\n- checkout.mjs:1-2 — Claude\n")
+    note = parse_note(
+        "## Why the model's draft was wrong\nIt made a new key.\n\n```\n# AI disclosure\n```\n"
+        "## AI disclosure\n- checkout.mjs:1-2 — Claude\n"
+    )
     assert note.heading == "AI disclosure" and [e.path for e in note.entries] == ["checkout.mjs"]
-    commit_named = parse_note("## AI\nCodex wrote it (commit \"Add payment client with retries\").\n").entries[0]
+    commit_named = parse_note('## AI\nCodex wrote it (commit "Add payment client with retries").\n').entries[0]
     assert commit_named.subject == "Add payment client with retries"
     ranged = parse_note("## AI\nClaude wrote lines 12–30 of checkout.mjs.\n").entries[0]
     assert (ranged.start, ranged.end) == (12, 30)
 
 
 def test_a_commit_named_by_its_subject_maps_its_surviving_lines():
-    note = parse_note("## Assistant\nCodex wrote the first draft (commit \"Add payment client\").\n")
+    note = parse_note('## Assistant\nCodex wrote the first draft (commit "Add payment client").\n')
     draft, mine = "d" * 40, "e" * 40
-    blame = {"checkout.mjs": [(draft, 1, "checkout.mjs", ""), (mine, 1, "checkout.mjs", ""),
-                             (draft, 2, "checkout.mjs", "")]}
-    result = attribute([commit(draft), commit(mine)], {draft: "Chen", mine: "Chen"}, note, {"checkout.mjs": 3},
-                       blame, [], mine, {draft: "Add payment client with retries", mine: "Persist the key"})
+    blame = {
+        "checkout.mjs": [(draft, 1, "checkout.mjs", ""), (mine, 1, "checkout.mjs", ""), (draft, 2, "checkout.mjs", "")]
+    }
+    result = attribute(
+        [commit(draft), commit(mine)],
+        {draft: "Chen", mine: "Chen"},
+        note,
+        {"checkout.mjs": 3},
+        blame,
+        [],
+        mine,
+        {draft: "Add payment client with retries", mine: "Persist the key"},
+    )
     assert [result.claim("checkout.mjs", n).tool for n in (1, 2, 3)] == ["OpenAI Codex", None, "OpenAI Codex"]
     assert result.unmapped == [] and result.conflicts == []
 
@@ -236,49 +277,72 @@ def test_one_name_per_tool_and_test_agents_are_not_assistants():
 # --------------------------------------------------------------------------- only disclosures count
 
 
-@pytest.mark.parametrize("title, disclosure", [
-    ("AI disclosure", True), ("AI use", True), ("Use of AI tools", True), ("AI", True), ("Assistants", True),
-    ("Assistance", True), ("Tools used", True), ("How I used Claude", True), ("Provenance", True),
-    ("Who wrote what", True), ("LLM usage", True),
-    ("Agent Support", False), ("Supported agents", False), ("Git AI commands", False), ("AI blame in your IDE", False),
-    ("Why the model's draft was wrong", False), ("Tools", False), ("Editor extensions", False), ("Copilot", False),
-])
+@pytest.mark.parametrize(
+    "title, disclosure",
+    [
+        ("AI disclosure", True),
+        ("AI use", True),
+        ("Use of AI tools", True),
+        ("AI", True),
+        ("Assistants", True),
+        ("Assistance", True),
+        ("Tools used", True),
+        ("How I used Claude", True),
+        ("Provenance", True),
+        ("Who wrote what", True),
+        ("LLM usage", True),
+        ("Agent Support", False),
+        ("Supported agents", False),
+        ("Git AI commands", False),
+        ("AI blame in your IDE", False),
+        ("Why the model's draft was wrong", False),
+        ("Tools", False),
+        ("Editor extensions", False),
+        ("Copilot", False),
+    ],
+)
 def test_a_disclosure_heading_is_about_ai_use_not_a_heading_that_names_ai(title, disclosure):
     note = parse_note(f"## {title}\n\n- [Windsurf](https://marketplace.windsurf.com/x)\n")
     assert (note.heading == title) is disclosure
     assert note.tools == (["Windsurf"] if disclosure else [])
 
 
-@pytest.mark.parametrize("text", [
-    "# Project\n\n- [Windsurf](https://marketplace.windsurf.com/x)\n- [Cursor](https://cursor.com)\n",
-    "# Project\n\nWorks with Claude Code, Cursor and GitHub Copilot.\n",
-    "# Note\n\nReading Copilot's draft I noticed the key was made inside the loop.\n",
-    "# Note\n\nOnce installed, Cursor and Claude Code mark the code they generate as AI-authored.\n",
-    "# Note\n\nThe key is generated with crypto.randomUUID(). I used JSON.stringify for the body.\n",
-    "| Editor | Link |\n|---|---|\n| Windsurf | [marketplace](https://marketplace.windsurf.com) |\n",
-    # What a README says of the tools it works with is a description, not a disclosure:
-    "# Project\n\nTrack code generated by Claude Code, Cursor and Copilot.\n",
-    "# Project\n\nUsing Cursor? Install the extension.\n",
-    "# Project\n\nWrite code with the help of Claude Code.\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Project\n\n- [Windsurf](https://marketplace.windsurf.com/x)\n- [Cursor](https://cursor.com)\n",
+        "# Project\n\nWorks with Claude Code, Cursor and GitHub Copilot.\n",
+        "# Note\n\nReading Copilot's draft I noticed the key was made inside the loop.\n",
+        "# Note\n\nOnce installed, Cursor and Claude Code mark the code they generate as AI-authored.\n",
+        "# Note\n\nThe key is generated with crypto.randomUUID(). I used JSON.stringify for the body.\n",
+        "| Editor | Link |\n|---|---|\n| Windsurf | [marketplace](https://marketplace.windsurf.com) |\n",
+        # What a README says of the tools it works with is a description, not a disclosure:
+        "# Project\n\nTrack code generated by Claude Code, Cursor and Copilot.\n",
+        "# Project\n\nUsing Cursor? Install the extension.\n",
+        "# Project\n\nWrite code with the help of Claude Code.\n",
+    ],
+)
 def test_a_tool_mentioned_in_prose_a_list_or_a_link_names_no_assistant(text):
     note = parse_note(text)
     assert note.tools == [] and note.entries == []
 
 
-@pytest.mark.parametrize("sentence, kind, path, start, tool", [
-    ("Claude Code wrote checkout.mjs.", "file", "checkout.mjs", None, "Claude Code"),
-    ("MonkeyCode wrote checkout.mjs lines 1-1.", "range", "checkout.mjs", 1, "MonkeyCode"),
-    ("The retry loop in checkout.mjs was generated by MonkeyCode.", "file", "checkout.mjs", None, "MonkeyCode"),
-    ("I used aider for all of checkout.mjs.", "file", "checkout.mjs", None, "Aider"),
-    ("Lines 3-9 of checkout.mjs were written with Cursor.", "range", "checkout.mjs", 3, "Cursor"),
-    ("With the help of Copilot, I wrote checkout.mjs:2-5.", "range", "checkout.mjs", 2, "GitHub Copilot"),
-    ("This PR was written primarily by Claude Code.", "prose", None, None, "Claude Code"),
-    ("Copilot (Claude Opus 4.6) produced a first version.", "prose", None, None, "GitHub Copilot"),
-    ("I wrote lines 3-9 of checkout.mjs.", "range", "checkout.mjs", 3, None),
-    ("JetBrains AI Assistant completed some lines in checkout.mjs.", "prose", None, None, "JetBrains AI Assistant"),
-    ("Everything in `src/` was pair-programmed with Sourcegraph Cody.", "prose", None, None, "Sourcegraph Cody"),
-])
+@pytest.mark.parametrize(
+    "sentence, kind, path, start, tool",
+    [
+        ("Claude Code wrote checkout.mjs.", "file", "checkout.mjs", None, "Claude Code"),
+        ("MonkeyCode wrote checkout.mjs lines 1-1.", "range", "checkout.mjs", 1, "MonkeyCode"),
+        ("The retry loop in checkout.mjs was generated by MonkeyCode.", "file", "checkout.mjs", None, "MonkeyCode"),
+        ("I used aider for all of checkout.mjs.", "file", "checkout.mjs", None, "Aider"),
+        ("Lines 3-9 of checkout.mjs were written with Cursor.", "range", "checkout.mjs", 3, "Cursor"),
+        ("With the help of Copilot, I wrote checkout.mjs:2-5.", "range", "checkout.mjs", 2, "GitHub Copilot"),
+        ("This PR was written primarily by Claude Code.", "prose", None, None, "Claude Code"),
+        ("Copilot (Claude Opus 4.6) produced a first version.", "prose", None, None, "GitHub Copilot"),
+        ("I wrote lines 3-9 of checkout.mjs.", "range", "checkout.mjs", 3, None),
+        ("JetBrains AI Assistant completed some lines in checkout.mjs.", "prose", None, None, "JetBrains AI Assistant"),
+        ("Everything in `src/` was pair-programmed with Sourcegraph Cody.", "prose", None, None, "Sourcegraph Cody"),
+    ],
+)
 def test_a_disclosure_sentence_maps_wherever_it_stands(sentence, kind, path, start, tool):
     for note in (f"# Note\n{sentence}\n", f"# Note\n\n## What I verified\nIt works.\n\n## Later\n{sentence}\n"):
         [entry] = parse_note(note).entries
@@ -286,7 +350,9 @@ def test_a_disclosure_sentence_maps_wherever_it_stands(sentence, kind, path, sta
 
 
 def test_an_unknown_tool_counts_only_in_an_explicit_form():
-    assert parse_note("# Note\nI used TabbyML for the loop.\n").tools == []  # "used X" outside a section: known tools only
+    assert (
+        parse_note("# Note\nI used TabbyML for the loop.\n").tools == []
+    )  # "used X" outside a section: known tools only
     assert parse_note("## AI use\nI used TabbyML for the loop.\n").tools == ["TabbyML"]
     assert parse_note("# Note\nTabbyML wrote the loop.\n").tools == ["TabbyML"]
     assert parse_note("# Note\nJane Doe wrote checkout.mjs lines 3-4.\n").entries[0].tool is None  # a person
@@ -298,10 +364,13 @@ def test_a_sentence_disclosure_over_the_same_trailer_is_no_conflict():
     ai = "a" * 40
     blame = {"checkout.mjs": [(ai, 1, "checkout.mjs", ""), (ai, 2, "checkout.mjs", "")]}
     result = attribute([commit(ai, "Claude Code")], {ai: "Ann"}, note, {"checkout.mjs": 2}, blame, [], ai)
-    assert result.conflicts == [] and result.claim("checkout.mjs", 1).source == \
-        "note line 2, and commit aaaaaaa: Co-authored-by trailer"
-    silent = attribute([commit(ai, "Claude Code")], {ai: "Ann"}, parse_note("# Note\nIt works.\n"), {"checkout.mjs": 2},
-                       blame, [], ai)
+    assert (
+        result.conflicts == []
+        and result.claim("checkout.mjs", 1).source == "note line 2, and commit aaaaaaa: Co-authored-by trailer"
+    )
+    silent = attribute(
+        [commit(ai, "Claude Code")], {ai: "Ann"}, parse_note("# Note\nIt works.\n"), {"checkout.mjs": 2}, blame, [], ai
+    )
     # A note silent about assistants does not disagree with the commits: no conflict, a notice.
     assert silent.conflicts == []
     assert [n.message for n in silent.notices] == ["the note names no assistant; commit metadata names Claude Code"]
@@ -310,10 +379,12 @@ def test_a_sentence_disclosure_over_the_same_trailer_is_no_conflict():
 def test_a_readme_about_attribution_discloses_nothing_by_naming_tools():
     """A project's README read in the note's place may be about attribution itself: its headings name
     authorship, its prose and examples name every tool. Only its own disclosures count."""
-    readme = ("# Tool\n\n## Attribution: who wrote which line\n\nEach tool has one name (`claude-code` → Claude "
-              "Code; `droid` → Factory Droid).\n\n- **Footers**: `Generated with [Devin](https://devin.ai)`, and "
-              "Cursor's `Made-with: Cursor`.\n- A person who wrote with a tool's help (\"With the help of Copilot, I "
-              "wrote …\") credits the tool.\n\n```\nClaude Code wrote checkout.mjs.\n```\n")
+    readme = (
+        "# Tool\n\n## Attribution: who wrote which line\n\nEach tool has one name (`claude-code` → Claude "
+        "Code; `droid` → Factory Droid).\n\n- **Footers**: `Generated with [Devin](https://devin.ai)`, and "
+        "Cursor's `Made-with: Cursor`.\n- A person who wrote with a tool's help (\"With the help of Copilot, I "
+        'wrote …") credits the tool.\n\n```\nClaude Code wrote checkout.mjs.\n```\n'
+    )
     assert parse_note(readme, document=True).entries == []
     assert parse_note(readme + "\nI used Cursor for lines 1-4 of app.mjs.\n", document=True).tools == ["Cursor"]
 

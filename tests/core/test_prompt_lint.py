@@ -23,14 +23,17 @@ def test_the_articles_own_prompt_is_clean():
     assert prompt_lint.lint(STARTER.read_text()) == []
 
 
-@pytest.mark.parametrize(("line", "name"), [
-    ("Send an Idempotency-Key header with every charge.", "idempotency"),
-    ("Make the client idempotent.", "idempotency"),
-    ("Use the same key for every retry of an order.", "reuse the key"),
-    ("Persist the key before the first request.", "reuse the key"),
-    ("The draft generates a new UUID for each attempt.", "key per attempt"),
-    ("Note that fresh keys per retry are the bug.", "key per attempt"),
-])
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("Send an Idempotency-Key header with every charge.", "idempotency"),
+        ("Make the client idempotent.", "idempotency"),
+        ("Use the same key for every retry of an order.", "reuse the key"),
+        ("Persist the key before the first request.", "reuse the key"),
+        ("The draft generates a new UUID for each attempt.", "key per attempt"),
+        ("Note that fresh keys per retry are the bug.", "key per attempt"),
+    ],
+)
 def test_naming_the_mechanism_is_a_leak_with_its_line(line, name):
     text = STARTER.read_text() + "\n" + line + "\n"
     found = [w for w in prompt_lint.lint(text) if w.kind == "leak"]
@@ -39,12 +42,15 @@ def test_naming_the_mechanism_is_a_leak_with_its_line(line, name):
     assert "vocabulary quiz" in found[0].why or "Key scope" in found[0].why or "defect" in found[0].why
 
 
-@pytest.mark.parametrize(("line", "name"), [
-    ("The stub's first request always returns 503.", "first attempt fails"),
-    ("The first attempt will fail.", "first attempt fails"),
-    ("The stub records every key it sees and prints distinctKeys.", "keys recorded"),
-    ("A second request with the same header gets Idempotent-Replayed: true.", "replay semantics"),
-])
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("The stub's first request always returns 503.", "first attempt fails"),
+        ("The first attempt will fail.", "first attempt fails"),
+        ("The stub records every key it sees and prints distinctKeys.", "keys recorded"),
+        ("A second request with the same header gets Idempotent-Replayed: true.", "replay semantics"),
+    ],
+)
 def test_describing_the_gateway_exactly_is_a_giveaway(line, name):
     assert ("giveaway", name) in kinds(STARTER.read_text() + "\n" + line + "\n")
 
@@ -52,9 +58,15 @@ def test_describing_the_gateway_exactly_is_a_giveaway(line, name):
 def test_what_the_rubric_grades_but_the_text_does_not_ask_for_is_named():
     bare = "TASK: Implement chargeWithRetry(amount) in checkout.mjs.\n"
     missing = {w.name for w in prompt_lint.lint(bare) if w.kind == "omits"}
-    assert missing == {"the note", "what was verified and what could not be", "the disclosure of assistant use",
-                       "which parts of the diff it wrote", "the requirement: never two charges", "the restart",
-                       "retries"}
+    assert missing == {
+        "the note",
+        "what was verified and what could not be",
+        "the disclosure of assistant use",
+        "which parts of the diff it wrote",
+        "the requirement: never two charges",
+        "the restart",
+        "retries",
+    }
     text = STARTER.read_text().replace("- Assume the process can be restarted between attempts.\n", "")
     assert {w.name for w in prompt_lint.lint(text)} == {"the restart"}
 

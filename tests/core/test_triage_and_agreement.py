@@ -21,11 +21,12 @@ def test_marks_follow_the_suite_order_and_say_what_did_not_run():
 
 def test_key_scope_tells_the_seeded_bug_from_the_restart_gap():
     draft = {"first-503": [record(1, 1, "a"), record(1, 1, "b")], "restart": [record(1, 1, "c"), record(2, 1, "d")]}
-    per_call = {"first-503": [record(1, 1, "a"), record(1, 1, "a")],
-                "restart": [record(1, 1, "c"), record(2, 1, "d")]}
-    persisted = {"first-503": [record(1, 1, "a"), record(1, 1, "a")],
-                 "restart": [record(1, 1, "k"), record(2, 1, "k")],
-                 "two-orders": [record(1, 1, "x"), record(1, 2, "y")]}
+    per_call = {"first-503": [record(1, 1, "a"), record(1, 1, "a")], "restart": [record(1, 1, "c"), record(2, 1, "d")]}
+    persisted = {
+        "first-503": [record(1, 1, "a"), record(1, 1, "a")],
+        "restart": [record(1, 1, "k"), record(2, 1, "k")],
+        "two-orders": [record(1, 1, "x"), record(1, 2, "y")],
+    }
     per_amount = dict(persisted, **{"two-orders": [record(1, 1, "x"), record(1, 2, "x")]})
     assert triage.key_scope(draft) == "per-attempt"
     assert triage.key_scope(per_call) == "per-call"
@@ -36,9 +37,21 @@ def test_key_scope_tells_the_seeded_bug_from_the_restart_gap():
     assert triage.key_scope({"happy": [record(1, 1, "a")]}) == "unknown"  # nothing retried, no restart seen
 
 
-@given(st.dictionaries(st.sampled_from(list(triage.SHORT)), st.lists(st.fixed_dictionaries(
-    {"process": st.integers(1, 2), "call": st.integers(1, 3) | st.none(), "key": st.sampled_from(["a", "b", None])}),
-    max_size=6)))
+@given(
+    st.dictionaries(
+        st.sampled_from(list(triage.SHORT)),
+        st.lists(
+            st.fixed_dictionaries(
+                {
+                    "process": st.integers(1, 2),
+                    "call": st.integers(1, 3) | st.none(),
+                    "key": st.sampled_from(["a", "b", None]),
+                }
+            ),
+            max_size=6,
+        ),
+    )
+)
 def test_key_scope_always_answers_one_of_its_words(records):
     assert triage.key_scope(records) in triage.KEY_SCOPES
 
@@ -63,7 +76,8 @@ def test_filter_fields_and_plain_words():
 def test_submission_agreement_counts_signals_scored_by_two():
     same, compared = agreement.submission_agreement(
         [{"a": "weak", "b": "strong", "c": "no-decision"}, {"a": "weak", "b": "acceptable", "c": "weak"}],
-        ["a", "b", "c", "d"])
+        ["a", "b", "c", "d"],
+    )
     assert (same, compared) == (1, 2)
 
 
@@ -84,24 +98,29 @@ def test_krippendorff_alpha_agrees_with_kappa_in_sign_and_bounds():
 
 
 def test_cohort_agreement_and_leans():
-    scored = [{"ana": {"key-scope": "weak"}, "bob": {"key-scope": "acceptable"}},
-              {"ana": {"key-scope": "acceptable"}, "bob": {"key-scope": "strong"}},
-              {"ana": {"key-scope": "strong"}, "bob": {"key-scope": "strong"}}]
+    scored = [
+        {"ana": {"key-scope": "weak"}, "bob": {"key-scope": "acceptable"}},
+        {"ana": {"key-scope": "acceptable"}, "bob": {"key-scope": "strong"}},
+        {"ana": {"key-scope": "strong"}, "bob": {"key-scope": "strong"}},
+    ]
     [result] = agreement.cohort_agreement(scored, ["key-scope"])
     assert (result.items, result.same) == (3, 1) and result.kappa is not None and result.alpha is not None
     leans = agreement.leans(scored, ["key-scope"])
     assert leans["ana"] < 0 < leans["bob"]  # ana is the stricter one
 
 
-@pytest.mark.parametrize(("first", "words"), [
-    ({"verdict": "ok", "requests": 2, "distinct_keys": 1}, "one key for all attempts"),
-    ({"verdict": "double-charge", "requests": 2, "distinct_keys": 2}, "a new key per attempt"),
-    ({"verdict": "no-request", "requests": 0, "distinct_keys": 0}, "no request reached the gateway (no-request)"),
-    ({"verdict": "no-entry", "requests": 0, "distinct_keys": 0}, "no request reached the gateway (no-entry)"),
-    ({"verdict": "wrong-endpoint", "requests": 4, "distinct_keys": 1}, "no request reached POST /charge"),
-    ({"verdict": "no-retry", "requests": 1, "distinct_keys": 1}, "one request, no retry"),
-    ({"verdict": "ok", "requests": 4, "distinct_keys": 2}, "2 keys over 4 attempts"),
-])
+@pytest.mark.parametrize(
+    ("first", "words"),
+    [
+        ({"verdict": "ok", "requests": 2, "distinct_keys": 1}, "one key for all attempts"),
+        ({"verdict": "double-charge", "requests": 2, "distinct_keys": 2}, "a new key per attempt"),
+        ({"verdict": "no-request", "requests": 0, "distinct_keys": 0}, "no request reached the gateway (no-request)"),
+        ({"verdict": "no-entry", "requests": 0, "distinct_keys": 0}, "no request reached the gateway (no-entry)"),
+        ({"verdict": "wrong-endpoint", "requests": 4, "distinct_keys": 1}, "no request reached POST /charge"),
+        ({"verdict": "no-retry", "requests": 1, "distinct_keys": 1}, "one request, no retry"),
+        ({"verdict": "ok", "requests": 4, "distinct_keys": 2}, "2 keys over 4 attempts"),
+    ],
+)
 def test_the_first_503_key_hint_reads_what_the_gateway_counted_not_the_verdict(first, words):
     from review.core import evidence
 

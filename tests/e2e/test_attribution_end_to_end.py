@@ -35,7 +35,9 @@ def test_triage_shows_each_rows_assistants_share_and_disclosure(cohort):
         "sentence": (["Claude Code"], 1.0, "ok"),  # a sentence without a heading, over the same trailer
     }
     assert rows["monkey"]["attribution"]["unknown_tools"] == ["MonkeyCode"]
-    assert [u["text"] for u in rows["legacy"]["attribution"]["unmapped"]] == ["Claude and o3 wrote parts; git-ai recorded which."]
+    assert [u["text"] for u in rows["legacy"]["attribution"]["unmapped"]] == [
+        "Claude and o3 wrote parts; git-ai recorded which."
+    ]
     text = review("triage", str(cohort))
     assert "assistants: MonkeyCode (not a known tool)" in text and "assistants: Claude Code, o3" in text
 
@@ -52,8 +54,9 @@ async def test_the_console_marks_the_lines_each_tool_wrote(cohort):
         for name in ("monkey", "aider", "legacy", "sentence"):
             screen = await open_submission(app, pilot, name)
             the_diff = screen.query_one(DiffView).diff
-            marks[name] = {line.new_no: line.tool for line in the_diff.file("checkout.mjs").hunks[0].lines
-                           if line.kind == "+"}
+            marks[name] = {
+                line.new_no: line.tool for line in the_diff.file("checkout.mjs").hunks[0].lines if line.kind == "+"
+            }
             await pilot.press("escape")
             await settle(app, pilot)
         assert marks == {

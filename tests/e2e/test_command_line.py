@@ -30,13 +30,16 @@ def review(*argv: str, **kw) -> subprocess.CompletedProcess:
 # ---------------------------------------------------------------- options in any order
 
 
-@pytest.mark.parametrize("argv", [
-    ["--theme", "review-light", "COHORT"],
-    ["--theme=review-light", "COHORT"],
-    ["COHORT", "--theme", "review-light"],
-    ["--reviewer", "bob", "--no-harness", "COHORT", "--blind"],
-    ["--no-harness", "--reviewer", "bob", "COHORT"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--theme", "review-light", "COHORT"],
+        ["--theme=review-light", "COHORT"],
+        ["COHORT", "--theme", "review-light"],
+        ["--reviewer", "bob", "--no-harness", "COHORT", "--blind"],
+        ["--no-harness", "--reviewer", "bob", "COHORT"],
+    ],
+)
 def test_console_options_before_or_after_the_folder_open_the_console(argv):
     args = parsed(*argv)
     assert args.command == "open" and args.cohort == Path("COHORT")
@@ -66,8 +69,10 @@ def test_options_before_the_folder_reach_the_console(tmp_path):
 def test_a_console_option_before_a_command_that_does_not_take_it_is_named(tmp_path):
     result = review("--reviewer", "bob", "triage", str(tmp_path))
     assert result.returncode == 2
-    assert "--reviewer is an option of the console" in result.stderr and "`review triage` does not take it" in \
-        result.stderr
+    assert (
+        "--reviewer is an option of the console" in result.stderr
+        and "`review triage` does not take it" in result.stderr
+    )
     # Never the folder read as the option's value.
     assert str(tmp_path) not in result.stderr
 
@@ -97,8 +102,8 @@ def test_top_level_help_lists_the_console_options_and_every_command():
 
 def _readme_option_table() -> dict[str, str]:
     readme = (ROOT / "README.md").read_text()
-    block = readme[readme.index("| console option |"):]
-    block = block[:block.index("\n\n")]
+    block = readme[readme.index("| console option |") :]
+    block = block[: block.index("\n\n")]
     rows = {}
     for line in block.splitlines()[2:]:
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
@@ -122,7 +127,7 @@ def test_the_readme_option_table_matches_review_help():
 
 def test_the_readme_usage_names_every_command():
     readme = (ROOT / "README.md").read_text()
-    usage = readme[readme.index("## Usage"):readme.index("### A cohort")]
+    usage = readme[readme.index("## Usage") : readme.index("### A cohort")]
     for command in registry.COMMANDS:
         if command.name != "open":
             assert f"review {command.name}" in usage, command.name
@@ -136,14 +141,28 @@ def _with_closed_reader(*argv: str, timeout: float = 120) -> subprocess.Complete
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        return subprocess.run([sys.executable, "-m", "review", *argv], stdout=write_end, stderr=subprocess.PIPE,
-                              text=True, timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "-m", "review", *argv],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=timeout,
+        )
     finally:
         os.close(write_end)
 
 
-@pytest.mark.parametrize("argv", [["triage", "{cohort}"], ["triage", "{cohort}", "--json"],
-                                  ["export", "{cohort}"], ["--help"], ["bench", "--help"], ["doctor"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["triage", "{cohort}"],
+        ["triage", "{cohort}", "--json"],
+        ["export", "{cohort}"],
+        ["--help"],
+        ["bench", "--help"],
+        ["doctor"],
+    ],
+)
 def test_every_command_exits_quietly_when_its_reader_leaves(sample_cohort_master, argv):
     argv = [word.replace("{cohort}", str(sample_cohort_master)) for word in argv]
     result = _with_closed_reader(*argv)
@@ -153,8 +172,11 @@ def test_every_command_exits_quietly_when_its_reader_leaves(sample_cohort_master
 
 
 def test_triage_into_head_prints_its_first_line_quietly(sample_cohort_master):
-    triage = subprocess.Popen([sys.executable, "-m", "review", "triage", str(sample_cohort_master)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    triage = subprocess.Popen(
+        [sys.executable, "-m", "review", "triage", str(sample_cohort_master)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert triage.stdout is not None
     head = subprocess.run(["head", "-1"], stdin=triage.stdout, capture_output=True, text=True)
     triage.stdout.close()
@@ -168,8 +190,12 @@ def test_triage_on_a_terminal_keeps_each_row_to_one_line_and_marks_a_cut(sample_
 
     controller, terminal = pty.openpty()
     env = {**os.environ, "COLUMNS": "80", "LINES": "24"}
-    with subprocess.Popen([sys.executable, "-m", "review", "triage", str(sample_cohort_master)], stdout=terminal,
-                          stderr=subprocess.DEVNULL, env=env) as process:
+    with subprocess.Popen(
+        [sys.executable, "-m", "review", "triage", str(sample_cohort_master)],
+        stdout=terminal,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    ) as process:
         os.close(terminal)
         chunks = []
         while True:
@@ -316,8 +342,13 @@ def test_triage_shows_progress_on_a_terminal_and_nowhere_else(sample_cohort_mast
     cache = {"REVIEW_CACHE_DIR": str(tmp_path / "cache")}
     main_fd, terminal = pty.openpty()
     try:
-        result = subprocess.run([sys.executable, "-m", "review", "triage", str(sample_cohort_master)],
-                                stdout=subprocess.PIPE, stderr=terminal, env={**os.environ, **cache}, timeout=300)
+        result = subprocess.run(
+            [sys.executable, "-m", "review", "triage", str(sample_cohort_master)],
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            env={**os.environ, **cache},
+            timeout=300,
+        )
         os.close(terminal)
         seen = b""
         while True:

@@ -13,7 +13,7 @@ import pytest
 
 from helpers import make_repo
 
-SCRIPT = r'''
+SCRIPT = r"""
 import contextlib, io, json, os, sys
 from pathlib import Path
 root = Path(sys.argv[1])
@@ -53,7 +53,7 @@ print("TRIAGE-FULL", json.dumps(triage()))
 print("TRIAGE-FREED", json.dumps(triage()))
 store.save(sub, store.Review(["ana"], "c" * 40, tiers={"evidence": "strong"}, comment="second"), base_revision=1)
 print("SAVED-FREED", store.read_scores(sub).reviews[0].comment)
-'''
+"""
 
 
 def test_a_full_disk_is_said_loses_nothing_and_is_forgotten_once_freed(tmp_path):
@@ -64,9 +64,18 @@ def test_a_full_disk_is_said_loses_nothing_and_is_forgotten_once_freed(tmp_path)
     mount.mkdir()
     (tmp_path / "script.py").write_text(SCRIPT)
     result = subprocess.run(
-        ["unshare", "-m", "sh", "-c", f"mount -t tmpfs -o size=2m tmpfs {mount} && cp -a {tmp_path / 'src' / 'cohort'} "
-         f"{mount}/ && exec {sys.executable} {tmp_path / 'script.py'} {mount}"],
-        capture_output=True, text=True, timeout=120)
+        [
+            "unshare",
+            "-m",
+            "sh",
+            "-c",
+            f"mount -t tmpfs -o size=2m tmpfs {mount} && cp -a {tmp_path / 'src' / 'cohort'} "
+            f"{mount}/ && exec {sys.executable} {tmp_path / 'script.py'} {mount}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if "SAVE" not in result.stdout and result.returncode:
         pytest.skip(f"mount namespaces unavailable here: {result.stderr.strip()[-200:]}")
     assert "Traceback" not in result.stderr, result.stderr[-2000:]

@@ -22,8 +22,9 @@ NOTE = "# Note\n\n## AI use\n\n- checkout.mjs:1-2 — Claude Code\n"
 
 
 def candidate(root: Path, name: str, files: dict[str, str] | None = None, message: str = "work") -> Path:
-    return make_repo(root / name, files or {"checkout.mjs": "export const a = 1;\nexport const b = 2;\n",
-                                             "NOTE.md": NOTE}, message)
+    return make_repo(
+        root / name, files or {"checkout.mjs": "export const a = 1;\nexport const b = 2;\n", "NOTE.md": NOTE}, message
+    )
 
 
 @pytest.fixture
@@ -62,20 +63,53 @@ def hostile(tmp_path) -> Path:
     (ref_dir / ".git/refs/heads/main").mkdir()
 
     # Parsers: malformed Agent Trace and git-ai JSON, a 300 KB trailer, a 20M-line range, invisibles.
-    traced = candidate(root, "bad-json", {"checkout.mjs": "export const a = 1;\n", "NOTE.md": NOTE,
-                                          ".agent-trace/traces.jsonl": '"a string"\n[1, 2]\n{"files": "x"}\n'
-                                                                      '{"files": [{"conversations": {"a": 1}}]}\n'
-                                                                      + "[" * 100_000 + "\n"})
-    note = git("hash-object", "-w", "--stdin", cwd=traced, input_text="checkout.mjs\n  s_1 1-20000000\n---\n[1,2]\n").strip()
+    traced = candidate(
+        root,
+        "bad-json",
+        {
+            "checkout.mjs": "export const a = 1;\n",
+            "NOTE.md": NOTE,
+            ".agent-trace/traces.jsonl": '"a string"\n[1, 2]\n{"files": "x"}\n'
+            '{"files": [{"conversations": {"a": 1}}]}\n' + "[" * 100_000 + "\n",
+        },
+    )
+    note = git(
+        "hash-object", "-w", "--stdin", cwd=traced, input_text="checkout.mjs\n  s_1 1-20000000\n---\n[1,2]\n"
+    ).strip()
     head = git("rev-parse", "HEAD", cwd=traced).strip()
-    git("update-ref", "refs/notes/ai", git("commit-tree", git("mktree", cwd=traced, input_text=f"100644 blob {note}\t{head}\n").strip(),
-                                                "-m", "notes", cwd=traced).strip(), cwd=traced)
-    candidate(root, "huge-trailer", message="subject\n\nAssisted-by: " + "<" * 300_000 + "\n" + ("Co-authored-by: " + "a " * 150_000))
-    candidate(root, "range-bomb", {"checkout.mjs": "export const a = 1;\n",
-                                   "NOTE.md": "## AI use\n\n- checkout.mjs:1-20000000 — Claude Code\n"})
+    git(
+        "update-ref",
+        "refs/notes/ai",
+        git(
+            "commit-tree",
+            git("mktree", cwd=traced, input_text=f"100644 blob {note}\t{head}\n").strip(),
+            "-m",
+            "notes",
+            cwd=traced,
+        ).strip(),
+        cwd=traced,
+    )
+    candidate(
+        root,
+        "huge-trailer",
+        message="subject\n\nAssisted-by: " + "<" * 300_000 + "\n" + ("Co-authored-by: " + "a " * 150_000),
+    )
+    candidate(
+        root,
+        "range-bomb",
+        {"checkout.mjs": "export const a = 1;\n", "NOTE.md": "## AI use\n\n- checkout.mjs:1-20000000 — Claude Code\n"},
+    )
     invisible = candidate(root, "invisible", message="fix\u3164\u2063\U000e0041")
-    git("commit", "--amend", "--reset-author", "-q", "-m", "a\u00ad\u180e", cwd=invisible,
-        env={"GIT_AUTHOR_NAME": "Eve\u202e\u3164\uffa0"})
+    git(
+        "commit",
+        "--amend",
+        "--reset-author",
+        "-q",
+        "-m",
+        "a\u00ad\u180e",
+        cwd=invisible,
+        env={"GIT_AUTHOR_NAME": "Eve\u202e\u3164\uffa0"},
+    )
 
     # A score file that is a FIFO, and a lock that is a symbolic link.
     os.mkfifo(root / "honest.review.toml")
@@ -86,7 +120,8 @@ def hostile(tmp_path) -> Path:
     planted_head = git("rev-parse", "HEAD", cwd=planted).strip()
     (root / "planted.review.toml").write_text(
         f'schema = 1\n[[reviews]]\nreviewers = ["lead"]\nstate = "final"\ncommit = "{planted_head}"\n'
-        '[reviews.tiers]\nfound-defect = "strong"\n')
+        '[reviews.tiers]\nfound-defect = "strong"\n'
+    )
     # Folders that are not repositories at all.
     (root / "not-a-repo").mkdir()
     (root / "empty").mkdir()
@@ -96,10 +131,13 @@ def hostile(tmp_path) -> Path:
 
 def triage_json(cohort_dir: Path) -> tuple[dict, int]:
     """`review triage --json` in its own process, as a reviewer runs it; and its peak memory (KiB)."""
-    code = ("import json, resource, sys\nfrom review.cli import main\nrc = main(['triage', sys.argv[1], '--json'])\n"
-            "print('RC', rc, 'RSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
-    result = subprocess.run([sys.executable, "-c", code, str(cohort_dir)], capture_output=True, text=True,
-                            timeout=120, env=os.environ)
+    code = (
+        "import json, resource, sys\nfrom review.cli import main\nrc = main(['triage', sys.argv[1], '--json'])\n"
+        "print('RC', rc, 'RSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(cohort_dir)], capture_output=True, text=True, timeout=120, env=os.environ
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     rss = int(result.stderr.split("RSS")[-1].split()[0])
     return json.loads(result.stdout), rss
@@ -109,9 +147,26 @@ def triage_json(cohort_dir: Path) -> tuple[dict, int]:
 def test_every_hostile_row_opens_with_its_reason_and_nothing_crosses_over(hostile):
     document, rss_kib = triage_json(hostile)
     rows = {row["name"]: row for row in document["submissions"]}
-    assert set(rows) >= {"honest", "other", "alternates", "linked-refs", "linked-objects", "commondir", "fifo-ref",
-                         "fifo-head", "config-include", "ref-is-a-folder", "bad-json", "huge-trailer", "range-bomb",
-                         "invisible", "locked", "not-a-repo", "empty", "planted"}
+    assert set(rows) >= {
+        "honest",
+        "other",
+        "alternates",
+        "linked-refs",
+        "linked-objects",
+        "commondir",
+        "fifo-ref",
+        "fifo-head",
+        "config-include",
+        "ref-is-a-folder",
+        "bad-json",
+        "huge-trailer",
+        "range-bomb",
+        "invisible",
+        "locked",
+        "not-a-repo",
+        "empty",
+        "planted",
+    }
     unreadable = {name: row["problem"] for name, row in rows.items() if row["state"] == "unreadable"}
     assert "alternates" in unreadable["alternates"]
     assert "symbolic link" in unreadable["linked-refs"]
@@ -162,8 +217,13 @@ def test_malformed_line_records_and_huge_ranges_cost_nothing(hostile):
 def test_exports_carry_no_escapes_and_no_live_formulas(tmp_path):
     cohort_dir = tmp_path / "c"
     candidate(cohort_dir, "=cmd|' -C calc'!A0")
-    review = store.Review(["@SUM(1+1)"], "a" * 40, state="final", comment="\x1b]52;c;cHduZWQ=\x07 [x](http://evil)",
-                          comments={"found-defect": "-1+1"})
+    review = store.Review(
+        ["@SUM(1+1)"],
+        "a" * 40,
+        state="final",
+        comment="\x1b]52;c;cHduZWQ=\x07 [x](http://evil)",
+        comments={"found-defect": "-1+1"},
+    )
     store.save(cohort_dir / "=cmd|' -C calc'!A0", review)
     csv_text = export.render(cohort_dir, "csv")
     assert "\x1b" not in csv_text and "\x07" not in csv_text

@@ -135,29 +135,44 @@ def test_the_leak_check_sees_what_this_process_started_and_nothing_else():
     assert all(not line.startswith("1: ") for line in leftover_processes(""))
 
 
-@pytest.mark.parametrize("command", [
-    pytest.param(["triage", "COHORT", "--json"], id="triage-json"),
-    pytest.param(["triage", "COHORT"], id="triage"),
-    pytest.param(["harness", "COHORT/ben-larsen", "--scenario", "happy", "--json"], id="harness",
-                 marks=pytest.mark.skipif(shutil.which("node") is None, reason="needs node")),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(["triage", "COHORT", "--json"], id="triage-json"),
+        pytest.param(["triage", "COHORT"], id="triage"),
+        pytest.param(
+            ["harness", "COHORT/ben-larsen", "--scenario", "happy", "--json"],
+            id="harness",
+            marks=pytest.mark.skipif(shutil.which("node") is None, reason="needs node"),
+        ),
+    ],
+)
 def test_headless_commands_never_load_textual(sample_cohort_master, command):
     """`review triage` and `review harness` are for scripts and SSH sessions: they must not pay for
     (or depend on) the TUI. Run as a program would run them, then asked which modules were loaded."""
     argv = [part.replace("COHORT", str(sample_cohort_master)) for part in command]
-    code = ("import sys\nfrom review.cli import main\nimport io, contextlib\nout = io.StringIO()\n"
-            "with contextlib.redirect_stdout(out):\n    code = main(sys.argv[1:])\n"
-            "loaded = {m.split('.')[0] for m in sys.modules}\n"
-            "print(code, bool(out.getvalue()), sorted(loaded & {'textual', 'rich'}))\n")
+    code = (
+        "import sys\nfrom review.cli import main\nimport io, contextlib\nout = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n    code = main(sys.argv[1:])\n"
+        "loaded = {m.split('.')[0] for m in sys.modules}\n"
+        "print(code, bool(out.getvalue()), sorted(loaded & {'textual', 'rich'}))\n"
+    )
     result = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "0 True []"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-@pytest.mark.parametrize(("signame", "mode"), [("SIGTERM", "default"), ("SIGHUP", "default"),
-                                              ("SIGINT", "default"), ("SIGKILL", "default"), ("SIGKILL", "reduced")])
-def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, mode,
-                                                                tmp_path):
+@pytest.mark.parametrize(
+    ("signame", "mode"),
+    [
+        ("SIGTERM", "default"),
+        ("SIGHUP", "default"),
+        ("SIGINT", "default"),
+        ("SIGKILL", "default"),
+        ("SIGKILL", "reduced"),
+    ],
+)
+def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_master, signame, mode, tmp_path):
     """Killed mid-run (an SSH drop is SIGHUP): one line, 128+N, and the candidate's processes die with it —
     with SIGKILL too (nothing of the console runs then: the parent-death signal does it)."""
     import signal
@@ -166,14 +181,17 @@ def test_a_signal_ends_review_harness_cleanly_and_kills_the_run(sample_cohort_ma
     from helpers import leftover_processes, make_repo
 
     # A candidate that hangs in silence: nothing it writes would end it on a closed pipe.
-    hangs = ("export async function chargeWithRetry() {\n  setInterval(() => {}, 1000);\n"
-             "  await new Promise(() => {});\n}\n")
+    hangs = (
+        "export async function chargeWithRetry() {\n  setInterval(() => {}, 1000);\n  await new Promise(() => {});\n}\n"
+    )
     silent = make_repo(tmp_path / "silent", {"checkout.mjs": hangs})
-    proc = subprocess.Popen([sys.executable, "-m", "review", "harness", str(silent),
-                             "--scenario", "happy", "--log"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "REVIEW_SANDBOX": "reduced", "REVIEW_UNSAFE_NO_SANDBOX": "1"}
-                            if mode == "reduced" else None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "review", "harness", str(silent), "--scenario", "happy", "--log"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "REVIEW_SANDBOX": "reduced", "REVIEW_UNSAFE_NO_SANDBOX": "1"} if mode == "reduced" else None,
+    )
     deadline = time.monotonic() + 30
     started = ""
     # Its last word: silent from here.
@@ -215,12 +233,16 @@ def test_the_console_exits_non_zero_after_a_crash(sample_cohort_master, tmp_path
     if shutil.which("script") is None:
         pytest.skip("needs util-linux's script for a terminal")
     crash = tmp_path / "crash.py"
-    crash.write_text("import sys\nfrom review.cli import main\nfrom review.tui.screens import cohort\n"
-                     "def boom(self, *args):\n    raise RuntimeError('boom in the console')\n"
-                     "cohort.CohortScreen.on_mount = boom\n"
-                     "code = main([sys.argv[1], '--no-harness'])\nopen(sys.argv[2], 'w').write(str(code))\n")
+    crash.write_text(
+        "import sys\nfrom review.cli import main\nfrom review.tui.screens import cohort\n"
+        "def boom(self, *args):\n    raise RuntimeError('boom in the console')\n"
+        "cohort.CohortScreen.on_mount = boom\n"
+        "code = main([sys.argv[1], '--no-harness'])\nopen(sys.argv[2], 'w').write(str(code))\n"
+    )
     status = tmp_path / "status"
-    subprocess.run(["script", "-qec", f"{sys.executable} {crash} {sample_cohort_master} {status}",
-                    "/dev/null"],
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        ["script", "-qec", f"{sys.executable} {crash} {sample_cohort_master} {status}", "/dev/null"],
+        capture_output=True,
+        timeout=60,
+    )
     assert status.read_text() == "1"

@@ -19,16 +19,36 @@ GROUP = 4242  # the pair's shared group
 ANA, BOB = 4001, 4002
 
 
-def _as_user(uid: int, code: str, home: Path, extra_env: dict[str, str] | None = None,
-             umask: int = 0o022) -> subprocess.CompletedProcess:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
-           "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
-           "REVIEW_CACHE_DIR": str(home / "cache"), "PYTHONDONTWRITEBYTECODE": "1", **(extra_env or {})}
+def _as_user(
+    uid: int, code: str, home: Path, extra_env: dict[str, str] | None = None, umask: int = 0o022
+) -> subprocess.CompletedProcess:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "REVIEW_CACHE_DIR": str(home / "cache"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **(extra_env or {}),
+    }
     home.mkdir(parents=True, exist_ok=True)
     os.chown(home, uid, GROUP)
-    return subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={GROUP}", "--clear-groups", "--",
-                           sys.executable, "-c", f"import os; os.umask({umask:#o})\n{code}"],
-                          capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run(
+        [
+            "setpriv",
+            f"--reuid={uid}",
+            f"--regid={GROUP}",
+            "--clear-groups",
+            "--",
+            sys.executable,
+            "-c",
+            f"import os; os.umask({umask:#o})\n{code}",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 @pytest.fixture
@@ -55,10 +75,12 @@ def _setgid_cohort(world: Path) -> tuple[Path, Path]:
     return cohort, sub
 
 
-SAVE = ("import sys\nfrom pathlib import Path\nfrom review.services import store\n"
-        "try:\n    store.save(Path(sys.argv[1]) if len(sys.argv) > 1 else Path({sub!r}), "
-        "store.Review([{who!r}], 'c' * 40, tiers={{'evidence': 'weak'}}))\n    print('SAVED')\n"
-        "except store.StoreError as error:\n    print('REFUSED', error)\n")
+SAVE = (
+    "import sys\nfrom pathlib import Path\nfrom review.services import store\n"
+    "try:\n    store.save(Path(sys.argv[1]) if len(sys.argv) > 1 else Path({sub!r}), "
+    "store.Review([{who!r}], 'c' * 40, tiers={{'evidence': 'weak'}}))\n    print('SAVED')\n"
+    "except store.StoreError as error:\n    print('REFUSED', error)\n"
+)
 
 
 def test_the_second_reviewer_saves_in_a_setgid_cohort_with_a_shared_seal_key(world):
@@ -75,8 +97,10 @@ def test_the_second_reviewer_saves_in_a_setgid_cohort_with_a_shared_seal_key(wor
     assert "SAVED" in first.stdout, first.stdout + first.stderr
     second = _as_user(BOB, SAVE.format(sub=str(sub), who="bob"), world / "bob", shared)
     assert "SAVED" in second.stdout, second.stdout + second.stderr
-    read = ("from pathlib import Path\nfrom review.services import store\n"
-            f"s = store.read_scores(Path({str(sub)!r}))\nprint(sorted(r.who for r in s.reviews), s.unsealed_notice)\n")
+    read = (
+        "from pathlib import Path\nfrom review.services import store\n"
+        f"s = store.read_scores(Path({str(sub)!r}))\nprint(sorted(r.who for r in s.reviews), s.unsealed_notice)\n"
+    )
     assert _as_user(ANA, read, world / "ana", shared).stdout.strip() == "['ana', 'bob'] None"
     lock = cohort / "ada.review.toml.lock"
     assert lock.stat().st_gid == GROUP and lock.stat().st_mode & 0o777 == 0o664
@@ -104,11 +128,28 @@ def test_a_submission_folder_the_reviewer_cannot_read_is_its_rows_reason(world):
     (world / "ana").mkdir()
     os.chown(world / "ana", ANA, GROUP)
     code = "import sys\nfrom review.cli import main\nsys.exit(main(['triage', sys.argv[1], '--json']))\n"
-    result = subprocess.run(["setpriv", f"--reuid={ANA}", f"--regid={GROUP}", "--clear-groups", "--",
-                             sys.executable, "-c", code, str(cohort)], capture_output=True, text=True, timeout=120,
-                            env={"PATH": os.environ["PATH"], "HOME": str(world / "ana"),
-                                 "REVIEW_CACHE_DIR": str(world / "ana" / "cache"),
-                                 "XDG_DATA_HOME": str(world / "ana" / "data")})
+    result = subprocess.run(
+        [
+            "setpriv",
+            f"--reuid={ANA}",
+            f"--regid={GROUP}",
+            "--clear-groups",
+            "--",
+            sys.executable,
+            "-c",
+            code,
+            str(cohort),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            "PATH": os.environ["PATH"],
+            "HOME": str(world / "ana"),
+            "REVIEW_CACHE_DIR": str(world / "ana" / "cache"),
+            "XDG_DATA_HOME": str(world / "ana" / "data"),
+        },
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
     rows = {row["name"]: row for row in json.loads(result.stdout)["submissions"]}
     assert rows["open"]["state"] == "new" and rows["open"]["head"]
@@ -144,8 +185,9 @@ def test_a_git_folder_that_can_be_passed_through_but_not_listed_is_refused(world
     files = {"checkout.mjs": "export const secret = 'the other candidate';\n"}
     other = make_repo(cohort / "other", files)
     hider = make_repo(cohort / "hider", files)
-    oid = subprocess.run(["git", "rev-parse", "HEAD:checkout.mjs"], cwd=hider, capture_output=True, text=True,
-                         check=True).stdout.strip()
+    oid = subprocess.run(
+        ["git", "rev-parse", "HEAD:checkout.mjs"], cwd=hider, capture_output=True, text=True, check=True
+    ).stdout.strip()
     loose = hider / ".git/objects" / oid[:2] / oid[2:]
     loose.unlink()
     loose.symlink_to(other / ".git/objects" / oid[:2] / oid[2:])

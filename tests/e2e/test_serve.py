@@ -107,8 +107,7 @@ async def test_every_request_without_the_token_is_refused(served):
     # One character off: never the token's own last character (a token ending in "x" once made this the token).
     off = token[:-1] + ("y" if token.endswith("x") else "x")
     # textual-serve's own paths, a wrong token, a token one character off, the token as a query.
-    for path in ["/", "/ws", "/static/js/textual.js", "/wrong-token/", f"/{off}/", f"/?token={token}",
-                 f"/x/{token}/"]:
+    for path in ["/", "/ws", "/static/js/textual.js", "/wrong-token/", f"/{off}/", f"/?token={token}", f"/x/{token}/"]:
         status, headers, text = await get(server.base + path)
         assert status == 403, path
         assert "needs the token" in text and "Content-Security-Policy" in headers

@@ -19,8 +19,16 @@ from helpers import Served, leftover_processes, submission
 
 CHROMIUM = "/usr/bin/chromium"
 # A closed network: nothing in the background, no QUIC, no updates; a fresh profile per test.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 VIEWPORT = {"width": 1000, "height": 620}
 
 
@@ -31,8 +39,12 @@ def browser(tmp_path):
     with sync_playwright() as playwright:
         try:
             context = playwright.chromium.launch_persistent_context(
-                tmp_path / "chromium-profile", executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-                viewport=VIEWPORT)
+                tmp_path / "chromium-profile",
+                executable_path=CHROMIUM,
+                args=CHROMIUM_ARGS,
+                headless=True,
+                viewport=VIEWPORT,
+            )
         except Error as error:
             pytest.skip(f"Chromium cannot start here ({CHROMIUM}): {error.message.splitlines()[0]}")
         try:
@@ -223,9 +235,9 @@ def _pixel(page, x: int, y: int) -> tuple[int, ...]:
     png = page.screenshot(clip={"x": x, "y": y, "width": 1, "height": 1})
     data, at = b"", 8
     while at < len(png):
-        length = int.from_bytes(png[at:at + 4], "big")
-        if png[at + 4:at + 8] == b"IDAT":
-            data += png[at + 8:at + 8 + length]
+        length = int.from_bytes(png[at : at + 4], "big")
+        if png[at + 4 : at + 8] == b"IDAT":
+            data += png[at + 8 : at + 8 + length]
         at += 12 + length
     assert png[24] == 8 and png[25] in (2, 6)  # 8 bits, RGB or RGBA
     return tuple(zlib.decompress(data)[1:4])
@@ -256,10 +268,13 @@ def test_the_stub_log_streams_live_in_the_tab(browser, served):
 
 
 def test_submission_text_stays_text_in_the_tab(browser, served, sample_cohort):
-    note = ("# Note\n\nMarkup stays text: [@click=app.quit]press here[/] and [b]bold[/b].\n"
-            "A link stays text: https://example.invalid/leak?review=1\n")
-    submission(sample_cohort / "aaa-hostile", {"checkout.mjs": "export async function chargeWithRetry() {}\n",
-                                               "NOTE.md": note})
+    note = (
+        "# Note\n\nMarkup stays text: [@click=app.quit]press here[/] and [b]bold[/b].\n"
+        "A link stays text: https://example.invalid/leak?review=1\n"
+    )
+    submission(
+        sample_cohort / "aaa-hostile", {"checkout.mjs": "export async function chargeWithRetry() {}\n", "NOTE.md": note}
+    )
     server = served("--no-harness", "--reviewer", "ana")
     tab = Tab(browser, server.url)
     tab.wait_for("9 for ana to score")

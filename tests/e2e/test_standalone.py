@@ -12,15 +12,26 @@ README = ROOT / "README.md"
 # Backticked spans shaped like a path: `a/b`, `a/b.py`, `dir/`, `README.md`.
 PATH_SPAN = re.compile(r"^\.?[\w.-]+(/[\w.-]*)+$|^[\w-]+\.(md|py|toml|mjs|json|txt)$")
 # Paths the README names that live in a submission, a cohort or a candidate's repository, not here.
-IN_A_SUBMISSION = {".agent-trace/traces.jsonl", "AI-DECLARATION.md", "refs/notes/ai", "refs/notes/whogitit", "checkout.mjs", "package.json", "tree/",
-                   ".mjs/.js/.cjs/.json"}
+IN_A_SUBMISSION = {
+    ".agent-trace/traces.jsonl",
+    "AI-DECLARATION.md",
+    "refs/notes/ai",
+    "refs/notes/whogitit",
+    "checkout.mjs",
+    "package.json",
+    "tree/",
+    ".mjs/.js/.cjs/.json",
+}
 OUTSIDE = re.compile(r"\bshared/|take-home-article")
 ISSUE_NUMBER = re.compile(r"(?<![\w&/])#\d{1,5}\b|\bissues?\s+#?\d+\b", re.I)
 
 
 def tracked_files() -> list[str]:
-    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                         capture_output=True, check=True).stdout.decode()
+    out = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
     return [name for name in out.split("\0") if name]
 
 
@@ -51,7 +62,9 @@ def test_every_path_the_readme_sends_a_reader_to_exists():
 
 def test_the_path_check_notices_a_missing_path():
     assert readme_paths("see `src/review/core/rubric.py` and `docs/missing.md`, not `COHORT/x.toml`") == {
-        "src/review/core/rubric.py", "docs/missing.md"}
+        "src/review/core/rubric.py",
+        "docs/missing.md",
+    }
     assert not (ROOT / "docs/missing.md").exists()
 
 

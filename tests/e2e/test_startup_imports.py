@@ -12,14 +12,16 @@ HEAVY = ("textual", "rich", "markdown_it", "aiohttp")
 
 def modules_loaded(*argv: str) -> set[str]:
     """The modules imported by `review ARGV` run in a fresh interpreter, as a user's shell runs it."""
-    code = ("import sys, json, contextlib, io\n"
-            "from review.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            "    try:\n"
-            f"        main({list(argv)!r})\n"
-            "    except SystemExit:\n"
-            "        pass\n"
-            "print(json.dumps(sorted(sys.modules)))\n")
+    code = (
+        "import sys, json, contextlib, io\n"
+        "from review.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        main({list(argv)!r})\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return set(json.loads(result.stdout))
 
@@ -57,5 +59,6 @@ def test_a_warm_triage_loads_no_parser_no_console_and_no_gateway(tmp_path):
     warm = modules_loaded("triage", str(cohort), "--json")
     assert heavy(warm) == []
     # The row came from the cache: nothing that reads a repository's history or diff was loaded.
-    assert not {"review.services.analysis", "review.core.attribution", "unidiff", "concurrent.futures",
-                "tomllib"} & warm
+    assert (
+        not {"review.services.analysis", "review.core.attribution", "unidiff", "concurrent.futures", "tomllib"} & warm
+    )

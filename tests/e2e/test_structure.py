@@ -33,10 +33,9 @@ def import_graph(root: Path) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
-                    anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                     base = ".".join([*anchor, *([base] if base else [])])
-                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base
-                           for alias in node.names]
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base for alias in node.names]
             for target in targets:
                 # `import a.b.c` names a.b.c; the nearest module of ours it reaches.
                 while target and target not in paths:
@@ -114,6 +113,8 @@ def test_the_drawing_sees_a_circle_and_a_stray_module(tmp_path):
     (root / "stray.py").write_text("from review import gitsafe\n")
     graph = import_graph(root)
     assert graph["review.stray"] == {"review.gitsafe"}
-    assert cycles(graph) == [["review.gitsafe.clone", "review.gitsafe.repo"],
-                             ["review.gitsafe.env", "review.gitsafe.head"]]
+    assert cycles(graph) == [
+        ["review.gitsafe.clone", "review.gitsafe.repo"],
+        ["review.gitsafe.env", "review.gitsafe.head"],
+    ]
     assert outside_layers(root) == ["stray.py"]

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("node") is None,
-                                reason="needs tmux and node")
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None or shutil.which("node") is None, reason="needs tmux and node"
+)
 
 
 class Tmux:
@@ -69,16 +70,31 @@ def tmux(tmp_path):
 @pytest.mark.parametrize("term", ["tmux-256color", "screen"])
 def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     cohort = tmp_path / "cohort"
-    env = {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
-           "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"], "PATH": os.environ["PATH"], "LANG": "C.UTF-8",
-           "TERM": term}
+    env = {
+        "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"],
+        "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
+        "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"],
+        "PATH": os.environ["PATH"],
+        "LANG": "C.UTF-8",
+        "TERM": term,
+    }
     from review.harness import sandbox
 
     if os.environ.get(sandbox.UNSAFE_ENV):  # no bubblewrap here: the reviewer's explicit opt-in
         env[sandbox.UNSAFE_ENV] = "1"
     command = f"{sys.executable} -m review demo --into {cohort} --no-harness --reviewer ana"
-    tmux.run("new-session", "-d", "-s", "review", "-x", "100", "-y", "30",
-             *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")], command)
+    tmux.run(
+        "new-session",
+        "-d",
+        "-s",
+        "review",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")],
+        command,
+    )
     tmux.wait_for("chen-wei")
     tmux.wait_for("assistants: Claude Code")  # the rows are read (the detail line of the first row)
     tmux.keys("Down", "Down", "Enter")
@@ -101,17 +117,25 @@ def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     score_file = cohort / "chen-wei.review.toml"
     review = tomllib.loads(score_file.read_text())["reviews"][0]
     assert review["reviewers"] == ["ana"] and review["state"] == "final"
-    assert review["tiers"] == {"found-defect": "strong", "key-scope": "strong", "evidence": "strong",
-                               "explanation": "strong", "blast-radius": "acceptable"}
+    assert review["tiers"] == {
+        "found-defect": "strong",
+        "key-scope": "strong",
+        "evidence": "strong",
+        "explanation": "strong",
+        "blast-radius": "acceptable",
+    }
     assert review["comments"] == {"blast-radius": "names timeouts and partial writes"}
     # Without bubblewrap the run is reduced, and the saved summary says so (sandbox.detect as the console did).
     from review.harness import sandbox
+
     reduced = " (reduced sandbox)" if sandbox.detect().kind == "reduced" else ""
     assert review["harness"] == f"8/8 ok{reduced}" and review["note_opened"]
     tmux.keys("Escape")
     tmux.wait_for("for ana to score")  # back on the triage table, the row says so
-    tmux.wait_until(lambda shown: any(line.lstrip().startswith("chen-wei") and " final " in line
-                                      for line in shown.splitlines()), "chen-wei's row: final")
+    tmux.wait_until(
+        lambda shown: any(line.lstrip().startswith("chen-wei") and " final " in line for line in shown.splitlines()),
+        "chen-wei's row: final",
+    )
     tmux.keys("q")
     deadline = time.monotonic() + 10
     while tmux.alive() and time.monotonic() < deadline:
@@ -130,12 +154,27 @@ def running(pid: int) -> bool:
 def test_a_change_made_just_before_the_tmux_session_is_killed_is_on_disk(tmux, sample_cohort, isolated_dirs):
     """A tier chosen, and the session killed a moment later (within the autosave's pause), as an SSH
     drop or `tmux kill-session` does: the console gets a hangup, writes the rubric, and ends."""
-    env = {"XDG_DATA_HOME": os.environ["XDG_DATA_HOME"], "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
-           "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"], "PATH": os.environ["PATH"], "LANG": "C.UTF-8",
-           "TERM": "tmux-256color"}
+    env = {
+        "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"],
+        "XDG_CONFIG_HOME": os.environ["XDG_CONFIG_HOME"],
+        "REVIEW_CACHE_DIR": os.environ["REVIEW_CACHE_DIR"],
+        "PATH": os.environ["PATH"],
+        "LANG": "C.UTF-8",
+        "TERM": "tmux-256color",
+    }
     command = f"{sys.executable} -m review {sample_cohort} --no-harness --reviewer ana"
-    tmux.run("new-session", "-d", "-s", "review", "-x", "100", "-y", "30",
-             *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")], command)
+    tmux.run(
+        "new-session",
+        "-d",
+        "-s",
+        "review",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        *[arg for key, value in env.items() for arg in ("-e", f"{key}={value}")],
+        command,
+    )
     console = int(tmux.run("display-message", "-p", "-t", "review", "#{pane_pid}").strip())
     tmux.wait_for("assistants: Claude Code")
     tmux.keys("Down", "Down", "Enter")

@@ -16,9 +16,22 @@ from review import gitsafe
 from review.gitsafe.head import refs_from_files
 from review.services import cohort, samples
 
-HOOK_NAMES = ["pre-commit", "post-checkout", "post-merge", "pre-push", "post-rewrite", "reference-transaction",
-              "pre-auto-gc", "post-index-change", "fsmonitor-watchman", "pre-receive", "update", "post-update",
-              "push-to-checkout", "sendemail-validate"]
+HOOK_NAMES = [
+    "pre-commit",
+    "post-checkout",
+    "post-merge",
+    "pre-push",
+    "post-rewrite",
+    "reference-transaction",
+    "pre-auto-gc",
+    "post-index-change",
+    "fsmonitor-watchman",
+    "pre-receive",
+    "update",
+    "post-update",
+    "push-to-checkout",
+    "sendemail-validate",
+]
 
 
 def write_script(path: Path, sentinel: Path, tag: str) -> None:
@@ -74,8 +87,12 @@ def hostile_repo(tmp_path: Path) -> tuple[Path, Path]:
 def test_the_trap_is_real(tmp_path):
     """Control: git run *inside* the hostile folder does run its commands, so the test below can fail."""
     repo, sentinel = hostile_repo(tmp_path)
-    subprocess.run(["git", "diff", "HEAD~1"], cwd=repo, capture_output=True,
-                   env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"})
+    subprocess.run(
+        ["git", "diff", "HEAD~1"],
+        cwd=repo,
+        capture_output=True,
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"},
+    )
     assert sentinel.exists()
 
 
@@ -102,9 +119,17 @@ def test_a_repository_owned_by_another_user_opens(tmp_path):
     repo = make_repo(tmp_path / "theirs", {"checkout.mjs": "x\n"})
     subprocess.run(["chown", "-R", "65534:65534", str(repo)], check=True)
     # Control: plain git refuses it (dubious ownership), which is what safe.directory is for.
-    plain = subprocess.run(["git", "-C", str(repo), "log", "-1"], capture_output=True, text=True,
-                           env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1",
-                                "GIT_CONFIG_GLOBAL": "/dev/null"})
+    plain = subprocess.run(
+        ["git", "-C", str(repo), "log", "-1"],
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": os.environ["PATH"],
+            "HOME": str(tmp_path),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": "/dev/null",
+        },
+    )
     assert plain.returncode != 0 and "dubious ownership" in plain.stderr
     row = cohort.load_row(repo)
     assert row.problem is None and row.commits == 1
@@ -134,11 +159,14 @@ def test_head_is_read_from_files(tmp_path):
     assert gitsafe.read_head(repo).sha == sha and gitsafe.read_head(repo).branch is None
 
 
-@pytest.mark.parametrize("head_text, reason", [
-    ("garbage\n", "neither a commit id nor a ref"),
-    ("ref: refs/heads/../../../etc/passwd\n", "malformed ref"),
-    ("ref: --upload-pack=evil\n", "malformed ref"),
-])
+@pytest.mark.parametrize(
+    "head_text, reason",
+    [
+        ("garbage\n", "neither a commit id nor a ref"),
+        ("ref: refs/heads/../../../etc/passwd\n", "malformed ref"),
+        ("ref: --upload-pack=evil\n", "malformed ref"),
+    ],
+)
 def test_unreadable_head_says_why(tmp_path, head_text, reason):
     repo = make_repo(tmp_path / "r", {"a": "1\n"})
     (repo / ".git" / "HEAD").write_text(head_text)
@@ -200,10 +228,13 @@ def test_folders_nested_deeper_than_python_recurses_in_the_git_internals_are_wal
         trees.remove(top)
 
 
-@pytest.mark.parametrize("damage, words", [
-    ("blob", "loose object"),
-    ("tree", "bad tree object"),
-])
+@pytest.mark.parametrize(
+    "damage, words",
+    [
+        ("blob", "loose object"),
+        ("tree", "bad tree object"),
+    ],
+)
 def test_a_corrupt_or_missing_object_is_named_not_gits_last_words(tmp_path, damage, words):
     """git's last line for a copy that failed on a bad object is "invalid index-pack output": the
     reason is the line that names the object, and HEAD itself is not blamed."""
@@ -253,8 +284,12 @@ def test_symlinked_git_dir_is_not_followed(tmp_path):
 
 
 def test_build_repo_is_deterministic(tmp_path):
-    spec = [samples.CommitSpec({"a/b/c.txt": b"x\n", "top.md": b"y\n"}, "one\n\nbody\n", "A", "a@x", "2026-01-01T00:00:00Z"),
-            samples.CommitSpec({"a/d.txt": b"z\n"}, "two", "B", "b@x", "2026-01-02T00:00:00Z", delete=("top.md",))]
+    spec = [
+        samples.CommitSpec(
+            {"a/b/c.txt": b"x\n", "top.md": b"y\n"}, "one\n\nbody\n", "A", "a@x", "2026-01-01T00:00:00Z"
+        ),
+        samples.CommitSpec({"a/d.txt": b"z\n"}, "two", "B", "b@x", "2026-01-02T00:00:00Z", delete=("top.md",)),
+    ]
     first = samples.build_repo(tmp_path / "one", spec)
     second = samples.build_repo(tmp_path / "two", spec)
     assert first == second and gitsafe.SHA_RE.match(first)
@@ -350,9 +385,24 @@ def test_a_long_history_is_streamed_whole_and_its_copy_counts_as_long(tmp_path):
     make_large_repo(tmp_path / "long", commits=400, lines=8000)
     repo = gitsafe.open_submission(tmp_path / "long")
     streamed = b"\n".join(line for batch in repo.history_patches("HEAD") for line in batch)
-    whole = gitsafe.run_trusted(["--git-dir", str(repo.path), "log", "--reverse", "--first-parent", "-p", "-U0", "-M",
-                                 "--no-color", "--no-ext-diff", "--no-textconv", "--format=%x00commit %H",
-                                 "HEAD", "--"])
+    whole = gitsafe.run_trusted(
+        [
+            "--git-dir",
+            str(repo.path),
+            "log",
+            "--reverse",
+            "--first-parent",
+            "-p",
+            "-U0",
+            "-M",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--format=%x00commit %H",
+            "HEAD",
+            "--",
+        ]
+    )
     assert len(whole) > gitsafe.env.LONG_OUTPUT
     assert streamed + b"\n" == whole
     counted = gitsafe.run_trusted(["--git-dir", str(repo.path), "count-objects", "-v"]).decode()
@@ -383,9 +433,12 @@ def test_consoles_opening_a_new_submission_at_once_make_one_copy_and_each_reads_
         f"go = Path({str(go)!r})\n"
         "while not go.exists(): time.sleep(0.001)\n"
         f"opened = gitsafe.open_submission(Path({str(repo)!r}))\n"
-        "print(len(opened.commits()), os.stat(opened.path).st_ino)\n")
-    consoles = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True) for _ in range(4)]
+        "print(len(opened.commits()), os.stat(opened.path).st_ino)\n"
+    )
+    consoles = [
+        subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
     time.sleep(0.5)  # every console is started and waiting
     go.touch()
     said = [console.communicate(timeout=60) for console in consoles]
@@ -402,9 +455,19 @@ def test_the_files_of_a_tree_are_what_git_ls_tree_lists(tmp_path):
     mode, kind, size and id is what `git ls-tree -r --long` says, in its order: nested and empty-named
     folders, a name git sorts after its folder's sibling, spaces and a name that is not UTF-8, a link,
     an executable, a submodule, a file in two identical folders, an empty file."""
-    repo = make_repo(tmp_path / "sub", {"checkout.mjs": "x\n", "a/b/c/deep.txt": "deep\n", "a-b.txt": "sorted\n",
-                                        "a/b.txt": "y\n", "with space/n o.md": "z\n", "twin1/same.txt": "same\n",
-                                        "twin2/same.txt": "same\n", "empty": ""})
+    repo = make_repo(
+        tmp_path / "sub",
+        {
+            "checkout.mjs": "x\n",
+            "a/b/c/deep.txt": "deep\n",
+            "a-b.txt": "sorted\n",
+            "a/b.txt": "y\n",
+            "with space/n o.md": "z\n",
+            "twin1/same.txt": "same\n",
+            "twin2/same.txt": "same\n",
+            "empty": "",
+        },
+    )
     (repo / "run.sh").write_text("#!/bin/sh\n")
     (repo / "run.sh").chmod(0o755)
     os.symlink("checkout.mjs", repo / "link.mjs")
@@ -422,8 +485,11 @@ def test_the_files_of_a_tree_are_what_git_ls_tree_lists(tmp_path):
 
 
 def _ls_tree(copy: gitsafe.SafeRepo, rev: str) -> list[tuple]:
-    raw = subprocess.run(["git", "--git-dir", str(copy.path), "ls-tree", "-r", "-z", "--long", "--full-tree", rev],
-                         capture_output=True, check=True).stdout
+    raw = subprocess.run(
+        ["git", "--git-dir", str(copy.path), "ls-tree", "-r", "-z", "--long", "--full-tree", rev],
+        capture_output=True,
+        check=True,
+    ).stdout
     listed = []
     for item in filter(None, raw.split(b"\0")):
         meta, _, path = item.partition(b"\t")
@@ -461,8 +527,21 @@ def test_the_notes_refs_read_from_the_copys_files_are_what_git_for_each_ref_list
     copy = gitsafe.open_submission(repo)
 
     def for_each_ref() -> dict[str, str]:
-        out = subprocess.run(["git", "--git-dir", str(copy.path), "for-each-ref", "--format=%(objectname) %(refname)",
-                              "--", "refs/notes/", "refs/ai/"], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [
+                "git",
+                "--git-dir",
+                str(copy.path),
+                "for-each-ref",
+                "--format=%(objectname) %(refname)",
+                "--",
+                "refs/notes/",
+                "refs/ai/",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         return dict(reversed(line.split(" ", 1)) for line in out.splitlines())
 
     assert copy.refs_under("refs/notes/", "refs/ai/") == for_each_ref() and "refs/notes/ai" in for_each_ref()
@@ -487,11 +566,26 @@ def test_modes_an_old_or_odd_tree_records_are_read_as_git_reads_them(tmp_path):
     runs a 100664 file."""
     repo = make_repo(tmp_path / "sub", {"checkout.mjs": "x\n"})
     blob = git("hash-object", "-w", "checkout.mjs", cwd=repo).strip()
-    raw = b"".join(mode + b" " + name + b"\0" + bytes.fromhex(blob)
-                   for mode, name in [(b"100664", b"a.mjs"), (b"100777", b"b.mjs"), (b"100600", b"c.mjs"),
-                                      (b"100644", b"checkout.mjs")])
-    tree = subprocess.run(["git", "hash-object", "-w", "-t", "tree", "--literally", "--stdin"], cwd=repo, input=raw,
-                          capture_output=True, check=True).stdout.decode().strip()
+    raw = b"".join(
+        mode + b" " + name + b"\0" + bytes.fromhex(blob)
+        for mode, name in [
+            (b"100664", b"a.mjs"),
+            (b"100777", b"b.mjs"),
+            (b"100600", b"c.mjs"),
+            (b"100644", b"checkout.mjs"),
+        ]
+    )
+    tree = (
+        subprocess.run(
+            ["git", "hash-object", "-w", "-t", "tree", "--literally", "--stdin"],
+            cwd=repo,
+            input=raw,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .strip()
+    )
     commit = git("commit-tree", tree, "-m", "odd modes", cwd=repo).strip()
     git("update-ref", "refs/heads/main", commit, cwd=repo)
     copy = gitsafe.open_submission(repo)

@@ -12,8 +12,12 @@ from review.services import samples
 
 
 def build(folder, steps: list[tuple[dict[str, bytes], tuple[str, ...]]]) -> gitsafe.SafeRepo:
-    commits = [samples.CommitSpec(files, f"step {n}", "Cand", "c@example.com", f"2026-11-01T10:{n:02d}:00+00:00",
-                               delete=deleted) for n, (files, deleted) in enumerate(steps)]
+    commits = [
+        samples.CommitSpec(
+            files, f"step {n}", "Cand", "c@example.com", f"2026-11-01T10:{n:02d}:00+00:00", delete=deleted
+        )
+        for n, (files, deleted) in enumerate(steps)
+    ]
     samples.build_repo(folder, commits)
     return gitsafe.open_submission(folder)
 
@@ -24,8 +28,9 @@ def assert_same_as_blame(repo: gitsafe.SafeRepo) -> line_origins.Replay:
         if entry.path in replayed.untracked:
             continue
         # Which commit moved a line is the replay's own knowledge: blame says where it came from.
-        assert [o[:3] for o in replayed.files.get(entry.path, [])] == \
-            [o[:3] for o in repo.blame("HEAD", entry.path)], entry.path
+        assert [o[:3] for o in replayed.files.get(entry.path, [])] == [o[:3] for o in repo.blame("HEAD", entry.path)], (
+            entry.path
+        )
     # The paths each commit touched, read on the way, are git's own list (a rename: both names).
     touched = {sha: set(paths) for sha, paths in replayed.changed.items() if paths}
     assert touched == {sha: set(paths) for sha, paths in repo.changed_paths().items() if paths}
@@ -38,29 +43,66 @@ def assert_same_as_blame(repo: gitsafe.SafeRepo) -> line_origins.Replay:
 def test_renames_deletions_header_lookalikes_binaries_and_odd_paths(tmp_path):
     lines = [f"line {i}\n" for i in range(1, 21)]
     tricky = b"--- a/fake\n+++ b/fake\n@@ -1 +1 @@\n-- a/x\ndiff --git a/y b/y\n\\ not a marker\n"
-    repo = build(tmp_path / "repo", [
-        ({"a.mjs": "".join(lines).encode(), "tricky.txt": tricky, "caf\u00e9 \"q\".md": b"one\ntwo\n",
-          "bin.dat": b"\0\1\2" * 50, "empty": b""}, ()),
-        ({"a.mjs": "".join(["top\n", *lines[:10], "mid\n", *lines[12:], "end"]).encode(),  # no newline at the end
-          "tricky.txt": tricky.replace(b"-- a/x", b"-- a/changed") + b"--- more\n"}, ()),
-        ({"moved.mjs": "".join(["top\n", *lines[:10], "mid\n", *lines[12:], "end"]).encode(),
-          "bin.dat": b"\0\3" * 80}, ("a.mjs",)),  # a rename, as git detects it
-        ({"moved.mjs": "".join(["top\n", *lines[:5], "new\n", *lines[12:], "end\n"]).encode(),
-          "caf\u00e9 \"q\".md": b"one\n2\ntwo\n"}, ("empty",)),
-    ])
+    repo = build(
+        tmp_path / "repo",
+        [
+            (
+                {
+                    "a.mjs": "".join(lines).encode(),
+                    "tricky.txt": tricky,
+                    'caf\u00e9 "q".md': b"one\ntwo\n",
+                    "bin.dat": b"\0\1\2" * 50,
+                    "empty": b"",
+                },
+                (),
+            ),
+            (
+                {
+                    "a.mjs": "".join(
+                        ["top\n", *lines[:10], "mid\n", *lines[12:], "end"]
+                    ).encode(),  # no newline at the end
+                    "tricky.txt": tricky.replace(b"-- a/x", b"-- a/changed") + b"--- more\n",
+                },
+                (),
+            ),
+            (
+                {
+                    "moved.mjs": "".join(["top\n", *lines[:10], "mid\n", *lines[12:], "end"]).encode(),
+                    "bin.dat": b"\0\3" * 80,
+                },
+                ("a.mjs",),
+            ),  # a rename, as git detects it
+            (
+                {
+                    "moved.mjs": "".join(["top\n", *lines[:5], "new\n", *lines[12:], "end\n"]).encode(),
+                    'caf\u00e9 "q".md': b"one\n2\ntwo\n",
+                },
+                ("empty",),
+            ),
+        ],
+    )
     replayed = assert_same_as_blame(repo)
     assert "bin.dat" in replayed.untracked and "a.mjs" not in replayed.files
     assert len(replayed.files["moved.mjs"]) == 16  # top, five, new, eight, end
     # git's output comes in reads of any size: a hunk's body cut between two batches reads the same.
     lines = [line for batch in repo.history_patches("HEAD") for line in batch]
     for size in (1, 2, 3, 7):
-        cut = line_origins.replay(lines[i:i + size] for i in range(0, len(lines), size))
+        cut = line_origins.replay(lines[i : i + size] for i in range(0, len(lines), size))
         assert (cut.files, cut.untracked) == (replayed.files, replayed.untracked), size
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.lists(st.tuples(st.sampled_from(["x.mjs", "y.mjs"]), st.integers(0, 30), st.integers(0, 4),
-                                   st.integers(0, 5)), min_size=1, max_size=4), min_size=1, max_size=6))
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(st.sampled_from(["x.mjs", "y.mjs"]), st.integers(0, 30), st.integers(0, 4), st.integers(0, 5)),
+            min_size=1,
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_any_edit_history_replays_like_blame(tmp_path_factory, history):
     """Random histories of inserts and deletes at random places in two files."""
     files = {"x.mjs": [f"x{i}\n" for i in range(10)], "y.mjs": []}
@@ -69,7 +111,7 @@ def test_any_edit_history_replays_like_blame(tmp_path_factory, history):
         for path, at, removed, added in edits:
             body = files[path]
             at = min(at, len(body))
-            body[at:at + removed] = [f"{path} c{number} {k} {at}\n" for k in range(added)]
+            body[at : at + removed] = [f"{path} c{number} {k} {at}\n" for k in range(added)]
         steps.append(({path: "".join(body).encode() for path, body in files.items()}, ()))
     repo = build(tmp_path_factory.mktemp("h") / "repo", steps)
     assert_same_as_blame(repo)

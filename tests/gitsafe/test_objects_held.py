@@ -32,7 +32,7 @@ def test_an_index_that_lies_about_its_size_or_a_link_holds_nothing(tmp_path):
     pack = repo / ".git" / "objects" / "pack"
     [index] = [p for p in pack.iterdir() if p.suffix == ".idx"]
     data = bytearray(index.read_bytes())
-    data[8 + 4 * 255:8 + 4 * 256] = (10 ** 9).to_bytes(4, "big")  # a billion objects in a small file
+    data[8 + 4 * 255 : 8 + 4 * 256] = (10**9).to_bytes(4, "big")  # a billion objects in a small file
     index.write_bytes(bytes(data))
     assert objects_held.held(repo / ".git", [sha]) == set()
     index.unlink()

@@ -13,8 +13,7 @@ from review.harness import candidate_tests, runner, sandbox, scenarios, timeline
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 BWRAP = sandbox.detect().kind == "bwrap"
-needs_bwrap = pytest.mark.skipif(not BWRAP, reason="the candidate's tests and coverage run only inside "
-                                                   "bubblewrap")
+needs_bwrap = pytest.mark.skipif(not BWRAP, reason="the candidate's tests and coverage run only inside bubblewrap")
 
 PASSING = """import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -23,12 +22,29 @@ test("adds", () => assert.equal(1 + 1, 2));
 
 
 def test_test_files_follow_node_test_patterns_and_npm_placeholder_is_no_script():
-    paths = ["checkout.mjs", "test/a.mjs", "checkout.test.mjs", "x_test.js", "test-x.cjs", "node_modules/y.test.js",
-             "docs/testing.md", "latest.mjs", "contest.mjs", "test.mjs"]
-    assert candidate_tests.find_test_files(paths) == ["checkout.test.mjs", "test-x.cjs", "test.mjs", "test/a.mjs",
-                                                      "x_test.js"]
-    assert candidate_tests.package_test_script(b'{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}') \
+    paths = [
+        "checkout.mjs",
+        "test/a.mjs",
+        "checkout.test.mjs",
+        "x_test.js",
+        "test-x.cjs",
+        "node_modules/y.test.js",
+        "docs/testing.md",
+        "latest.mjs",
+        "contest.mjs",
+        "test.mjs",
+    ]
+    assert candidate_tests.find_test_files(paths) == [
+        "checkout.test.mjs",
+        "test-x.cjs",
+        "test.mjs",
+        "test/a.mjs",
+        "x_test.js",
+    ]
+    assert (
+        candidate_tests.package_test_script(b'{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}')
         is None
+    )
     assert candidate_tests.package_test_script(b'{"scripts":{"test":"node t.mjs"}}') == "node t.mjs"
     assert candidate_tests.package_test_script(b"{broken") is None
     assert candidate_tests.command_for(["checkout.mjs"], None) is None
@@ -74,14 +90,24 @@ test("the outside world is unreachable", async () => {
 
 @needs_bwrap
 async def test_a_package_json_test_script_runs_and_a_hanging_suite_is_killed(tmp_path):
-    repo = submission(tmp_path / "script", {"checkout.mjs": "", "package.json": '{"scripts":{"test":"node '
-                                                                                'check.mjs"}}',
-                                            "check.mjs": "process.exit(process.env.HOME ? 0 : 1);\n"})
+    repo = submission(
+        tmp_path / "script",
+        {
+            "checkout.mjs": "",
+            "package.json": '{"scripts":{"test":"node check.mjs"}}',
+            "check.mjs": "process.exit(process.env.HOME ? 0 : 1);\n",
+        },
+    )
     run = await candidate_tests.run_tests(repo, repo.head)
     assert run.state == "green" and run.command == "npm test script: node check.mjs"
-    hang = submission(tmp_path / "hang", {"checkout.mjs": "", "test/hang.test.mjs":
-                                          "import { test } from 'node:test';\ntest('x', () => new Promise(() "
-                                          "=> setInterval(() => {}, 1000)));\n"})
+    hang = submission(
+        tmp_path / "hang",
+        {
+            "checkout.mjs": "",
+            "test/hang.test.mjs": "import { test } from 'node:test';\ntest('x', () => new Promise(() "
+            "=> setInterval(() => {}, 1000)));\n",
+        },
+    )
     run = await candidate_tests.run_tests(hang, hang.head, timeout_s=3)
     assert run.state == "hung" and run.colour == "red"
     assert await leftovers_after("hang.test.mjs") == []
@@ -89,8 +115,9 @@ async def test_a_package_json_test_script_runs_and_a_hanging_suite_is_killed(tmp
 
 
 async def test_without_bubblewrap_own_tests_and_coverage_are_unavailable_not_unsandboxed(tmp_path):
-    repo = submission(tmp_path / "sub", {"checkout.mjs": "export async function chargeWithRetry() {}\n",
-                                         "checkout.test.mjs": PASSING})
+    repo = submission(
+        tmp_path / "sub", {"checkout.mjs": "export async function chargeWithRetry() {}\n", "checkout.test.mjs": PASSING}
+    )
     reduced = sandbox.detect(force_reduced=True)
     run = await candidate_tests.run_tests(repo, repo.head, reduced)
     assert run.state == "unavailable" and "bubblewrap" in run.reason
@@ -118,8 +145,7 @@ async def test_timeline_goes_red_then_green_and_reuses_results_for_a_note_only_c
     red = timeline.describe(entries[2], 3, 5)
     assert red[0].startswith(f"3/5 {commits[2][:12]} · suite ") and " · own tests RED (" in red[0]
     assert len(red) > 1 and all(line.startswith("    ") for line in red[1:])
-    assert timeline.describe(entries[4], 5, 5)[0].startswith(f"5/5 {commits[4][:12]} · same code as "
-                                                             f"{commits[3][:12]}")
+    assert timeline.describe(entries[4], 5, 5)[0].startswith(f"5/5 {commits[4][:12]} · same code as {commits[3][:12]}")
 
 
 @needs_bwrap
@@ -165,8 +191,7 @@ test("probe", () => {
   console.log("PROBE uid=" + process.getuid() + " " + tried.join(" "));
 });
 """
-    repo = submission(tmp_path / "probe",
-                      {"checkout.mjs": "export const a = 1;\n", "test/probe.test.mjs": probe})
+    repo = submission(tmp_path / "probe", {"checkout.mjs": "export const a = 1;\n", "test/probe.test.mjs": probe})
     run = await candidate_tests.run_tests(repo, repo.head)
     line = next((line for line in run.output if "PROBE" in line), "\n".join(run.output[-20:]))
     assert "uid=65534" in line

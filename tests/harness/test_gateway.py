@@ -29,7 +29,11 @@ async def gateway_factory(tmp_path):
 
 
 async def charge(session, amount=1999, key="k1", headers=None, raw=None):
-    body = raw if raw is not None else json.dumps({"amount": amount, **({"idempotencyKey": key} if key is not None else {})})
+    body = (
+        raw
+        if raw is not None
+        else json.dumps({"amount": amount, **({"idempotencyKey": key} if key is not None else {})})
+    )
     async with session.post("http://localhost:8099/charge", data=body, headers=headers or {}) as response:
         return response.status, dict(response.headers), await response.json()
 
@@ -114,8 +118,9 @@ async def test_the_gateway_takes_no_reports_about_outcomes(gateway_factory):
     gateway: a report is just another request, to a path that does not exist."""
     gateway, session = await gateway_factory()
     async with session:
-        async with session.post("http://x/__review/outcome", data='{"kind":"resolved"}',
-                                headers={"X-Review-Token": "anything"}) as forged:
+        async with session.post(
+            "http://x/__review/outcome", data='{"kind":"resolved"}', headers={"X-Review-Token": "anything"}
+        ) as forged:
             assert forged.status == 404
     assert not hasattr(gateway, "outcomes") and gateway.requests[0].path == "/__review/outcome"
 

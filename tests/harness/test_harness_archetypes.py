@@ -81,7 +81,8 @@ def test_persisted_key_passes_everything(sample_cohort_master):
     assert timeout.requests == 2 and timeout.charges_created == 1 and timeout.gaps_ms[0] >= 2000
     assert results["decline"].requests == 1
     assert runner.cached_suite(suite.commit).summary == "8/8 ok" + (
-        " (reduced sandbox)" if suite.sandbox == "reduced" else "")
+        " (reduced sandbox)" if suite.sandbox == "reduced" else ""
+    )
 
 
 def test_swallowing_try_catch_drops_the_payment(sample_cohort_master):
@@ -130,7 +131,9 @@ async def test_events_stream_as_they_happen(sample_cohort_master):
         kinds.append(event.kind)
         texts.append(event.text)
     assert kinds[0] == "scenario-start" and kinds[-1] == "suite-done"
-    assert kinds.index("process-start") < kinds.index("response") < kinds.index("outcome") < kinds.index("scenario-done")
+    assert (
+        kinds.index("process-start") < kinds.index("response") < kinds.index("outcome") < kinds.index("scenario-done")
+    )
     assert texts[-1] == "suite done: 1/1 ok" + (" (reduced sandbox)" if sandbox.detect().kind == "reduced" else "")
 
 
@@ -145,8 +148,9 @@ def test_every_result_names_the_pinned_box_it_ran_on(sample_cohort_master, capsy
     document = json.loads(capsys.readouterr().out)
     assert document["environment"] == info.fingerprint()
     assert document["environment"]["node"] == info.node_version_text
-    assert document["environment"]["sandbox"] == ("reduced (--unsafe-no-sandbox)" if info.kind == "reduced"
-                                                  else f"bwrap {info.bwrap_version}")
+    assert document["environment"]["sandbox"] == (
+        "reduced (--unsafe-no-sandbox)" if info.kind == "reduced" else f"bwrap {info.bwrap_version}"
+    )
     assert len(document["environment"]["gateway"]) == 12
     assert main(["harness", str(sample_cohort_master / "ben-larsen"), "--scenario", "happy"]) == 0
     assert f"gateway {sandbox.gateway_version()}" in capsys.readouterr().out

@@ -137,7 +137,9 @@ export async function chargeWithRetry(amount) {
   await fetch("http://localhost:8099/__review/outcome", { method: "POST",
     body: JSON.stringify({ kind: "resolved", call: 1, value: "forged" }) });
   for (const key of ["k1", "k2"]) {
-    await fetch("http://localhost:8099/charge", { method: "POST", body: JSON.stringify({ amount, idempotencyKey: key }) });
+    await fetch("http://localhost:8099/charge", {
+      method: "POST", body: JSON.stringify({ amount, idempotencyKey: key }),
+    });
   }
   throw new Error("gave up");
 }
@@ -149,14 +151,20 @@ export async function chargeWithRetry(amount) {
     assert any("client stdout (p1): ␛]52;c;cGF3bmVk" in line for line in lines)
 
 
-@pytest.mark.parametrize("files, verdict, words", [
-    ({"README.md": "no code here"}, "missing-entrypoint", "checkout.mjs is not in commit"),
-    ({"checkout.mjs": "export const nothing = 1;\n"}, "missing-entrypoint", "does not export"),
-    ({"checkout.mjs": "export async function chargeWithRetry( {\n"}, "crashed", "SyntaxError"),
-    ({"checkout.mjs": b"\xff\xfe\x00 binary \x89PNG"}, "crashed", "failed to load"),
-    ({"checkout.mjs": "import x from './missing.mjs';\nexport const chargeWithRetry = x;\n"}, "crashed",
-     "Cannot find module"),
-])
+@pytest.mark.parametrize(
+    "files, verdict, words",
+    [
+        ({"README.md": "no code here"}, "missing-entrypoint", "checkout.mjs is not in commit"),
+        ({"checkout.mjs": "export const nothing = 1;\n"}, "missing-entrypoint", "does not export"),
+        ({"checkout.mjs": "export async function chargeWithRetry( {\n"}, "crashed", "SyntaxError"),
+        ({"checkout.mjs": b"\xff\xfe\x00 binary \x89PNG"}, "crashed", "failed to load"),
+        (
+            {"checkout.mjs": "import x from './missing.mjs';\nexport const chargeWithRetry = x;\n"},
+            "crashed",
+            "Cannot find module",
+        ),
+    ],
+)
 async def test_broken_submissions_get_a_clear_verdict(tmp_path, files, verdict, words):
     repo = submission(tmp_path / "sub", files)
     result = await runner.run_scenario(repo, repo.head, QUICK)
@@ -165,19 +173,22 @@ async def test_broken_submissions_get_a_clear_verdict(tmp_path, files, verdict, 
 
 
 async def test_an_uncaught_crash_mid_call_is_reported(tmp_path):
-    code = "export function chargeWithRetry() { setTimeout(() => { throw new Error('boom'); }, 10);" \
-           " return new Promise(() => {}); }\n"
+    code = (
+        "export function chargeWithRetry() { setTimeout(() => { throw new Error('boom'); }, 10);"
+        " return new Promise(() => {}); }\n"
+    )
     result, _ = await run(tmp_path, code)
     assert result.verdict == "crashed"
     assert any("boom" in reason for reason in result.reasons)
 
 
 async def test_local_imports_work_but_symlinks_are_not_exported(tmp_path):
-    code = "import { key } from './lib/key.mjs';\nexport async function chargeWithRetry(amount) {\n" \
-           "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, " \
-           "idempotencyKey: key()})});\n  return r.json();\n}\n"
-    result, _ = await run(tmp_path, code, extra_files={"lib/key.mjs": "export const key = () => "
-                                                                      "'fixed-key';\n"})
+    code = (
+        "import { key } from './lib/key.mjs';\nexport async function chargeWithRetry(amount) {\n"
+        "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, "
+        "idempotencyKey: key()})});\n  return r.json();\n}\n"
+    )
+    result, _ = await run(tmp_path, code, extra_files={"lib/key.mjs": "export const key = () => 'fixed-key';\n"})
     assert result.verdict == "ok" and result.records[0]["key"] == "fixed-key"
 
 
@@ -187,12 +198,18 @@ async def test_reduced_sandbox_is_reported_and_still_contains_children(tmp_path,
     try:
         info = sandbox.detect()
         assert info.kind == "reduced"
-        repo = submission(tmp_path / "sub", {"checkout.mjs": (
-            "import { execSync } from 'node:child_process';\n"
-            "export async function chargeWithRetry(amount) {\n"
-            "  let how = 'spawned'; try { execSync('true'); } catch (e) { how = 'refused'; }\n"
-            "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
-            "body: JSON.stringify({amount, idempotencyKey: how})});\n  return r.json();\n}\n")})
+        repo = submission(
+            tmp_path / "sub",
+            {
+                "checkout.mjs": (
+                    "import { execSync } from 'node:child_process';\n"
+                    "export async function chargeWithRetry(amount) {\n"
+                    "  let how = 'spawned'; try { execSync('true'); } catch (e) { how = 'refused'; }\n"
+                    "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
+                    "body: JSON.stringify({amount, idempotencyKey: how})});\n  return r.json();\n}\n"
+                )
+            },
+        )
         suite = await runner.run_suite(repo, names=["happy"], info=info)
         assert suite.sandbox == "reduced"
         assert suite.scenarios[0].records[0]["key"] == "refused"
@@ -201,15 +218,18 @@ async def test_reduced_sandbox_is_reported_and_still_contains_children(tmp_path,
         sandbox.detect.cache_clear()
 
 
-CHARGE = ("  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
-          "body: JSON.stringify({amount, idempotencyKey: 'k1'})});\n  return r.json();\n}\n")
+CHARGE = (
+    "  const r = await fetch('http://localhost:8099/charge', {method: 'POST', "
+    "body: JSON.stringify({amount, idempotencyKey: 'k1'})});\n  return r.json();\n}\n"
+)
 
 
 async def test_a_50_kb_line_and_a_fake_node_notice_are_shown_cut_not_fatal(tmp_path):
-    code = ("export async function chargeWithRetry(amount) {\n  console.log('(node:1) ExperimentalWarning: "
-            "Permission is an experimental feature and might change at any time');\n  "
-            "process.stdout.write('x'.repeat(50000) + '\\nafter the long line\\n');\n"
-            + CHARGE)
+    code = (
+        "export async function chargeWithRetry(amount) {\n  console.log('(node:1) ExperimentalWarning: "
+        "Permission is an experimental feature and might change at any time');\n  "
+        "process.stdout.write('x'.repeat(50000) + '\\nafter the long line\\n');\n" + CHARGE
+    )
     result, lines = await run(tmp_path, code)
     assert result.verdict == "ok"
     long = [line for line in lines if "xxxx" in line]
@@ -223,12 +243,17 @@ async def test_a_tree_naming_checkout_twice_exports_the_first(tmp_path):
     from helpers import git, make_repo
 
     folder = make_repo(tmp_path / "dup", {"README.md": "x\n"})
-    first = git("hash-object", "-w", "--stdin", cwd=folder,
-                input_text="export async function chargeWithRetry(amount) {\n" + CHARGE).strip()
-    second = git("hash-object", "-w", "--stdin", cwd=folder,
-                 input_text="throw new Error('second');\n").strip()
-    tree = git("mktree", cwd=folder, input_text=f"100644 blob {first}\tcheckout.mjs\n100644 blob "
-                                                f"{second}\tcheckout.mjs\n")
+    first = git(
+        "hash-object",
+        "-w",
+        "--stdin",
+        cwd=folder,
+        input_text="export async function chargeWithRetry(amount) {\n" + CHARGE,
+    ).strip()
+    second = git("hash-object", "-w", "--stdin", cwd=folder, input_text="throw new Error('second');\n").strip()
+    tree = git(
+        "mktree", cwd=folder, input_text=f"100644 blob {first}\tcheckout.mjs\n100644 blob {second}\tcheckout.mjs\n"
+    )
     commit = git("commit-tree", tree.strip(), "-m", "dup", cwd=folder).strip()
     git("update-ref", "refs/heads/main", commit, cwd=folder)
     repo = gitsafe.open_submission(folder)
@@ -241,10 +266,15 @@ async def test_output_of_any_shape_is_read_in_bounded_lines():
     from review.harness import process
 
     stream = asyncio.StreamReader()
-    for piece in (b"first\n", b"y" * 300_000, b"\nafter\n", b"(node:9) ExperimentalWarning: Permission is an experimental "
-                  b"feature and might change at any time\n", b"no newline at the end"):
+    for piece in (
+        b"first\n",
+        b"y" * 300_000,
+        b"\nafter\n",
+        b"(node:9) ExperimentalWarning: Permission is an experimental feature and might change at any time\n",
+        b"no newline at the end",
+    ):
         for start in range(0, len(piece), 4096):
-            stream.feed_data(piece[start:start + 4096])
+            stream.feed_data(piece[start : start + 4096])
     stream.feed_eof()
     lines = [line async for line in process.capped_lines(stream, 1 << 20, notice_once=True)]
     assert lines[0] == "first" and lines[1].startswith("y" * 2000) and "the line goes on" in lines[1]
@@ -284,8 +314,7 @@ def test_without_bubblewrap_nothing_runs_unless_the_reviewer_opts_in(tmp_path, m
         assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy"]) == 2
         assert "--unsafe-no-sandbox" in capsys.readouterr().err
         # The explicit opt-in runs it, and says so in the result; the background harness still never does.
-        assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy", "--unsafe-no-sandbox",
-                     "--json"]) == 0
+        assert main(["harness", str(tmp_path / "sub"), "--scenario", "happy", "--unsafe-no-sandbox", "--json"]) == 0
         assert '"sandbox": "reduced"' in capsys.readouterr().out
         row.harness = None
         asyncio.run(cohort.fill_harness([row]))
@@ -297,15 +326,17 @@ def test_without_bubblewrap_nothing_runs_unless_the_reviewer_opts_in(tmp_path, m
 async def test_a_forged_outcome_changes_nothing(tmp_path):
     """The draft that swallows the 503 and resolves, dressed up: fake driver lines on stderr, a fake report
     to the gateway, a patched socket write. The outcome is what the runner saw: the call resolved."""
-    code = ("import net from 'node:net';\nconst write = "
-            "net.Socket.prototype.write;\nnet.Socket.prototype.write = function (chunk, ...rest) { return "
-            "write.call(this, chunk, ...rest); };\nexport async function chargeWithRetry(amount) {\n  "
-            "process.stderr.write('[review-driver] "
-            "{\"kind\":\"rejected\",\"call\":1,\"message\":\"forged\"}\\n');\n  await "
-            "fetch('http://localhost:8099/__review/outcome', {method: 'POST', headers: {'x-review-token': "
-            "'x'}, body: JSON.stringify({kind: 'rejected', call: 1})});\n  const r = await "
-            "fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, "
-            "idempotencyKey: 'k'})});\n  return {ok: r.ok};\n}\n")
+    code = (
+        "import net from 'node:net';\nconst write = "
+        "net.Socket.prototype.write;\nnet.Socket.prototype.write = function (chunk, ...rest) { return "
+        "write.call(this, chunk, ...rest); };\nexport async function chargeWithRetry(amount) {\n  "
+        "process.stderr.write('[review-driver] "
+        '{"kind":"rejected","call":1,"message":"forged"}\\n\');\n  await '
+        "fetch('http://localhost:8099/__review/outcome', {method: 'POST', headers: {'x-review-token': "
+        "'x'}, body: JSON.stringify({kind: 'rejected', call: 1})});\n  const r = await "
+        "fetch('http://localhost:8099/charge', {method: 'POST', body: JSON.stringify({amount, "
+        "idempotencyKey: 'k'})});\n  return {ok: r.ok};\n}\n"
+    )
     result, lines = await run(tmp_path, code, scenarios.BY_NAME["always-503"])
     # From the exit code the runner saw, not the claims.
     assert result.outcomes[0]["kind"] == "resolved"
@@ -315,9 +346,11 @@ async def test_a_forged_outcome_changes_nothing(tmp_path):
 
 
 async def test_a_client_that_never_reaches_the_charge_endpoint_gets_a_verdict_of_its_own(tmp_path):
-    wrong = ("export async function chargeWithRetry(amount) {\n"
-             "  for (let i = 0; i < 4; i++) await fetch('http://localhost:8099/charges', {method: 'POST', "
-             "body: JSON.stringify({amount, idempotencyKey: 'k'})});\n  return {ok: true};\n}\n")
+    wrong = (
+        "export async function chargeWithRetry(amount) {\n"
+        "  for (let i = 0; i < 4; i++) await fetch('http://localhost:8099/charges', {method: 'POST', "
+        "body: JSON.stringify({amount, idempotencyKey: 'k'})});\n  return {ok: true};\n}\n"
+    )
     result, _ = await run(tmp_path / "wrong", wrong)
     assert result.verdict == "wrong-endpoint" and result.charges_created == 0
     nothing = "export async function chargeWithRetry(amount) { return {ok: true}; }\n"
@@ -373,47 +406,60 @@ def test_a_full_disk_while_exporting_the_code_is_said_never_a_traceback(tmp_path
         except sandbox.SandboxError as error:
             print("SAID:", error)
     """)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                            env={**os.environ})
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env={**os.environ}
+    )
     assert result.returncode == 0, result.stderr
     assert "SAID: cannot write the candidate's code for the run (checkout.mjs): File too large" in result.stdout
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("code, words", [
-    # 300 MiB of Buffers (filled, so resident), then waiting: past the memory cap.
-    ("const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));\nexport "
-     "async function chargeWithRetry() { await new Promise((r) => setTimeout(r, 60000)); return kept; }\n",
-     "MiB of memory in use (the limit is 100 MiB)"),
-    # 8 MiB files, one after another, into the only folder it may write: past the disk cap.
-    ('import { writeFileSync } from "node:fs";\n'
-     "export async function chargeWithRetry() {\n"
-     "  for (let i = 0; i < 12; i++) { writeFileSync(`blob${i}.bin`, Buffer.alloc(8 * 1024 * 1024, 1));\n"
-     "    await new Promise((r) => setTimeout(r, 50)); }\n"
-     "  await new Promise((r) => setTimeout(r, 60000));\n}\n",
-     "written to disk (the limit is 30 MiB)"),
-    # An endless flood on stdout (64 KiB are shown, the rest drained): past the output cap.
-    ('const line = "x".repeat(8191) + "\\n";\n'
-     "export async function chargeWithRetry() {\n"
-     "  for (;;) { if (!process.stdout.write(line)) await new Promise((r) => process.stdout.once('drain', r)); }\n}\n",
-     "written to stdout and stderr (the limit is 4 MiB)"),
-])
-async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code,
-                                                                               words):
+@pytest.mark.parametrize(
+    "code, words",
+    [
+        # 300 MiB of Buffers (filled, so resident), then waiting: past the memory cap.
+        (
+            "const kept = []; for (let i = 0; i < 6; i++) kept.push(Buffer.alloc(50 * 1024 * 1024, 1));\nexport "
+            "async function chargeWithRetry() { await new Promise((r) => setTimeout(r, 60000)); return kept; }\n",
+            "MiB of memory in use (the limit is 100 MiB)",
+        ),
+        # 8 MiB files, one after another, into the only folder it may write: past the disk cap.
+        (
+            'import { writeFileSync } from "node:fs";\n'
+            "export async function chargeWithRetry() {\n"
+            "  for (let i = 0; i < 12; i++) { writeFileSync(`blob${i}.bin`, Buffer.alloc(8 * 1024 * 1024, 1));\n"
+            "    await new Promise((r) => setTimeout(r, 50)); }\n"
+            "  await new Promise((r) => setTimeout(r, 60000));\n}\n",
+            "written to disk (the limit is 30 MiB)",
+        ),
+        # An endless flood on stdout (64 KiB are shown, the rest drained): past the output cap.
+        (
+            'const line = "x".repeat(8191) + "\\n";\n'
+            "export async function chargeWithRetry() {\n"
+            "  for (;;) {\n"
+            "    if (!process.stdout.write(line)) await new Promise((r) => process.stdout.once('drain', r));\n"
+            "  }\n}\n",
+            "written to stdout and stderr (the limit is 4 MiB)",
+        ),
+    ],
+)
+async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(tmp_path, monkeypatch, code, words):
     """The runner measures the run's processes (resident memory, their count) and its folder, and
     kills the run past a cap: the verdict says which, from the runner's own measurement."""
     from review.harness import driver_run, process
 
-    monkeypatch.setattr(driver_run, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20,
-                                                             output=4 << 20))
+    monkeypatch.setattr(
+        driver_run, "LIMITS", process.Limits(memory=100 << 20, processes=64, disk=30 << 20, output=4 << 20)
+    )
     result, lines = await run(tmp_path, code)
     assert result.verdict == "resource-limit", (result.verdict, result.reasons)
     assert any(words in reason for reason in result.reasons)
     assert any("[runner]" in line and words in line for line in lines)
 
 
-TWO_QUICK = scenarios.Scenario("two-orders", "two calls, both 200", "2 charges", scenarios.FaultPlan(),
-                               calls=(1999, 1999), limit_s=3.0)
+TWO_QUICK = scenarios.Scenario(
+    "two-orders", "two calls, both 200", "2 charges", scenarios.FaultPlan(), calls=(1999, 1999), limit_s=3.0
+)
 SECOND_CALL_HANGS = """
 let calls = 0;
 export async function chargeWithRetry(amount) {
@@ -513,8 +559,10 @@ def test_the_disk_watch_counts_a_tree_too_deep_to_recurse(tmp_path):
     trees.remove(tmp_path / "work")
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),
-                    reason="needs root to act as another user (root itself reads any folder)")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("setpriv"),
+    reason="needs root to act as another user (root itself reads any folder)",
+)
 def test_folders_the_candidate_locked_are_removed_by_a_reviewer_who_is_not_root():
     """The candidate's code may chmod 000 what it made in its run folder: a reviewer (never root)
     still removes all of it, as the owner of those files."""
@@ -532,24 +580,44 @@ def test_folders_the_candidate_locked_are_removed_by_a_reviewer_who_is_not_root(
     os.chmod(top / "run/locked", 0)
     top.chmod(0o755)
     source = Path(trees.__file__).parents[2]
-    subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
-                    "import sys; from pathlib import Path; from review.support import trees; "
-                    "trees.remove(Path(sys.argv[1]))", str(top / "run")],
-                   check=True, env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"}, timeout=60)
+    subprocess.run(
+        [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from review.support import trees; trees.remove(Path(sys.argv[1]))",
+            str(top / "run"),
+        ],
+        check=True,
+        env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
     left = list(top.iterdir())
     shutil.rmtree(top)
     assert left == []
 
 
-@pytest.mark.parametrize("code, words", [
-    ("process.exit(0);\nexport async function chargeWithRetry() {}\n",
-     "checkout.mjs ended its own process (process.exit) while it was loading"),
-    ("process.reallyExit(3);\nexport async function chargeWithRetry() {}\n",
-     "checkout.mjs ended its own process (process.exit) while it was loading"),
-    ("export async function chargeWithRetry() { setTimeout(() => process.exit(0), 5); "
-     "await new Promise((r) => setTimeout(r, 1000)); }\n",
-     "call 1 never settled: the candidate's code ended its own process (process.exit)"),
-])
+@pytest.mark.parametrize(
+    "code, words",
+    [
+        (
+            "process.exit(0);\nexport async function chargeWithRetry() {}\n",
+            "checkout.mjs ended its own process (process.exit) while it was loading",
+        ),
+        (
+            "process.reallyExit(3);\nexport async function chargeWithRetry() {}\n",
+            "checkout.mjs ended its own process (process.exit) while it was loading",
+        ),
+        (
+            "export async function chargeWithRetry() { setTimeout(() => process.exit(0), 5); "
+            "await new Promise((r) => setTimeout(r, 1000)); }\n",
+            "call 1 never settled: the candidate's code ended its own process (process.exit)",
+        ),
+    ],
+)
 async def test_code_that_ends_its_own_process_is_said_so_never_resolved(tmp_path, code, words):
     """process.exit(0) mid-call is an exit code the runner would read as 'every call resolved', and
     exit(3) at load as an import error with no message: the log says what the code did instead."""
@@ -610,12 +678,17 @@ def _submodule_entry(folder: Path) -> gitsafe.SafeRepo:
     return gitsafe.open_submission(folder)
 
 
-@pytest.mark.parametrize("make, words", [
-    (_linked_entry, "checkout.mjs is a symbolic link (to /etc/passwd)"),
-    (_submodule_entry, "checkout.mjs is a submodule"),
-    (lambda folder: submission(folder, {"checkout.mjs": "export const a = 1;\n//" + "x" * (2 << 20) + "\n"}),
-     "checkout.mjs is 2.0 MiB; the harness runs files of at most 1 MiB"),
-])
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (_linked_entry, "checkout.mjs is a symbolic link (to /etc/passwd)"),
+        (_submodule_entry, "checkout.mjs is a submodule"),
+        (
+            lambda folder: submission(folder, {"checkout.mjs": "export const a = 1;\n//" + "x" * (2 << 20) + "\n"}),
+            "checkout.mjs is 2.0 MiB; the harness runs files of at most 1 MiB",
+        ),
+    ],
+)
 async def test_an_entry_point_that_is_not_run_says_which_reason_applies(tmp_path, make, words):
     repo = make(tmp_path / "sub")
     result = await runner.run_scenario(repo, repo.head, QUICK)

@@ -79,12 +79,17 @@ def test_blind_triage_and_export_list_candidates_in_their_numbers_not_by_name(sa
     listed = [row["name"] for row in json.loads(capsys.readouterr().out)["submissions"]]
     assert listed == [f"candidate-{n}" for n in range(1, 9)]
     for name in ("ada-okafor", "ben-larsen", "dev-patel"):  # beside the sample's own scores
-        store.save(sample_cohort / name, store.Review(["ana"], cohort.load_row(sample_cohort / name).head,
-                                                      state="draft", comment="fine"))
+        store.save(
+            sample_cohort / name,
+            store.Review(["ana"], cohort.load_row(sample_cohort / name).head, state="draft", comment="fine"),
+        )
     assert main(["export", str(sample_cohort), "--anonymous", "--format", "csv"]) == 0
     # The submissions' rows (the cohort's agreement table follows them).
-    exported = [row["submission"] for row in csv.DictReader(io.StringIO(capsys.readouterr().out))
-                if row["submission"].startswith("candidate-")]
+    exported = [
+        row["submission"]
+        for row in csv.DictReader(io.StringIO(capsys.readouterr().out))
+        if row["submission"].startswith("candidate-")
+    ]
     numbers = [anonymity.alias_number(alias) for alias in exported]
     # Every candidate, in their numbers (in the folders' order they would not be sorted so).
     assert set(numbers) == set(range(1, 9)) and numbers == sorted(numbers)

@@ -20,11 +20,17 @@ def test_planted_submissions_look_like_any_candidate_and_the_answers_stay_outsid
         row = rows[entry.name]
         assert row.head == entry.head and row.problem is None and row.state == "new"
         history = git("log", "--format=%an %ae %B", cwd=sample_cohort / entry.name)
-        note = (sample_cohort / entry.name / "NOTE.md").read_text() if (sample_cohort / entry.name / "NOTE.md").exists() \
+        note = (
+            (sample_cohort / entry.name / "NOTE.md").read_text()
+            if (sample_cohort / entry.name / "NOTE.md").exists()
             else ""
+        )
         assert not SAMPLE_NAMES.search(history + note), SAMPLE_NAMES.search(history + note)
-    on_disk = " ".join(path.read_text(errors="replace") for path in sample_cohort.rglob("*")
-                       if path.is_file() and ".git" not in path.parts)
+    on_disk = " ".join(
+        path.read_text(errors="replace")
+        for path in sample_cohort.rglob("*")
+        if path.is_file() and ".git" not in path.parts
+    )
     assert "archetype" not in on_disk and "calibration" not in on_disk  # nothing in the cohort marks them
     assert calibration.ledger_path().is_file() and not calibration.ledger_path().is_relative_to(sample_cohort)
 

@@ -72,18 +72,22 @@ def test_a_shallow_clone_says_its_history_is_cut(tmp_path):
     git("clone", "-q", "--depth", "1", f"file://{source}", str(cohort_dir / "shallow"), cwd=tmp_path)
     row = cohort.triage(cohort_dir)[0]
     assert row.commits == 1 and row.problem is None
-    assert any("shallow clone" in line and "older commits" in line for line in row.attribution["cut"]), \
-        row.attribution["cut"]
+    assert any("shallow clone" in line and "older commits" in line for line in row.attribution["cut"]), row.attribution[
+        "cut"
+    ]
 
 
 def test_review_state_from_score_files(sample_cohort):
     head = cohort.load_row(sample_cohort / "ben-larsen").head
     (sample_cohort / "ben-larsen.review.toml").write_text(
-        f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{head}"\n')
+        f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{head}"\n'
+    )
     (sample_cohort / "ada-okafor.review.toml").write_text(
-        'schema = 1\n[[reviews]]\nreviewers = ["ben"]\nstate = "final"\ncommit = "' + "0" * 40 + '"\n')
+        'schema = 1\n[[reviews]]\nreviewers = ["ben"]\nstate = "final"\ncommit = "' + "0" * 40 + '"\n'
+    )
     (sample_cohort / "chen-wei.review.toml").write_text(
-        f'schema = 1\n[[reviews]]\nreviewers = ["ana", "ben"]\nstate = "draft"\ncommit = "{head}"\n')
+        f'schema = 1\n[[reviews]]\nreviewers = ["ana", "ben"]\nstate = "draft"\ncommit = "{head}"\n'
+    )
     for name in ("ben-larsen", "ada-okafor", "chen-wei"):
         seal_file(sample_cohort / f"{name}.review.toml")
     (sample_cohort / "dev-patel.review.toml").write_text("this is [not toml")
@@ -99,18 +103,37 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
     document = json.loads(capsys.readouterr().out)
     assert document["cohort"] == str(sample_cohort.resolve())
     first = document["submissions"][0]
-    assert list(first) == ["name", "path", "problem", "head", "commits", "last_commit", "assistants", "ai_share",
-                           "harness", "state", "reviewers", "complete", "attribution", "scenarios", "key_scope",
-                           "disclosure", "states", "agreement"]
+    assert list(first) == [
+        "name",
+        "path",
+        "problem",
+        "head",
+        "commits",
+        "last_commit",
+        "assistants",
+        "ai_share",
+        "harness",
+        "state",
+        "reviewers",
+        "complete",
+        "attribution",
+        "scenarios",
+        "key_scope",
+        "disclosure",
+        "states",
+        "agreement",
+    ]
     ada = next(s for s in document["submissions"] if s["name"] == "ada-okafor")
     # The untouched draft: every added line of code is the assistant's (the note is prose, not counted).
     assert ada["attribution"]["tools"] == ["Claude Code"] and ada["ai_share"] == 1.0
     # Lean: counts, tools and conflicts; the per-file list and the spans only on request.
-    assert set(ada["attribution"]) >= {"tools", "share", "conflicts", "unmapped", "file_counts", "cut",
-                                       "added_lines"}
+    assert set(ada["attribution"]) >= {"tools", "share", "conflicts", "unmapped", "file_counts", "cut", "added_lines"}
     assert "spans" not in ada["attribution"] and "files" not in ada["attribution"]
-    assert ada["attribution"]["file_counts"] == {"files": 2, "counted": 1,
-                                                 "left_out": {"prose (the note, a README)": 1}}
+    assert ada["attribution"]["file_counts"] == {
+        "files": 2,
+        "counted": 1,
+        "left_out": {"prose (the note, a README)": 1},
+    }
     assert main(["triage", str(sample_cohort), "--json", "--files"]) == 0
     listed = next(s for s in json.loads(capsys.readouterr().out)["submissions"] if s["name"] == "ada-okafor")
     counted = {f["path"]: f["counted"] for f in listed["attribution"]["files"]}
@@ -129,8 +152,12 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
 def test_triage_anonymous_shows_no_candidate_name_or_address(sample_cohort, capsys):
     from review.services import samples
 
-    people = {person for series in samples.load_series() for spec in series.commits[1:]
-              for person in (spec.author_name, spec.author_email)}
+    people = {
+        person
+        for series in samples.load_series()
+        for spec in series.commits[1:]
+        for person in (spec.author_name, spec.author_email)
+    }
     names = {p.name for p in sample_cohort.iterdir() if p.is_dir()}
     assert main(["triage", str(sample_cohort), "--anonymous", "--json"]) == 0
     blind = capsys.readouterr().out
@@ -138,8 +165,9 @@ def test_triage_anonymous_shows_no_candidate_name_or_address(sample_cohort, caps
     table = capsys.readouterr().out
     for text in (blind, table):
         # "Ada Okafor", "ada-okafor", "ada@…": none of them anywhere, the spans' evidence included.
-        leaked = [who for who in names | people if who.lower() in text.lower() and "[bot]" not in who
-                  and "noreply" not in who]
+        leaked = [
+            who for who in names | people if who.lower() in text.lower() and "[bot]" not in who and "noreply" not in who
+        ]
         assert leaked == []
     document = json.loads(blind)
     assert [s["name"] for s in document["submissions"]] == [f"candidate-{n}" for n in range(1, len(names) + 1)]
@@ -157,8 +185,9 @@ def test_triage_of_an_empty_cohort_says_so(tmp_path, capsys):
 
 
 def test_cli_errors_exit_2_with_a_message(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "review", "triage", str(tmp_path / "nope")],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "review", "triage", str(tmp_path / "nope")], capture_output=True, text=True
+    )
     assert result.returncode == 2 and "no such folder" in result.stderr
     (tmp_path / "file").write_text("x")
     result = subprocess.run([sys.executable, "-m", "review", str(tmp_path / "file")], capture_output=True, text=True)
@@ -229,7 +258,7 @@ def test_the_session_hands_the_ui_what_it_last_opened_only_at_that_head(sample_c
     git("commit", "-qm", "Later", cwd=ben)
     moved = session.open(ben)
     assert moved.head != opened.head and session.last_opened(ben, opened.head) is None
-    for other in sorted(p for p in sample_cohort.iterdir() if p.is_dir() and p != ben)[:Session.OPENED_KEPT]:
+    for other in sorted(p for p in sample_cohort.iterdir() if p.is_dir() and p != ben)[: Session.OPENED_KEPT]:
         session.open(other)
     assert session.last_opened(ben, moved.head) is None  # only the last few are kept for the UI
 
@@ -304,13 +333,14 @@ def test_a_long_diff_is_handed_out_first_by_its_first_lines_then_whole(tmp_path)
     analysis = Session(tmp_path / "cohort").open(folder, on_diff=handed.append)
     assert [d.partial for d in handed] == [True, False] and handed[1] is analysis.diff
     first, whole = ([line.text for f in d.files for h in f.hunks for line in h.lines] for d in handed)
-    assert 1000 < len(first) < len(whole) == 6000 and whole[:len(first)] == first
+    assert 1000 < len(first) < len(whole) == 6000 and whole[: len(first)] == first
     assert analysis.diff.ai_added == 6000  # the whole one is the one marked
 
 
 def test_a_sha256_repository_is_read_like_any_other(tmp_path):
     """`git init --object-format=sha256`: 64-digit ids through the safe clone, the diff from the
     starter, the attribution and the one-commit diff against SHA-256's own empty tree."""
+
     def sha256_repo(name: str, *commits: tuple[dict[str, str], str]) -> None:
         repo = tmp_path / name
         repo.mkdir()
@@ -321,9 +351,14 @@ def test_a_sha256_repository_is_read_like_any_other(tmp_path):
             git("add", "-A", cwd=repo)
             git("commit", "-q", "-m", message, cwd=repo)
 
-    sha256_repo("sha256-cand", ({"README.md": "the task\n"}, "starter"),
-                ({"checkout.mjs": "export async function chargeWithRetry(amount) {\n  return amount;\n}\n"},
-                 "checkout\n\nCo-authored-by: Claude <noreply@anthropic.com>"))
+    sha256_repo(
+        "sha256-cand",
+        ({"README.md": "the task\n"}, "starter"),
+        (
+            {"checkout.mjs": "export async function chargeWithRetry(amount) {\n  return amount;\n}\n"},
+            "checkout\n\nCo-authored-by: Claude <noreply@anthropic.com>",
+        ),
+    )
     sha256_repo("sha256-single", ({"checkout.mjs": "export const x = 1;\n"}, "all at once"))
 
     rows = {r.name: r for r in cohort.triage(tmp_path, spans=True)}

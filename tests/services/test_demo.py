@@ -3,8 +3,16 @@
 from review import gitsafe
 from review.services import cohort, samples
 
-ARCHETYPES = {"ada-okafor", "ben-larsen", "chen-wei", "dev-patel", "eve-santos", "finn-mueller", "gia-romano",
-              "hal-kim"}
+ARCHETYPES = {
+    "ada-okafor",
+    "ben-larsen",
+    "chen-wei",
+    "dev-patel",
+    "eve-santos",
+    "finn-mueller",
+    "gia-romano",
+    "hal-kim",
+}
 
 
 def test_sample_cohort_builds_identical_commit_ids_twice(tmp_path):
@@ -36,8 +44,9 @@ def test_the_draft_candidate_still_has_the_per_attempt_key(sample_cohort):
     assert b"idempotencyKey: crypto.randomUUID(), // fresh key per attempt" in repo.show("HEAD", "checkout.mjs")
     chen = gitsafe.open_submission(sample_cohort / "chen-wei")
     subjects = [c.subject for c in chen.commits()]
-    assert subjects.index("Add a test: a retry after a 503 must reuse the idempotency key") < \
-        subjects.index("Persist the idempotency key before the first request")
+    assert subjects.index("Add a test: a retry after a 503 must reuse the idempotency key") < subjects.index(
+        "Persist the idempotency key before the first request"
+    )
 
 
 def test_rebuilding_never_deletes_what_it_did_not_build(tmp_path):

@@ -66,9 +66,11 @@ def test_git_ai_notes_are_fetched_and_mapped(tmp_path):
     (repo / "checkout.mjs").write_text("a\nb\nc\nd\n")
     git("commit", "-qam", "work", cwd=repo)
     sha = git("rev-parse", "HEAD", cwd=repo).strip()
-    note = ('checkout.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 2-3\n---\n{"schema_version": "authorship/3.0.0", '
-            '"prompts": {}, "sessions": {"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "claude", "id": "x", '
-            '"model": "claude-opus-4-5"}}}}\n')
+    note = (
+        'checkout.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 2-3\n---\n{"schema_version": "authorship/3.0.0", '
+        '"prompts": {}, "sessions": {"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "claude", "id": "x", '
+        '"model": "claude-opus-4-5"}}}}\n'
+    )
     git("notes", "--ref=ai", "add", "-m", note, sha, cwd=repo)
     result = analysis.analyse(gitsafe.open_submission(repo))
     lines = added(result, "checkout.mjs")
@@ -77,8 +79,10 @@ def test_git_ai_notes_are_fetched_and_mapped(tmp_path):
 
 
 def test_agent_trace_file_at_head(tmp_path):
-    trace = '{"version":"0.1.0","id":"1","timestamp":"t","tool":{"name":"cursor"},"files":[{"path":"checkout.mjs",' \
-            '"conversations":[{"contributor":{"type":"ai"},"ranges":[{"start_line":1,"end_line":1}]}]}]}\n'
+    trace = (
+        '{"version":"0.1.0","id":"1","timestamp":"t","tool":{"name":"cursor"},"files":[{"path":"checkout.mjs",'
+        '"conversations":[{"contributor":{"type":"ai"},"ranges":[{"start_line":1,"end_line":1}]}]}]}\n'
+    )
     repo = make_repo(tmp_path / "s", {"README.md": "x\n"}, "starter")
     (repo / "checkout.mjs").write_text("one\ntwo\n")
     (repo / ".agent-trace").mkdir()
@@ -91,8 +95,9 @@ def test_agent_trace_file_at_head(tmp_path):
 
 
 def test_odd_files_parse_and_say_what_they_are(tmp_path):
-    repo = make_repo(tmp_path / "s", {"f.txt": "a\nb\n", "old.txt": "same\n", "gone.txt": "bye\n",
-                                      "nonl.txt": "x"}, "starter")
+    repo = make_repo(
+        tmp_path / "s", {"f.txt": "a\nb\n", "old.txt": "same\n", "gone.txt": "bye\n", "nonl.txt": "x"}, "starter"
+    )
     (repo / "bin.dat").write_bytes(b"\x00\x01\x02binary")
     (repo / "f.txt").write_text("a\nB\n")
     (repo / "f.txt").chmod(0o755)
@@ -117,8 +122,10 @@ def test_odd_files_parse_and_say_what_they_are(tmp_path):
 
 def test_a_huge_patch_is_cut_and_says_so():
     body = "".join(f"+line {i}\n" for i in range(200))
-    chunk = ("diff --git a/f{n}.txt b/f{n}.txt\nnew file mode 100644\n--- /dev/null\n+++ b/f{n}.txt\n"
-             "@@ -0,0 +1,200 @@\n" + body)
+    chunk = (
+        "diff --git a/f{n}.txt b/f{n}.txt\nnew file mode 100644\n--- /dev/null\n+++ b/f{n}.txt\n"
+        "@@ -0,0 +1,200 @@\n" + body
+    )
     patch = "".join(chunk.format(n=n) for n in range(40)).encode()
     original = diff.MAX_PATCH_BYTES
     diff.MAX_PATCH_BYTES = len(patch) // 2
@@ -134,9 +141,14 @@ def test_the_share_counts_code_not_the_note_lockfiles_vendored_or_generated_file
     """A 2,000-line lockfile or a 500-line note must not dilute what the assistant wrote."""
     repo = make_repo(tmp_path / "share", {"README.md": "task\n"})
     draft = "".join(f"export const v{i} = {i};\n" for i in range(20))
-    files = {"checkout.mjs": draft, "NOTE.md": "note line\n" * 500, "package-lock.json": "{}\n" * 2000,
-             "vendor/lib.js": "x();\n" * 300, "gen/api.js": "y();\n" * 300,
-             ".gitattributes": "gen/* linguist-generated\n"}
+    files = {
+        "checkout.mjs": draft,
+        "NOTE.md": "note line\n" * 500,
+        "package-lock.json": "{}\n" * 2000,
+        "vendor/lib.js": "x();\n" * 300,
+        "gen/api.js": "y();\n" * 300,
+        ".gitattributes": "gen/* linguist-generated\n",
+    }
     for path, text in files.items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
         (repo / path).write_text(text)
@@ -182,12 +194,16 @@ def test_a_history_longer_than_is_read_keeps_the_true_base_and_says_what_was_cut
 
 
 def test_a_disclosure_written_in_the_readme_instead_of_the_note_is_read(tmp_path):
-    repo = make_repo(tmp_path / "s", {"README.md": "# Task\nYou may use an AI assistant like Claude.\n",
-                                      "checkout.mjs": "// starter\n"}, "starter")
+    repo = make_repo(
+        tmp_path / "s",
+        {"README.md": "# Task\nYou may use an AI assistant like Claude.\n", "checkout.mjs": "// starter\n"},
+        "starter",
+    )
     (repo / "checkout.mjs").write_text("// starter\nexport async function chargeWithRetry() {}\n")
     (repo / "NOTE.md").write_text("# Note\n\nI verified the happy path.\n")
-    (repo / "README.md").write_text("# Task\nYou may use an AI assistant like Claude.\n\n"
-                                    "## AI use\nCursor wrote lines 2-2 of checkout.mjs.\n")
+    (repo / "README.md").write_text(
+        "# Task\nYou may use an AI assistant like Claude.\n\n## AI use\nCursor wrote lines 2-2 of checkout.mjs.\n"
+    )
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "Solution", cwd=repo)
     result = analysis.analyse(gitsafe.open_submission(repo))
@@ -210,11 +226,15 @@ def test_git_ai_remote_notes_and_the_legacy_authorship_refs_are_read(tmp_path):
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "second", cwd=repo)
     second = git("rev-parse", "HEAD", cwd=repo).strip()
-    note = ('checkout.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 2\n---\n{"schema_version": "authorship/3.0.0", '
-            '"prompts": {}, "sessions": {"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "firebender", "id": "x"}}}}\n')
+    note = (
+        'checkout.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 2\n---\n{"schema_version": "authorship/3.0.0", '
+        '"prompts": {}, "sessions": {"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "firebender", "id": "x"}}}}\n'
+    )
     git("notes", "--ref=ai-remote/origin", "add", "-m", note, first, cwd=repo)  # refs/notes/ai-remote/origin
-    legacy = '{"files":{"lib.mjs":{"file":"lib.mjs","authors":[{"author":"devin","lines":[[1,2]]}]}},' \
-             '"schema_version":"authorship/0.0.1"}'
+    legacy = (
+        '{"files":{"lib.mjs":{"file":"lib.mjs","authors":[{"author":"devin","lines":[[1,2]]}]}},'
+        '"schema_version":"authorship/0.0.1"}'
+    )
     blob = git("hash-object", "-w", "--stdin", cwd=repo, input_text=legacy).strip()
     git("update-ref", f"refs/ai/authorship/{second}", blob, cwd=repo)
     result = analysis.analyse(gitsafe.open_submission(repo))
@@ -233,8 +253,15 @@ def test_a_git_ai_style_history_gives_the_true_share_each_tool_once_and_no_noise
             (repo / name).parent.mkdir(parents=True, exist_ok=True)
             (repo / name).write_text(text)
         git("add", "-A", cwd=repo)
-        git("commit", "-q", "-F", "-", cwd=repo, input_text=message,
-            env={"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]})
+        git(
+            "commit",
+            "-q",
+            "-F",
+            "-",
+            cwd=repo,
+            input_text=message,
+            env={"GIT_AUTHOR_NAME": author[0], "GIT_AUTHOR_EMAIL": author[1]},
+        )
         return git("rev-parse", "HEAD", cwd=repo).strip()
 
     def lines(tag: str, count: int) -> str:
@@ -244,17 +271,41 @@ def test_a_git_ai_style_history_gives_the_true_share_each_tool_once_and_no_noise
     commit({"src/b.mjs": lines("b", 10)}, "Add b by hand\n")
     noted = commit({"src/c.mjs": lines("c", 10)}, "Add c\n")
     session = '{"agent_id": {"tool": "%s", "id": "x"}}'
-    git("notes", "--ref=ai", "add", "-m", 'src/c.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 1-6\n---\n'
+    git(
+        "notes",
+        "--ref=ai",
+        "add",
+        "-m",
+        "src/c.mjs\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb 1-6\n---\n"
         '{"schema_version": "authorship/3.0.0", "prompts": {}, "sessions": {"s_aaaaaaaaaaaaaa": %s}}\n'
-        % (session % "cursor"), noted, cwd=repo)
-    commit({"src/d.mjs": lines("d", 10)}, "Add d\n", ("devin-ai-integration[bot]",
-                                                      "158243242+devin-ai-integration[bot]@users.noreply.github.com"))
+        % (session % "cursor"),
+        noted,
+        cwd=repo,
+    )
+    commit(
+        {"src/d.mjs": lines("d", 10)},
+        "Add d\n",
+        ("devin-ai-integration[bot]", "158243242+devin-ai-integration[bot]@users.noreply.github.com"),
+    )
     tested = commit({"tests/e.test.mjs": lines("e", 5)}, "Add e\n")
-    git("notes", "--ref=ai", "add", "-m", 'tests/e.test.mjs\n  s_cccccccccccccc::t_dddddddddddddd 1-5\n---\n'
+    git(
+        "notes",
+        "--ref=ai",
+        "add",
+        "-m",
+        "tests/e.test.mjs\n  s_cccccccccccccc::t_dddddddddddddd 1-5\n---\n"
         '{"schema_version": "authorship/3.0.0", "prompts": {}, "sessions": {"s_cccccccccccccc": %s}}\n'
-        % (session % "mock_ai"), tested, cwd=repo)
-    commit({"package-lock.json": "{\n" + "".join(f'  "k{n}": {n},\n' for n in range(500)) + "}\n",
-            **{f"lib/h{n}.mjs": lines(f"h{n}_", 10) for n in range(20)}}, "Human work and a lockfile\n")
+        % (session % "mock_ai"),
+        tested,
+        cwd=repo,
+    )
+    commit(
+        {
+            "package-lock.json": "{\n" + "".join(f'  "k{n}": {n},\n' for n in range(500)) + "}\n",
+            **{f"lib/h{n}.mjs": lines(f"h{n}_", 10) for n in range(20)},
+        },
+        "Human work and a lockfile\n",
+    )
     result = analysis.analyse(gitsafe.open_submission(repo))
     truth_ai, truth_code = 10 + 6 + 10, 10 + 10 + 10 + 10 + 5 + 200
     assert abs(result.diff.ai_share - truth_ai / truth_code) < 0.10
@@ -264,14 +315,17 @@ def test_a_git_ai_style_history_gives_the_true_share_each_tool_once_and_no_noise
     # there is no note at all, while commits name assistants).
     assert result.attribution.conflicts == [] and result.cut == []
     assert [n.message for n in result.attribution.notices] == [
-        "the note names no assistant; commit metadata names Claude Code, Devin"]
+        "the note names no assistant; commit metadata names Claude Code, Devin"
+    ]
     assert len(result.blame) == 4  # only the files an assistant could have written were traced
 
 
 def test_a_function_named_in_the_note_maps_to_its_lines_in_the_diff(tmp_path):
     repo = make_repo(tmp_path / "s", {"README.md": "task\n"}, "starter")
-    (repo / "checkout.mjs").write_text("import { x } from './x.mjs';\n\nconst backoff = (n) => {\n  return 2 ** n;\n};\n\n"
-                                       "export async function chargeWithRetry(amount) {\n  return backoff(amount);\n}\n")
+    (repo / "checkout.mjs").write_text(
+        "import { x } from './x.mjs';\n\nconst backoff = (n) => {\n  return 2 ** n;\n};\n\n"
+        "export async function chargeWithRetry(amount) {\n  return backoff(amount);\n}\n"
+    )
     (repo / "NOTE.md").write_text("# Note\n\n## AI use\nCopilot wrote `backoff()`. Claude wrote `retryLater()`.\n")
     git("add", "-A", cwd=repo)
     git("commit", "-qm", "Solution", cwd=repo)
@@ -290,8 +344,10 @@ def test_a_note_added_or_removed_after_the_first_read_is_seen(tmp_path):
     git("commit", "-qam", "work", cwd=repo)
     sha = git("rev-parse", "HEAD", cwd=repo).strip()
     assert added(analysis.analyse(gitsafe.open_submission(repo)), "checkout.mjs")[2].tool is None
-    note = ('checkout.mjs\n  s_aaaaaaaaaaaaaa 2-3\n---\n{"schema_version": "authorship/3.0.0", "sessions": '
-            '{"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "claude", "id": "x", "model": "claude-opus-4-5"}}}}\n')
+    note = (
+        'checkout.mjs\n  s_aaaaaaaaaaaaaa 2-3\n---\n{"schema_version": "authorship/3.0.0", "sessions": '
+        '{"s_aaaaaaaaaaaaaa": {"agent_id": {"tool": "claude", "id": "x", "model": "claude-opus-4-5"}}}}\n'
+    )
     git("notes", "--ref=ai", "add", "-m", note, sha, cwd=repo)
     assert added(analysis.analyse(gitsafe.open_submission(repo)), "checkout.mjs")[2].tool == "Claude Code"
     git("notes", "--ref=ai", "remove", sha, cwd=repo)
@@ -341,8 +397,10 @@ def test_notes_added_later_are_fetched_once_by_threads_opening_the_submission_to
     assert all(safe.notes("refs/notes/ai", safe.head) for safe in opened)
 
 
-PARSE_AMOUNT = ("export function parseAmount(text) {\n  const value = Number.parseFloat(text);\n"
-                "  if (!Number.isFinite(value)) throw new Error(\"bad amount\");\n  return Math.round(value * 100);\n}\n")
+PARSE_AMOUNT = (
+    "export function parseAmount(text) {\n  const value = Number.parseFloat(text);\n"
+    '  if (!Number.isFinite(value)) throw new Error("bad amount");\n  return Math.round(value * 100);\n}\n'
+)
 
 
 def _commit_as(repo, message, name, files, deleted=()):
@@ -361,12 +419,24 @@ def test_a_persons_function_moved_by_an_aider_commit_stays_the_persons_and_the_r
     repo = make_repo(tmp_path / "moves", {"README.md": "task\n"}, "starter")
     helper = "export function retryDelay(attempt) {\n  return Math.min(1000 * 2 ** attempt, 30000);\n}\n"
     ann = _commit_as(repo, "parse amounts", "Ann", {"checkout.mjs": "import x from 'y';\n" + PARSE_AMOUNT})
-    aider = _commit_as(repo, "move parsing into money.mjs", "Ann (aider)",
-                       {"checkout.mjs": "import x from 'y';\n",
-                        "money.mjs": "export const CURRENCY = 'EUR';\n" + PARSE_AMOUNT + helper})
-    mover = _commit_as(repo, "keep the retry delay with checkout", "Ann",
-                       {"checkout.mjs": "import x from 'y';\n" + helper, "money.mjs": "export const CURRENCY = 'EUR';\n"
-                        + PARSE_AMOUNT})
+    aider = _commit_as(
+        repo,
+        "move parsing into money.mjs",
+        "Ann (aider)",
+        {
+            "checkout.mjs": "import x from 'y';\n",
+            "money.mjs": "export const CURRENCY = 'EUR';\n" + PARSE_AMOUNT + helper,
+        },
+    )
+    mover = _commit_as(
+        repo,
+        "keep the retry delay with checkout",
+        "Ann",
+        {
+            "checkout.mjs": "import x from 'y';\n" + helper,
+            "money.mjs": "export const CURRENCY = 'EUR';\n" + PARSE_AMOUNT,
+        },
+    )
     result = analysis.analyse(gitsafe.open_submission(repo))
     money, checkout = added(result, "money.mjs"), added(result, "checkout.mjs")
     assert money[1].tool == "Aider"  # aider's own line, where it wrote it
@@ -388,8 +458,12 @@ def test_in_a_history_with_merges_blame_follows_a_moved_function_to_its_writer(t
     git("checkout", "-q", "-b", "side", cwd=repo)
     _commit_as(repo, "docs", "Ann", {"README.md": "task\nmore\n"})
     git("checkout", "-q", "main", cwd=repo)
-    _commit_as(repo, "move parsing", "Ann (aider)", {"checkout.mjs": "import x from 'y';\n",
-                                                     "money.mjs": "export const CURRENCY = 'EUR';\n" + PARSE_AMOUNT})
+    _commit_as(
+        repo,
+        "move parsing",
+        "Ann (aider)",
+        {"checkout.mjs": "import x from 'y';\n", "money.mjs": "export const CURRENCY = 'EUR';\n" + PARSE_AMOUNT},
+    )
     git("merge", "-q", "--no-edit", "side", cwd=repo)
     result = analysis.analyse(gitsafe.open_submission(repo))
     assert any(len(c.parents) > 1 for c in result.commits)
@@ -401,8 +475,12 @@ def test_in_a_history_with_merges_blame_follows_a_moved_function_to_its_writer(t
 def test_an_assistants_function_moved_into_a_file_only_people_touched_is_still_the_assistants(tmp_path):
     repo = make_repo(tmp_path / "into", {"README.md": "task\n", "util.mjs": "export const u = 1;\n"}, "starter")
     aider = _commit_as(repo, "parse amounts", "Ann (aider)", {"checkout.mjs": "import x from 'y';\n" + PARSE_AMOUNT})
-    _commit_as(repo, "parsing belongs in util", "Ann", {"checkout.mjs": "import x from 'y';\n",
-                                                        "util.mjs": "export const u = 1;\n" + PARSE_AMOUNT})
+    _commit_as(
+        repo,
+        "parsing belongs in util",
+        "Ann",
+        {"checkout.mjs": "import x from 'y';\n", "util.mjs": "export const u = 1;\n" + PARSE_AMOUNT},
+    )
     result = analysis.analyse(gitsafe.open_submission(repo))
     util = added(result, "util.mjs")
     assert [util[n].tool for n in range(2, 7)] == ["Aider"] * 5

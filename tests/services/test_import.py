@@ -18,8 +18,10 @@ from helpers import git, make_repo
 from review.cli import main
 from review.services import cohort, importer
 
-CODE = {"checkout.mjs": "export async function chargeWithRetry(amount) { return amount; }\n",
-        "NOTE.md": "## AI use\n\nNone.\n"}
+CODE = {
+    "checkout.mjs": "export async function chargeWithRetry(amount) { return amount; }\n",
+    "NOTE.md": "## AI use\n\nNone.\n",
+}
 
 
 @pytest.fixture
@@ -52,8 +54,13 @@ def test_every_kind_of_source_becomes_one_sanitised_repository_each(tmp_path, al
     with tarfile.open(tmp_path / "carol.tar.gz", "w:gz") as tarred:
         tarred.add(alice, arcname="carol-submission")  # one top folder holding the repository
     _zip_folder(tmp_path / "dan.zip", alice)  # the repository at the archive's top
-    sources = [str(alice), str(bundle), str(tmp_path / "carol.tar.gz"), str(tmp_path / "dan.zip"),
-               f"file://{tmp_path / 'src'}/alice"]
+    sources = [
+        str(alice),
+        str(bundle),
+        str(tmp_path / "carol.tar.gz"),
+        str(tmp_path / "dan.zip"),
+        f"file://{tmp_path / 'src'}/alice",
+    ]
     dest = tmp_path / "cohort"
     assert main(["import", str(dest), *sources[:4]]) == 0
     assert main(["import", str(dest), "--json", sources[4]]) == 1  # alice again: a listed failure
@@ -68,8 +75,13 @@ def test_every_kind_of_source_becomes_one_sanitised_repository_each(tmp_path, al
     rows = {row.name: row for row in cohort.triage(dest)}
     assert all(row.head == head and row.problem is None for row in rows.values())
     manifest = tomllib.loads((dest / importer.MANIFEST).read_text())["imports"]
-    assert [(m["kind"], m.get("name")) for m in manifest] == [("folder", "alice"), ("bundle", "bob"), ("tar", "carol"),
-                                                           ("zip", "dan"), ("url", None)]
+    assert [(m["kind"], m.get("name")) for m in manifest] == [
+        ("folder", "alice"),
+        ("bundle", "bob"),
+        ("tar", "carol"),
+        ("zip", "dan"),
+        ("url", None),
+    ]
     assert stat.S_IMODE((dest / importer.MANIFEST).stat().st_mode) == 0o664
 
 
@@ -79,14 +91,17 @@ def _info(name: str, kind: bytes = tarfile.REGTYPE, size: int = 0, link: str = "
     return info
 
 
-@pytest.mark.parametrize(("members", "words"), [
-    ([(_info("../evil.txt", size=3), b"bad")], "climbs out"),
-    ([(_info("/etc/evil", size=3), b"bad")], "absolute path"),
-    ([(_info("repo/link", tarfile.SYMTYPE, link="/etc/passwd"), None)], "symbolic link to '/etc/passwd'"),
-    ([(_info("repo/hard", tarfile.LNKTYPE, link="/etc/shadow"), None)], "hard link"),
-    ([(_info("repo/dev", tarfile.CHRTYPE), None)], "device, FIFO"),
-    ([(_info("repo/fifo", tarfile.FIFOTYPE), None)], "device, FIFO"),
-])
+@pytest.mark.parametrize(
+    ("members", "words"),
+    [
+        ([(_info("../evil.txt", size=3), b"bad")], "climbs out"),
+        ([(_info("/etc/evil", size=3), b"bad")], "absolute path"),
+        ([(_info("repo/link", tarfile.SYMTYPE, link="/etc/passwd"), None)], "symbolic link to '/etc/passwd'"),
+        ([(_info("repo/hard", tarfile.LNKTYPE, link="/etc/shadow"), None)], "hard link"),
+        ([(_info("repo/dev", tarfile.CHRTYPE), None)], "device, FIFO"),
+        ([(_info("repo/fifo", tarfile.FIFOTYPE), None)], "device, FIFO"),
+    ],
+)
 def test_hostile_tar_members_refuse_the_archive_with_the_member_named(tmp_path, members, words, capsys):
     archive = _tar(tmp_path / "eve.tar.gz", members)
     dest = tmp_path / "cohort"
@@ -134,8 +149,16 @@ def test_bad_sources_are_listed_failures_and_the_good_ones_still_land(tmp_path, 
     fake_bundle.write_bytes(b"# v2 git bundle\nnot really\n")
     borrowed = make_repo(tmp_path / "borrowed", CODE)
     (borrowed / ".git" / "objects" / "info" / "alternates").write_text(str(alice / ".git" / "objects") + "\n")
-    sources = [str(tmp_path / "missing"), str(tmp_path / "notes.txt"), str(tmp_path / "two.tar"),
-               str(tmp_path / "plain"), str(fake_bundle), str(borrowed), "ssh://example.com/x.git", str(alice)]
+    sources = [
+        str(tmp_path / "missing"),
+        str(tmp_path / "notes.txt"),
+        str(tmp_path / "two.tar"),
+        str(tmp_path / "plain"),
+        str(fake_bundle),
+        str(borrowed),
+        "ssh://example.com/x.git",
+        str(alice),
+    ]
     results = {Path(r.source).name: r for r in importer.import_sources(tmp_path / "cohort", sources)}
     assert results["missing"].problem == "no such file or folder"
     assert "not a folder, a git bundle" in results["notes.txt"].problem
@@ -158,8 +181,9 @@ def test_a_member_twice_or_an_oversized_archive_is_refused(tmp_path, monkeypatch
 
 
 def _object_files(objects: Path) -> dict[int, Path]:
-    return {path.stat().st_ino: path for path in objects.rglob("*") if path.is_file()
-            and path.parent.name not in ("info",)}
+    return {
+        path.stat().st_ino: path for path in objects.rglob("*") if path.is_file() and path.parent.name not in ("info",)
+    }
 
 
 def test_an_imported_submission_is_copied_once_not_again_by_triage(tmp_path, alice):

@@ -9,19 +9,25 @@ from review import gitsafe
 from review.services import analysis, cohort
 from review.tui.widgets.triage import cells
 
-CLAUDE_LINES = ("export async function chargeWithRetry(amount) {\n"
-                "  const idempotencyKey = await loadOrCreateKey(amount);\n"
-                "  return sendWithBackoff(amount, idempotencyKey);\n"
-                "}\n")
-MY_LINES = ("export function loadOrCreateKey(amount) {\n"
-            "  return persistedKeys.get(amount) ?? persistedKeys.create(amount);\n"
-            "}\n")
+CLAUDE_LINES = (
+    "export async function chargeWithRetry(amount) {\n"
+    "  const idempotencyKey = await loadOrCreateKey(amount);\n"
+    "  return sendWithBackoff(amount, idempotencyKey);\n"
+    "}\n"
+)
+MY_LINES = (
+    "export function loadOrCreateKey(amount) {\n"
+    "  return persistedKeys.get(amount) ?? persistedKeys.create(amount);\n"
+    "}\n"
+)
 
 
 def note_for(tool, path, ranges):
-    return (f'{path}\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb {ranges}\n---\n{{"schema_version": "authorship/3.0.0", '
-            f'"prompts": {{}}, "sessions": {{"s_aaaaaaaaaaaaaa": {{"agent_id": {{"tool": "{tool}", "id": "x", '
-            f'"model": "m"}}}}}}}}\n')
+    return (
+        f'{path}\n  s_aaaaaaaaaaaaaa::t_bbbbbbbbbbbbbb {ranges}\n---\n{{"schema_version": "authorship/3.0.0", '
+        f'"prompts": {{}}, "sessions": {{"s_aaaaaaaaaaaaaa": {{"agent_id": {{"tool": "{tool}", "id": "x", '
+        f'"model": "m"}}}}}}}}\n'
+    )
 
 
 def commit(repo, message, files):
@@ -63,8 +69,10 @@ def test_a_squashed_history_keeps_the_notes_lines_and_says_where_they_came_from(
 
     row = cohort.load_row(repo)
     assert row.assistants == ["Claude Code"] and row.disclosure == "ok" and row.ai_share == 4 / 7
-    summary = "1 git-ai note describes a commit not in this history: Claude Code, 4 lines of checkout.mjs; " \
-              "4 lines carried to HEAD where the same text survives"
+    summary = (
+        "1 git-ai note describes a commit not in this history: Claude Code, 4 lines of checkout.mjs; "
+        "4 lines carried to HEAD where the same text survives"
+    )
     assert row.attribution["rewritten_summary"] == summary
     assert row.attribution["rewritten"][0]["carried_to"] == [{"path": "checkout.mjs", "start": 1, "end": 4}]
     assert summary in cells.detail(row)
@@ -83,8 +91,10 @@ def test_a_note_whose_commit_is_gone_is_listed_and_says_its_lines_cannot_be_matc
     assert result.attribution.tools == ["Claude Code"]  # the note still names its tool
     row = cohort.load_row(repo)
     assert row.assistants == ["Claude Code"] and row.disclosure == "unmapped"
-    assert "1 git-ai note describes a commit not in this history: Claude Code, 4 lines of checkout.mjs" in \
-           row.attribution["rewritten_summary"]
+    assert (
+        "1 git-ai note describes a commit not in this history: Claude Code, 4 lines of checkout.mjs"
+        in row.attribution["rewritten_summary"]
+    )
     assert "could not be matched" in row.attribution["rewritten_summary"]
 
 
@@ -111,7 +121,11 @@ def test_a_rebased_branch_keeps_its_notes_lines_wherever_they_moved(tmp_path):
     commit(repo, "key store", {"keys.mjs": MY_LINES})
     git("checkout", "-q", "feature", cwd=repo)
     git("rebase", "-q", "main", cwd=repo)
-    commit(repo, "one module", {"keys.mjs": MY_LINES + "\n" + CLAUDE_LINES, "checkout.mjs": "export * from './keys.mjs';\n"})
+    commit(
+        repo,
+        "one module",
+        {"keys.mjs": MY_LINES + "\n" + CLAUDE_LINES, "checkout.mjs": "export * from './keys.mjs';\n"},
+    )
     result = analysis.analyse(gitsafe.open_submission(repo))
     keys = added(result, "keys.mjs")
     assert [n for n, line in sorted(keys.items()) if line.tool] == [5, 6, 7, 8]
@@ -160,8 +174,10 @@ def test_notes_on_other_branches_commits_are_listed_too(tmp_path):
     result = analysis.analyse(gitsafe.open_submission(repo))
     [note] = result.attribution.rewritten
     assert note.carried == 0 and note.problem is None
-    assert note.describe() == f"git-ai note on {tried[:7]} (not in this history): OpenAI Codex, 4 lines of " \
-                              "other.mjs; none of its lines' text survives among the lines added at HEAD"
+    assert (
+        note.describe() == f"git-ai note on {tried[:7]} (not in this history): OpenAI Codex, 4 lines of "
+        "other.mjs; none of its lines' text survives among the lines added at HEAD"
+    )
 
 
 def test_the_old_commit_is_copied_from_the_submission_only_when_it_holds_it(tmp_path):
@@ -194,8 +210,10 @@ def test_a_legacy_authorship_ref_that_names_no_commit_claims_nothing(tmp_path):
     """refs/ai/authorship/HEAD is no commit's record: it is not read as HEAD's, nor listed."""
     repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
     commit(repo, "mine", {"checkout.mjs": CLAUDE_LINES})
-    legacy = '{"files":{"checkout.mjs":{"authors":[{"author":"Claude","lines":[[1,4]]}]}},' \
-             '"schema_version":"authorship/0.0.1"}'
+    legacy = (
+        '{"files":{"checkout.mjs":{"authors":[{"author":"Claude","lines":[[1,4]]}]}},'
+        '"schema_version":"authorship/0.0.1"}'
+    )
     blob = git("hash-object", "-w", "--stdin", cwd=repo, input_text=legacy).strip()
     git("update-ref", "refs/ai/authorship/HEAD", blob, cwd=repo)
     result = analysis.analyse(gitsafe.open_submission(repo))

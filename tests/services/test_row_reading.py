@@ -18,8 +18,10 @@ def _both(folder: Path) -> tuple[analysis.Analysis, analysis.Analysis]:
 
 
 def _tallies(result: analysis.Analysis) -> list:
-    return [(f.path, f.status, f.added, f.removed, f.ai_added, f.tools, [h.counts() for h in f.hunks])
-            for f in result.diff.files]
+    return [
+        (f.path, f.status, f.added, f.removed, f.ai_added, f.tools, [h.counts() for h in f.hunks])
+        for f in result.diff.files
+    ]
 
 
 def test_each_row_read_lean_is_the_row_read_whole(sample_cohort, tmp_path):

@@ -12,31 +12,57 @@ from review.services import export, store
 
 
 def test_article_rubric_and_cohort_override():
-    assert [s.name for s in rubric.ARTICLE.signals] == ["Found the defect", "Key scope", "Evidence", "Explanation",
-                                                        "Blast radius"]
+    assert [s.name for s in rubric.ARTICLE.signals] == [
+        "Found the defect",
+        "Key scope",
+        "Evidence",
+        "Explanation",
+        "Blast radius",
+    ]
     assert rubric.ARTICLE.signal("key-scope").strong == "Per call, persisted before the request"
-    custom = rubric.from_settings({"rubric": {"version": "v2", "signals": [
-        {"id": "a", "name": "A", "weak": "w", "acceptable": "ok", "strong": "s"}]}})
+    custom = rubric.from_settings(
+        {
+            "rubric": {
+                "version": "v2",
+                "signals": [{"id": "a", "name": "A", "weak": "w", "acceptable": "ok", "strong": "s"}],
+            }
+        }
+    )
     assert custom.version == "v2" and custom.flags == rubric.ARTICLE.flags
     with pytest.raises(rubric.RubricError, match="version"):
         rubric.from_settings({"rubric": {"signals": []}})
     with pytest.raises(rubric.RubricError, match="lacks strong"):
-        rubric.from_settings({"rubric": {"version": "x", "signals": [{"id": "a", "name": "A", "weak": "w",
-                                                                      "acceptable": "o"}]}})
+        rubric.from_settings(
+            {"rubric": {"version": "x", "signals": [{"id": "a", "name": "A", "weak": "w", "acceptable": "o"}]}}
+        )
 
 
 def test_evidence_hints_cite_where_and_never_choose():
-    note = 'Before: {"charges":2,"distinctKeys":2}\nAfter: {"charges":2,"distinctKeys":1}\n' \
-           "The key dies with the process on restart.\nIdempotency keys.\nTimeouts may still charge.\n"
-    hints = evidence.gather(evidence.Inputs(
-        note, [("a" * 40, "draft"), ("b" * 40, "test"), ("c" * 40, "fix")],
-        {"a" * 40: ["checkout.mjs"], "b" * 40: ["test/x.test.mjs"], "c" * 40: ["checkout.mjs"]},
-        {"first-503": {"verdict": "ok", "requests": 2, "distinct_keys": 1}, "restart": {"verdict": "double-charge"}},
-        [], ("a" * 40, 16, 2)))
+    note = (
+        'Before: {"charges":2,"distinctKeys":2}\nAfter: {"charges":2,"distinctKeys":1}\n'
+        "The key dies with the process on restart.\nIdempotency keys.\nTimeouts may still charge.\n"
+    )
+    hints = evidence.gather(
+        evidence.Inputs(
+            note,
+            [("a" * 40, "draft"), ("b" * 40, "test"), ("c" * 40, "fix")],
+            {"a" * 40: ["checkout.mjs"], "b" * 40: ["test/x.test.mjs"], "c" * 40: ["checkout.mjs"]},
+            {
+                "first-503": {"verdict": "ok", "requests": 2, "distinct_keys": 1},
+                "restart": {"verdict": "double-charge"},
+            },
+            [],
+            ("a" * 40, 16, 2),
+        )
+    )
     # The runs in the note's own order, each with its line (the "before" one is not sorted after).
-    assert any(h.text == 'the note quotes 2 different runs, in its order: {"charges":2,"distinctKeys":2}, '
-                         'then {"charges":2,"distinctKeys":1}' and h.where == "note lines 1, 2"
-               for h in hints["evidence"])
+    assert any(
+        h.text
+        == 'the note quotes 2 different runs, in its order: {"charges":2,"distinctKeys":2}, '
+        'then {"charges":2,"distinctKeys":1}'
+        and h.where == "note lines 1, 2"
+        for h in hints["evidence"]
+    )
     assert any("restart" in h.text for h in hints["explanation"])
     assert any(h.text.startswith("a test was committed (bbbbbbb)") for h in hints["found-defect"])
     assert any("did not survive the restart" in h.text for h in hints["key-scope"])
@@ -60,7 +86,8 @@ def test_export_counts_and_agreement(sample_cohort, capsys):
     # Every submission no one scored is listed too, with its state: an export leaves none out.
     unscored = [r for r in every if r["state"] == export.NOT_SCORED]
     assert sorted(r["submission"] for r in unscored) == sorted(
-        p.name for p in sample_cohort.iterdir() if p.is_dir() and p.name not in ("ada-okafor", "ben-larsen"))
+        p.name for p in sample_cohort.iterdir() if p.is_dir() and p.name not in ("ada-okafor", "ben-larsen")
+    )
     assert all(r["reviewers"] == "" and len(r["commit"]) == 40 and r["stale"] == "no" for r in unscored)
     rows = [r for r in every if r["state"] != export.NOT_SCORED]
     assert len(rows) == 3
@@ -83,13 +110,23 @@ def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort
 
     seed_ben_suite()  # a real suite of ben-larsen's HEAD, cached: its verdicts travel with the review
     ben = sample_cohort / "ben-larsen"
-    ana = {"found-defect": "weak", "key-scope": "acceptable", "evidence": "weak", "explanation": "acceptable",
-           "blast-radius": "weak"}
+    ana = {
+        "found-defect": "weak",
+        "key-scope": "acceptable",
+        "evidence": "weak",
+        "explanation": "acceptable",
+        "blast-radius": "weak",
+    }
     bob = {**ana, "key-scope": "strong", "explanation": "strong"}
-    store.save(ben, store.Review(["ana"], BEN_HEAD, state="final", tiers=ana,
-                                 comments={"key-scope": "key per call; =SUM(A1) not persisted"}))
-    store.save(ben, store.Review(["bob"], BEN_HEAD, state="final", tiers=bob,
-                                 comments={"key-scope": "hoisted, good enough"}))
+    store.save(
+        ben,
+        store.Review(
+            ["ana"], BEN_HEAD, state="final", tiers=ana, comments={"key-scope": "key per call; =SUM(A1) not persisted"}
+        ),
+    )
+    store.save(
+        ben, store.Review(["bob"], BEN_HEAD, state="final", tiers=bob, comments={"key-scope": "hoisted, good enough"})
+    )
     assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
     text = capsys.readouterr().out
     reviews, _, totals = text.partition("\r\n\r\n")
@@ -110,8 +147,9 @@ def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort
     # A submission no one scored carries what the harness saw at its HEAD too.
     store.read_scores(ben).path.unlink()
     assert main(["export", str(sample_cohort), "--format", "csv"]) == 0
-    unscored = {r["submission"]: r for r in csv.DictReader(
-        io.StringIO(capsys.readouterr().out.partition("\r\n\r\n")[0]))}
+    unscored = {
+        r["submission"]: r for r in csv.DictReader(io.StringIO(capsys.readouterr().out.partition("\r\n\r\n")[0]))
+    }
     assert unscored["ben-larsen"]["state"] == "new" and unscored["ben-larsen"]["key_scope"] == "per-call"
     assert unscored["ben-larsen"]["scenario:restart"] == "double-charge"
 
@@ -125,42 +163,75 @@ def test_agreement_needs_two_finals():
 def test_two_runs_quoted_on_one_note_line_are_both_counted():
     note = '- Stub before: `{"charges":2,"distinctKeys":2}`; after: `{"charges":2,"distinctKeys":1}`.\n'
     hints = evidence.gather(evidence.Inputs(note, [], {}, None, [], None))
-    assert hints["evidence"][0].text == ('the note quotes 2 different runs, in its order: {"charges":2,"distinctKeys":2}, '
-                                         'then {"charges":2,"distinctKeys":1}')
+    assert hints["evidence"][0].text == (
+        'the note quotes 2 different runs, in its order: {"charges":2,"distinctKeys":2}, '
+        'then {"charges":2,"distinctKeys":1}'
+    )
 
 
 def test_the_key_is_sent_where_a_request_carries_it_not_where_it_is_first_named():
     from review.core import evidence
 
-    sites = evidence.code_sites([
-        ("checkout.mjs", 5, "  const key = crypto.randomUUID();"),
-        ("checkout.mjs", 13, "  if (pending.amount === amount) return pending.idempotencyKey;"),
-        ("checkout.mjs", 31, "  const res = await fetch(`${BASE}/charges`, {"),
-        ("checkout.mjs", 34, "    body: JSON.stringify({ amount, idempotencyKey }),"),
-    ])
+    sites = evidence.code_sites(
+        [
+            ("checkout.mjs", 5, "  const key = crypto.randomUUID();"),
+            ("checkout.mjs", 13, "  if (pending.amount === amount) return pending.idempotencyKey;"),
+            ("checkout.mjs", 31, "  const res = await fetch(`${BASE}/charges`, {"),
+            ("checkout.mjs", 34, "    body: JSON.stringify({ amount, idempotencyKey }),"),
+        ]
+    )
     inputs = evidence.Inputs("", [], {}, None, [], None, sites=sites)
     texts = [h.text for h in evidence.gather(inputs)["key-scope"]]
-    assert texts[:2] == ["the key is made at checkout.mjs:5: const key = crypto.randomUUID();",
-                         "the key is sent at checkout.mjs:34: body: JSON.stringify({ amount, idempotencyKey }),"]
+    assert texts[:2] == [
+        "the key is made at checkout.mjs:5: const key = crypto.randomUUID();",
+        "the key is sent at checkout.mjs:34: body: JSON.stringify({ amount, idempotencyKey }),",
+    ]
     # Named only, no request sending it: said as that, not as sent.
-    alone = evidence.Inputs("", [], {}, None, [], None, sites=evidence.code_sites([
-        ("checkout.mjs", 13, "  if (pending.amount === amount) return pending.idempotencyKey;")]))
-    assert evidence.gather(alone)["key-scope"][0].text.startswith("the key is named (no request sends it there) "
-                                                                  "at checkout.mjs:13")
+    alone = evidence.Inputs(
+        "",
+        [],
+        {},
+        None,
+        [],
+        None,
+        sites=evidence.code_sites(
+            [("checkout.mjs", 13, "  if (pending.amount === amount) return pending.idempotencyKey;")]
+        ),
+    )
+    assert evidence.gather(alone)["key-scope"][0].text.startswith(
+        "the key is named (no request sends it there) at checkout.mjs:13"
+    )
     # Made inside the request itself (the model draft's defect): said as one line.
-    draft = evidence.Inputs("", [], {}, None, [], None, sites=evidence.code_sites([
-        ("checkout.mjs", 4, '    const res = await fetch("http://localhost:8099/charge", {'),
-        ("checkout.mjs", 9, "        idempotencyKey: crypto.randomUUID(), // fresh key per attempt")]))
-    assert evidence.gather(draft)["key-scope"][0].text.startswith("the key is made and sent on one line at "
-                                                                  "checkout.mjs:9")
+    draft = evidence.Inputs(
+        "",
+        [],
+        {},
+        None,
+        [],
+        None,
+        sites=evidence.code_sites(
+            [
+                ("checkout.mjs", 4, '    const res = await fetch("http://localhost:8099/charge", {'),
+                ("checkout.mjs", 9, "        idempotencyKey: crypto.randomUUID(), // fresh key per attempt"),
+            ]
+        ),
+    )
+    assert evidence.gather(draft)["key-scope"][0].text.startswith(
+        "the key is made and sent on one line at checkout.mjs:9"
+    )
 
 
 def test_hints_carry_typed_sources_the_console_navigates_by():
     from review.core import evidence
 
-    inputs = evidence.Inputs("It passes.\nIdempotency keys matter.\n", [("a" * 40, "draft"), ("b" * 40, "tests")],
-                             {"a" * 40: ["checkout.mjs"], "b" * 40: ["test/x.test.mjs"]},
-                             {"first-503": {"verdict": "double-charge", "requests": 2, "distinct_keys": 2}}, [], None)
+    inputs = evidence.Inputs(
+        "It passes.\nIdempotency keys matter.\n",
+        [("a" * 40, "draft"), ("b" * 40, "tests")],
+        {"a" * 40: ["checkout.mjs"], "b" * 40: ["test/x.test.mjs"]},
+        {"first-503": {"verdict": "double-charge", "requests": 2, "distinct_keys": 2}},
+        [],
+        None,
+    )
     hints = evidence.gather(inputs)
     assert hints["key-scope"][0].source == evidence.LogLines("first-503")
     assert hints["key-scope"][0].where == "harness: first-503"
@@ -177,9 +248,17 @@ def test_a_blind_export_names_candidates_by_alias_even_in_comments(sample_cohort
     from review.services import cohort, store
 
     head = cohort.load_row(sample_cohort / "ada-okafor").head
-    store.save(sample_cohort / "ada-okafor", store.Review(["ana"], head, state="draft", comment="Ada Okafor named the restart gap",
-                                                          tiers={"explanation": "strong"},
-                                                          comments={"evidence": "okafor ran the stub twice"}))
+    store.save(
+        sample_cohort / "ada-okafor",
+        store.Review(
+            ["ana"],
+            head,
+            state="draft",
+            comment="Ada Okafor named the restart gap",
+            tiers={"explanation": "strong"},
+            comments={"evidence": "okafor ran the stub twice"},
+        ),
+    )
     assert main(["export", str(sample_cohort), "--anonymous", "--format", "csv"]) == 0
     out = capsys.readouterr().out
     assert not re.search(r"okafor|ada-", out, re.IGNORECASE)
@@ -217,6 +296,7 @@ def test_the_key_scope_hint_counts_one_request_as_one():
     from review.core import evidence
 
     for requests, said in ((1, "first-503: 1 request,"), (3, "first-503: 3 requests,")):
-        inputs = evidence.Inputs("", [], {}, {"first-503": {"verdict": "no-retry", "requests": requests,
-                                                            "distinct_keys": 1}}, [], None)
+        inputs = evidence.Inputs(
+            "", [], {}, {"first-503": {"verdict": "no-retry", "requests": requests, "distinct_keys": 1}}, [], None
+        )
         assert evidence.gather(inputs)["key-scope"][0].text.startswith(said)

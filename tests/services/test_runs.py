@@ -12,8 +12,9 @@ from review.support import paths
 def test_a_runs_progress_counts_the_scenarios_started_and_names_the_side():
     events: list[tuple[str, str]] = []
     shown: list[runs.Progress] = []
-    run = runs.Run("before/after: draft → HEAD", 16, lambda event, side: events.append((event.kind, side)),
-                   shown.append)
+    run = runs.Run(
+        "before/after: draft → HEAD", 16, lambda event, side: events.append((event.kind, side)), shown.append
+    )
     before = run.listener("before")
     before(HarnessEvent("scenario-start", "happy", 0.0))
     before(HarnessEvent("response", "happy", 1.0, text="#1 p1 POST /charge"))
@@ -32,5 +33,9 @@ def test_the_written_log_holds_the_lines_and_the_before_after_table():
     path = runs.write_log("ben-larsen", "b" * 40, ["── suite ──", "line"], comparison)
     assert path.parent == paths.logs_dir() and path.name.startswith(f"ben-larsen-{'b' * 12}-")
     assert path.read_text().splitlines() == [
-        "── suite ──", "line", "", "before/after: draft aaaaaaa → HEAD bbbbbbb",
-        "  first-503      double-charge    ok               double-charge → ok"]
+        "── suite ──",
+        "line",
+        "",
+        "before/after: draft aaaaaaa → HEAD bbbbbbb",
+        "  first-503      double-charge    ok               double-charge → ok",
+    ]

@@ -11,15 +11,22 @@ from review.services.score_merge import Conflict, merge, same
 
 
 def form(tiers=None, comments=None, flags=(), comment="", anchored=(), state="draft") -> dict:
-    return {"tiers": dict(tiers or {}), "comments": dict(comments or {}), "flags": list(flags), "comment": comment,
-            "anchored": [{"at": at, "text": text} for at, text in anchored], "state": state}
+    return {
+        "tiers": dict(tiers or {}),
+        "comments": dict(comments or {}),
+        "flags": list(flags),
+        "comment": comment,
+        "anchored": [{"at": at, "text": text} for at, text in anchored],
+        "state": state,
+    }
 
 
 def test_fields_only_one_side_changed_are_merged():
     base = form({"found-defect": "weak"})
     mine = form({"found-defect": "weak", "explanation": "strong"}, flags=["fixed-symptom"])
-    theirs = form({"found-defect": "weak", "evidence": "strong"}, comments={"evidence": "ran it twice"},
-                  comment="overall")
+    theirs = form(
+        {"found-defect": "weak", "evidence": "strong"}, comments={"evidence": "ran it twice"}, comment="overall"
+    )
     merged = merge(base, mine, theirs)
     assert merged.conflicts == ()
     assert merged.values["tiers"] == {"found-defect": "weak", "explanation": "strong", "evidence": "strong"}
@@ -43,17 +50,23 @@ def test_a_field_both_changed_differently_is_a_conflict_and_keeps_mine():
 def test_a_field_still_undecided_stays_a_conflict_while_the_sides_differ():
     # After an autosave during a conflict, the base holds theirs for it: it is still undecided.
     base = form({"explanation": "weak"})
-    merged = merge(base, form({"explanation": "strong"}), form({"explanation": "weak"}),
-                   pending=[("tier", "explanation")])
+    merged = merge(
+        base, form({"explanation": "strong"}), form({"explanation": "weak"}), pending=[("tier", "explanation")]
+    )
     assert [c.field for c in merged.conflicts] == [("tier", "explanation")]
-    assert merge(base, form({"explanation": "weak"}), form({"explanation": "weak"}),
-                 pending=[("tier", "explanation")]).conflicts == ()
+    assert (
+        merge(
+            base, form({"explanation": "weak"}), form({"explanation": "weak"}), pending=[("tier", "explanation")]
+        ).conflicts
+        == ()
+    )
 
 
 def test_with_theirs_puts_the_other_consoles_value_in_each_conflicting_field():
     values = form({"explanation": "strong", "evidence": "weak"}, flags=["fixed-symptom"])
-    chosen = score_merge.with_theirs(values, [Conflict(("tier", "explanation"), "strong", ""),
-                                              Conflict(("flag", "fixed-symptom"), "on", "")])
+    chosen = score_merge.with_theirs(
+        values, [Conflict(("tier", "explanation"), "strong", ""), Conflict(("flag", "fixed-symptom"), "on", "")]
+    )
     assert chosen["tiers"] == {"evidence": "weak"} and chosen["flags"] == []
 
 
@@ -67,11 +80,15 @@ def test_line_comments_merge_as_a_list_and_never_conflict():
 
 
 TIER = st.sampled_from(["", "weak", "acceptable", "strong", "no-decision"])
-FORMS = st.builds(lambda tiers, flags, comment, state: form(
-    {k: v for k, v in tiers.items() if v}, flags=sorted(flags), comment=comment, state=state),
+FORMS = st.builds(
+    lambda tiers, flags, comment, state: form(
+        {k: v for k, v in tiers.items() if v}, flags=sorted(flags), comment=comment, state=state
+    ),
     st.dictionaries(st.sampled_from(["found-defect", "key-scope", "evidence"]), TIER),
-    st.sets(st.sampled_from(["fixed-symptom", "undisclosed-ai"])), st.sampled_from(["", "x", "y"]),
-    st.sampled_from(["draft", "final"]))
+    st.sets(st.sampled_from(["fixed-symptom", "undisclosed-ai"])),
+    st.sampled_from(["", "x", "y"]),
+    st.sampled_from(["draft", "final"]),
+)
 
 
 @given(FORMS, FORMS)

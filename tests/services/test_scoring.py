@@ -16,8 +16,14 @@ TIERS = {signal.id: "strong" for signal in ARTICLE.signals}
 
 
 def values(state: str = "draft", tiers: dict | None = None) -> dict:
-    return {"tiers": dict(TIERS if tiers is None else tiers), "comments": {}, "comment": "", "flags": [],
-            "anchored": [], "state": state}
+    return {
+        "tiers": dict(TIERS if tiers is None else tiers),
+        "comments": {},
+        "comment": "",
+        "flags": [],
+        "anchored": [],
+        "state": state,
+    }
 
 
 def submission(tmp_path: Path) -> Path:
@@ -65,9 +71,10 @@ def test_an_older_review_opens_as_a_draft_for_head_and_says_what_changed(tmp_pat
     start = again.start(HEAD, COMMITS, store.read_scores(path))
     assert start.as_draft and start.review is not None and start.review.state == "final"
     assert again.reviewed_before is not None and again.loaded is None
-    assert any(line.startswith("STALE: your final review was for bbbbbbb") and "1 new commit(s): hoist the "
-                                                                               "key"
-               in line for line in start.status)
+    assert any(
+        line.startswith("STALE: your final review was for bbbbbbb") and "1 new commit(s): hoist the key" in line
+        for line in start.status
+    )
     # The note gate is per commit.
     assert again.note_opened is None
 
@@ -78,8 +85,8 @@ def test_final_needs_every_tier_and_the_note_on_screen(tmp_path):
     review, notes = scoring.review(values("final", {"found-defect": "weak"}), ["Key scope"], "8/8 ok", 0.5)
     # Every reason, every time: the missing tier and the note.
     assert review.state == "draft" and notes == [
-        "final refused — no tier yet for Key scope (n means no decision); the note has not been on screen "
-        "(2 shows it)"]
+        "final refused — no tier yet for Key scope (n means no decision); the note has not been on screen (2 shows it)"
+    ]
     review, notes = scoring.review(values("final"), [], None, None)
     assert review.state == "draft" and notes == ["final refused — the note has not been on screen (2 shows it)"]
     assert scoring.open_note() and not scoring.open_note()
@@ -100,8 +107,10 @@ def test_the_header_says_the_state_a_save_would_write_and_why_final_is_refused(t
     assert scoring.toggled_text("final", []) == "state will be saved as FINAL (ctrl+s saves)"
     review, notes = scoring.review(values("final"), ["Evidence"], None, None)
     text = scoring.saved_text(store.Review(["ana"], HEAD, revision=2), notes, autosave=False)
-    assert text == ("saved draft (revision 2) to ada.review.toml as a DRAFT because final refused — no tier "
-                    "yet for Evidence (n means no decision). F asks for final again.")
+    assert text == (
+        "saved draft (revision 2) to ada.review.toml as a DRAFT because final refused — no tier "
+        "yet for Evidence (n means no decision). F asks for final again."
+    )
 
 
 def test_saving_nothing_writes_nothing(tmp_path):
@@ -207,7 +216,8 @@ def test_another_consoles_save_is_named_and_merged_into_the_form(tmp_path):
     save(bob, values(tiers={"found-defect": "weak"}))
     change = mine.disk_changed(store.read_scores(path), values(tiers={}))
     assert change is not None and change.notices == [
-        "bob saved their review of ada: draft (under the rubric, Other reviews)"]
+        "bob saved their review of ada: draft (under the rubric, Other reviews)"
+    ]
     assert change.rebased is None
     assert "bob (draft): Found the defect: weak ≠" not in mine.others(store.read_scores(path))
 

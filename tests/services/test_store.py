@@ -56,13 +56,19 @@ def test_a_merging_save_keeps_what_only_the_other_console_changed_and_names_what
     sub.mkdir()
     loaded = store.save(sub, review("ana", tiers={"found-defect": "weak"}))
     # Console 1 saves Evidence; console 2, which loaded the same revision, saves Explanation.
-    store.save(sub, review("ana", tiers={"found-defect": "acceptable", "evidence": "strong"}), merge=True,
-               base=loaded)
-    merged = store.save(sub, review("ana", tiers={"found-defect": "weak", "explanation": "strong"},
-                                    note_opened="2026-12-02T19:54:40Z"), merge=True, base=loaded)
+    store.save(sub, review("ana", tiers={"found-defect": "acceptable", "evidence": "strong"}), merge=True, base=loaded)
+    merged = store.save(
+        sub,
+        review("ana", tiers={"found-defect": "weak", "explanation": "strong"}, note_opened="2026-12-02T19:54:40Z"),
+        merge=True,
+        base=loaded,
+    )
     assert merged.revision == 3 and merged.note_opened == "2026-12-02T19:54:40Z"
-    assert store.read_scores(sub).find(merged.key).tiers == {"found-defect": "acceptable", "evidence": "strong",
-                                                             "explanation": "strong"}
+    assert store.read_scores(sub).find(merged.key).tiers == {
+        "found-defect": "acceptable",
+        "evidence": "strong",
+        "explanation": "strong",
+    }
     # Both changed Found the defect: refused, the file untouched, the field named.
     before = (tmp_path / "ben.review.toml").read_bytes()
     with pytest.raises(store.SaveConflict) as caught:
@@ -117,8 +123,10 @@ def test_two_processes_saving_500_times_each_lose_nothing(tmp_path):
         worker.join(120)
         assert worker.exitcode == 0
     scores = store.read_scores(sub)
-    assert {r.who: (r.revision, r.comments["evidence"]) for r in scores.reviews} == {"ana": (500, "499"),
-                                                                                  "bob": (500, "499")}
+    assert {r.who: (r.revision, r.comments["evidence"]) for r in scores.reviews} == {
+        "ana": (500, "499"),
+        "bob": (500, "499"),
+    }
 
 
 CRASHER = textwrap.dedent("""
@@ -179,13 +187,24 @@ def test_read_only_folder_as_root_via_a_read_only_bind_mount(tmp_path):
         pytest.skip("needs root and unshare for a private read-only mount")
     sub = tmp_path / "ro" / "ada"
     sub.mkdir(parents=True)
-    code = ("from pathlib import Path; from review import store\n"
-            "try:\n    store.save(Path(%r), store.Review(['ana'], 'c' * 40))\n"
-            "except store.StoreError as e:\n    print('ERR', e)\n") % str(sub)
-    result = subprocess.run(["unshare", "-m", "sh", "-c",
-                             f"mount --bind {tmp_path / 'ro'} {tmp_path / 'ro'} && "
-                             f"mount -o remount,bind,ro {tmp_path / 'ro'} && {sys.executable} -c \"$0\"", code],
-                            capture_output=True, text=True)
+    code = (
+        "from pathlib import Path; from review import store\n"
+        "try:\n    store.save(Path(%r), store.Review(['ana'], 'c' * 40))\n"
+        "except store.StoreError as e:\n    print('ERR', e)\n"
+    ) % str(sub)
+    result = subprocess.run(
+        [
+            "unshare",
+            "-m",
+            "sh",
+            "-c",
+            f"mount --bind {tmp_path / 'ro'} {tmp_path / 'ro'} && "
+            f'mount -o remount,bind,ro {tmp_path / "ro"} && {sys.executable} -c "$0"',
+            code,
+        ],
+        capture_output=True,
+        text=True,
+    )
     if "ERR" not in result.stdout and result.returncode:
         pytest.skip(f"mount namespaces unavailable: {result.stderr.strip()[:200]}")
     assert "ERR" in result.stdout and ("read-only" in result.stdout or "cannot" in result.stdout)
@@ -201,12 +220,18 @@ def test_a_broken_score_file_is_not_overwritten(tmp_path):
     assert (tmp_path / "b.review.toml").read_text() == "reviews = [ broken"
 
 
-@pytest.mark.parametrize("entry, words", [
-    ('tiers = "strong"', "tiers must be a table of signal = tier, not str 'strong'"),
-    ("commit = 5", "commit must be a commit id in quotes, not int '5'"),
-    ("[reviews.tiers]\nevidence = 3", "tier of evidence must be one of weak, acceptable, strong, no-decision, not '3'"),
-    ('state = "done"', "state must be draft or final, not 'done'"),
-])
+@pytest.mark.parametrize(
+    "entry, words",
+    [
+        ('tiers = "strong"', "tiers must be a table of signal = tier, not str 'strong'"),
+        ("commit = 5", "commit must be a commit id in quotes, not int '5'"),
+        (
+            "[reviews.tiers]\nevidence = 3",
+            "tier of evidence must be one of weak, acceptable, strong, no-decision, not '3'",
+        ),
+        ('state = "done"', "state must be draft or final, not 'done'"),
+    ],
+)
 def test_a_score_file_with_wrong_types_says_what_is_wrong_and_nothing_crashes(tmp_path, capsys, entry, words):
     from helpers import make_repo
     from review.cli import main
@@ -230,9 +255,11 @@ def test_fields_this_version_does_not_know_survive_a_save_and_a_newer_schema_is_
     sub = tmp_path / "sub"
     sub.mkdir()
     path = tmp_path / "sub.review.toml"
-    path.write_text('schema = 1\nsubmission = "sub"\ncohort_note = "kept"\n[[reviews]]\nreviewers = ["a"]\n'
-                    'commit = "' + "a" * 40 + '"\nrevision = 1\nconfidence = 0.8\n[[reviews]]\nreviewers = ["b"]\n'
-                    'commit = "' + "a" * 40 + '"\nrevision = 1\nmood = "good"\n')
+    path.write_text(
+        'schema = 1\nsubmission = "sub"\ncohort_note = "kept"\n[[reviews]]\nreviewers = ["a"]\n'
+        'commit = "' + "a" * 40 + '"\nrevision = 1\nconfidence = 0.8\n[[reviews]]\nreviewers = ["b"]\n'
+        'commit = "' + "a" * 40 + '"\nrevision = 1\nmood = "good"\n'
+    )
     seal_file(path)
     store.save(sub, store.Review(["a"], "a" * 40, tiers={"evidence": "weak"}), base_revision=1)
     data = tomllib.loads(path.read_text())
@@ -259,8 +286,9 @@ def test_sixty_writers_on_one_file_are_all_served_and_lose_nothing(tmp_path):
         revision = None
         for i in range(5):
             try:
-                revision = store.save(sub, store.Review([who], "c" * 40, comments={"evidence": str(i)}),
-                                      base_revision=revision).revision
+                revision = store.save(
+                    sub, store.Review([who], "c" * 40, comments={"evidence": str(i)}), base_revision=revision
+                ).revision
             except store.StoreError as error:
                 refused.append(str(error))
 
@@ -309,8 +337,10 @@ def test_a_held_lock_reports_progress_then_refuses_with_the_reason(tmp_path, mon
 
 
 def _final_at(commit: str, tier: str = "strong") -> str:
-    return (f'schema = 1\n[[reviews]]\nreviewers = ["lead"]\nstate = "final"\ncommit = "{commit}"\n'
-            f'[reviews.tiers]\nfound-defect = "{tier}"\n')
+    return (
+        f'schema = 1\n[[reviews]]\nreviewers = ["lead"]\nstate = "final"\ncommit = "{commit}"\n'
+        f'[reviews.tiers]\nfound-defect = "{tier}"\n'
+    )
 
 
 def test_a_planted_score_file_is_kept_but_not_counted_and_a_save_keeps_it(tmp_path, capsys):
@@ -387,7 +417,8 @@ def test_my_own_unsealed_entry_is_offered_to_check_and_a_save_seals_it_in_its_pl
     sub.mkdir()
     (tmp_path / "sub.review.toml").write_text(
         'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "draft"\ncommit = "' + "a" * 40 + '"\n'
-        '[reviews.tiers]\nevidence = "strong"\n')  # written before seals existed
+        '[reviews.tiers]\nevidence = "strong"\n'
+    )  # written before seals existed
     scores = store.read_scores(sub)
     offered = scores.unsealed_for(["ana"])
     assert offered is not None and offered.tiers == {"evidence": "strong"} and scores.unsealed_for(["bob"]) is None
@@ -403,8 +434,13 @@ def test_another_reviewers_entry_is_written_back_exactly_as_it_was_so_its_seal_h
 
     sub = tmp_path / "sub"
     sub.mkdir()
-    entry = {"reviewers": ["bob"], "commit": "a" * 40, "state": "final", "revision": 1,
-             "anchored": [{"at": "checkout.mjs:3-9", "text": "hoisted", "colour": "amber"}]}
+    entry = {
+        "reviewers": ["bob"],
+        "commit": "a" * 40,
+        "state": "final",
+        "revision": 1,
+        "anchored": [{"at": "checkout.mjs:3-9", "text": "hoisted", "colour": "amber"}],
+    }
     entry["seal"] = seal.sign(entry, seal.key(create=True))
     (tmp_path / "sub.review.toml").write_text(tomli_w.dumps({"schema": 1, "reviews": [entry]}))
     store.save(sub, store.Review(["ana"], "a" * 40, tiers={"evidence": "weak"}))

@@ -19,7 +19,7 @@ def test_marks_are_kept_sealed_and_read_back_as_written(tmp_path):
     marks = viewed.marks(store.read_scores(sub), ["ana"])
     assert marks.files == {"checkout.mjs": "a" * 40} and marks.unsealed == 0 and marks.problem is None
     data = tomllib.loads((tmp_path / "ada.review.toml").read_text())
-    entry, = data["viewed"]
+    (entry,) = data["viewed"]
     assert entry["reviewers"] == ["ana"] and entry["files"] == {"checkout.mjs": "a" * 40}
     assert seal.check(entry, seal.key()) is None
     # A mark is no review: the row stays new.
@@ -48,8 +48,7 @@ def test_reviews_and_marks_keep_each_other_on_save(tmp_path):
     # The review's seal still holds after the mark's save, and its revision is unchanged.
     again = store.read_scores(sub)
     assert again.unsealed == [] and again.find(saved.key).revision == 1
-    store.save(sub, store.Review(reviewers=["ana"], commit="c" * 40, tiers={"evidence": "strong"}),
-               base_revision=1)
+    store.save(sub, store.Review(reviewers=["ana"], commit="c" * 40, tiers={"evidence": "strong"}), base_revision=1)
     after = store.read_scores(sub)
     assert after.find(saved.key).tiers == {"evidence": "strong"}
     assert viewed.marks(after, ["ana"]).files == {"checkout.mjs": "a" * 40}

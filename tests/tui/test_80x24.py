@@ -17,8 +17,13 @@ def dangling(lines: list[str]) -> list[str]:
 
 
 def test_parts_wrap_with_each_dot_kept_beside_the_part_after_it():
-    parts = ["whole submission (starter → HEAD)", "+35 lines", "AI-attributed 15 of 17 lines of code (88%)",
-             "18 added lines not counted", "draft a0db1ca: 15 of its 16 added lines survive at HEAD"]
+    parts = [
+        "whole submission (starter → HEAD)",
+        "+35 lines",
+        "AI-attributed 15 of 17 lines of code (88%)",
+        "18 added lines not counted",
+        "draft a0db1ca: 15 of its 16 added lines survive at HEAD",
+    ]
     for width in range(20, 90):
         lines = join_parts(parts, width).split("\n")
         assert not dangling(lines), width
@@ -141,9 +146,16 @@ async def test_j_and_k_move_through_help_as_the_arrows_do(sample_cohort):
 
 
 def test_a_status_line_past_its_rows_ends_in_an_ellipsis_never_cut_silently():
-    parts = ["whole submission (starter → HEAD)", "+35 lines", "AI-attributed 15 of 17 lines of code (88%)",
-             "18 added lines not counted", "draft a0db1ca: 15 of its 16 added lines survive at HEAD",
-             "[W] whitespace-only changes hidden: 4 lines", "word marks off", "coverage: 12 of 17 lines run"]
+    parts = [
+        "whole submission (starter → HEAD)",
+        "+35 lines",
+        "AI-attributed 15 of 17 lines of code (88%)",
+        "18 added lines not counted",
+        "draft a0db1ca: 15 of its 16 added lines survive at HEAD",
+        "[W] whitespace-only changes hidden: 4 lines",
+        "word marks off",
+        "coverage: 12 of 17 lines run",
+    ]
     for width in range(30, 90):
         whole = join_parts(parts, width).split("\n")
         lines = join_parts(parts, width, max_rows=3).split("\n")
@@ -164,8 +176,9 @@ async def test_g_from_the_stub_log_in_tabs_says_the_key_that_reaches_the_next_si
         await pilot.pause()
         # The diff has the keys now, and its g goes to the top: the hint says how to go on from the log.
         said = [n.message for n in app._notifications]
-        assert screen.active_pane == "diff" and any("5 goes back to the log, g there: the next site" in m
-                                                    for m in said), said
+        assert screen.active_pane == "diff" and any(
+            "5 goes back to the log, g there: the next site" in m for m in said
+        ), said
         assert not any("g again" in m for m in said)
         await pilot.press("5", "g")
         await pilot.pause()

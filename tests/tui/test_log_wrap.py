@@ -9,8 +9,10 @@ from rich.cells import cell_len
 
 from review.tui.widgets.stub_log.lines import indent_for, wrap_offsets
 
-LINE = "[   258.6 ms] first-503: #1 p1 call 1 POST /charge key [k1] 590c362b… (body) amount=1999 → 200 · " \
-       "charge ch_0001 created"
+LINE = (
+    "[   258.6 ms] first-503: #1 p1 call 1 POST /charge key [k1] 590c362b… (body) amount=1999 → 200 · "
+    "charge ch_0001 created"
+)
 
 
 def rows(text: str, width: int) -> list[str]:
@@ -27,8 +29,9 @@ def test_a_request_line_at_80_columns_breaks_between_words_under_its_time_stamp(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab  c→·日本[]ms")), max_size=300),
-       st.integers(min_value=1, max_value=120))
+@given(
+    st.text(alphabet=st.sampled_from(list("ab  c→·日本[]ms")), max_size=300), st.integers(min_value=1, max_value=120)
+)
 def test_rows_fit_and_join_back_to_the_line(text, width):
     found = rows(text, width)
     assert "".join(found) == text

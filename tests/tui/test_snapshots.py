@@ -64,8 +64,9 @@ class TestTriage:
         assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=loaded)
 
     @pytest.mark.parametrize(("theme", "no_color"), [*TWO[:1], pytest.param("review-dark", False, id="review-dark")])
-    def test_80x24_sorted_by_key_scope_with_an_arrival(self, snap_compare, make_app, sample_cohort, tmp_path,
-                                                       monkeypatch, theme, no_color):
+    def test_80x24_sorted_by_key_scope_with_an_arrival(
+        self, snap_compare, make_app, sample_cohort, tmp_path, monkeypatch, theme, no_color
+    ):
         import shutil
 
         from review.tui.screens.cohort import CohortScreen
@@ -77,8 +78,11 @@ class TestTriage:
         async def arrived(pilot):
             await settle(pilot.app, pilot)
             shutil.copytree(tmp_path / "hal-kim", sample_cohort / "hal-kim", symlinks=True)
-            await wait_until(pilot, lambda: pilot.app.screen.rows.get("hal-kim") is not None
-                             and pilot.app.screen.rows["hal-kim"].complete, timeout=30)
+            await wait_until(
+                pilot,
+                lambda: pilot.app.screen.rows.get("hal-kim") is not None and pilot.app.screen.rows["hal-kim"].complete,
+                timeout=30,
+            )
             await pilot.press("s", "s")
             await settle(pilot.app, pilot)
 
@@ -162,19 +166,25 @@ class TestRubricPane:
         assert snap_compare(make_app(theme, no_color), terminal_size=(80, 24), run_before=score_at_80x24)
 
     @pytest.mark.parametrize(("theme", "no_color"), VARIANTS)
-    def test_beside_another_reviewers_disagreement(self, snap_compare, make_app, sample_cohort, theme,
-                                                   no_color):
-        tiers_ana = 'found-defect = "acceptable"\nkey-scope = "acceptable"\nevidence = "weak"\n' \
-                    'explanation = "acceptable"\nblast-radius = "weak"\n'
-        tiers_bob = 'found-defect = "acceptable"\nkey-scope = "strong"\nevidence = "weak"\n' \
-                    'explanation = "weak"\nblast-radius = "weak"\n'
-        entry = ('[[reviews]]\nreviewers = ["{who}"]\ncommit = "{head}"\nstate = "final"\nrubric_version = '
-                 '"article-v1"\nrevision = 1\ncreated = "2026-12-01T10:00:00Z"\nupdated = '
-                 '"2026-12-01T10:00:00Z"\nnote_opened = "2026-12-01T09:58:00Z"\n[reviews.tiers]\n{tiers}\n')
+    def test_beside_another_reviewers_disagreement(self, snap_compare, make_app, sample_cohort, theme, no_color):
+        tiers_ana = (
+            'found-defect = "acceptable"\nkey-scope = "acceptable"\nevidence = "weak"\n'
+            'explanation = "acceptable"\nblast-radius = "weak"\n'
+        )
+        tiers_bob = (
+            'found-defect = "acceptable"\nkey-scope = "strong"\nevidence = "weak"\n'
+            'explanation = "weak"\nblast-radius = "weak"\n'
+        )
+        entry = (
+            '[[reviews]]\nreviewers = ["{who}"]\ncommit = "{head}"\nstate = "final"\nrubric_version = '
+            '"article-v1"\nrevision = 1\ncreated = "2026-12-01T10:00:00Z"\nupdated = '
+            '"2026-12-01T10:00:00Z"\nnote_opened = "2026-12-01T09:58:00Z"\n[reviews.tiers]\n{tiers}\n'
+        )
         (sample_cohort / "ben-larsen.review.toml").write_text(
-            'schema = 1\nsubmission = "ben-larsen"\n\n' + entry.format(who="ana", head=BEN_HEAD,
-                                                                       tiers=tiers_ana)
-            + entry.format(who="bob", head=BEN_HEAD, tiers=tiers_bob))
+            'schema = 1\nsubmission = "ben-larsen"\n\n'
+            + entry.format(who="ana", head=BEN_HEAD, tiers=tiers_ana)
+            + entry.format(who="bob", head=BEN_HEAD, tiers=tiers_bob)
+        )
         seal_file(sample_cohort / "ben-larsen.review.toml")
 
         async def rubric_open(pilot):
@@ -221,8 +231,9 @@ class TestReadingTheDiff:
         await settle(pilot.app, pilot)
         # The file list fills just after the diff's frame (after a refresh, which a busy machine delays).
         pane = pilot.app.screen.query_one(DiffPane)
-        await wait_until(pilot, lambda: pane.files_for is not None
-                         and pane.files.row_count == len(pane.files_for.files), timeout=30)
+        await wait_until(
+            pilot, lambda: pane.files_for is not None and pane.files.row_count == len(pane.files_for.files), timeout=30
+        )
         await settle(pilot.app, pilot)
 
     @pytest.mark.parametrize(("theme", "no_color"), READING_VARIANTS)
@@ -233,8 +244,9 @@ class TestReadingTheDiff:
         assert snap_compare(make_reading_app(theme, no_color), terminal_size=(80, 24), run_before=run_before)
 
     @pytest.mark.parametrize(("theme", "no_color"), READING_VARIANTS)
-    def test_200x50_side_by_side_with_the_moved_function_and_a_file_viewed(self, snap_compare, make_reading_app,
-                                                                          theme, no_color):
+    def test_200x50_side_by_side_with_the_moved_function_and_a_file_viewed(
+        self, snap_compare, make_reading_app, theme, no_color
+    ):
         async def run_before(pilot):
             await self.open_reader(pilot, "v", "S")
 

@@ -15,14 +15,17 @@ def test_bundled_themes_load_with_app_variables():
     assert load.themes["review-light"].dark is False
 
 
-@pytest.mark.parametrize("body, field, words", [
-    ('name = "x"\nprimary = "not-a-colour"\n', "primary", "is not a colour"),
-    ('name = "x"\nprimary = "#fff"\nbackgrund = "#000"\n', "backgrund", "unknown field"),
-    ('primary = "#fff"\n', "name", "missing"),
-    ('name = "x"\nprimary = "#fff"\ndark = "yes"\n', "dark", "expected bool"),
-    ('name = "x"\nprimary = "#fff"\n[variables]\nai-hunk = "#fff"\n', "variables.ai-hunk", "unknown variable"),
-    ('name = "x"\nprimary = "#fff"\n[variables]\nai-gutter = "#zzz"\n', "variables.ai-gutter", "is not a colour"),
-])
+@pytest.mark.parametrize(
+    "body, field, words",
+    [
+        ('name = "x"\nprimary = "not-a-colour"\n', "primary", "is not a colour"),
+        ('name = "x"\nprimary = "#fff"\nbackgrund = "#000"\n', "backgrund", "unknown field"),
+        ('primary = "#fff"\n', "name", "missing"),
+        ('name = "x"\nprimary = "#fff"\ndark = "yes"\n', "dark", "expected bool"),
+        ('name = "x"\nprimary = "#fff"\n[variables]\nai-hunk = "#fff"\n', "variables.ai-hunk", "unknown variable"),
+        ('name = "x"\nprimary = "#fff"\n[variables]\nai-gutter = "#zzz"\n', "variables.ai-gutter", "is not a colour"),
+    ],
+)
 def test_bad_theme_names_file_and_field(tmp_path, body, field, words):
     path = tmp_path / "bad.toml"
     path.write_text(body)
@@ -49,8 +52,9 @@ def test_user_themes_come_from_xdg_config(isolated_dirs):
 
 
 def test_unknown_theme_on_the_command_line_exits_2(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "review", str(tmp_path), "--theme", "nope"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "review", str(tmp_path), "--theme", "nope"], capture_output=True, text=True
+    )
     assert result.returncode == 2
     assert "unknown theme 'nope'" in result.stderr and "review-light" in result.stderr
 
@@ -73,8 +77,9 @@ THEMES = ["review-dark", "review-light", "review-high-contrast", "ansi-dark", "a
 
 @pytest.mark.parametrize("system", ["truecolor", "standard"])  # standard: TERM=screen, 16 colours
 @pytest.mark.parametrize("theme", THEMES)
-async def test_ai_added_and_context_lines_and_every_token_stay_distinguishable(sample_cohort, monkeypatch,
-                                                                                theme, system):
+async def test_ai_added_and_context_lines_and_every_token_stay_distinguishable(
+    sample_cohort, monkeypatch, theme, system
+):
     """Each bundled theme and Textual's ANSI ones, on a true-colour and on a 16-colour terminal: AI
     lines, added lines and context lines have three different backgrounds, and no token or AI tag
     is drawn in (nearly) its own background's colour."""
@@ -102,15 +107,29 @@ async def test_ai_added_and_context_lines_and_every_token_stay_distinguishable(s
                 segments = list(view.painter.row(index, row, False))
                 kind = "ai" if row.line.tool else "added" if row.line.kind == "+" else "context"
                 background = segments[-1].style.bgcolor  # the line's own (its padding's)
-                backgrounds[kind].add("default" if background is None or background.is_default
-                                      else background.downgrade(depth).get_truecolor())
+                backgrounds[kind].add(
+                    "default"
+                    if background is None or background.is_default
+                    else background.downgrade(depth).get_truecolor()
+                )
                 for segment in segments:
                     style = segment.style
-                    if segment.text.strip() and style and style.color and style.bgcolor and \
-                            not style.color.is_default and not style.bgcolor.is_default:
+                    if (
+                        segment.text.strip()
+                        and style
+                        and style.color
+                        and style.bgcolor
+                        and not style.color.is_default
+                        and not style.bgcolor.is_default
+                    ):
                         checked += 1
-                        assert palette.contrast(style.color, style.bgcolor, depth) >= palette.MIN_CONTRAST, \
-                            (theme, system, kind, segment.text, style)
+                        assert palette.contrast(style.color, style.bgcolor, depth) >= palette.MIN_CONTRAST, (
+                            theme,
+                            system,
+                            kind,
+                            segment.text,
+                            style,
+                        )
 
         check_rows()  # the whole submission: AI and the candidate's added lines
         pane = screen.query_one("#diff-pane")
@@ -135,8 +154,7 @@ def test_contrast_treats_one_palette_entry_as_one_colour():
 
 @pytest.mark.parametrize("system", ["truecolor", "standard"])
 @pytest.mark.parametrize("theme", THEMES)
-async def test_changed_words_are_underlined_and_readable_on_their_background(sample_cohort, monkeypatch, theme,
-                                                                             system):
+async def test_changed_words_are_underlined_and_readable_on_their_background(sample_cohort, monkeypatch, theme, system):
     """The words a changed line changed (model draft → HEAD) are bold and underlined, so they read
     without colour, and in every theme their text stays readable on the word's stronger background."""
 
@@ -169,5 +187,9 @@ async def test_changed_words_are_underlined_and_readable_on_their_background(sam
         for segment in words:
             style = segment.style
             if segment.text.strip() and style.color and style.bgcolor and not style.color.is_default:
-                assert palette.contrast(style.color, style.bgcolor, depth) >= palette.MIN_CONTRAST, \
-                    (theme, system, segment.text, style)
+                assert palette.contrast(style.color, style.bgcolor, depth) >= palette.MIN_CONTRAST, (
+                    theme,
+                    system,
+                    segment.text,
+                    style,
+                )

@@ -91,7 +91,7 @@ async def test_note_pane_shows_the_note_literally(sample_cohort):
         summary = str(screen.query_one("#note-summary").render())
         assert "declares no assistant" in summary and "Cursor" in summary
         text = str(screen.query_one("#note-text").render())
-        assert " 4 │ Ran the stub: `{\"charges\":2,\"distinctKeys\":1}`." in text
+        assert ' 4 │ Ran the stub: `{"charges":2,"distinctKeys":1}`.' in text
         assert "11 │ None. I wrote this by hand." in text
 
 
@@ -99,8 +99,7 @@ async def test_hostile_note_and_diff_text_render_inert(tmp_path):
     from helpers import make_repo
 
     hostile = "[@click=app.quit]x[/] \x1b]52;c;cGF3bg==\x07 \u202eevil"
-    make_repo(tmp_path / "evil",
-              {"NOTE.md": f"## AI disclosure\n{hostile}\n", "checkout.mjs": hostile + "\n"})
+    make_repo(tmp_path / "evil", {"NOTE.md": f"## AI disclosure\n{hostile}\n", "checkout.mjs": hostile + "\n"})
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "evil")
@@ -134,7 +133,8 @@ async def test_a_100k_line_diff_opens_and_scrolls(tmp_path):
 
 
 async def test_help_on_the_submission_screen_lists_the_focused_panes_keys_each_once_with_remapped_keys(
-        sample_cohort, isolated_dirs):
+    sample_cohort, isolated_dirs
+):
     from review.tui.screens.help import HelpScreen
 
     config = isolated_dirs / "config" / "review"
@@ -150,16 +150,28 @@ async def test_help_on_the_submission_screen_lists_the_focused_panes_keys_each_o
         # diff's own c among them) after those, each said to work once its pane is focused.
         assert every[0][0] == "Stub log"
         rows = [row for row in every if not row[0].endswith("once focused")]
-        assert every[:len(rows)] == rows
+        assert every[: len(rows)] == rows
         assert {group for group, *_ in rows} == {"Stub log", "Submission", "Everywhere"}
-        assert {group for group, *_ in every[len(rows):]} == {
-            "Diff — once focused", "Note — once focused", "Rubric — once focused", "Commits — once focused"}
+        assert {group for group, *_ in every[len(rows) :]} == {
+            "Diff — once focused",
+            "Note — once focused",
+            "Rubric — once focused",
+            "Commits — once focused",
+        }
         ids = {binding_id: (group, keys) for group, keys, _, listed in rows for binding_id in listed.split()}
-        for wanted in ("log.run", "log.before-after", "log.coverage", "log.line-down", "log.follow",
-                       "submission.save", "submission.pane-diff", "app.quit"):
+        for wanted in (
+            "log.run",
+            "log.before-after",
+            "log.coverage",
+            "log.line-down",
+            "log.follow",
+            "submission.save",
+            "submission.pane-diff",
+            "app.quit",
+        ):
             assert wanted in ids, wanted
         assert "diff.coverage" not in ids and "rubric.strong" not in ids
-        later = {binding_id: group for group, _, _, listed in every[len(rows):] for binding_id in listed.split()}
+        later = {binding_id: group for group, _, _, listed in every[len(rows) :] for binding_id in listed.split()}
         assert later["diff.coverage"] == "Diff — once focused" and later["rubric.strong"] == "Rubric — once focused"
         keys = [key for _, shown, _, _ in rows for key in shown.split()]
         assert keys.count("c") == 1
@@ -196,15 +208,14 @@ async def test_z_zooms_the_focused_pane_to_the_whole_screen_and_back(sample_coho
     # wider: four panes side by side.
     async with app.run_test(size=(200, 50)) as pilot:
         screen = await open_submission(app, pilot, "chen-wei")
-        shown = [name for name in ("diff", "note", "log", "rubric")
-                 if screen.query_one(f"#pane-{name}").display]
+        shown = [name for name in ("diff", "note", "log", "rubric") if screen.query_one(f"#pane-{name}").display]
         assert len(shown) == 4
         # The stub log alone.
         await pilot.press("5", "z")
         await pilot.pause()
-        assert [n for n in ("diff", "note", "log", "rubric", "commits")
-                if screen.query_one(f"#pane-{n}").display] \
-            == ["log"]
+        assert [n for n in ("diff", "note", "log", "rubric", "commits") if screen.query_one(f"#pane-{n}").display] == [
+            "log"
+        ]
         assert screen.query_one("#pane-log").region.width >= 195
         await pilot.press("z")
         await pilot.pause()
@@ -238,18 +249,23 @@ async def test_a_commit_adding_the_note_counts_no_prose_as_code(tmp_path):
         assert "11 added lines not counted (prose (the note, a README))" in header
         await pilot.press("less_than_sign")
         await settle(app, pilot)
-        assert "AI-attributed 2 of 2 lines of code (100%)" in " ".join(str(pane.query_one("#diff-range").render()).split())
+        assert "AI-attributed 2 of 2 lines of code (100%)" in " ".join(
+            str(pane.query_one("#diff-range").render()).split()
+        )
 
 
 async def test_a_moved_persons_block_says_where_it_came_from_in_the_gutter_and_below_the_diff(tmp_path):
     from helpers import git, make_repo
 
-    function = ("export function parseAmount(text) {\n  const value = Number.parseFloat(text);\n"
-                "  return Math.round(value * 100);\n}\n")
+    function = (
+        "export function parseAmount(text) {\n  const value = Number.parseFloat(text);\n"
+        "  return Math.round(value * 100);\n}\n"
+    )
     repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
-    for name, files in (("Ann", {"a.mjs": "export const a = 1;\n" + function}),
-                        ("Ann (aider)",
-                         {"a.mjs": "export const a = 1;\n", "b.mjs": "export const b = 2;\n" + function})):
+    for name, files in (
+        ("Ann", {"a.mjs": "export const a = 1;\n" + function}),
+        ("Ann (aider)", {"a.mjs": "export const a = 1;\n", "b.mjs": "export const b = 2;\n" + function}),
+    ):
         for path, text in files.items():
             (repo / path).write_text(text)
         git("add", "-A", cwd=repo)
@@ -270,14 +286,24 @@ async def test_lines_carried_from_a_squashed_commits_note_are_marked_and_the_not
     from helpers import git, make_repo
 
     repo = make_repo(tmp_path / "cand", {"README.md": "task\n"}, "starter")
-    (repo / "checkout.mjs").write_text("export async function chargeWithRetry(amount) {\n"
-                                       "  const idempotencyKey = await loadOrCreateKey(amount);\n"
-                                       "  return sendWithBackoff(amount, idempotencyKey);\n}\n")
+    (repo / "checkout.mjs").write_text(
+        "export async function chargeWithRetry(amount) {\n"
+        "  const idempotencyKey = await loadOrCreateKey(amount);\n"
+        "  return sendWithBackoff(amount, idempotencyKey);\n}\n"
+    )
     git("add", "-A", cwd=repo)
     git("commit", "-q", "-m", "agent", cwd=repo)
     agent = git("rev-parse", "HEAD", cwd=repo).strip()
-    git("notes", "--ref=ai", "add", "-m", 'checkout.mjs\n  s_aaaaaaaaaaaaaa 1-4\n---\n{"sessions": {"s_aaaaaaaaaaaaaa": '
-        '{"agent_id": {"tool": "claude", "id": "x"}}}}\n', agent, cwd=repo)
+    git(
+        "notes",
+        "--ref=ai",
+        "add",
+        "-m",
+        'checkout.mjs\n  s_aaaaaaaaaaaaaa 1-4\n---\n{"sessions": {"s_aaaaaaaaaaaaaa": '
+        '{"agent_id": {"tool": "claude", "id": "x"}}}}\n',
+        agent,
+        cwd=repo,
+    )
     with (repo / "checkout.mjs").open("a") as handle:
         handle.write("export const persisted = new Map();\n")
     git("commit", "-q", "-am", "mine", cwd=repo)
@@ -303,9 +329,19 @@ async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_
     repo = make_repo(tmp_path / "wide", {"README.md": "x\n"}, "starter")
     # Long enough to scroll: the vertical scrollbar covers the pane's last columns.
     # One line exactly a column too wide for the 78 columns seen at 80: 16 of gutter and sign, then 63.
-    commit_as(repo, "wide", {"wide.mjs": "export const short = 1;\nexport const long = '" + "x" * 150 + "';\n" +
-                                         "export const edge = '" + "y" * 40 + "';\n" +
-                                         "".join(f"export const v{i} = {i};\n" for i in range(60))})
+    commit_as(
+        repo,
+        "wide",
+        {
+            "wide.mjs": "export const short = 1;\nexport const long = '"
+            + "x" * 150
+            + "';\n"
+            + "export const edge = '"
+            + "y" * 40
+            + "';\n"
+            + "".join(f"export const v{i} = {i};\n" for i in range(60))
+        },
+    )
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_submission(app, pilot, "wide")
@@ -315,7 +351,7 @@ async def test_a_line_wider_than_the_pane_says_so_at_its_edge_until_scrolled_to_
         def row_with(text: str) -> str:
             """The row as seen: the columns the vertical scrollbar does not cover."""
             painted = ["".join(s.text for s in view.render_line(y)) for y in range(view.size.height)]
-            return next(row for row in painted if text in row)[:view.visible_width]
+            return next(row for row in painted if text in row)[: view.visible_width]
 
         assert view.visible_width < view.size.width  # the scrollbar covers the last columns
         assert row_with("const long").endswith("›") and not row_with("const short").rstrip().endswith("›")
@@ -355,14 +391,15 @@ async def test_a_hunk_header_wider_than_the_pane_ends_in_the_mark(tmp_path):
     # Far enough below it that the hunk's context does not reach it (indented: git names the nearest
     # line that starts at the margin).
     head += "".join(f"  // unchanged {i}\n" for i in range(10))
-    repo = make_repo(tmp_path / "hdr", {"client.mjs": head + "".join(f"const v{i} = {i};\n" for i in range(20))},
-                     "starter")
+    repo = make_repo(
+        tmp_path / "hdr", {"client.mjs": head + "".join(f"const v{i} = {i};\n" for i in range(20))}, "starter"
+    )
     commit_as(repo, "change", {"client.mjs": head + "".join(f"const v{i} = {i * 2};\n" for i in range(20))})
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_submission(app, pilot, "hdr")
         view = screen.query_one(DiffView)
         await pilot.pause()
-        painted = ["".join(s.text for s in view.render_line(y))[:view.visible_width] for y in range(view.size.height)]
+        painted = ["".join(s.text for s in view.render_line(y))[: view.visible_width] for y in range(view.size.height)]
         header = next(row for row in painted if "@@ " in row and "import" in row)
         assert header.endswith("›")

@@ -76,8 +76,7 @@ async def test_W_hides_the_reformat_says_how_many_lines_and_keeps_numbers_and_ai
         assert not any("const base = 100" in row for row in rows)
         assert any("only whitespace changed (3 lines hidden; W shows them)" in row for row in rows)
         # The real change keeps HEAD's number and its assistant's tag; the range's counts are its own.
-        assert any("    6 CC│+    const response = await send(amount, { maxRetries: limit });" in row
-                   for row in rows)
+        assert any("    6 CC│+    const response = await send(amount, { maxRetries: limit });" in row for row in rows)
         assert "+11 lines · AI-attributed 5 of 11 lines of code" in header(screen)
         await pilot.press("W")
         await settle(app, pilot)
@@ -85,9 +84,7 @@ async def test_W_hides_the_reformat_says_how_many_lines_and_keeps_numbers_and_ai
         assert "[W]" not in header(screen)
 
 
-
-async def test_text_the_reading_aids_cannot_handle_costs_its_marks_and_is_said_never_the_console(tmp_path,
-                                                                                                  monkeypatch):
+async def test_text_the_reading_aids_cannot_handle_costs_its_marks_and_is_said_never_the_console(tmp_path, monkeypatch):
     """Whatever a submission's text does to the word marks or to W, the diff stays whole and readable."""
     from review.tui.widgets.diff import pane
     from review.tui.widgets.diff import words as words_module
@@ -114,6 +111,7 @@ async def test_text_the_reading_aids_cannot_handle_costs_its_marks_and_is_said_n
         await settle(app, pilot)
         assert "[W]" not in header(screen) and app.is_running
 
+
 async def test_the_moved_function_is_marked_moved_at_both_ends_and_M_jumps_between_them(tmp_path):
     reading_submission(tmp_path)
     app = ReviewApp(tmp_path, run_harness=False)
@@ -125,8 +123,7 @@ async def test_the_moved_function_is_marked_moved_at_both_ends_and_M_jumps_betwe
         # One mark in the gutter on both sides, not a deletion and an addition.
         assert any("↕+export function parseAmount(text) {" in row for row in rows)
         assert any("↕-export function parseAmount(text) {" in row for row in rows)
-        assert not any("│-export function parseAmount" in row or "│+export function parseAmount" in row
-                       for row in rows)
+        assert not any("│-export function parseAmount" in row or "│+export function parseAmount" in row for row in rows)
         assert current_path(view) == "backoff.mjs"
         await pilot.press("M")
         assert current_path(view) == "money.mjs"
@@ -227,9 +224,14 @@ async def test_less_than_on_the_whole_submission_opens_the_last_commits_diff(sam
 
 async def test_the_file_list_shows_every_count_when_the_pane_is_not_zoomed(tmp_path):
     repo = make_repo(tmp_path / "wide", {"README.md": "task\n"}, "starter")
-    commit_as(repo, "Add modules\n\nCo-authored-by: Claude <noreply@anthropic.com>\n",
-              {"mod1.mjs": "".join(f"export const v{i} = {i};\n" for i in range(150)),
-               "src/payments/gateway/adapters/card.mjs": "export const x = 1;\n"})
+    commit_as(
+        repo,
+        "Add modules\n\nCo-authored-by: Claude <noreply@anthropic.com>\n",
+        {
+            "mod1.mjs": "".join(f"export const v{i} = {i};\n" for i in range(150)),
+            "src/payments/gateway/adapters/card.mjs": "export const x = 1;\n",
+        },
+    )
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(200, 50)) as pilot:
         screen = await open_submission(app, pilot, "wide")
@@ -253,11 +255,21 @@ async def test_every_new_diff_key_is_in_help_remappable_and_clashes_with_nothing
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_submission(app, pilot, "ben-larsen")
         view = screen.query_one(DiffView)
-        new = {"diff.words", "diff.whitespace", "diff.moved-jump", "diff.viewed", "diff.next-unviewed",
-               "diff.side-by-side"}
+        new = {
+            "diff.words",
+            "diff.whitespace",
+            "diff.moved-jump",
+            "diff.viewed",
+            "diff.next-unviewed",
+            "diff.side-by-side",
+        }
         # No default key of theirs means anything else on the way from the diff to the app.
-        chain = [(key, binding.id) for node in (view, screen.query_one(DiffPane), screen, app)
-                 for key, bindings in node._bindings.key_to_bindings.items() for binding in bindings]
+        chain = [
+            (key, binding.id)
+            for node in (view, screen.query_one(DiffPane), screen, app)
+            for key, bindings in node._bindings.key_to_bindings.items()
+            for binding in bindings
+        ]
         theirs = {key for key, binding_id in chain if binding_id in new}
         assert theirs == {"w", "W", "M", "v", "u", "S"}
         assert [(key, binding_id) for key, binding_id in chain if key in theirs and binding_id not in new] == []

@@ -22,8 +22,10 @@ async def test_a_note_of_a_hundred_thousand_lines_is_shown_cut_and_says_so(tmp_p
         shown = str(app.screen.query_one(NoteView).text.render()).split("\n")
         assert len(shown) < MAX_NOTE_ROWS + 10
         # The note has LINES lines (its final newline starts none).
-        assert shown[-1] == f"… {LINES - MAX_NOTE_ROWS} more rows of the note are not shown here " \
-                            f"(this pane shows its first {MAX_NOTE_ROWS})"
+        assert (
+            shown[-1] == f"… {LINES - MAX_NOTE_ROWS} more rows of the note are not shown here "
+            f"(this pane shows its first {MAX_NOTE_ROWS})"
+        )
 
 
 def test_the_note_numbers_its_lines_as_the_diff_counts_them():

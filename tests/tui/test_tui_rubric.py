@@ -40,8 +40,9 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         await pilot.press("F", "ctrl+s")
         # The save may queue behind an autosave already under way: wait for its answer (a draft
         # saved, or nothing new to save, because final was refused: said with why).
-        await wait_until(pilot, lambda: "final refused — the note has not been on screen" in screen.form.status,
-                         timeout=20)
+        await wait_until(
+            pilot, lambda: "final refused — the note has not been on screen" in screen.form.status, timeout=20
+        )
         entry = saved(sample_cohort, "chen-wei")[0]
         assert entry["state"] == "draft" and "note_opened" not in entry
         # The focused signal's tier.
@@ -56,8 +57,13 @@ async def test_keyboard_only_scoring_with_the_note_gate_and_reopen(sample_cohort
         entry = saved(sample_cohort, "chen-wei")[0]
         # Autosaves count too.
         assert entry["state"] == "final" and entry["note_opened"] and entry["revision"] >= 2
-        assert entry["tiers"] == {"found-defect": "strong", "key-scope": "acceptable", "evidence": "weak",
-                                  "explanation": "acceptable", "blast-radius": "acceptable"}
+        assert entry["tiers"] == {
+            "found-defect": "strong",
+            "key-scope": "acceptable",
+            "evidence": "weak",
+            "explanation": "acceptable",
+            "blast-radius": "acceptable",
+        }
         assert entry["comments"] == {"blast-radius": "names timeouts"}
         await pilot.press("escape")
         await settle(app, pilot)
@@ -109,8 +115,7 @@ async def test_stale_after_a_new_commit(sample_cohort):
         from review.tui.widgets.diff.pane import DiffPane
 
         pane = screen.query_one(DiffPane)
-        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("since your "
-                                                                                               "review"))
+        await wait_until(pilot, lambda: pane.shown is not None and pane.shown.label.startswith("since your review"))
         assert [f.path for f in pane.shown_diff.files] == ["checkout.mjs"]
         assert pane.shown_diff.added == 1 and pane.shown.base == entry_commit
         await pilot.press("1", "d")
@@ -140,8 +145,9 @@ async def test_save_and_next_under_a_filter_with_nothing_left_says_so_and_stays_
         # Never the same submission again, silently.
         assert isinstance(app.screen, CohortScreen)
         said = [n.message for n in app._notifications]
-        assert any("No other submission shown is left for ana to score" in m and "outside the filter" in m
-                   for m in said)
+        assert any(
+            "No other submission shown is left for ana to score" in m and "outside the filter" in m for m in said
+        )
     assert saved(sample_cohort, "ada-okafor")[0]["state"] == "draft"
 
 
@@ -159,8 +165,9 @@ async def test_read_only_score_file_keeps_the_review_in_the_form(sample_cohort):
 
 
 async def test_blind_mode_hides_others_until_final(sample_cohort):
-    store.save(sample_cohort / "eve-santos",
-               store.Review(["bob"], "0" * 40, state="final", tiers={"evidence": "strong"}))
+    store.save(
+        sample_cohort / "eve-santos", store.Review(["bob"], "0" * 40, state="final", tiers={"evidence": "strong"})
+    )
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",), blind=True)
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_submission(app, pilot, "eve-santos")
@@ -185,7 +192,7 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         text = note.query_one("#note-text")
         start = note.scroll_offset.y - text.virtual_region.y
         shown = str(text.render()).split("\n")
-        return [line.lstrip() for line in shown[max(0, start):start + note.scrollable_content_region.height]]
+        return [line.lstrip() for line in shown[max(0, start) : start + note.scrollable_content_region.height]]
 
     async def settles(pilot, check) -> None:
         """The scroll lands after a refresh or two (the note re-wraps when first shown): poll, don't guess."""
@@ -217,8 +224,7 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         assert app.focused is row
         # The next hint: the restart gap (near the end: on screen, maybe not on top)
         await pilot.press("g")
-        await settles(pilot,
-                      lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
+        await settles(pilot, lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
         assert lines[1] != lines[0]
         assert not any(line.startswith(f"{lines[0]} │") for line in visible_note_lines(note))
 
@@ -231,8 +237,7 @@ async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(
         assert isinstance(app.focused, SignalRow)
         await pilot.press("g")
         note = screen.query_one(NoteView)
-        await settles(pilot,
-                      lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
+        await settles(pilot, lambda: any(line.startswith(f"{lines[1]} │") for line in visible_note_lines(note)))
 
 
 async def test_digits_always_mean_panes_and_never_change_a_score(sample_cohort):
@@ -242,8 +247,16 @@ async def test_digits_always_mean_panes_and_never_change_a_score(sample_cohort):
         # Found the defect: Weak; the signal has focus.
         await score_all(pilot, "1")
         form = screen.query_one(RubricForm)
-        for digit, pane in (("2", "note"), ("4", "rubric"), ("3", "commits"), ("4", "rubric"), ("1", "diff"),
-                            ("4", "rubric"), ("5", "log"), ("4", "rubric")):
+        for digit, pane in (
+            ("2", "note"),
+            ("4", "rubric"),
+            ("3", "commits"),
+            ("4", "rubric"),
+            ("1", "diff"),
+            ("4", "rubric"),
+            ("5", "log"),
+            ("4", "rubric"),
+        ):
             await pilot.press(digit)
             assert screen.active_pane == pane
             assert form.values()["tiers"] == {"found-defect": "weak"}
@@ -283,14 +296,15 @@ async def test_q_with_unsaved_scores_asks_and_each_answer_does_what_it_says(samp
         await pilot.press("escape")
         await settle(app, pilot)
         assert app.screen is screen and screen.query_one(RubricForm).values()["tiers"] == {
-            "found-defect": "strong", "key-scope": "acceptable"}
+            "found-defect": "strong",
+            "key-scope": "acceptable",
+        }
         assert not (sample_cohort / "ada-okafor.review.toml").exists()
         # ctrl+c asks the same; s saves, then quits.
         await pilot.press("ctrl+c", "s")
         await settle(app, pilot)
     assert not app.is_running
-    assert saved(sample_cohort, "ada-okafor")[0]["tiers"] == {"found-defect": "strong",
-                                                              "key-scope": "acceptable"}
+    assert saved(sample_cohort, "ada-okafor")[0]["tiers"] == {"found-defect": "strong", "key-scope": "acceptable"}
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -335,8 +349,7 @@ async def test_every_change_is_on_disk_a_moment_later_so_a_killed_console_loses_
         assert values["flags"] == entry["flags"]
 
 
-async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_and_the_export(sample_cohort,
-                                                                                              capsys):
+async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_and_the_export(sample_cohort, capsys):
     from helpers import seed_ben_suite
     from review.cli import main
 
@@ -374,13 +387,13 @@ async def test_escape_in_a_line_comment_keeps_what_was_typed_as_the_rubrics_boxe
         await settle(app, pilot)
         await pilot.press(*"typed, then escape by habit", "escape")
         await settle(app, pilot)
-        assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == \
-            ["typed, then escape by habit"]
+        assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == ["typed, then escape by habit"]
         # m again at the same place opens that comment to edit, never a second one.
         await pilot.press("m", *", edited", "enter")
         await settle(app, pilot)
-        assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == \
-            ["typed, then escape by habit, edited"]
+        assert [a["text"] for a in screen.query_one(RubricForm).values()["anchored"]] == [
+            "typed, then escape by habit, edited"
+        ]
         # Quit asks (the edit may not be autosaved yet): s saves and goes.
         await pilot.press("ctrl+q")
         await settle(app, pilot)
@@ -442,7 +455,8 @@ async def test_my_entry_saved_before_seals_is_filled_in_to_check_and_the_save_se
 
     (sample_cohort / "ben-larsen.review.toml").write_text(
         f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{BEN_HEAD}"\n'
-        '[reviews.tiers]\nkey-scope = "acceptable"\n')
+        '[reviews.tiers]\nkey-scope = "acceptable"\n'
+    )
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(app, pilot)
@@ -503,8 +517,14 @@ async def test_the_header_says_what_a_save_writes_and_a_refused_final_says_why_e
         assert "will save as DRAFT\n" in header()
         # Every time: F and ctrl+s again name what is still missing.
         await pilot.press("down", "s", "F", "ctrl+s")
-        await wait_until(pilot, lambda: "final refused — no tier yet for Blast radius (n means no decision); "
-                                        "the note has not been on screen" in screen.form.status, timeout=20)
+        await wait_until(
+            pilot,
+            lambda: (
+                "final refused — no tier yet for Blast radius (n means no decision); "
+                "the note has not been on screen" in screen.form.status
+            ),
+            timeout=20,
+        )
         await pilot.press("down", "a", "2", "4", "F")
         assert "will save as FINAL\n" in header()
         await pilot.press("ctrl+s")
@@ -558,8 +578,7 @@ async def test_a_flag_reads_on_or_off_without_colour_in_every_theme(sample_cohor
     bundled = sorted(themes.load_themes(themes.bundled_dir()).themes)
     assert len(bundled) >= 3
     default_system = constants.COLOR_SYSTEM
-    for theme, no_color in [*((name, False) for name in [*bundled, "ansi-dark", "ansi-light"]),
-                            ("review-dark", True)]:
+    for theme, no_color in [*((name, False) for name in [*bundled, "ansi-dark", "ansi-light"]), ("review-dark", True)]:
         if no_color:
             # Read when the app is made.
             monkeypatch.setenv("NO_COLOR", "1")
@@ -578,13 +597,19 @@ async def test_a_flag_reads_on_or_off_without_colour_in_every_theme(sample_cohor
                 assert marks, (theme, strip.text)
                 for segment in [] if no_color else marks:
                     style = segment.style
-                    if style is None or not (style.color and style.bgcolor) or style.color.is_default or \
-                            style.bgcolor.is_default:
+                    if (
+                        style is None
+                        or not (style.color and style.bgcolor)
+                        or style.color.is_default
+                        or style.bgcolor.is_default
+                    ):
                         # The terminal's own colours.
                         continue
                     # With colour, the mark is not drawn in (nearly) its background's colour either.
-                    assert palette.contrast(style.color, style.bgcolor, palette.SYSTEMS["truecolor"]) >= \
-                        palette.MIN_CONTRAST, (theme, flag.id, segment)
+                    assert (
+                        palette.contrast(style.color, style.bgcolor, palette.SYSTEMS["truecolor"])
+                        >= palette.MIN_CONTRAST
+                    ), (theme, flag.id, segment)
 
 
 async def test_escape_after_a_save_goes_back_without_asking_about_unsaved_changes(sample_cohort):
@@ -643,8 +668,9 @@ async def test_final_is_written_by_ctrl_s_alone_never_by_the_autosave_of_a_later
         await score_all(pilot, "32122")
         await wait_until(pilot, lambda: (sample_cohort / "chen-wei.review.toml").exists(), timeout=20)
         await pilot.press("F", "s")
-        await wait_until(pilot, lambda: saved(sample_cohort, "chen-wei")[0]["tiers"]["blast-radius"] == "strong",
-                         timeout=20)
+        await wait_until(
+            pilot, lambda: saved(sample_cohort, "chen-wei")[0]["tiers"]["blast-radius"] == "strong", timeout=20
+        )
         await settle(app, pilot)
         assert saved(sample_cohort, "chen-wei")[0]["state"] == "draft"
         assert "FINAL" in str(screen.form.header.render()) and screen.form.dirty

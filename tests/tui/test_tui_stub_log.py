@@ -21,8 +21,7 @@ from review.tui.widgets.stub_log.lines import LogLines
 from review.tui.widgets.stub_log.log import StubLog
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need "
-                                                                          "bubblewrap")
+needs_bwrap = pytest.mark.skipif(sandbox.detect().kind != "bwrap", reason="own tests and coverage need bubblewrap")
 
 
 def hints(screen, signal_id: str) -> str:
@@ -56,7 +55,7 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         view = screen.query_one("#diff-view")
         assert screen.active_pane == "diff" and app.focused is view
         top = view.scroll_offset.y
-        shown = [row for row in view.rows[top:top + view.size.height] if row.line is not None]
+        shown = [row for row in view.rows[top : top + view.size.height] if row.line is not None]
         assert any(row.line.new_no == 9 and "randomUUID" in row.line.text for row in shown)
         # The next: first-503's log lines (HEAD's run)
         await pilot.press("4", "g")
@@ -68,8 +67,14 @@ async def test_a_run_streams_while_the_ui_answers_then_feeds_the_evidence_and_es
         await wait_until(pilot, lambda: log.has_focus_within, timeout=10)
         await pilot.press("r")
         # This run's own line (the log was cleared when it started), while it is still running.
-        await wait_until(pilot, lambda: log.running and log.raw_lines[0].startswith("── suite")
-                         and any("process 1 started" in line for line in log.raw_lines))
+        await wait_until(
+            pilot,
+            lambda: (
+                log.running
+                and log.raw_lines[0].startswith("── suite")
+                and any("process 1 started" in line for line in log.raw_lines)
+            ),
+        )
         # Escape cancels the run and does not leave the screen. Under CI load the first press was seen,
         # now and then, to be lost before the run registered it (see the closing note of this change):
         # a second press is what the reviewer would do; a run that cannot be cancelled still fails.
@@ -136,7 +141,8 @@ async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restar
         # The restart gap, not the draft's bug.
         assert row.harness == head_summary and row.key_scope == "per-call"
         assert str(app.screen.table.get_cell("ben-larsen", "runs")) == "".join(
-            "✓" if s.verdict == "ok" else "✗" for s in log.comparison.after_suite.scenarios)
+            "✓" if s.verdict == "ok" else "✗" for s in log.comparison.after_suite.scenarios
+        )
 
 
 @needs_bwrap
@@ -150,11 +156,19 @@ async def test_timeline_shows_the_test_that_went_red_before_the_fix(sample_cohor
         table = screen.query_one("#commits-table")
         last = list(table.rows)[-1]
         # The run ends in the log a moment before the screen has handled the last commit's entry.
-        await wait_until(pilot, lambda: not log.running and "timeline" in log.job
-                         and str(table.get_cell(last, "tests")) != "—", timeout=180)
+        await wait_until(
+            pilot,
+            lambda: not log.running and "timeline" in log.job and str(table.get_cell(last, "tests")) != "—",
+            timeout=180,
+        )
         cells = [str(table.get_cell(sha, "tests")) for sha in table.rows]
-        assert [c.split()[1] if c.startswith("●") else c for c in cells] == \
-            ["no tests", "no tests", "RED", "green", "green"]
+        assert [c.split()[1] if c.startswith("●") else c for c in cells] == [
+            "no tests",
+            "no tests",
+            "RED",
+            "green",
+            "green",
+        ]
         suites = [str(table.get_cell(sha, "suite")) for sha in table.rows]
         assert suites[1].startswith("2/8 ok double-charge") and suites[3] == "8/8 ok"
         assert "went red, then green" in hints(screen, "found-defect")
@@ -179,8 +193,11 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         header = " · ".join(screen.query_one("#diff-range").parts)
         assert "coverage (first-503: double-charge)" in header
         assert "AI-attributed: 15 ran, 0 did not" in header
-        rows = ["".join(s.text for s in view.painter.row(i, row, False)) for i, row in enumerate(view.rows)
-                if row.kind == "line"]
+        rows = [
+            "".join(s.text for s in view.painter.row(i, row, False))
+            for i, row in enumerate(view.rows)
+            if row.kind == "line"
+        ]
         fresh_key = next(r for r in rows if "crypto.randomUUID()" in r)
         backoff = next(r for r in rows if "setTimeout" in r)
         note = next(r for r in rows if "Ran the gateway stub" in r)
@@ -190,11 +207,12 @@ async def test_coverage_marks_in_the_diff_which_ai_lines_ran_in_the_double_charg
         assert "    " + "  │+" in note
         # The diff pane's c hides the overlay.
         await pilot.press("1", "c")
-        assert view.coverage is None and "coverage hidden" in " ".join(str(screen.query_one("#diff-range").render()).split())
+        assert view.coverage is None and "coverage hidden" in " ".join(
+            str(screen.query_one("#diff-range").render()).split()
+        )
 
 
-async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the_second_key(sample_cohort,
-                                                                                            monkeypatch):
+async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the_second_key(sample_cohort, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -242,7 +260,7 @@ async def test_g_in_the_stub_log_goes_to_the_code_that_sent_the_requests(sample_
 
         def lines_on_screen() -> list[int]:
             top = view.scroll_offset.y
-            return [row.line.new_no for row in view.rows[top:top + view.size.height] if row.line is not None]
+            return [row.line.new_no for row in view.rows[top : top + view.size.height] if row.line is not None]
 
         # The line that sends the key (and makes it, in the draft)
         await pilot.press("5", "g")
@@ -267,16 +285,14 @@ async def test_w_writes_what_the_log_shows_to_a_file_in_the_logs_folder(sample_c
         screen = await open_submission(app, pilot, "ben-larsen")
         await pilot.press("5", "w")
         log = screen.query_one(StubLog)
-        await wait_until(pilot,
-                         lambda: paths.logs_dir().is_dir() and any(paths.logs_dir().iterdir()), timeout=10)
+        await wait_until(pilot, lambda: paths.logs_dir().is_dir() and any(paths.logs_dir().iterdir()), timeout=10)
         [written] = paths.logs_dir().iterdir()
         assert written.name.startswith(f"ben-larsen-{BEN_HEAD[:12]}-")
         assert written.read_text().splitlines() == log.raw_lines
         assert any("] first-503: " in line for line in log.raw_lines)
 
 
-async def test_at_80x24_every_request_shows_status_key_and_charge_and_the_selected_line_the_key_in_full(
-        sample_cohort):
+async def test_at_80x24_every_request_shows_status_key_and_charge_and_the_selected_line_the_key_in_full(sample_cohort):
     import re
 
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))

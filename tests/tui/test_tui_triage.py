@@ -1,6 +1,5 @@
 """The triage screen driven with Pilot on the real sample cohort."""
 
-
 from textual.widgets import DataTable, Input
 
 from helpers import seal_file
@@ -86,7 +85,8 @@ async def test_next_unscored_skips_scored(sample_cohort):
     for name, who in (("ben-larsen", "ana"), ("chen-wei", "ana"), ("dev-patel", "bob")):
         head = cohort.load_row(sample_cohort / name).head
         (sample_cohort / f"{name}.review.toml").write_text(
-            f'schema = 1\n[[reviews]]\nreviewers = ["{who}"]\nstate = "final"\ncommit = "{head}"\n')
+            f'schema = 1\n[[reviews]]\nreviewers = ["{who}"]\nstate = "final"\ncommit = "{head}"\n'
+        )
         seal_file(sample_cohort / f"{name}.review.toml")
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -107,8 +107,16 @@ async def test_help_lists_every_key_of_the_screen(sample_cohort):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         listed = {binding_id for _, _, _, ids in app.screen.rows for binding_id in ids.split()}
-        assert {"triage.open", "triage.next-unscored", "triage.filter", "triage.sort", "triage.down", "triage.up",
-                "app.quit", "app.help"} <= listed
+        assert {
+            "triage.open",
+            "triage.next-unscored",
+            "triage.filter",
+            "triage.sort",
+            "triage.down",
+            "triage.up",
+            "app.quit",
+            "app.help",
+        } <= listed
         await pilot.press("escape")
         assert isinstance(app.screen, CohortScreen)
         table = app.screen.table
@@ -166,10 +174,14 @@ async def test_harness_column_fills_in_the_background_and_quitting_stops_it(samp
         shutil.copytree(sample_cohort / name, cohort_dir / name)
     app = ReviewApp(cohort_dir)
     async with app.run_test(size=(100, 24)) as pilot:
+
         def harness_filled() -> bool:
             screen = app.screen
-            return isinstance(screen, CohortScreen) and bool(screen.rows.get("chen-wei")) and \
-                screen.rows["chen-wei"].harness not in (None, "queued", "running…")
+            return (
+                isinstance(screen, CohortScreen)
+                and bool(screen.rows.get("chen-wei"))
+                and screen.rows["chen-wei"].harness not in (None, "queued", "running…")
+            )
 
         def title() -> str:
             return str(app.screen.query_one("#triage-title").render()) if isinstance(app.screen, CohortScreen) else ""
@@ -232,7 +244,12 @@ def test_sorting_by_agree_puts_the_most_disagreement_first(tmp_path):
     from review.tui.widgets.triage.cells import COLUMN_INDEX, COLUMNS
 
     rows = []
-    for name, agreement in (("all-ten", [10, 10]), ("two-of-five", [2, 5]), ("unscored", None), ("four-of-five", [4, 5])):
+    for name, agreement in (
+        ("all-ten", [10, 10]),
+        ("two-of-five", [2, 5]),
+        ("unscored", None),
+        ("four-of-five", [4, 5]),
+    ):
         row = cohort.placeholder(tmp_path / name)
         row.agreement = agreement
         rows.append(row)
@@ -242,7 +259,8 @@ def test_sorting_by_agree_puts_the_most_disagreement_first(tmp_path):
 
 
 async def test_help_lists_each_key_once_even_when_remapped_onto_another_binding_of_the_same_action(
-        sample_cohort, isolated_dirs):
+    sample_cohort, isolated_dirs
+):
     config = isolated_dirs / "config" / "review"
     config.mkdir(parents=True)
     # What the README's keymap example once suggested: q's binding moved onto ctrl+q, which quits already.
@@ -257,12 +275,14 @@ async def test_help_lists_each_key_once_even_when_remapped_onto_another_binding_
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(app, pilot)
         await pilot.press("question_mark")
-        assert [row for row in app.screen.rows if row[2] == "Quit"] == [("Everywhere", "q ^q", "Quit",
-                                                                         "app.quit app.quit-alt")]
+        assert [row for row in app.screen.rows if row[2] == "Quit"] == [
+            ("Everywhere", "q ^q", "Quit", "app.quit app.quit-alt")
+        ]
 
 
-async def test_a_paint_before_the_table_measures_its_rows_never_shows_cells_cut_to_the_header(sample_cohort,
-                                                                                               monkeypatch):
+async def test_a_paint_before_the_table_measures_its_rows_never_shows_cells_cut_to_the_header(
+    sample_cohort, monkeypatch
+):
     """Seen once at 100×30 under TERM=dumb: every column cut to its header (`fina`, `per-attem`, 4 of 8
     marks, `10` for 100%). DataTable measures new cells only when it is next idle, and caches the lines
     it paints by its update count, which measuring does not change: a frame painted between a rebuild
@@ -328,11 +348,22 @@ def test_verdict_like_columns_sort_worst_first(tmp_path):
         row = cohort.placeholder(tmp_path / f"scope-{scope}")
         row.key_scope = scope
         rows.append(row)
-    assert ordered("key_scope", rows) == ["scope-none", "scope-per-attempt", "scope-per-amount", "scope-unknown",
-                                          "scope-per-call", "scope-persisted", "scope-None"]
-    runs = {"all-ok": {"happy": "ok", "first-503": "ok"}, "one-hung": {"happy": "ok", "first-503": "hung"},
-            "one-double": {"happy": "ok", "first-503": "double-charge"},
-            "two-bad": {"happy": "no-backoff", "first-503": "no-retry"}, "not-run": None}
+    assert ordered("key_scope", rows) == [
+        "scope-none",
+        "scope-per-attempt",
+        "scope-per-amount",
+        "scope-unknown",
+        "scope-per-call",
+        "scope-persisted",
+        "scope-None",
+    ]
+    runs = {
+        "all-ok": {"happy": "ok", "first-503": "ok"},
+        "one-hung": {"happy": "ok", "first-503": "hung"},
+        "one-double": {"happy": "ok", "first-503": "double-charge"},
+        "two-bad": {"happy": "no-backoff", "first-503": "no-retry"},
+        "not-run": None,
+    }
     rows = []
     for name, verdicts in runs.items():
         row = cohort.placeholder(tmp_path / name)
@@ -348,7 +379,8 @@ def test_verdict_like_columns_sort_worst_first(tmp_path):
 
 
 async def test_a_submission_copied_in_while_the_console_is_open_appears_marked_and_a_reaches_it(
-        sample_cohort, tmp_path, monkeypatch):
+    sample_cohort, tmp_path, monkeypatch
+):
     import shutil
 
     from helpers import wait_until
@@ -366,8 +398,9 @@ async def test_a_submission_copied_in_while_the_console_is_open_appears_marked_a
         # Said, not silent: nothing has arrived yet.
         assert any("Nothing has arrived" in str(toast.message) for toast in app._notifications)
         shutil.copytree(tmp_path / "hal-kim", sample_cohort / "zoe-hal-kim", symlinks=True)
-        await wait_until(pilot, lambda: "zoe-hal-kim" in names(screen.table)
-                         and screen.rows["zoe-hal-kim"].complete, timeout=30)
+        await wait_until(
+            pilot, lambda: "zoe-hal-kim" in names(screen.table) and screen.rows["zoe-hal-kim"].complete, timeout=30
+        )
         assert str(screen.table.get_cell("zoe-hal-kim", "name")) == "+ zoe-hal-kim"
         assert screen.rows["zoe-hal-kim"].head is not None
         title = str(screen.query_one("#triage-title").render())
@@ -404,8 +437,9 @@ async def test_an_arrival_in_a_candidate_blind_session_is_the_next_candidate(sam
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await loaded(app, pilot)
         shutil.copytree(tmp_path / "hal-kim", sample_cohort / "hal-kim", symlinks=True)
-        await wait_until(pilot, lambda: "hal-kim" in names(screen.table) and screen.rows["hal-kim"].complete,
-                         timeout=30)
+        await wait_until(
+            pilot, lambda: "hal-kim" in names(screen.table) and screen.rows["hal-kim"].complete, timeout=30
+        )
         assert str(screen.table.get_cell("hal-kim", "name")) == "+ candidate-8"
         shown = str(screen.query_one("#triage-detail").render()) + str(screen.query_one("#triage-title").render())
         assert "hal" not in shown.lower()

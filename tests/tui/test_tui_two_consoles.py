@@ -36,8 +36,11 @@ async def test_a_save_in_one_console_shows_in_the_other_within_two_seconds(sampl
         await score_all(bob_pilot)
         await bob_pilot.press("ctrl+s")
         await settle(bob, bob_pilot)
-        await wait_until([ana_pilot, bob_pilot], lambda: str(triage.table.get_cell("chen-wei", "others")) == "bob draft",
-                         timeout=SEEN_WITHIN)
+        await wait_until(
+            [ana_pilot, bob_pilot],
+            lambda: str(triage.table.get_cell("chen-wei", "others")) == "bob draft",
+            timeout=SEEN_WITHIN,
+        )
         assert str(triage.table.get_cell("chen-wei", "mine")) == "new"
 
         # Ana opens it and sees Bob's draft; Bob finalises it; Ana's open form shows it.
@@ -66,14 +69,14 @@ async def test_the_same_pair_in_two_consoles_gets_the_other_save_into_a_clean_fo
         # next save builds on it, so neither console's change is lost.
         await one.press("4", "w")
         other = second.screen.query_one(RubricForm)
-        await wait_until([one, two], lambda: other.values()["tiers"].get("found-defect") == "weak",
-                         timeout=SEEN_WITHIN)
+        await wait_until([one, two], lambda: other.values()["tiers"].get("found-defect") == "weak", timeout=SEEN_WITHIN)
         await two.press("down", "down", "a", "ctrl+s")
         await settle(second, two)
         entry = tomllib.loads((sample_cohort / "ben-larsen.review.toml").read_text())["reviews"][0]
         assert entry["tiers"]["found-defect"] == "weak" and entry["tiers"]["explanation"] == "acceptable"
-        await wait_until([one, two], lambda: form.values()["tiers"].get("explanation") == "acceptable",
-                         timeout=SEEN_WITHIN)
+        await wait_until(
+            [one, two], lambda: form.values()["tiers"].get("explanation") == "acceptable", timeout=SEEN_WITHIN
+        )
 
 
 async def two_consoles_of_ana(sample_cohort, pilots_body):
@@ -156,10 +159,11 @@ async def test_a_signal_both_consoles_changed_is_shown_side_by_side_and_the_revi
         [row] = [line for line in status.splitlines() if line.strip().startswith("Explanation")]
         header = next(line for line in status.splitlines() if "this console (yours)" in line)
         # Whose is whose: this console's value under "yours", the other's under "on disk".
-        assert header.index("this console") <= row.index("Strong") < header.index("other console") \
-            <= row.index("Weak")
-        assert any("CONFLICT with your other console — Explanation: yours Strong, other console's Weak"
-                   in n.message for n in two._notifications)
+        assert header.index("this console") <= row.index("Strong") < header.index("other console") <= row.index("Weak")
+        assert any(
+            "CONFLICT with your other console — Explanation: yours Strong, other console's Weak" in n.message
+            for n in two._notifications
+        )
         # Console 2 keeps its value on screen; Blast radius (only console 1's) is merged in.
         assert two_screen.form.values()["tiers"] == {"explanation": "strong", "blast-radius": "acceptable"}
         # Said beside the signal itself too, where the reviewer is looking.

@@ -19,8 +19,22 @@ import pytest
 from helpers import open_submission, settle, wait_until
 from review.tui.app import ReviewApp
 
-WATCHED = {"open", "os.listdir", "os.scandir", "glob.glob", "os.mkdir", "os.rename", "os.remove", "os.rmdir",
-           "shutil.rmtree", "subprocess.Popen", "os.posix_spawn", "os.exec", "os.fork", "os.system"}
+WATCHED = {
+    "open",
+    "os.listdir",
+    "os.scandir",
+    "glob.glob",
+    "os.mkdir",
+    "os.rename",
+    "os.remove",
+    "os.rmdir",
+    "shutil.rmtree",
+    "subprocess.Popen",
+    "os.posix_spawn",
+    "os.exec",
+    "os.fork",
+    "os.system",
+}
 IMPORTING = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>", "<frozen zipimport>")
 
 _recorded: list[str] | None = None
@@ -56,8 +70,7 @@ def main_thread_io() -> Iterator[list[str]]:
         _recorded = None
 
 
-async def test_a_scripted_session_does_no_file_or_process_work_on_the_ui_thread(sample_cohort, tmp_path,
-                                                                                 monkeypatch):
+async def test_a_scripted_session_does_no_file_or_process_work_on_the_ui_thread(sample_cohort, tmp_path, monkeypatch):
     from review.tui.screens.cohort import CohortScreen
 
     monkeypatch.setattr(CohortScreen, "WATCH_SECONDS", 0.1)
@@ -69,8 +82,11 @@ async def test_a_scripted_session_does_no_file_or_process_work_on_the_ui_thread(
             await settle(app, pilot)
             # The test's own copy, off the main thread (the recorder would count it).
             await asyncio.to_thread(shutil.copytree, tmp_path / "hal-kim", sample_cohort / "hal-kim", symlinks=True)
-            await wait_until(pilot, lambda: app.screen.rows.get("hal-kim") is not None
-                             and app.screen.rows["hal-kim"].complete, timeout=30)
+            await wait_until(
+                pilot,
+                lambda: app.screen.rows.get("hal-kim") is not None and app.screen.rows["hal-kim"].complete,
+                timeout=30,
+            )
             await pilot.press("slash", *"ben", "enter", "s", "S", "escape")
             await settle(app, pilot)
             screen = await open_submission(app, pilot, "ben-larsen")

@@ -106,8 +106,9 @@ def _is_input_error(error: Exception) -> bool:
     raise these are imported only by the commands that use them (start-up stays small); one that was
     never imported raised nothing."""
     cohort, samples = sys.modules.get("review.services.cohort"), sys.modules.get("review.services.samples")
-    return (cohort is not None and isinstance(error, cohort.CohortError)) or \
-        (samples is not None and isinstance(error, samples.SampleError))
+    return (cohort is not None and isinstance(error, cohort.CohortError)) or (
+        samples is not None and isinstance(error, samples.SampleError)
+    )
 
 
 def _stop_on_signals(received: list[int]) -> dict:

@@ -13,31 +13,51 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-UNSAFE_HELP = ("run candidate code without bubblewrap, with Node's permission flags alone (no network or "
-               "process isolation): only for code you trust; every result says so")
+UNSAFE_HELP = (
+    "run candidate code without bubblewrap, with Node's permission flags alone (no network or "
+    "process isolation): only for code you trust; every result says so"
+)
 MAX_REVIEWER = 64
 
 
 # The console's own options: `review [OPTIONS] COHORT`, `review COHORT [OPTIONS]`, `review demo [OPTIONS]`.
 # (flags, argparse keywords); `review --help` lists them as they are here, and so does the README's table.
 CONSOLE_OPTIONS: tuple[tuple[str, dict], ...] = (
-    ("--theme", {"default": DEFAULT_THEME, "metavar": "NAME",
-                 "help": "theme name (bundled: review-dark, review-light, review-high-contrast; also "
-                         "Textual's, e.g. ansi-dark for tmux)"}),
-    ("--reviewer", {"action": "append", "default": [], "metavar": "NAME",
-                    "help": "who is reviewing (default: your login name); give it twice for a pair"}),
+    (
+        "--theme",
+        {
+            "default": DEFAULT_THEME,
+            "metavar": "NAME",
+            "help": "theme name (bundled: review-dark, review-light, review-high-contrast; also "
+            "Textual's, e.g. ansi-dark for tmux)",
+        },
+    ),
+    (
+        "--reviewer",
+        {
+            "action": "append",
+            "default": [],
+            "metavar": "NAME",
+            "help": "who is reviewing (default: your login name); give it twice for a pair",
+        },
+    ),
     ("--blind", {"action": "store_true", "help": "hide other reviewers' scores until yours is final"}),
-    ("--no-harness", {"action": "store_true",
-                      "help": "do not run the harness in the background for the triage column"}),
-    ("--anonymous", {"action": "store_true",
-                     "help": "candidate-blind: names, e-mails and folder names shown as candidate-N "
-                             "(A twice lifts it)"}),
+    (
+        "--no-harness",
+        {"action": "store_true", "help": "do not run the harness in the background for the triage column"},
+    ),
+    (
+        "--anonymous",
+        {
+            "action": "store_true",
+            "help": "candidate-blind: names, e-mails and folder names shown as candidate-N (A twice lifts it)",
+        },
+    ),
     ("--unsafe-no-sandbox", {"action": "store_true", "help": UNSAFE_HELP}),
 )
 
 
-def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
-                      listed_only: bool = False) -> None:
+def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup, listed_only: bool = False) -> None:
     """The console's options on `parser`. `listed_only`: shown in help, but setting nothing when absent
     (the top-level parser, whose options are handed to `open` or `demo`)."""
     for flag, keywords in CONSOLE_OPTIONS:
@@ -48,8 +68,7 @@ def console_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
 
 def takes_value(flag: str) -> bool:
     """Whether the console option `flag` is followed by a value (`--theme NAME`)."""
-    return any(name == flag and keywords.get("action") in (None, "append")
-               for name, keywords in CONSOLE_OPTIONS)
+    return any(name == flag and keywords.get("action") in (None, "append") for name, keywords in CONSOLE_OPTIONS)
 
 
 def open_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,8 +84,7 @@ def demo_arguments(parser: argparse.ArgumentParser) -> None:
 
     from review.support import paths
 
-    parser.add_argument("--into", type=Path, default=None,
-                        help=f"where to build (default {paths.demo_dir()})")
+    parser.add_argument("--into", type=Path, default=None, help=f"where to build (default {paths.demo_dir()})")
     parser.add_argument("--build-only", action="store_true", help="build, print the folder, do not open")
     console_arguments(parser)
 
@@ -93,8 +111,7 @@ def check_reviewers(names: list[str]) -> str | None:
         if len(name) > MAX_REVIEWER:
             return f"a reviewer name is at most {MAX_REVIEWER} characters ({len(name)} given)"
         if safe_line(name, MAX_REVIEWER + 1) != name or any(ch.isspace() and ch != " " for ch in name):
-            return (f"reviewer name {safe_line(name, 80)!r} holds control, invisible or line-breaking "
-                    "characters")
+            return f"reviewer name {safe_line(name, 80)!r} holds control, invisible or line-breaking characters"
     return None
 
 
@@ -148,9 +165,16 @@ def make_app(cohort_dir: Path, args: argparse.Namespace):
     from review.services import cohort
     from review.tui.app import ReviewApp
 
-    return ReviewApp(cohort_dir, theme=args.theme, reviewers=tuple(args.reviewer), theme_load=load,
-                     run_harness=not args.no_harness, blind=args.blind,
-                     anonymous=args.anonymous or cohort.cohort_blind(cohort_dir), keymap=keys)
+    return ReviewApp(
+        cohort_dir,
+        theme=args.theme,
+        reviewers=tuple(args.reviewer),
+        theme_load=load,
+        run_harness=not args.no_harness,
+        blind=args.blind,
+        anonymous=args.anonymous or cohort.cohort_blind(cohort_dir),
+        keymap=keys,
+    )
 
 
 def _open(cohort_dir: Path, args: argparse.Namespace) -> int:

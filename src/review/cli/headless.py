@@ -17,19 +17,28 @@ from review.core.text import fit, safe_line
 def triage_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cohort", type=Path)
     parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
-    parser.add_argument("--spans", action="store_true",
-                        help="with --json: every row's attribution spans too (runs of lines and who wrote them; "
-                             "large on a long history)")
-    parser.add_argument("--files", action="store_true",
-                        help="with --json: every row's per-file figures too (added and AI-added lines, why a file "
-                             "is left out of the share); without it, counts of files per reason")
-    parser.add_argument("--harness", action="store_true",
-                        help="run the harness suite where no result is cached for HEAD (slow)")
+    parser.add_argument(
+        "--spans",
+        action="store_true",
+        help="with --json: every row's attribution spans too (runs of lines and who wrote them; "
+        "large on a long history)",
+    )
+    parser.add_argument(
+        "--files",
+        action="store_true",
+        help="with --json: every row's per-file figures too (added and AI-added lines, why a file "
+        "is left out of the share); without it, counts of files per reason",
+    )
+    parser.add_argument(
+        "--harness", action="store_true", help="run the harness suite where no result is cached for HEAD (slow)"
+    )
     blind = parser.add_mutually_exclusive_group()
-    blind.add_argument("--anonymous", action="store_true",
-                       help="candidate-blind: submissions as candidate-N, names and e-mails masked everywhere")
-    blind.add_argument("--reveal", action="store_true",
-                       help="names shown although cohort.toml says anonymous = true")
+    blind.add_argument(
+        "--anonymous",
+        action="store_true",
+        help="candidate-blind: submissions as candidate-N, names and e-mails masked everywhere",
+    )
+    blind.add_argument("--reveal", action="store_true", help="names shown although cohort.toml says anonymous = true")
 
 
 def harness_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,26 +47,34 @@ def harness_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("submission", type=Path)
     parser.add_argument("--commit", default="HEAD", help="commit id to run (default HEAD)")
-    parser.add_argument("--scenario", action="append", choices=[s.name for s in SCENARIOS], default=None,
-                        help="run only this scenario (repeatable)")
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        choices=[s.name for s in SCENARIOS],
+        default=None,
+        help="run only this scenario (repeatable)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
     parser.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
-    parser.add_argument("--log", action="store_true", help="stream the gateway log to stdout as it happens "
-                                                           "(to stderr with --json)")
+    parser.add_argument(
+        "--log", action="store_true", help="stream the gateway log to stdout as it happens (to stderr with --json)"
+    )
     parser.add_argument("--unsafe-no-sandbox", action="store_true", help=UNSAFE_HELP)
-    parser.add_argument("--timeline", action="store_true",
-                        help="every commit: the suite and the candidate's own tests (red/green); bubblewrap "
-                             "only for the tests")
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="every commit: the suite and the candidate's own tests (red/green); bubblewrap only for the tests",
+    )
 
 
 def export_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cohort", type=Path)
     parser.add_argument("--format", choices=["csv", "json", "md"], default="csv")
     blind = parser.add_mutually_exclusive_group()
-    blind.add_argument("--anonymous", action="store_true",
-                       help="candidate-blind: submissions as candidate-N, names masked in comments")
-    blind.add_argument("--reveal", action="store_true",
-                       help="names shown although cohort.toml says anonymous = true")
+    blind.add_argument(
+        "--anonymous", action="store_true", help="candidate-blind: submissions as candidate-N, names masked in comments"
+    )
+    blind.add_argument("--reveal", action="store_true", help="names shown although cohort.toml says anonymous = true")
 
 
 def run_triage(args: argparse.Namespace) -> int:
@@ -107,14 +124,16 @@ def run_triage(args: argparse.Namespace) -> int:
     # into a pipe or a file, every row whole.
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
     for row in rows:
-        detail = row.problem or \
-            f"{row.commits} commits, assistants: {marks.assistants_text(row.assistants, row.attribution, 'none')}"
+        detail = (
+            row.problem
+            or f"{row.commits} commits, assistants: {marks.assistants_text(row.assistants, row.attribution, 'none')}"
+        )
         runs = marks.marks(row.scenarios) if row.scenarios else "—"
-        line = safe_line(f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} "
-                         f"{row.disclosure or '—':10} {detail}", 400)
+        line = safe_line(
+            f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} {row.disclosure or '—':10} {detail}", 400
+        )
         print(fit(line, max(40, width)) if width else line)
-    print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} "
-                                                      "not run)")
+    print("runs: " + " ".join(marks.SHORT.values()) + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
     return 0
 
 
@@ -122,8 +141,11 @@ def _start_copies(folder: Path) -> None:
     """A new cohort's first copies begin before the rest of the program loads: git copies while
     Python imports. Only plain folders; the cohort's own listing decides what is a submission."""
     try:
-        folders = sorted(entry for entry in folder.iterdir()
-                         if not entry.name.startswith(".") and entry.is_dir() and not entry.is_symlink())
+        folders = sorted(
+            entry
+            for entry in folder.iterdir()
+            if not entry.name.startswith(".") and entry.is_dir() and not entry.is_symlink()
+        )
     except OSError:
         return  # the cohort's listing says why
     from review import gitsafe
@@ -217,18 +239,26 @@ def run_harness(args: argparse.Namespace) -> int:
         print()
     else:
         environment = suite.environment
-        print(safe_line(f"{suite.submission} @ {commit[:12]} · sandbox "
-                        f"{environment.get('sandbox', suite.sandbox)} · node {suite.node} · gateway "
-                        f"{environment.get('gateway', '?')}", 300))
+        print(
+            safe_line(
+                f"{suite.submission} @ {commit[:12]} · sandbox "
+                f"{environment.get('sandbox', suite.sandbox)} · node {suite.node} · gateway "
+                f"{environment.get('gateway', '?')}",
+                300,
+            )
+        )
         for result in suite.scenarios:
             gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
-            print(safe_line(f"  {result.name:14} {result.verdict:18} requests seen {result.requests}  keys "
-                            f"{result.distinct_keys}  charges created {result.charges_created}  gaps(ms) {gaps}",
-                            300))
+            print(
+                safe_line(
+                    f"  {result.name:14} {result.verdict:18} requests seen {result.requests}  keys "
+                    f"{result.distinct_keys}  charges created {result.charges_created}  gaps(ms) {gaps}",
+                    300,
+                )
+            )
             print(safe_line(f"  {'':14} {'; '.join(result.reasons)}", 600))
         if suite.sandbox == "reduced":
-            print("  sandbox: reduced (bubblewrap not available): Node's permission flags only",
-                  file=sys.stderr)
+            print("  sandbox: reduced (bubblewrap not available): Node's permission flags only", file=sys.stderr)
     if args.check and any(s.verdict != "ok" for s in suite.scenarios):
         return 1
     return 0
@@ -250,10 +280,24 @@ def _timeline(repo, info, listener, as_json: bool) -> int:
 
     entries = asyncio.run(timeline.run_timeline(repo, commits, show, listener, info))
     if as_json:
-        json.dump({"submission": repo.source.name, "sandbox": info.kind, "commits": [
-            {"commit": e.commit, "same_code_as": e.same_code_as, "problem": e.problem,
-             "suite": e.suite.to_json() if e.suite else None, "tests": e.tests.to_json() if e.tests else None}
-            for e in entries]}, sys.stdout, indent=2)
+        json.dump(
+            {
+                "submission": repo.source.name,
+                "sandbox": info.kind,
+                "commits": [
+                    {
+                        "commit": e.commit,
+                        "same_code_as": e.same_code_as,
+                        "problem": e.problem,
+                        "suite": e.suite.to_json() if e.suite else None,
+                        "tests": e.tests.to_json() if e.tests else None,
+                    }
+                    for e in entries
+                ],
+            },
+            sys.stdout,
+            indent=2,
+        )
         print()
     return 0
 

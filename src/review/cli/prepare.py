@@ -21,16 +21,20 @@ def lint_prompt_arguments(parser: argparse.ArgumentParser) -> None:
 
 def import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dest", type=Path, help="the cohort folder (made if missing)")
-    parser.add_argument("sources", nargs="+", help="a folder, a git bundle, a .zip/.tar(.gz) archive, or a "
-                                                   "file:// or https:// URL; one candidate each")
+    parser.add_argument(
+        "sources",
+        nargs="+",
+        help="a folder, a git bundle, a .zip/.tar(.gz) archive, or a file:// or https:// URL; one candidate each",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON document")
 
 
 def calibrate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cohort", type=Path)
     parser.add_argument("--count", type=int, default=2, help="how many to add (default 2)")
-    parser.add_argument("--report", action="store_true",
-                        help="add nothing: print each reviewer's drift per signal on the ones scored")
+    parser.add_argument(
+        "--report", action="store_true", help="add nothing: print each reviewer's drift per signal on the ones scored"
+    )
 
 
 def run_lint_prompt(args: argparse.Namespace) -> int:
@@ -79,11 +83,15 @@ def run_import(args: argparse.Namespace) -> int:
             if result.problem:
                 print(f"FAILED  {safe_line(result.source, 200)} ({result.kind}): {safe_line(result.problem, 400)}")
             else:
-                print(f"ok      {result.name:<24} ← {safe_line(result.source, 200)} ({result.kind}, "
-                      f"HEAD {(result.head or '')[:12]})")
+                print(
+                    f"ok      {result.name:<24} ← {safe_line(result.source, 200)} ({result.kind}, "
+                    f"HEAD {(result.head or '')[:12]})"
+                )
         failed = sum(1 for r in results if r.problem)
-        print(f"{len(results) - failed} imported into {args.dest}, {failed} failed; "
-              f"manifest: {args.dest / importer.MANIFEST}")
+        print(
+            f"{len(results) - failed} imported into {args.dest}, {failed} failed; "
+            f"manifest: {args.dest / importer.MANIFEST}"
+        )
     return 1 if any(r.problem for r in results) else 0
 
 
@@ -98,17 +106,21 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 return 0
             print(f"{'reviewer':<16} {'signal':<14} {'items':>5} {'vs reference':>13} {'vs pair':>8}")
             for d in drift:
-                print(f"{safe_line(d.reviewer, 16):<16} {d.signal:<14} {d.items:>5} {_signed(d.vs_reference):>13} "
-                      f"{_signed(d.vs_pair):>8}")
+                print(
+                    f"{safe_line(d.reviewer, 16):<16} {d.signal:<14} {d.items:>5} {_signed(d.vs_reference):>13} "
+                    f"{_signed(d.vs_pair):>8}"
+                )
             print("below 0: stricter than the reference (or than the others); weak=0, acceptable=1, strong=2")
             return 0
         planted = calibration.plant(args.cohort, args.count)
     except calibration.CalibrationError as error:
         print(f"review: {error}", file=sys.stderr)
         return 2
-    print(f"{len(planted)} known-answer submission(s) added to {args.cohort}, unmarked among the others; which "
-          f"they are is kept in {calibration.ledger_path()} (never in the cohort). After scoring: "
-          f"review calibrate {args.cohort} --report, or review export.")
+    print(
+        f"{len(planted)} known-answer submission(s) added to {args.cohort}, unmarked among the others; which "
+        f"they are is kept in {calibration.ledger_path()} (never in the cohort). After scoring: "
+        f"review calibrate {args.cohort} --report, or review export."
+    )
     return 0
 
 

@@ -28,8 +28,9 @@ class Progress:
             self._drawn = now
             elapsed = now - self.started
             rate = self.count / elapsed if elapsed > 0 else 0.0
-            sys.stderr.write(f"\r{self.what}: {self.count}/{self.total} submissions · {rate:.0f}/s · "
-                             f"{elapsed:.0f} s\x1b[K")
+            sys.stderr.write(
+                f"\r{self.what}: {self.count}/{self.total} submissions · {rate:.0f}/s · {elapsed:.0f} s\x1b[K"
+            )
             sys.stderr.flush()
 
     def done(self) -> None:

@@ -15,8 +15,9 @@ from review.cli import console
 
 # A plain class, not a dataclass: `review --help` and `--version` never import dataclasses (7 ms).
 class Command:
-    def __init__(self, name: str, help: str, module: str, opens_console: bool = False,
-                 console_options: bool = False) -> None:
+    def __init__(
+        self, name: str, help: str, module: str, opens_console: bool = False, console_options: bool = False
+    ) -> None:
         self.name, self.help = name, help
         # review.cli.<module>: its `<stem>_arguments(parser)` and `run_<stem>(args)`, stem the name with _ for -.
         self.module = module
@@ -37,11 +38,19 @@ class Command:
 
 
 COMMANDS = (
-    Command("open", "(listed as COHORT above) open the console on a cohort folder: `review COHORT`, or "
-                    "`review open COHORT`", "console", opens_console=True),
+    Command(
+        "open",
+        "(listed as COHORT above) open the console on a cohort folder: `review COHORT`, or `review open COHORT`",
+        "console",
+        opens_console=True,
+    ),
     Command("demo", "build the bundled sample cohort as git repos and open it", "console", opens_console=True),
-    Command("serve", "the console in a browser: one console per tab, behind a token, on loopback", "serve",
-            console_options=True),
+    Command(
+        "serve",
+        "the console in a browser: one console per tab, behind a token, on loopback",
+        "serve",
+        console_options=True,
+    ),
     Command("triage", "the triage rows, headless", "headless"),
     Command("harness", "run a submission against the pinned fake gateway", "headless"),
     Command("export", "every review of a cohort, with per-signal tiers and agreement", "headless"),
@@ -53,8 +62,9 @@ COMMANDS = (
 )
 BY_NAME = {command.name: command for command in COMMANDS}
 # The commands the console's options belong to, as help and the messages name them.
-CONSOLE_COMMANDS = ", ".join("review COHORT" if c.name == "open" else f"review {c.name}"
-                             for c in COMMANDS if c.console_options)
+CONSOLE_COMMANDS = ", ".join(
+    "review COHORT" if c.name == "open" else f"review {c.name}" for c in COMMANDS if c.console_options
+)
 
 
 USAGE = "review [OPTIONS] COHORT\n       review COMMAND [ARGS]   (review COMMAND --help for each)"
@@ -68,12 +78,13 @@ def build_parser(command_name: str | None = EVERY) -> argparse.ArgumentParser:
     """The parser of `review`. `command_name`: the one command whose arguments are declared (its module
     imported); None for none (`review --help`, `review --version`); EVERY for all of them."""
     parser = argparse.ArgumentParser(
-        prog="review", usage=USAGE,
+        prog="review",
+        usage=USAGE,
         description="Grade take-home submissions in the terminal: `review COHORT` opens the console on a folder "
-                    "of submissions (one git repository each). Options may come before or after the folder.")
+        "of submissions (one git repository each). Options may come before or after the folder.",
+    )
     parser.add_argument("--version", action="version", version=f"review {__version__}")
-    console.console_arguments(parser.add_argument_group(f"console options ({CONSOLE_COMMANDS})"),
-                              listed_only=True)
+    console.console_arguments(parser.add_argument_group(f"console options ({CONSOLE_COMMANDS})"), listed_only=True)
     # `open` is listed as COHORT: `review COHORT` is how it is typed.
     listing = ",".join("COHORT" if c.name == "open" else c.name for c in COMMANDS)
     # prog: each command's usage starts `review demo …`, not with the two-line usage of `review` itself.
@@ -98,7 +109,7 @@ def mistyped_command(argv: list[str], words: list[str]) -> str | None:
     (`review trige COHORT`): read as a cohort folder it would end in a message about the wrong thing."""
     if not words or words[0] != "open" or "open" in argv[:1]:
         return None
-    folder = words[words.index("open") + 1:][:1]
+    folder = words[words.index("open") + 1 :][:1]
     if not folder or folder[0].startswith("-") or os.path.exists(folder[0]):
         return None
     import difflib
@@ -143,12 +154,12 @@ def normalise(argv: list[str]) -> list[str]:
         if flag not in {name for name, _ in console.CONSOLE_OPTIONS}:
             return argv
         step = 2 if "=" not in word and console.takes_value(flag) else 1
-        leading += argv[index:index + step]
+        leading += argv[index : index + step]
         index += step
     else:
         # Options alone, no folder or command: the parser says what is missing.
         return argv
-    word, rest = argv[index], argv[index + 1:]
+    word, rest = argv[index], argv[index + 1 :]
     if word in BY_NAME:
         return [word, *leading, *rest]
     return ["open", *leading, word, *rest]

@@ -20,20 +20,36 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
         "Serves the console to browsers: prints one URL (with a random token: every request without it is "
         "refused) and runs a console per tab that opens it. The page asks for the reviewer's name "
         "(?reviewer=NAME in the URL, or --reviewer here, answers for it); the console options below are "
-        "given to every tab's console. Ctrl-C stops the server and every console.")
+        "given to every tab's console. Ctrl-C stops the server and every console."
+    )
     parser.epilog = "From a laptop: ssh -L 8000:127.0.0.1:8000 THIS-MACHINE, then open the printed URL there."
     parser.add_argument("cohort", type=Path)
-    parser.add_argument("--host", default=DEFAULT_HOST,
-                        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; from a laptop, "
-                             "reach it through ssh -L)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"the port to listen on (default {DEFAULT_PORT}; 0: any free port)")
-    parser.add_argument("--max-sessions", type=int, default=DEFAULT_SESSIONS, metavar="N",
-                        help=f"consoles open at once, each a process on this machine (default {DEFAULT_SESSIONS}); "
-                             "a page past it says so")
-    parser.add_argument("--allow-remote", action="store_true",
-                        help="let --host be an address other than loopback: anyone who reaches it and has the "
-                             "URL gets a console, over unencrypted HTTP")
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; from a laptop, "
+        "reach it through ssh -L)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"the port to listen on (default {DEFAULT_PORT}; 0: any free port)",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        default=DEFAULT_SESSIONS,
+        metavar="N",
+        help=f"consoles open at once, each a process on this machine (default {DEFAULT_SESSIONS}); "
+        "a page past it says so",
+    )
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="let --host be an address other than loopback: anyone who reaches it and has the "
+        "URL gets a console, over unencrypted HTTP",
+    )
     console.console_arguments(parser)
 
 
@@ -66,9 +82,12 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     submissions = len(cohort.list_submissions(args.cohort))
     if not is_loopback(args.host):
-        print(f"review serve: WARNING: listening on {args.host}, not loopback: anyone who reaches this address "
-              "and has the URL gets a console on this machine, over unencrypted HTTP. From a laptop, "
-              "`ssh -L PORT:127.0.0.1:PORT` to this machine is the safer way.", file=sys.stderr)
+        print(
+            f"review serve: WARNING: listening on {args.host}, not loopback: anyone who reaches this address "
+            "and has the URL gets a console on this machine, over unencrypted HTTP. From a laptop, "
+            "`ssh -L PORT:127.0.0.1:PORT` to this machine is the safer way.",
+            file=sys.stderr,
+        )
     try:
         listening = listen(args.host, args.port)
     except ServeError as error:
@@ -77,16 +96,24 @@ def run_serve(args: argparse.Namespace) -> int:
     # textual-serve, aiohttp and jinja2 are loaded by this command alone.
     from review.services.serve.server import ConsoleServer, ServeSettings
 
-    settings = ServeSettings(args.cohort, console_command(args.cohort, args), console.check_reviewers,
-                             tuple(args.reviewer), args.max_sessions)
+    settings = ServeSettings(
+        args.cohort,
+        console_command(args.cohort, args),
+        console.check_reviewers,
+        tuple(args.reviewer),
+        args.max_sessions,
+    )
     server = ConsoleServer(settings)
 
     def ready(url: str) -> None:
         print(url, flush=True)
         who = ", ".join(args.reviewer) if args.reviewer else "the name each page asks for"
-        print(f"review serve: {args.cohort} ({submissions} submissions), up to {args.max_sessions} consoles at "
-              f"once, as {who}. Open the URL above in a browser; Ctrl-C stops the server and every console.",
-              file=sys.stderr, flush=True)
+        print(
+            f"review serve: {args.cohort} ({submissions} submissions), up to {args.max_sessions} consoles at "
+            f"once, as {who}. Open the URL above in a browser; Ctrl-C stops the server and every console.",
+            file=sys.stderr,
+            flush=True,
+        )
 
     with listening:
         asyncio.run(server.run(listening, ready))
@@ -100,8 +127,10 @@ def _check_arguments(args: argparse.Namespace) -> str | None:
     if args.max_sessions < 1:
         return f"--max-sessions {args.max_sessions}: at least 1"
     if not is_loopback(args.host) and not args.allow_remote:
-        return (f"--host {args.host} is not this machine's loopback: anyone who reaches it with the URL would get "
-                "a console that runs candidates' code here. From a laptop, use "
-                f"`ssh -L {args.port}:127.0.0.1:{args.port} THIS-MACHINE` and the printed URL; to listen there "
-                "anyway, add --allow-remote")
+        return (
+            f"--host {args.host} is not this machine's loopback: anyone who reaches it with the URL would get "
+            "a console that runs candidates' code here. From a laptop, use "
+            f"`ssh -L {args.port}:127.0.0.1:{args.port} THIS-MACHINE` and the printed URL; to listen there "
+            "anyway, add --allow-remote"
+        )
     return None

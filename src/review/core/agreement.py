@@ -67,7 +67,7 @@ def krippendorff_alpha(units: Sequence[Sequence[int]], categories: int = 3) -> f
 
     def distance(c: int, k: int) -> float:
         low, high = min(c, k), max(c, k)
-        return (sum(totals[low:high + 1]) - (totals[c] + totals[k]) / 2) ** 2
+        return (sum(totals[low : high + 1]) - (totals[c] + totals[k]) / 2) ** 2
 
     seen = sum(coincidence[c][k] * distance(c, k) for c in range(categories) for k in range(categories))
     expected = sum(totals[c] * totals[k] * distance(c, k) for c in range(categories) for k in range(categories))
@@ -87,28 +87,45 @@ class SignalAgreement:
     def to_json(self) -> dict:
         def rounded(value: float | None) -> float | None:
             return None if value is None else round(value, 3)
-        return {"signal": self.signal, "items": self.items, "same": self.same, "kappa": rounded(self.kappa),
-                "alpha": rounded(self.alpha)}
+
+        return {
+            "signal": self.signal,
+            "items": self.items,
+            "same": self.same,
+            "kappa": rounded(self.kappa),
+            "alpha": rounded(self.alpha),
+        }
 
 
-def cohort_agreement(scored: Sequence[Mapping[str, Mapping[str, str]]], signals: Sequence[str]) -> list[SignalAgreement]:
+def cohort_agreement(
+    scored: Sequence[Mapping[str, Mapping[str, str]]], signals: Sequence[str]
+) -> list[SignalAgreement]:
     """`scored`: per submission, reviewer -> their tiers. One result per signal."""
     reviewers = sorted({who for submission in scored for who in submission})
     results = []
     for signal in signals:
         units = []
         for submission in scored:
-            values = [v for who in sorted(submission) for v in [tier_value(submission[who].get(signal))] if v is not None]
+            values = [
+                v for who in sorted(submission) for v in [tier_value(submission[who].get(signal))] if v is not None
+            ]
             if len(values) >= 2:
                 units.append(values)
         same = sum(len(set(values)) == 1 for values in units)
         kappa = None
         if len(reviewers) == 2:
             first, second = reviewers
-            pairs = [(a, b) for submission in scored
-                     for a, b in [(tier_value(submission.get(first, {}).get(signal)),
-                                   tier_value(submission.get(second, {}).get(signal)))]
-                     if a is not None and b is not None]
+            pairs = [
+                (a, b)
+                for submission in scored
+                for a, b in [
+                    (
+                        tier_value(submission.get(first, {}).get(signal)),
+                        tier_value(submission.get(second, {}).get(signal)),
+                    )
+                ]
+                if a is not None and b is not None
+            ]
             kappa = cohen_kappa(pairs)
         results.append(SignalAgreement(signal, len(units), same, kappa, krippendorff_alpha(units)))
     return results
@@ -120,8 +137,9 @@ def leans(scored: Sequence[Mapping[str, Mapping[str, str]]], signals: Sequence[s
     sums: dict[str, list[float]] = {}
     for submission in scored:
         for signal in signals:
-            values = {who: v for who, tiers in submission.items() for v in [tier_value(tiers.get(signal))]
-                      if v is not None}
+            values = {
+                who: v for who, tiers in submission.items() for v in [tier_value(tiers.get(signal))] if v is not None
+            }
             if len(values) < 2:
                 continue
             for who, value in values.items():

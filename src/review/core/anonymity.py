@@ -20,11 +20,13 @@ from review.core.attribution.tools import tool_in_text
 
 MIN_PART = 3  # shorter parts ("Al", "Li") would mask half of every text
 # Parts of folder names and addresses that are everyday words in this task's code and notes.
-COMMON_WORDS = frozenset("""
+COMMON_WORDS = frozenset(
+    """
 admin api app bot charge checkout code data dev fetch gateway git github gitlab http https json key main
 mail node noreply null order payment repo retry root take-home takehome task test true false user users web
 candidate submission review reviewer users example
-""".split())
+""".split()
+)
 
 
 # What stands for a name the reviewer typed, in a blind session.
@@ -49,9 +51,10 @@ def commit_people(commits: Iterable, base: str | None = None) -> list[tuple[str,
     commits = list(commits)
     shas = [getattr(c, "sha", None) for c in commits]
     if base is not None and base in shas:
-        commits = commits[shas.index(base) + 1:]
-    return [person for c in commits
-            for person in ((c.author_name, c.author_email), (c.committer_name, c.committer_email))]
+        commits = commits[shas.index(base) + 1 :]
+    return [
+        person for c in commits for person in ((c.author_name, c.author_email), (c.committer_name, c.committer_email))
+    ]
 
 
 def identity_parts(folder: str | None = None, people: Iterable[tuple[str, str]] = ()) -> set[str]:
@@ -98,8 +101,7 @@ class Masker:
                 self._aliases.setdefault(identity.lower(), alias)  # the first submission seen keeps a name
             if len(self._aliases) != before:
                 words = sorted(self._aliases, key=len, reverse=True)  # the full name before its parts
-                self._pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)",
-                                           re.IGNORECASE)
+                self._pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)", re.IGNORECASE)
 
     def mask(self, text: str) -> str:
         pattern = self._pattern
@@ -122,8 +124,10 @@ def blind_order(folder_names: Iterable[str], order_key: bytes) -> list[str]:
     key drawn once per cohort. Folder order would give the names' alphabetical order away (whoever
     knows the candidates would know candidate-1); the key keeps it the same for every console and
     export of the cohort."""
-    return sorted(folder_names, key=lambda name: hmac.new(order_key, name.encode("utf-8", "surrogateescape"),
-                                                          hashlib.sha256).digest())
+    return sorted(
+        folder_names,
+        key=lambda name: hmac.new(order_key, name.encode("utf-8", "surrogateescape"), hashlib.sha256).digest(),
+    )
 
 
 def cohort_masker(folder_names: Iterable[str], order_key: bytes) -> tuple[Masker, dict[str, str]]:

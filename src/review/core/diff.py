@@ -47,7 +47,7 @@ class MoveEnd:
 
     @property
     def text(self) -> str:
-        """"moved to b.mjs:3 (4 lines)" on the removed end, "moved from a.mjs:2 (4 lines)" on the added."""
+        """ "moved to b.mjs:3 (4 lines)" on the removed end, "moved from a.mjs:2 (4 lines)" on the added."""
         other = self.other
         where = f"{other.path}:{other.line}" if other is not None else "?"
         return f"moved {'to' if self.side == '-' else 'from'} {where} ({self.count} line{'s' * (self.count != 1)})"
@@ -126,8 +126,9 @@ class Hunk:
 
         def flush() -> None:
             for number in range(max(len(removed), len(added))):
-                rows.append((removed[number] if number < len(removed) else -1,
-                             added[number] if number < len(added) else -1))
+                rows.append(
+                    (removed[number] if number < len(removed) else -1, added[number] if number < len(added) else -1)
+                )
             removed.clear()
             added.clear()
 
@@ -369,7 +370,8 @@ def _file_diff(patched: unidiff.PatchedFile, hunks: list[Hunk]) -> FileDiff:
     file_diff = FileDiff(
         path=(new_path or old_path or patched.path),
         old_path=old_path if status == "renamed" else None,
-        status=status, binary=patched.is_binary_file,
+        status=status,
+        binary=patched.is_binary_file,
         old_mode=modes.get("old") or modes.get("deleted file"),
         new_mode=modes.get("new") or modes.get("new file"),
         hunks=hunks,
@@ -437,7 +439,7 @@ def _one_kind(lines: list[str], index: int, model: Hunk, keep_lines: bool) -> in
     one kind; with `keep_lines` False, added lines are counted and numbered, not kept. The index after
     them, or None when the body is not all of that kind (read line by line then)."""
     kind, count = ("+", model.new_len) if not model.old_len else ("-", model.old_len)
-    chunk = lines[index:index + count]
+    chunk = lines[index : index + count]
     if len(chunk) != count or not all(line[:1] == kind for line in chunk):
         return None
     after = index + count
@@ -448,12 +450,14 @@ def _one_kind(lines: list[str], index: int, model: Hunk, keep_lines: bool) -> in
         model._tally = Tally(count, 0, 0, (), max(map(len, chunk)) - 1, count)
         return after
     if kind == "+":
-        model.lines += [DiffLine("+", line[1:], None, number) for line, number in zip(chunk, range(model.new_start, new_end))]
+        model.lines += [
+            DiffLine("+", line[1:], None, number) for line, number in zip(chunk, range(model.new_start, new_end))
+        ]
     else:
-        model.lines += [DiffLine("-", line[1:], number, None) for line, number in zip(chunk, range(model.old_start, old_end))]
+        model.lines += [
+            DiffLine("-", line[1:], number, None) for line, number in zip(chunk, range(model.old_start, old_end))
+        ]
     return after
-
-
 
 
 def head_of(patch: bytes, max_lines: int) -> bytes | None:
@@ -466,7 +470,7 @@ def head_of(patch: bytes, max_lines: int) -> bytes | None:
         end = patch.find(b"\n", end + 1)
         if end == -1:
             return None
-    lines = patch[:end + 1].split(b"\n")[:-1]
+    lines = patch[: end + 1].split(b"\n")[:-1]
     last_file = max((i for i, line in enumerate(lines) if line.startswith(b"diff --git ")), default=-1)
     last_hunk = max((i for i, line in enumerate(lines) if line.startswith(b"@@ ")), default=-1)
     if last_hunk < last_file:  # cut inside a file's header: that file is left out
@@ -475,7 +479,7 @@ def head_of(patch: bytes, max_lines: int) -> bytes | None:
     match = HUNK_HEADER.match(lines[last_hunk]) if last_hunk >= 0 else None
     if match is None:
         return None
-    body = lines[last_hunk + 1:]
+    body = lines[last_hunk + 1 :]
     old = sum(1 for line in body if line[:1] in (b" ", b"-"))
     new = sum(1 for line in body if line[:1] in (b" ", b"+"))
     lines[last_hunk] = b"@@ -%s,%d +%s,%d @@%s" % (match[1], old, match[3], new, match[5])

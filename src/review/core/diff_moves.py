@@ -45,8 +45,9 @@ def _seed(text: str) -> bool:
     return bool(text.strip()) and alnum(text.encode("utf-8", "surrogatepass")) > 0
 
 
-def _longest(added: list[DiffLine], at: int, removed_runs: list[_Run],
-             candidates: list[tuple[int, int]]) -> tuple[int, int, int]:
+def _longest(
+    added: list[DiffLine], at: int, removed_runs: list[_Run], candidates: list[tuple[int, int]]
+) -> tuple[int, int, int]:
     """The longest block from added[at] along one of the removed runs: (run, position, length)."""
     best = (-1, 0, 0)
     for run_number, position in candidates:
@@ -54,9 +55,14 @@ def _longest(added: list[DiffLine], at: int, removed_runs: list[_Run],
         if lines[position].move is not None:
             continue
         length = 0
-        while (length < MAX_BLOCK and at + length < len(added) and position + length < len(lines)
-               and added[at + length].move is None and lines[position + length].move is None
-               and added[at + length].text == lines[position + length].text):
+        while (
+            length < MAX_BLOCK
+            and at + length < len(added)
+            and position + length < len(lines)
+            and added[at + length].move is None
+            and lines[position + length].move is None
+            and added[at + length].text == lines[position + length].text
+        ):
             length += 1
         if length > best[2]:
             best = (run_number, position, length)
@@ -90,7 +96,7 @@ def find_moves(the_diff: Diff) -> int:
                 at += 1
                 continue
             from_file, from_hunk, from_start, removed = removed_runs[run_number]
-            block = added[at:at + length]
+            block = added[at : at + length]
             letters = sum(alnum(line.text.encode("utf-8", "surrogatepass")) for line in block)
             if letters < (MOVE_MIN_ALNUM if from_file == file_index else COPY_MIN_ALNUM):
                 at += 1
@@ -99,7 +105,7 @@ def find_moves(the_diff: Diff) -> int:
             gone = MoveEnd("-", old.old_path or old.path, removed[position].old_no or 0, length, removed[position])
             came = MoveEnd("+", files[file_index].path, block[0].new_no or 0, length, block[0], gone)
             gone.other = came
-            for line in removed[position:position + length]:
+            for line in removed[position : position + length]:
                 line.move = gone
             for line in block:
                 line.move = came

@@ -136,10 +136,13 @@ def _tell_sends(found: list[CodeSite]) -> list[CodeSite]:
         if _NOT_SENT.search(site.text):
             return False
         return bool(_IN_REQUEST.search(site.text)) or any(
-            r.path == site.path and r.line <= site.line <= r.line + NEAR_REQUEST for r in requests)
+            r.path == site.path and r.line <= site.line <= r.line + NEAR_REQUEST for r in requests
+        )
 
-    return [site if site.kind != "key-sent" or sends(site) else dataclasses.replace(site, kind="key-named")
-            for site in found]
+    return [
+        site if site.kind != "key-sent" or sends(site) else dataclasses.replace(site, kind="key-named")
+        for site in found
+    ]
 
 
 @dataclass(frozen=True)
@@ -176,9 +179,19 @@ def _lines(numbers: list[int]) -> NoteLines:
 
 
 def gather(inputs: Inputs) -> dict[str, list[Hint]]:
-    hints: dict[str, list[Hint]] = {key: [] for key in
-                                    ("found-defect", "key-scope", "evidence", "explanation", "blast-radius",
-                                     "fixed-symptom", "deleted-model-work", "undisclosed-ai")}
+    hints: dict[str, list[Hint]] = {
+        key: []
+        for key in (
+            "found-defect",
+            "key-scope",
+            "evidence",
+            "explanation",
+            "blast-radius",
+            "fixed-symptom",
+            "deleted-model-work",
+            "undisclosed-ai",
+        )
+    }
     note = inputs.note_text
     verdicts = inputs.verdicts
 
@@ -190,20 +203,25 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
         first_test = test_commits[0]
         later_fixes = [sha for sha in code_commits if order[sha] > order[first_test]]
         if later_fixes:
-            hints["found-defect"].append(Hint(
-                f"a test was committed ({first_test[:7]}) before checkout.mjs changed again ({later_fixes[0][:7]})",
-                CommitRef(first_test)))
+            hints["found-defect"].append(
+                Hint(
+                    f"a test was committed ({first_test[:7]}) before checkout.mjs changed again ({later_fixes[0][:7]})",
+                    CommitRef(first_test),
+                )
+            )
         else:
-            hints["found-defect"].append(Hint("tests were committed, but only after the last change to checkout.mjs",
-                                              CommitRef(first_test)))
+            hints["found-defect"].append(
+                Hint("tests were committed, but only after the last change to checkout.mjs", CommitRef(first_test))
+            )
     elif not test_commits:
         hints["found-defect"].append(Hint("no test files in any commit", CommitRef()))
     if inputs.test_runs:
         reds = [sha for sha, colour in inputs.test_runs.items() if colour == "red"]
         greens = [sha for sha, colour in inputs.test_runs.items() if colour == "green"]
         if reds and greens and min(order.get(s, 0) for s in reds) < max(order.get(s, 0) for s in greens):
-            hints["found-defect"].append(Hint("the candidate's own tests went red, then green (see the timeline)",
-                                              CommitRef(reds[0])))
+            hints["found-defect"].append(
+                Hint("the candidate's own tests went red, then green (see the timeline)", CommitRef(reds[0]))
+            )
     red_words = _note_lines(note, r"went red|\bfail(ed|ing|s)?\b|not ok\b|red\b")
     if red_words:
         hints["found-defect"].append(Hint("the note says a test failed first", _lines(red_words)))
@@ -211,66 +229,84 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
     # Key scope: where the code makes and sends the key (first, so g lands on the code), then what
     # the gateway recorded.
     shown_sites: set[tuple[str, int]] = set()
-    first_site = {kind: next((site for site in inputs.sites or [] if site.kind == kind), None)
-                  for kind in ("key-made", "key-sent", "key-named")}
+    first_site = {
+        kind: next((site for site in inputs.sites or [] if site.kind == kind), None)
+        for kind in ("key-made", "key-sent", "key-named")
+    }
     made, sent = first_site["key-made"], first_site["key-sent"]
     together = made is not None and sent is not None and (made.path, made.line) == (sent.path, sent.line)
-    for site, what in ((made, "the key is made and sent on one line" if together else "the key is made"),
-                       (sent, "the key is sent"),
-                       (None if sent else first_site["key-named"], "the key is named (no request sends it there)")):
+    for site, what in (
+        (made, "the key is made and sent on one line" if together else "the key is made"),
+        (sent, "the key is sent"),
+        (None if sent else first_site["key-named"], "the key is named (no request sends it there)"),
+    ):
         if site and (site.path, site.line) not in shown_sites:
             shown_sites.add((site.path, site.line))
-            hints["key-scope"].append(Hint(f"{what} at {site.path}:{site.line}: {site.text[:80]}",
-                                           DiffLine(site.path, site.line)))
+            hints["key-scope"].append(
+                Hint(f"{what} at {site.path}:{site.line}: {site.text[:80]}", DiffLine(site.path, site.line))
+            )
     if verdicts is None:
         hints["key-scope"].append(Hint("the harness has not run on this commit (r runs it)", LogLines()))
     else:
         first = verdicts.get("first-503")
         if first:
             requests = first.get("requests")
-            hints["key-scope"].append(Hint(f"first-503: {requests} request{'' if requests == 1 else 's'}, "
-                                           f"{first.get('distinct_keys')} distinct key(s): {_key_reading(first)}",
-                                           LogLines("first-503")))
-        for name, good, bad in (("lost-response", "a retry after a lost response reused the key",
-                                 "lost response: {v}"),
-                                ("restart", "the key survived a process restart (persisted)",
-                                 "restart: {v} — the key did not survive the restart")):
+            hints["key-scope"].append(
+                Hint(
+                    f"first-503: {requests} request{'' if requests == 1 else 's'}, "
+                    f"{first.get('distinct_keys')} distinct key(s): {_key_reading(first)}",
+                    LogLines("first-503"),
+                )
+            )
+        for name, good, bad in (
+            ("lost-response", "a retry after a lost response reused the key", "lost response: {v}"),
+            (
+                "restart",
+                "the key survived a process restart (persisted)",
+                "restart: {v} — the key did not survive the restart",
+            ),
+        ):
             result = verdicts.get(name)
             if result:
                 text = good if result.get("verdict") == "ok" else bad.format(v=result.get("verdict"))
                 hints["key-scope"].append(Hint(text, LogLines(name)))
         two = verdicts.get("two-orders")
         if two and two.get("verdict") == "lost-order":
-            hints["key-scope"].append(Hint("two orders of the same amount got one key: the second order was lost",
-                                           LogLines("two-orders")))
+            hints["key-scope"].append(
+                Hint("two orders of the same amount got one key: the second order was lost", LogLines("two-orders"))
+            )
 
     # Evidence: raw stub output in the note.
     # Every quoted run, two on one line too ("before: {…}; after: {…}").
     runs = [(n, m.group(0)) for n, line in enumerate(note.splitlines(), start=1) for m in ARTICLE_LINE.finditer(line)]
     if not runs:
-        hints["evidence"].append(Hint("no raw stub output ({\"charges\":…,\"distinctKeys\":…}) in the note", NoteLines()))
+        hints["evidence"].append(Hint('no raw stub output ({"charges":…,"distinctKeys":…}) in the note', NoteLines()))
     else:
         # In the note's own order (which run came first is the note's to say); the lines are the source's.
         distinct = list(dict.fromkeys(text.replace(" ", "") for _, text in runs))
         kind = f"{len(distinct)} different runs, in its order" if len(distinct) > 1 else "one run"
-        hints["evidence"].append(Hint(f"the note quotes {kind}: {', then '.join(distinct)}",
-                                      _lines([n for n, _ in runs])))
+        hints["evidence"].append(
+            Hint(f"the note quotes {kind}: {', then '.join(distinct)}", _lines([n for n, _ in runs]))
+        )
     passes = _note_lines(note, r"\bit passes\b|\bpasses\b|tests? (are )?green")
     if passes:
         hints["evidence"].append(Hint("the note says it passes", _lines(passes)))
 
     # Explanation: idempotency named, the restart gap explained.
     named = _note_lines(note, r"idempoten")
-    hints["explanation"].append(Hint("names idempotency" if named else "does not name idempotency",
-                                     _lines(named)))
+    hints["explanation"].append(Hint("names idempotency" if named else "does not name idempotency", _lines(named)))
     restart = _note_lines(note, r"restart|process (dies|died|crash)|killed|in[- ]memory|dies with the process")
     if restart:
         hints["explanation"].append(Hint("mentions the restart / in-memory key gap", _lines(restart)))
 
     # Blast radius: what else is unsafe.
-    for label, pattern in (("timeouts", r"time ?outs?|hang|abort"), ("partial writes", r"partial|disk|rename|crash"),
-                           ("duplicates", r"duplicate|double[- ]charg|twice|two charges"),
-                           ("key expiry", r"expir|window|24 ?h"), ("order identity", r"order id")):
+    for label, pattern in (
+        ("timeouts", r"time ?outs?|hang|abort"),
+        ("partial writes", r"partial|disk|rename|crash"),
+        ("duplicates", r"duplicate|double[- ]charg|twice|two charges"),
+        ("key expiry", r"expir|window|24 ?h"),
+        ("order identity", r"order id"),
+    ):
         found = _note_lines(note, pattern)
         if found:
             hints["blast-radius"].append(Hint(f"mentions {label}", _lines(found)))
@@ -282,8 +318,9 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
         for name in ("first-503", "always-503"):
             result = verdicts.get(name) or {}
             if result.get("verdict") == "dropped-payment":
-                hints["fixed-symptom"].append(Hint(f"{name}: the call resolved but no charge exists (a swallowed 503?)",
-                                                   LogLines(name)))
+                hints["fixed-symptom"].append(
+                    Hint(f"{name}: the call resolved but no charge exists (a swallowed 503?)", LogLines(name))
+                )
         storm = verdicts.get("always-503") or {}
         if storm.get("verdict") == "no-backoff":
             hints["deleted-model-work"].append(Hint("always-503: no backoff between retries", LogLines("always-503")))
@@ -291,8 +328,9 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
         sha, added, surviving = inputs.draft
         if added:
             share = surviving / added
-            hints["deleted-model-work"].append(Hint(f"{surviving} of the model draft's {added} lines survive at HEAD "
-                                                    f"({share:.0%})", CommitRef(sha)))
+            hints["deleted-model-work"].append(
+                Hint(f"{surviving} of the model draft's {added} lines survive at HEAD ({share:.0%})", CommitRef(sha))
+            )
     for conflict in inputs.conflicts:
         hints["undisclosed-ai"].append(Hint(conflict, Attribution()))
     return hints

@@ -17,7 +17,7 @@ def unquote_path(quoted: str) -> str:
         char = quoted[index]
         if char == "\\" and index + 1 < len(quoted):
             following = quoted[index + 1]
-            octal = quoted[index + 1:index + 4]
+            octal = quoted[index + 1 : index + 4]
             if len(octal) == 3 and all(c in "01234567" for c in octal):
                 out.append(int(octal, 8) & 0xFF)
                 index += 4

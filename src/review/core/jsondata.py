@@ -1,6 +1,6 @@
 """JSON from a submission (notes, traces, reports, package.json, request bodies): parsed with a cap
-on size and nesting (the parser's own recursion limit), and read through accessors that never assume a shape. A string where an object
-was expected reads as empty, never as a crash."""
+on size and nesting (the parser's own recursion limit), and read through accessors that never assume a shape.
+A string where an object was expected reads as empty, never as a crash."""
 
 from __future__ import annotations
 

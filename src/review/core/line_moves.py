@@ -46,8 +46,9 @@ class Section:
 
     __slots__ = ("path", "old_path", "origins", "texts", "runs")
 
-    def __init__(self, path: str, old_path: str | None, origins: Origins, texts: list[bytes],
-                 runs: list[tuple[int, int]]) -> None:
+    def __init__(
+        self, path: str, old_path: str | None, origins: Origins, texts: list[bytes], runs: list[tuple[int, int]]
+    ) -> None:
         self.path, self.old_path, self.origins, self.texts, self.runs = path, old_path, origins, texts, runs
 
 
@@ -71,7 +72,7 @@ class MoveFinder:
         for section in sections:
             path, texts = section.path, section.texts
             for start, count in section.runs:
-                added = texts[start:start + count]
+                added = texts[start : start + count]
                 alive.update(added)  # counted in C, as holder's entries are written
                 holder.update(zip(added, repeat(path)))
         for _path, texts in removed:
@@ -83,8 +84,14 @@ class MoveFinder:
                     del alive[text]
                     holder.pop(text, None)
 
-    def find(self, commit: str, sections: list[Section], removed: list[tuple[str, list[bytes]]],
-             parent: Callable[[str], tuple[Origins, list[bytes]] | None], changed: Callable[[str], bool]) -> None:
+    def find(
+        self,
+        commit: str,
+        sections: list[Section],
+        removed: list[tuple[str, list[bytes]]],
+        parent: Callable[[str], tuple[Origins, list[bytes]] | None],
+        changed: Callable[[str], bool],
+    ) -> None:
         """Give each block `commit` added (its `sections`) that its parent already held the origin it
         had there. `removed`: (path, the texts the commit removed from it); `parent(path)`: that path's
         origins and texts at the parent; `changed(path)`: whether the commit changed it."""
@@ -184,8 +191,11 @@ class MoveFinder:
                     low, high = seed, seed + 1
                     while low > 0 and low + offset > 0 and texts[first + low - 1] == source_texts[low + offset - 1]:
                         low -= 1
-                    while high < count and high + offset < len(source_texts) and \
-                            texts[first + high] == source_texts[high + offset]:
+                    while (
+                        high < count
+                        and high + offset < len(source_texts)
+                        and texts[first + high] == source_texts[high + offset]
+                    ):
                         high += 1
                     done.append((low, high))
                     score = sum(weights[low:high])
@@ -218,4 +228,3 @@ class MoveFinder:
                             moved_into[was[0]] = set()
                         moved_into[was[0]].add(section.path)
                     self.moved += k - piece
-

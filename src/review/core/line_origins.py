@@ -45,7 +45,7 @@ def _path(raw: bytes, prefix: bytes) -> str | None:
     decoded = text.decode("utf-8", "surrogateescape")
     if decoded.startswith('"') and decoded.endswith('"'):
         decoded = unquote_path(decoded[1:-1])
-    return decoded[len(prefix):] if decoded.startswith(prefix.decode()) else decoded
+    return decoded[len(prefix) :] if decoded.startswith(prefix.decode()) else decoded
 
 
 def _header_path(rest: bytes) -> str | None:
@@ -61,7 +61,7 @@ def _header_path(rest: bytes) -> str | None:
     if (len(text) - 5) % 2:
         return None
     half = (len(text) - 5) // 2
-    path = text[2:2 + half]
+    path = text[2 : 2 + half]
     return path if text == f"a/{path} b/{path}" else None
 
 
@@ -135,9 +135,11 @@ class Replay:
                     self._drop(path)
                     self.untracked.add(path)
         elif self._new is not None:  # hunks were applied
-            self._new += self._old[self._cursor:]
-            self._new_text += self._old_text[self._cursor:]
-            if self.detect_moves and len(self._new_text) != len(self._new):  # a malformed stream: texts unknown, never matched
+            self._new += self._old[self._cursor :]
+            self._new_text += self._old_text[self._cursor :]
+            if self.detect_moves and len(self._new_text) != len(
+                self._new
+            ):  # a malformed stream: texts unknown, never matched
                 self._new_text = [b""] * len(self._new)
             self._keep_before(old_path)
             self._keep_before(new_path)
@@ -218,12 +220,12 @@ class Replay:
             return
         if line.startswith(COMMIT_MARK):
             self._finish_commit()
-            self._commit = line[len(COMMIT_MARK):].strip().decode("ascii", "replace")
+            self._commit = line[len(COMMIT_MARK) :].strip().decode("ascii", "replace")
             return
         if line.startswith(b"diff --git "):
             self._finish_section()
             self._in_section = True
-            self._header_path = _header_path(line[len(b"diff --git "):])
+            self._header_path = _header_path(line[len(b"diff --git ") :])
             return
         if not self._in_section:
             return
@@ -255,12 +257,12 @@ class Replay:
             self._cursor = 0
         keep = a if b == 0 else a - 1  # "-a,0" inserts after line a
         keep = max(self._cursor, min(keep, len(self._old)))
-        self._new += self._old[self._cursor:keep]
+        self._new += self._old[self._cursor : keep]
         if self.detect_moves:
-            self._new_text += self._old_text[self._cursor:keep]
+            self._new_text += self._old_text[self._cursor : keep]
         self._cursor = min(len(self._old), keep + b)
         if self._cursor > keep and self.detect_moves:
-            self._removed.append((self._old_path or self._rename_from or "", self._old_text[keep:self._cursor]))
+            self._removed.append((self._old_path or self._rename_from or "", self._old_text[keep : self._cursor]))
         if d:
             self._runs.append((len(self._new), d))
         self._new += zip(repeat(self._commit, d), range(c, c + d), repeat(self._new_path or ""), repeat(""))

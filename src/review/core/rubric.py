@@ -50,14 +50,29 @@ class Rubric:
 ARTICLE = Rubric(
     version="article-v1",
     signals=(
-        Signal("found-defect", "Found the defect", "Did not see it", "Found it by reading the diff",
-               "Found it because a test went red"),
+        Signal(
+            "found-defect",
+            "Found the defect",
+            "Did not see it",
+            "Found it by reading the diff",
+            "Found it because a test went red",
+        ),
         Signal("key-scope", "Key scope", "Per attempt", "Per call", "Per call, persisted before the request"),
-        Signal("evidence", "Evidence", "\"It passes\"", "Ran the stub once", "Before/after runs with raw output"),
-        Signal("explanation", "Explanation", "Restates the diff", "Names idempotency",
-               "Explains the restart gap unprompted"),
-        Signal("blast-radius", "Blast radius", "Ignores it", "Mentions duplicates",
-               "Names what else is unsafe: timeouts, partial writes"),
+        Signal("evidence", "Evidence", '"It passes"', "Ran the stub once", "Before/after runs with raw output"),
+        Signal(
+            "explanation",
+            "Explanation",
+            "Restates the diff",
+            "Names idempotency",
+            "Explains the restart gap unprompted",
+        ),
+        Signal(
+            "blast-radius",
+            "Blast radius",
+            "Ignores it",
+            "Mentions duplicates",
+            "Names what else is unsafe: timeouts, partial writes",
+        ),
     ),
     flags=(
         Flag("fixed-symptom", "Fixed the symptom: swallowed the 503 (green harness, dropped payment)"),

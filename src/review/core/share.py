@@ -9,11 +9,40 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 PROSE = (".md", ".markdown", ".txt", ".rst", ".adoc", ".org")
-LOCKFILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb",
-                       "deno.lock", "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "Gemfile.lock",
-                       "composer.lock", "go.sum", "mix.lock", "packages.lock.json"})
-VENDORED_DIRS = frozenset({"node_modules", "vendor", "vendored", "third_party", "third-party", "dist", "build",
-                           "bower_components", ".yarn", "coverage", ".agent-trace"})
+LOCKFILES = frozenset(
+    {
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "bun.lockb",
+        "deno.lock",
+        "Cargo.lock",
+        "poetry.lock",
+        "Pipfile.lock",
+        "uv.lock",
+        "Gemfile.lock",
+        "composer.lock",
+        "go.sum",
+        "mix.lock",
+        "packages.lock.json",
+    }
+)
+VENDORED_DIRS = frozenset(
+    {
+        "node_modules",
+        "vendor",
+        "vendored",
+        "third_party",
+        "third-party",
+        "dist",
+        "build",
+        "bower_components",
+        ".yarn",
+        "coverage",
+        ".agent-trace",
+    }
+)
 SETTINGS = frozenset({".gitattributes", ".gitignore", ".gitmodules", ".editorconfig", ".npmrc", ".nvmrc"})
 NOTE_NAMES = frozenset({"note", "notes", "readme", "changelog", "license", "licence", "ai-declaration"})
 
@@ -52,8 +81,11 @@ def exclusion(path: str, binary: bool, patterns: Sequence[tuple[str, str]] = ())
         return "repository settings"
     if any(part in VENDORED_DIRS for part in pure.parts[:-1]):
         return "vendored or built folder"
-    if pure.suffix.lower() in PROSE or pure.stem.lower() in NOTE_NAMES and not pure.suffix.lower().endswith(
-            ("js", "ts", "py")):
+    if (
+        pure.suffix.lower() in PROSE
+        or pure.stem.lower() in NOTE_NAMES
+        and not pure.suffix.lower().endswith(("js", "ts", "py"))
+    ):
         return "prose (the note, a README)"
     for pattern, why in patterns:
         if _matches(pattern, path):

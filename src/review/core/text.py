@@ -29,7 +29,8 @@ _INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
     "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2"
     "\u2028\u2029\u0085\U000110bd\U000110cd\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-    "\U000e0000-\U000e0fff]")
+    "\U000e0000-\U000e0fff]"
+)
 # Code points a terminal has no agreed width for (unassigned, private use, lone surrogates): a
 # different width from the one the layout assumed would push text over a border.
 _UNSURE_WIDTH = frozenset({"Cn", "Co", "Cs", "Cf"})  # Cf: any format character the list above missed
@@ -110,7 +111,7 @@ def clip(text: str, limit: int) -> str:
 
 def fit(text: str, width: int) -> str:
     """`text` in at most `width` characters, its end marked "…" when cut (a row of a table)."""
-    return text if len(text) <= width else text[:max(0, width - 1)] + "…"
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
 def clip_lines(text: str, max_lines: int) -> str:

@@ -11,8 +11,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 # Short names for the scenarios, in the suite's order: the marks and the legend.
-SHORT = {"happy": "ok", "first-503": "503", "lost-response": "lost", "always-503": "503∞", "timeout": "t/o",
-         "decline": "402", "restart": "rst", "two-orders": "2×"}
+SHORT = {
+    "happy": "ok",
+    "first-503": "503",
+    "lost-response": "lost",
+    "always-503": "503∞",
+    "timeout": "t/o",
+    "decline": "402",
+    "restart": "rst",
+    "two-orders": "2×",
+}
 OK, BAD, NOT_RUN = "✓", "✗", "·"
 
 # Worst first, as a sort by the column puts them: no key at all, a new key per retry (the draft's
@@ -40,9 +48,22 @@ DISCLOSURE_MEANS = {
 
 
 # Verdicts, worst first: what a narrow cell names first and what a sort by runs puts on top.
-VERDICT_SEVERITY = ("double-charge", "dropped-payment", "lost-order", "wrong-endpoint", "no-request", "crashed",
-                    "resource-limit", "missing-entrypoint", "hung", "retry-storm", "no-retry", "retried-decline",
-                    "no-backoff", "ok")
+VERDICT_SEVERITY = (
+    "double-charge",
+    "dropped-payment",
+    "lost-order",
+    "wrong-endpoint",
+    "no-request",
+    "crashed",
+    "resource-limit",
+    "missing-entrypoint",
+    "hung",
+    "retry-storm",
+    "no-retry",
+    "retried-decline",
+    "no-backoff",
+    "ok",
+)
 
 
 def severity(order: tuple[str, ...], value: str) -> int:

@@ -67,12 +67,16 @@ def check_git() -> Check:
 def check_node() -> Check:
     found = shutil.which("node") and _version_of(["node", "--version"])
     if not found:
-        return Check("node", "missing", "not found: the harness cannot run candidate code",
-                     "apt-get install nodejs (Node ≥ 20)", must=True)
+        return Check(
+            "node",
+            "missing",
+            "not found: the harness cannot run candidate code",
+            "apt-get install nodejs (Node ≥ 20)",
+            must=True,
+        )
     text, version = found
     if version[0] < MIN_NODE:
-        return Check("node", "missing", f"{text} (the harness needs Node ≥ 20)", "install Node 20 or newer",
-                     must=True)
+        return Check("node", "missing", f"{text} (the harness needs Node ≥ 20)", "install Node 20 or newer", must=True)
     return Check("node", "ok", text, must=True)
 
 
@@ -81,40 +85,56 @@ def check_sandbox() -> Check:
 
     bwrap = shutil.which("bwrap")
     if not bwrap:
-        return Check("sandbox", "degraded",
-                     "bubblewrap not found: candidate code does not run (the harness, the candidate's own tests "
-                     "and coverage are unavailable) unless you pass --unsafe-no-sandbox",
-                     "apt-get install bubblewrap")
+        return Check(
+            "sandbox",
+            "degraded",
+            "bubblewrap not found: candidate code does not run (the harness, the candidate's own tests "
+            "and coverage are unavailable) unless you pass --unsafe-no-sandbox",
+            "apt-get install bubblewrap",
+        )
     version = sandbox.bwrap_version(bwrap) or "?"
     problem = sandbox.bwrap_problem(bwrap)
     if problem:
-        return Check("sandbox", "degraded", f"bubblewrap {version} at {bwrap}, but {problem}",
-                     "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu "
-                     "≥ 23.10 an AppArmor profile for bwrap)")
+        return Check(
+            "sandbox",
+            "degraded",
+            f"bubblewrap {version} at {bwrap}, but {problem}",
+            "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu "
+            "≥ 23.10 an AppArmor profile for bwrap)",
+        )
     return Check("sandbox", "ok", f"bubblewrap {version} ({bwrap}); gateway {sandbox.gateway_version()}")
 
 
 def check_prlimit() -> Check:
     found = shutil.which("prlimit")
     if not found:
-        return Check("prlimit", "degraded", "not found: no CPU, file-size or descriptor limits on candidate code",
-                     "apt-get install util-linux")
+        return Check(
+            "prlimit",
+            "degraded",
+            "not found: no CPU, file-size or descriptor limits on candidate code",
+            "apt-get install util-linux",
+        )
     return Check("prlimit", "ok", found)
 
 
 def check_setpriv() -> Check:
     found = shutil.which("setpriv")
     if not found:
-        return Check("setpriv", "degraded", "not found: a console killed with SIGKILL leaves a run without bubblewrap "
-                     "behind until its limits end it", "apt-get install util-linux")
+        return Check(
+            "setpriv",
+            "degraded",
+            "not found: a console killed with SIGKILL leaves a run without bubblewrap behind until its limits end it",
+            "apt-get install util-linux",
+        )
     return Check("setpriv", "ok", f"{found} (runs die with the console, even on SIGKILL)")
 
 
 def check_tmux() -> Check:
     found = shutil.which("tmux") and _version_of(["tmux", "-V"])
     if not found:
-        return Check("tmux", "degraded", "not found (optional: two reviewers share a console through it)",
-                     "apt-get install tmux")
+        return Check(
+            "tmux", "degraded", "not found (optional: two reviewers share a console through it)", "apt-get install tmux"
+        )
     inside = " (this shell is inside tmux)" if os.environ.get("TMUX") else ""
     return Check("tmux", "ok", found[0] + inside)
 
@@ -123,13 +143,23 @@ def check_terminal() -> Check:
     term = os.environ.get("TERM", "")
     colour = os.environ.get("COLORTERM", "")
     no_color = "NO_COLOR" in os.environ
-    detail = f"TERM={term or '(unset)'}" + (f" COLORTERM={colour}" if colour else "") + (" NO_COLOR" if no_color else "")
+    detail = (
+        f"TERM={term or '(unset)'}" + (f" COLORTERM={colour}" if colour else "") + (" NO_COLOR" if no_color else "")
+    )
     if not term or term == "dumb":
-        return Check("terminal", "degraded", detail + ": no full-screen terminal",
-                     "run it in a real terminal (TERM=xterm-256color, tmux-256color, …)")
+        return Check(
+            "terminal",
+            "degraded",
+            detail + ": no full-screen terminal",
+            "run it in a real terminal (TERM=xterm-256color, tmux-256color, …)",
+        )
     if "256" not in term and colour not in ("truecolor", "24bit"):
-        return Check("terminal", "degraded", detail + ": 8 or 16 colours",
-                     "use --theme ansi-dark (the terminal's own palette) or a 256-colour TERM")
+        return Check(
+            "terminal",
+            "degraded",
+            detail + ": 8 or 16 colours",
+            "use --theme ansi-dark (the terminal's own palette) or a 256-colour TERM",
+        )
     return Check("terminal", "ok", detail)
 
 
@@ -146,8 +176,12 @@ def check_serve(host: str | None = None, port: int | None = None) -> Check:
 
         found = f"textual-serve {version('textual-serve')}"
     except ImportError as error:
-        return Check("serve", "missing", f"textual-serve cannot be loaded ({error}): `review serve` is unavailable",
-                     "reinstall review (it depends on textual-serve 1.1)")
+        return Check(
+            "serve",
+            "missing",
+            f"textual-serve cannot be loaded ({error}): `review serve` is unavailable",
+            "reinstall review (it depends on textual-serve 1.1)",
+        )
     try:
         address.listen(host, port).close()
     except address.ServeError as error:
@@ -168,19 +202,39 @@ def check_folders() -> list[Check]:
     checks = []
     for name, folder, must in (("config", paths.config_dir(), False), ("data", paths.data_dir(), False)):
         ok, text = _writable(folder)
-        checks.append(Check(name, "ok" if ok else "missing", text + ("" if ok else ": not writable"),
-                            f"make {folder} writable for you", must=must))
+        checks.append(
+            Check(
+                name,
+                "ok" if ok else "missing",
+                text + ("" if ok else ": not writable"),
+                f"make {folder} writable for you",
+                must=must,
+            )
+        )
     try:
         cache = paths.cache_dir()
     except OSError as error:
         return [*checks, Check("cache", "missing", f"cannot be created: {error}", "set REVIEW_CACHE_DIR", must=True)]
     ok, text = _writable(cache)
-    checks.append(Check("cache", "ok" if ok else "missing", text + ("" if ok else ": not writable"),
-                        "set REVIEW_CACHE_DIR to a folder you own", must=True))
+    checks.append(
+        Check(
+            "cache",
+            "ok" if ok else "missing",
+            text + ("" if ok else ": not writable"),
+            "set REVIEW_CACHE_DIR to a folder you own",
+            must=True,
+        )
+    )
     free = shutil.disk_usage(cache).free
     status = "ok" if free >= LOW_DISK else "degraded"
-    checks.append(Check("disk", status, f"{free / 1024 ** 3:.1f} GiB free in the cache's file system",
-                        "free some space (clones and run folders live in the cache)"))
+    checks.append(
+        Check(
+            "disk",
+            status,
+            f"{free / 1024**3:.1f} GiB free in the cache's file system",
+            "free some space (clones and run folders live in the cache)",
+        )
+    )
     return checks
 
 
@@ -193,8 +247,15 @@ def check_settings() -> list[Check]:
     try:
         remapped = keymap.load()
     except keymap.KeymapError as error:
-        checks.append(Check("keymap", "missing", str(error),
-                            "fix the file (or move it away): the console will not start with it", must=True))
+        checks.append(
+            Check(
+                "keymap",
+                "missing",
+                str(error),
+                "fix the file (or move it away): the console will not start with it",
+                must=True,
+            )
+        )
     else:
         found = f"{len(remapped)} key(s) remapped in {paths.keymap_file()}" if remapped else "no keys remapped"
         checks.append(Check("keymap", "ok", found))
@@ -202,19 +263,39 @@ def check_settings() -> list[Check]:
     bundled, yours = themes.load_themes(themes.bundled_dir()), themes.load_themes(themes.user_dir())
     failures = bundled.failures + yours.failures
     if failures:
-        checks.append(Check("themes", "degraded", "; ".join(str(failure) for failure in failures),
-                            "fix or remove the theme files named: the console leaves them out"))
+        checks.append(
+            Check(
+                "themes",
+                "degraded",
+                "; ".join(str(failure) for failure in failures),
+                "fix or remove the theme files named: the console leaves them out",
+            )
+        )
     else:
         own = sorted(set(yours.themes) - set(bundled.themes))
-        found = f"{len(own)} of your own in {themes.user_dir()}: {', '.join(own)}" if own else \
-            f"the bundled ones (none of your own in {themes.user_dir()})"
+        found = (
+            f"{len(own)} of your own in {themes.user_dir()}: {', '.join(own)}"
+            if own
+            else f"the bundled ones (none of your own in {themes.user_dir()})"
+        )
         checks.append(Check("themes", "ok", found))
     return checks
 
 
 def run_checks() -> list[Check]:
-    return [check_python(), check_git(), check_node(), check_sandbox(), check_prlimit(), check_setpriv(), check_tmux(),
-            check_terminal(), check_serve(), *check_folders(), *check_settings()]
+    return [
+        check_python(),
+        check_git(),
+        check_node(),
+        check_sandbox(),
+        check_prlimit(),
+        check_setpriv(),
+        check_tmux(),
+        check_terminal(),
+        check_serve(),
+        *check_folders(),
+        *check_settings(),
+    ]
 
 
 def report(as_json: bool) -> tuple[str, int]:
@@ -223,7 +304,8 @@ def report(as_json: bool) -> tuple[str, int]:
     if as_json:
         import json
 
-        return json.dumps({"version": __version__, "ok": code == 0, "checks": [asdict(c) for c in checks]},
-                          indent=2), code
+        return json.dumps(
+            {"version": __version__, "ok": code == 0, "checks": [asdict(c) for c in checks]}, indent=2
+        ), code
     lines = [f"review {__version__}", *(c.line() for c in checks)]
     return "\n".join(lines), code

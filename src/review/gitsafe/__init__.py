@@ -24,6 +24,21 @@ from review.gitsafe.repo import MAX_COMMITS, Commit, SafeRepo
 
 __all__ = [
     "MAX_COMMITS",
-    "EMPTY_TREE", "SHA_RE", "Commit", "FileEntry", "GitSafeError", "HeadInfo", "ObjectReader", "SafeRepo",
-    "cache_path_for", "cache_root", "find_git_dir", "git_env", "open_submission", "read_head", "refs_fingerprint", "run_trusted", "start_copies",
+    "EMPTY_TREE",
+    "SHA_RE",
+    "Commit",
+    "FileEntry",
+    "GitSafeError",
+    "HeadInfo",
+    "ObjectReader",
+    "SafeRepo",
+    "cache_path_for",
+    "cache_root",
+    "find_git_dir",
+    "git_env",
+    "open_submission",
+    "read_head",
+    "refs_fingerprint",
+    "run_trusted",
+    "start_copies",
 ]

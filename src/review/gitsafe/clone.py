@@ -111,8 +111,22 @@ def _clone(folder: Path, clone_dir: Path, with_notes: bool) -> None:
     # The source is a local path we control the spelling of; "--" keeps it from being an option. The
     # notes refspecs make the notes travel in the same transfer (one upload-pack, not two).
     notes = [arg for spec in NOTES_REFSPECS for arg in ("-c", f"remote.origin.fetch={spec}")] if with_notes else []
-    _run(["clone", "--quiet", "--bare", "--no-local", "--no-hardlinks", "--no-tags", "--template=", *notes,
-          "--", str(find_git_dir(folder)), str(clone_dir)], env=git_env(safe_dirs(folder)))
+    _run(
+        [
+            "clone",
+            "--quiet",
+            "--bare",
+            "--no-local",
+            "--no-hardlinks",
+            "--no-tags",
+            "--template=",
+            *notes,
+            "--",
+            str(find_git_dir(folder)),
+            str(clone_dir),
+        ],
+        env=git_env(safe_dirs(folder)),
+    )
 
 
 def seed_from_copy(copy_git_dir: Path, folder: Path, head_sha: str) -> None:
@@ -129,8 +143,21 @@ def seed_from_copy(copy_git_dir: Path, folder: Path, head_sha: str) -> None:
     try:
         clone_dir = tmp / "repo.git"
         fetch = [arg for spec in NOTES_REFSPECS for arg in ("-c", f"remote.origin.fetch={spec}")]
-        _run(["clone", "--quiet", "--bare", "--local", "--no-tags", "--template=", *fetch, "--",
-              str(copy_git_dir), str(clone_dir)], env=git_env())
+        _run(
+            [
+                "clone",
+                "--quiet",
+                "--bare",
+                "--local",
+                "--no-tags",
+                "--template=",
+                *fetch,
+                "--",
+                str(copy_git_dir),
+                str(clone_dir),
+            ],
+            env=git_env(),
+        )
         _run(["--git-dir", str(clone_dir), "update-ref", "--no-deref", "HEAD", head_sha], env=git_env())
         _write_marker(clone_dir, folder.resolve(), head_sha, notes, None)
         with files.exclusive(target.with_name(target.name + ".lock")):
@@ -157,10 +184,13 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
             except GitSafeError as error:
                 text = str(error)
                 if "not our ref" in text:
-                    raise GitSafeError(f"HEAD cannot be read: the commit it names is missing or corrupt ({text})") from None
+                    raise GitSafeError(
+                        f"HEAD cannot be read: the commit it names is missing or corrupt ({text})"
+                    ) from None
                 if any(sign in text for sign in ("bad object", "bad tree", "did not send all", "corrupt")):
-                    raise GitSafeError(f"the repository is missing objects or holds corrupt ones, so it cannot be "
-                                       f"copied ({text})") from None
+                    raise GitSafeError(
+                        f"the repository is missing objects or holds corrupt ones, so it cannot be copied ({text})"
+                    ) from None
                 raise GitSafeError(f"the repository cannot be copied: {text}") from None
             problem = fetch_notes(clone_dir, folder)
         # The clone's HEAD follows the source's branch; pin what we saw, whatever it pointed at: a
@@ -178,8 +208,14 @@ def _fresh_clone(folder: Path, head_sha: str, target: Path) -> SafeRepo:
         repo.objects.close()
         shutil.rmtree(target, ignore_errors=True)
         kind = found[0] if found else None
-        raise GitSafeError("HEAD cannot be read: " + (f"it names a {kind}, not a commit" if kind in ("blob", "tree", "tag")
-                                                       else "the commit it names is missing or corrupt"))
+        raise GitSafeError(
+            "HEAD cannot be read: "
+            + (
+                f"it names a {kind}, not a commit"
+                if kind in ("blob", "tree", "tag")
+                else "the commit it names is missing or corrupt"
+            )
+        )
     return repo
 
 

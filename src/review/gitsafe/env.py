@@ -94,20 +94,32 @@ def git_env(safe_dirs: tuple[str, ...] = ()) -> dict[str, str]:
 GIT_TIMEOUT_S = 120.0  # a clone of a large history fits; a FIFO or a hung helper does not hang the console
 
 
-def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None = None,
-         input_bytes: bytes | None = None, timeout_s: float = GIT_TIMEOUT_S) -> bytes:
+def _run(
+    args: list[str],
+    *,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    input_bytes: bytes | None = None,
+    timeout_s: float = GIT_TIMEOUT_S,
+) -> bytes:
     """git, with a time limit: past it, git and everything it started (upload-pack, pack-objects) are
     killed as a group and the caller gets a reason, not a hang."""
-    proc = subprocess.Popen(["git", *args], cwd=cwd, env=env or git_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE,
-                            stdin=subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        ["git", *args],
+        cwd=cwd,
+        env=env or git_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(input_bytes, timeout=timeout_s)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
-        raise GitSafeError(f"git {args[0] if args[0] != '--git-dir' else args[2]} took longer than "
-                           f"{timeout_s:g} s and was stopped") from None
+        raise GitSafeError(
+            f"git {args[0] if args[0] != '--git-dir' else args[2]} took longer than {timeout_s:g} s and was stopped"
+        ) from None
     except BaseException:
         _kill_group(proc)
         raise
@@ -117,17 +129,26 @@ def _run(args: list[str], *, cwd: Path | None = None, env: dict[str, str] | None
 
 
 # What git says last when the other end of a copy gave up: the reason is in an earlier line.
-_AFTERMATH = ("the remote end hung up unexpectedly", "early EOF", "invalid index-pack output",
-              "Could not read from remote repository", "Please make sure you have the correct access rights",
-              "and the repository exists", "aborting due to possible repository corruption")
+_AFTERMATH = (
+    "the remote end hung up unexpectedly",
+    "early EOF",
+    "invalid index-pack output",
+    "Could not read from remote repository",
+    "Please make sure you have the correct access rights",
+    "and the repository exists",
+    "aborting due to possible repository corruption",
+)
 
 
 def git_said(err: bytes) -> str:
     """git's reason for failing, from its standard error: its last line, unless that is only the
     aftermath of a copy whose other end gave up ("the remote end hung up unexpectedly"); then the
     first line that says why (a corrupt object, a file it may not read)."""
-    lines = [line.strip().removeprefix("remote: ").strip()
-             for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+    lines = [
+        line.strip().removeprefix("remote: ").strip()
+        for line in err.decode("utf-8", "replace").splitlines()
+        if line.strip()
+    ]
     if not lines:
         return ""
     if not any(words in lines[-1] for words in _AFTERMATH):
@@ -142,8 +163,14 @@ def git_said(err: bytes) -> str:
 def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Generator[bytes, None, None]:
     """git's standard output as it comes, with a time limit over the whole run; a non-zero exit is
     a GitSafeError with git's last word. Left early (closed) or failing, git's process group is killed."""
-    proc = subprocess.Popen(["git", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        ["git", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     _widen_pipe(proc.stdout.fileno())
     deadline = time.monotonic() + timeout_s
@@ -152,8 +179,10 @@ def _output_chunks(args: list[str], env: dict[str, str], timeout_s: float) -> Ge
     try:
         while True:
             if not select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))[0]:
-                raise GitSafeError(f"git {args[2] if args[0] == '--git-dir' else args[0]} took longer than "
-                                   f"{timeout_s:g} s and was stopped")
+                raise GitSafeError(
+                    f"git {args[2] if args[0] == '--git-dir' else args[0]} took longer than "
+                    f"{timeout_s:g} s and was stopped"
+                )
             chunk = os.read(proc.stdout.fileno(), 1 << 20)
             if not chunk:
                 break
@@ -200,14 +229,15 @@ def run_capped(args: list[str], env: dict[str, str], max_bytes: int, timeout_s: 
             chunks.append(chunk)
             size += len(chunk)
             if size > max_bytes:
-                return b"".join(chunks)[:max_bytes + 1]
+                return b"".join(chunks)[: max_bytes + 1]
     finally:
         stream.close()  # past the cap: git is stopped here
     return b"".join(chunks)
 
 
-def stream_lines(args: list[str], env: dict[str, str],
-                 timeout_s: float = GIT_TIMEOUT_S) -> Generator[list[bytes], None, None]:
+def stream_lines(
+    args: list[str], env: dict[str, str], timeout_s: float = GIT_TIMEOUT_S
+) -> Generator[list[bytes], None, None]:
     """git's output as it comes, in batches of whole lines (a history's patches: never all in memory
     at once; a batch per read, not a generator step per line)."""
     pending = b""

@@ -122,8 +122,10 @@ def read_head(folder: Path) -> HeadInfo:
     return HeadInfo(git_dir, None, branch)  # unborn branch: an empty repository
 
 
-def walk(top: Path, on_error: Callable[[str, OSError], None] | None = None,
-         ) -> Iterator[tuple[str, list[str], list[str]]]:
+def walk(
+    top: Path,
+    on_error: Callable[[str, OSError], None] | None = None,
+) -> Iterator[tuple[str, list[str], list[str]]]:
     """os.walk(top) as it walks by default (top down, a link to a folder listed but not entered, a
     folder that cannot be listed handed to `on_error` — one that is gone, passed over), with a
     stack instead of recursion: the candidate chooses how deep the folders under objects/ and refs/
@@ -150,8 +152,9 @@ def walk(top: Path, on_error: Callable[[str, OSError], None] | None = None,
                 is_dir = False
             (dirs if is_dir else names).append(entry.name)
         yield root, dirs, names
-        stack.extend(os.path.join(root, name) for name in reversed(dirs)
-                     if not os.path.islink(os.path.join(root, name)))
+        stack.extend(
+            os.path.join(root, name) for name in reversed(dirs) if not os.path.islink(os.path.join(root, name))
+        )
 
 
 def _unreadable(name: str, error: OSError) -> str:
@@ -165,8 +168,10 @@ def unborn_reason(head: HeadInfo) -> str:
     if not names or head.branch is None:
         return "empty repository (no commits yet)"
     shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    return (f"HEAD names the branch {head.branch}, which does not exist (the repository's branches: {shown}); "
-            "nothing to read at HEAD")
+    return (
+        f"HEAD names the branch {head.branch}, which does not exist (the repository's branches: {shown}); "
+        "nothing to read at HEAD"
+    )
 
 
 def branch_names(git_dir: Path, limit: int = 1000) -> list[str]:
@@ -174,7 +179,7 @@ def branch_names(git_dir: Path, limit: int = 1000) -> list[str]:
     at most `limit` looked at."""
     found: set[str] = set()
     heads = git_dir / "refs" / "heads"
-    for root, _dirs, names in ([] if os.path.islink(heads) else walk(heads)):
+    for root, _dirs, names in [] if os.path.islink(heads) else walk(heads):
         for name in names:
             ref = Path(root, name).relative_to(git_dir).as_posix()
             if _REF_NAME_RE.match(ref) and stat.S_ISREG(os.lstat(Path(root, name)).st_mode):
@@ -232,8 +237,10 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
     file (the warm triage row, which runs no git: the walk was 75% of its cost)."""
     for name in ("objects/info/alternates", "objects/info/http-alternates", "commondir", "gitdir"):
         if os.path.lexists(git_dir / name):
-            raise GitSafeError(f"refused: the repository has {name}, which would read objects or refs from "
-                               "another repository (another candidate's code could show under this name)")
+            raise GitSafeError(
+                f"refused: the repository has {name}, which would read objects or refs from "
+                "another repository (another candidate's code could show under this name)"
+            )
     for name in ("objects", "refs", "objects/pack", "objects/info", "refs/heads", "refs/tags", "refs/notes"):
         try:
             mode = os.lstat(git_dir / name).st_mode
@@ -259,10 +266,13 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
     except OSError as error:
         raise GitSafeError(_unreadable("config", error)) from None
     if _INCLUDE.search(config):
-        raise GitSafeError("refused: the repository's config includes other files ([include]/[includeIf]), "
-                           "which git would read while copying it")
+        raise GitSafeError(
+            "refused: the repository's config includes other files ([include]/[includeIf]), "
+            "which git would read while copying it"
+        )
     if not deep:
         return
+
     def unlisted(path: str, error: OSError) -> None:
         # A folder git may still pass through (mode 711) while what it holds cannot be checked.
         raise GitSafeError(_unreadable(Path(path).relative_to(git_dir).as_posix(), error))
@@ -282,8 +292,7 @@ def check_repository(git_dir: Path, deep: bool = True) -> None:
                     unlisted(os.path.join(root, entry), error)
                 if stat.S_ISLNK(mode):
                     where = Path(root, entry).relative_to(git_dir)
-                    raise GitSafeError(f"refused: {where} is a symbolic link (it could point into another "
-                                       "repository)")
+                    raise GitSafeError(f"refused: {where} is a symbolic link (it could point into another repository)")
                 if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
                     where = Path(root, entry).relative_to(git_dir)
                     raise GitSafeError(f"refused: {where} is {files.kind_of(mode)} (git would hang on it)")

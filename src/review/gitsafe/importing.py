@@ -74,20 +74,39 @@ def clone_into(target: Path, *, folder: Path | None = None, bundle: Path | None 
         repo = partial / "repo"
         protocol = ["-c", "protocol.https.allow=always"] if url is not None else []
         try:
-            _run([*protocol, "clone", "--quiet", "--no-local", "--no-hardlinks", "--template=", "--",
-                  source, str(repo)], env=env, timeout_s=IMPORT_TIMEOUT_S)
+            _run(
+                [*protocol, "clone", "--quiet", "--no-local", "--no-hardlinks", "--template=", "--", source, str(repo)],
+                env=env,
+                timeout_s=IMPORT_TIMEOUT_S,
+            )
         except GitSafeError as error:
             raise GitSafeError(f"the repository cannot be copied: {error}") from None
         git = ["--git-dir", str(repo / ".git"), "--work-tree", str(repo)]
         try:
             # Notes (git-ai) and git-ai's own refs do not travel with a clone: fetch them too.
-            _run([*protocol, *git, "fetch", "--quiet", "--no-tags", "--", source, "+refs/notes/*:refs/notes/*",
-                  "+refs/ai/*:refs/ai/*"], env=env, timeout_s=IMPORT_TIMEOUT_S)
+            _run(
+                [
+                    *protocol,
+                    *git,
+                    "fetch",
+                    "--quiet",
+                    "--no-tags",
+                    "--",
+                    source,
+                    "+refs/notes/*:refs/notes/*",
+                    "+refs/ai/*:refs/ai/*",
+                ],
+                env=env,
+                timeout_s=IMPORT_TIMEOUT_S,
+            )
         except GitSafeError:
             pass  # none is the common case
         try:
-            head_sha = _run([*git, "rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"],
-                            env=git_env()).decode().strip()
+            head_sha = (
+                _run([*git, "rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"], env=git_env())
+                .decode()
+                .strip()
+            )
         except GitSafeError:
             raise GitSafeError("the copy has no HEAD commit (an empty repository or bundle)") from None
         _run([*git, "remote", "remove", "origin"], env=git_env())  # the cohort keeps no link to where it came from

@@ -24,8 +24,10 @@ def safe_dirs(source: Path) -> tuple[str, ...]:
         pass
     for directory in dirs:
         if any(ch in directory for ch in '\n\r"\\\0'):
-            raise GitSafeError("the folder belongs to another user and its path holds a line break, quote or "
-                               "backslash, which git's safe.directory cannot carry: rename the folder to review it")
+            raise GitSafeError(
+                "the folder belongs to another user and its path holds a line break, quote or "
+                "backslash, which git's safe.directory cannot carry: rename the folder to review it"
+            )
     return tuple(sorted(dirs))
 
 
@@ -37,8 +39,20 @@ def fetch_notes(clone_dir: Path, source: Path) -> str | None:
     refs/ai/authorship/* do not travel with a plain clone: fetch them, dropping any the source no
     longer has. Returns why they could not be fetched (None: fetched, or there are none)."""
     try:
-        _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--prune", "--no-tags", "--",
-              str(find_git_dir(source)), *NOTES_REFSPECS], env=git_env(safe_dirs(source)))
+        _run(
+            [
+                "--git-dir",
+                str(clone_dir),
+                "fetch",
+                "--quiet",
+                "--prune",
+                "--no-tags",
+                "--",
+                str(find_git_dir(source)),
+                *NOTES_REFSPECS,
+            ],
+            env=git_env(safe_dirs(source)),
+        )
     except GitSafeError as error:
         return str(error)
     return None
@@ -75,9 +89,20 @@ def fetch_commits(clone_dir: Path, source: Path, shas: list[str]) -> tuple[set[s
     # One copy at a time per clone (threads, a second console), as for the notes themselves.
     with files.exclusive(clone_dir / "review-notes.lock"):
         try:
-            _run(["--git-dir", str(clone_dir), "fetch", "--quiet", "--no-tags", f"--upload-pack={_UPLOAD_PACK}",
-                  "--", str(git_dir), *(f"+{sha}:{NOTED_PREFIX}{sha}" for sha in present)],
-                 env=git_env(safe_dirs(source)))
+            _run(
+                [
+                    "--git-dir",
+                    str(clone_dir),
+                    "fetch",
+                    "--quiet",
+                    "--no-tags",
+                    f"--upload-pack={_UPLOAD_PACK}",
+                    "--",
+                    str(git_dir),
+                    *(f"+{sha}:{NOTED_PREFIX}{sha}" for sha in present),
+                ],
+                env=git_env(safe_dirs(source)),
+            )
         except GitSafeError as error:
             return set(present) if held is not None else set(), str(error)
     return set(present), problem

@@ -54,9 +54,13 @@ class ObjectReader:
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._proc is None or self._proc.poll() is not None:
-            self._proc = subprocess.Popen(["git", "--git-dir", str(self.git_dir), "cat-file", "--batch-command"],
-                                          env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.DEVNULL)
+            self._proc = subprocess.Popen(
+                ["git", "--git-dir", str(self.git_dir), "cat-file", "--batch-command"],
+                env=self.env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
             self._buffer = b""
             weakref.finalize(self, _end_process, self._proc)
         return self._proc
@@ -106,8 +110,9 @@ class ObjectReader:
             if len(request) <= select.PIPE_BUF:  # fits in the pipe at once (one object, most reads)
                 _write_all(proc.stdin, request)
             else:  # a thread: git stops reading names while its answers wait in a full pipe
-                writer = threading.Thread(target=_write_all, args=(proc.stdin, request), daemon=True,
-                                          name="cat-file-requests")
+                writer = threading.Thread(
+                    target=_write_all, args=(proc.stdin, request), daemon=True, name="cat-file-requests"
+                )
                 writer.start()
             try:
                 for index in asked:
@@ -121,8 +126,9 @@ class ObjectReader:
                     writer.join(timeout=self.timeout_s)
         return results
 
-    def _answer(self, proc: subprocess.Popen[bytes], limit: int | None,
-                with_contents: bool) -> tuple[str, bytes, int] | None:
+    def _answer(
+        self, proc: subprocess.Popen[bytes], limit: int | None, with_contents: bool
+    ) -> tuple[str, bytes, int] | None:
         deadline = time.monotonic() + self.timeout_s  # per object, as when they were asked one by one
         while b"\n" not in self._buffer:
             self._fill(proc, deadline)
@@ -142,7 +148,7 @@ class ObjectReader:
             piece, self._buffer = self._buffer[:left], self._buffer[left:]
             left -= len(piece)
             if len(data) < keep:
-                data += piece[:keep - len(data)]
+                data += piece[: keep - len(data)]
         return kind, bytes(data), size
 
     def files(self, tree: str, width: int) -> list[FileEntry]:
@@ -156,8 +162,9 @@ class ObjectReader:
         listed = {"": tree_entries(root[1], width)}
         level = [""]
         while level:
-            wanted = sorted({oid for folder in level for mode, _, oid in listed[folder]
-                             if _is_folder(mode) and oid not in listed})
+            wanted = sorted(
+                {oid for folder in level for mode, _, oid in listed[folder] if _is_folder(mode) and oid not in listed}
+            )
             for oid, found in zip(wanted, self.read_many(wanted), strict=True):
                 if found is None or found[0] != "tree":
                     raise GitSafeError(f"a folder's tree {oid[:12]} is missing from the copy or is no tree")
@@ -182,8 +189,16 @@ class ObjectReader:
                 rows.append((prefix + _shown(name), mode, oid))
         blobs = sorted({oid for _, mode, oid in rows if not _is_submodule(mode)})
         sizes = {oid: found[2] for oid, found in zip(blobs, self.info_many(blobs), strict=True) if found is not None}
-        return [FileEntry(path, f"{_canonical(mode):06o}", "commit" if _is_submodule(mode) else "blob",
-                          None if _is_submodule(mode) else sizes.get(oid), oid) for path, mode, oid in rows]
+        return [
+            FileEntry(
+                path,
+                f"{_canonical(mode):06o}",
+                "commit" if _is_submodule(mode) else "blob",
+                None if _is_submodule(mode) else sizes.get(oid),
+                oid,
+            )
+            for path, mode, oid in rows
+        ]
 
 
 def _shown(name: bytes) -> str:
@@ -223,7 +238,7 @@ def tree_entries(data: bytes, width: int) -> list[tuple[str, bytes, str]]:
         mode = data[at:space].decode("ascii", "replace")
         if not mode or len(mode) > 7 or any(c not in "01234567" for c in mode):
             raise GitSafeError("a tree object of the copy cannot be read")
-        entries.append((mode, data[space + 1:nul], data[nul + 1:nul + 1 + width].hex()))
+        entries.append((mode, data[space + 1 : nul], data[nul + 1 : nul + 1 + width].hex()))
         at = nul + 1 + width
     return entries
 

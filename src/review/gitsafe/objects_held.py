@@ -56,8 +56,10 @@ class _PackIndex:
             return
         self.fanout = struct.unpack(">256I", raw)
         size = os.fstat(fd).st_size
-        if any(a > b for a, b in zip(self.fanout, self.fanout[1:])) or \
-                self.ids_at + self.fanout[255] * self.entry > size:
+        if (
+            any(a > b for a, b in zip(self.fanout, self.fanout[1:]))
+            or self.ids_at + self.fanout[255] * self.entry > size
+        ):
             return
         self.valid = True
 

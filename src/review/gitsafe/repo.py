@@ -84,8 +84,11 @@ class SafeRepo:
         an index of version 2, past its 1 KiB fan-out table): no git process. Loose objects, which a
         fresh copy has none of, are not counted."""
         try:
-            indexes = [entry.stat().st_size for entry in os.scandir(self.path / "objects" / "pack")
-                       if entry.name.endswith(".idx") and entry.is_file(follow_symlinks=False)]
+            indexes = [
+                entry.stat().st_size
+                for entry in os.scandir(self.path / "objects" / "pack")
+                if entry.name.endswith(".idx") and entry.is_file(follow_symlinks=False)
+            ]
         except OSError:
             return 0
         return sum(max(0, size - 1072) // 28 for size in indexes)
@@ -133,8 +136,9 @@ class SafeRepo:
         """Commits reachable from `rev`, oldest first."""
         rev = self.check_rev(rev)
         fmt = FIELD_SEP.join(["%H", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%B"]) + RECORD_SEP
-        raw = self.git("log", f"--format={fmt}", "--no-color", f"--max-count={limit}", "--reverse",
-                       "--end-of-options", rev, "--")
+        raw = self.git(
+            "log", f"--format={fmt}", "--no-color", f"--max-count={limit}", "--reverse", "--end-of-options", rev, "--"
+        )
         commits = []
         for record in raw.decode("utf-8", "replace").split(RECORD_SEP):
             record = record.lstrip("\n")
@@ -198,9 +202,25 @@ class SafeRepo:
         named, not encoded; past `max_bytes` the patch is cut (one byte more is returned, so the
         parser can say so) and git is stopped: memory stays bounded whatever the submission holds."""
         base, target = self.check_rev(base), self.check_rev(target)
-        return run_capped(["--git-dir", str(self.path), "diff", "--no-ext-diff", "--no-textconv", "--no-color",
-                           "--full-index", "-M", f"-U{context}", "--end-of-options", base, target, "--"],
-                          self._env, max_bytes)
+        return run_capped(
+            [
+                "--git-dir",
+                str(self.path),
+                "diff",
+                "--no-ext-diff",
+                "--no-textconv",
+                "--no-color",
+                "--full-index",
+                "-M",
+                f"-U{context}",
+                "--end-of-options",
+                base,
+                target,
+                "--",
+            ],
+            self._env,
+            max_bytes,
+        )
 
     def blame(self, rev: str, path: str) -> list[tuple[str, int, str, str]]:
         """For each line of `path` at `rev`: the commit that introduced it, its line number and path
@@ -221,7 +241,7 @@ class SafeRepo:
                 pending.append(len(origins))
                 origins.append((sha.decode(), int(orig), names.get(sha, path), ""))
             elif line.startswith(b"filename ") and pending:
-                name = line[len(b"filename "):].decode("utf-8", "surrogateescape")
+                name = line[len(b"filename ") :].decode("utf-8", "surrogateescape")
                 if name.startswith('"') and name.endswith('"'):
                     name = unquote_path(name[1:-1])
                 names[sha] = name
@@ -237,14 +257,39 @@ class SafeRepo:
         """Every commit's patch, oldest first, in batches of lines: a ``\\0commit <id>`` line, then its -U0 hunks
         (renames detected, no textconv or external diff). One git process for the whole history."""
         rev = self.check_rev(rev)
-        return stream_lines(["--git-dir", str(self.path), "log", "--reverse", "--first-parent", "-p", "-U0", "-M",
-                             "--no-color", "--no-ext-diff", "--no-textconv", "--format=%x00commit %H",
-                             "--end-of-options", rev, "--"], self._env)
+        return stream_lines(
+            [
+                "--git-dir",
+                str(self.path),
+                "log",
+                "--reverse",
+                "--first-parent",
+                "-p",
+                "-U0",
+                "-M",
+                "--no-color",
+                "--no-ext-diff",
+                "--no-textconv",
+                "--format=%x00commit %H",
+                "--end-of-options",
+                rev,
+                "--",
+            ],
+            self._env,
+        )
 
     def added_lines(self, base: str, target: str) -> int:
         """Lines added base..target, from --numstat (binary files count 0): no patch to parse."""
-        out = self.git("diff", "--numstat", "--no-ext-diff", "--no-textconv", "--end-of-options",
-                       self.check_rev(base), self.check_rev(target), "--")
+        out = self.git(
+            "diff",
+            "--numstat",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--end-of-options",
+            self.check_rev(base),
+            self.check_rev(target),
+            "--",
+        )
         return sum(int(part.split(b"\t", 1)[0]) for part in out.splitlines() if part[:1].isdigit())
 
     def count_commits(self, rev: str = "HEAD") -> int:
@@ -278,8 +323,11 @@ class SafeRepo:
         tips = [self.check_rev(tip) for tip in tips if tip != "HEAD"]
         if not tips:
             return {}, True
-        out = run_capped(["--git-dir", str(self.path), "rev-list", "--parents", "--end-of-options", *tips,
-                          f"^{self.head}", "--"], self._env, max_bytes)
+        out = run_capped(
+            ["--git-dir", str(self.path), "rev-list", "--parents", "--end-of-options", *tips, f"^{self.head}", "--"],
+            self._env,
+            max_bytes,
+        )
         complete = len(out) <= max_bytes
         found: dict[str, tuple[str, ...]] = {}
         for line in out[:max_bytes].decode("ascii", "replace").splitlines():
@@ -296,8 +344,11 @@ class SafeRepo:
             out = self.git("notes", f"--ref={ref}", "list").decode()
         except GitSafeError:
             return {}
-        return {parts[1]: parts[0] for parts in (line.split() for line in out.splitlines())
-                if len(parts) == 2 and SHA_RE.match(parts[0]) and SHA_RE.match(parts[1])}
+        return {
+            parts[1]: parts[0]
+            for parts in (line.split() for line in out.splitlines())
+            if len(parts) == 2 and SHA_RE.match(parts[0]) and SHA_RE.match(parts[1])
+        }
 
     def refs_under(self, *prefixes: str) -> dict[str, str]:
         """Ref name -> the object it names, for every ref under any of `prefixes`."""
@@ -308,8 +359,11 @@ class SafeRepo:
         if found is not None:
             return found
         out = self.git("for-each-ref", "--format=%(objectname) %(refname)", "--", *prefixes).decode("utf-8", "replace")
-        return {parts[1]: parts[0] for parts in (line.split(" ", 1) for line in out.splitlines())
-                if len(parts) == 2 and SHA_RE.match(parts[0])}
+        return {
+            parts[1]: parts[0]
+            for parts in (line.split(" ", 1) for line in out.splitlines())
+            if len(parts) == 2 and SHA_RE.match(parts[0])
+        }
 
     def notes(self, ref: str, sha: str, limit: int = 4 << 20) -> bytes | None:
         """The note on one commit; many notes: `notes_list` then `objects.read` by blob id."""

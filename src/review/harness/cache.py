@@ -43,5 +43,11 @@ def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
         data = json.loads(_cache_file(commit, kind).read_text())
     except (OSError, ValueError, sandbox.SandboxError):
         return None
-    return SuiteResult(data["submission"], data["commit"], data["sandbox"], data["node"],
-                       [ScenarioResult(**s) for s in data["scenarios"]], data.get("environment") or {})
+    return SuiteResult(
+        data["submission"],
+        data["commit"],
+        data["sandbox"],
+        data["node"],
+        [ScenarioResult(**s) for s in data["scenarios"]],
+        data.get("environment") or {},
+    )

@@ -69,8 +69,7 @@ def tap_counts(lines: list[str]) -> dict[str, int]:
 
 
 def summarise(counts: dict[str, int]) -> str:
-    return " · ".join(f"{name} {counts[name]}" for name in ("tests", "pass", "fail", "cancelled")
-                      if name in counts)
+    return " · ".join(f"{name} {counts[name]}" for name in ("tests", "pass", "fail", "cancelled") if name in counts)
 
 
 @dataclass
@@ -100,8 +99,13 @@ class TestRun:
         return asdict(self)
 
 
-async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxInfo | None = None,
-                    timeout_s: float = TIMEOUT_S, use_cache: bool = True) -> TestRun:
+async def run_tests(
+    repo: gitsafe.SafeRepo,
+    commit: str,
+    info: sandbox.SandboxInfo | None = None,
+    timeout_s: float = TIMEOUT_S,
+    use_cache: bool = True,
+) -> TestRun:
     commit = repo.resolve(commit)
     if use_cache:
         cached = cached_tests(commit)
@@ -132,23 +136,32 @@ async def run_tests(repo: gitsafe.SafeRepo, commit: str, info: sandbox.SandboxIn
         trees.remove(run_dir)
     wall = round((time.monotonic() - started) * 1000, 1)
     state = "hung" if hung else "limit" if limit else ("green" if code == 0 else "red")
-    reason = f"killed after {timeout_s:g} s" if hung else f"killed by the runner: {limit}" if limit else \
-        f"exit code {code}"
+    reason = (
+        f"killed after {timeout_s:g} s" if hung else f"killed by the runner: {limit}" if limit else f"exit code {code}"
+    )
     counts = tap_counts(lines)
-    result = TestRun(commit, state, safe_line(shown, 300), code, summarise(counts), lines[-KEPT_LINES:], wall,
-                     reason, counts)
+    result = TestRun(
+        commit, state, safe_line(shown, 300), code, summarise(counts), lines[-KEPT_LINES:], wall, reason, counts
+    )
     _store(result)
     return result
 
 
-async def _supervised(info: sandbox.SandboxInfo, work: Path, argv: list[str],
-                      timeout_s: float) -> tuple[list[str], bool, str | None, int | None]:
+async def _supervised(
+    info: sandbox.SandboxInfo, work: Path, argv: list[str], timeout_s: float
+) -> tuple[list[str], bool, str | None, int | None]:
     """The tests' process in the sandbox until it ends, hangs past `timeout_s` or passes a cap: (its
     output, hung, the cap it passed, its exit code when it exited of itself)."""
     env = sandbox.clean_env(info, work, {"NODE_ENV": "test", "CI": "1", "NO_COLOR": "1"})
-    proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=work, stdin=asyncio.subprocess.DEVNULL,
-                                                stdout=asyncio.subprocess.PIPE,
-                                                stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        env=env,
+        cwd=work,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,
+    )
     lines: list[str] = []
     written = [0]
     reader = asyncio.create_task(_read(proc.stdout, lines, written))
@@ -156,8 +169,7 @@ async def _supervised(info: sandbox.SandboxInfo, work: Path, argv: list[str],
     watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, driver_run.LIMITS, output=written))
     ended = asyncio.create_task(proc.wait())
     try:
-        done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({ended, watchdog}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
     finally:
         # The tests' own servers and children too.
         process.kill_group(proc.pid)

@@ -39,8 +39,10 @@ def facts(result: Observed | None) -> str:
     if result is None:
         return "not run"
     plural = "" if result.charges_created == 1 else "s"
-    return (f"{result.requests} req seen · {result.distinct_keys} key{'s' if result.distinct_keys != 1 else ''}"
-            f" · {result.charges_created} charge{plural} created")
+    return (
+        f"{result.requests} req seen · {result.distinct_keys} key{'s' if result.distinct_keys != 1 else ''}"
+        f" · {result.charges_created} charge{plural} created"
+    )
 
 
 def classify(before: str | None, after: str | None) -> str:
@@ -63,8 +65,16 @@ def compare(before: Sequence[Observed], after: Sequence[Observed]) -> list[Chang
     changes = []
     for name in names:
         old, new = by_before.get(name), by_after.get(name)
-        changes.append(Change(name, old.verdict if old else None, new.verdict if new else None, facts(old),
-                              facts(new), classify(old.verdict if old else None, new.verdict if new else None)))
+        changes.append(
+            Change(
+                name,
+                old.verdict if old else None,
+                new.verdict if new else None,
+                facts(old),
+                facts(new),
+                classify(old.verdict if old else None, new.verdict if new else None),
+            )
+        )
     return changes
 
 

@@ -86,7 +86,7 @@ def parse_reports(reports: Iterable[bytes], sources: dict[str, str], url_prefix:
             url = entry["url"]
             if not url.startswith(url_prefix):
                 continue
-            path = unquote(url[len(url_prefix):])
+            path = unquote(url[len(url_prefix) :])
             if path not in sources or not isinstance(entry.get("functions"), list):
                 continue
             merge(result.setdefault(path, {}), line_counts(sources[path], entry["functions"]))

@@ -29,7 +29,7 @@ def driver_claims(lines: list[str]) -> list[dict]:
     claims = []
     for line in lines:
         if line.startswith(DRIVER_CLAIM):
-            claim = jsondata.obj(jsondata.loads(line[len(DRIVER_CLAIM):], 8192))
+            claim = jsondata.obj(jsondata.loads(line[len(DRIVER_CLAIM) :], 8192))
             if claim:
                 claims.append(claim)
     return claims
@@ -38,13 +38,17 @@ def driver_claims(lines: list[str]) -> list[dict]:
 class _Outcomes:
     """One process's calls, as they are added to the scenario's facts."""
 
-    def __init__(self, facts: scenarios.Facts, scenario: scenarios.Scenario, process_no: int,
-                 stderr: list[str]) -> None:
+    def __init__(
+        self, facts: scenarios.Facts, scenario: scenarios.Scenario, process_no: int, stderr: list[str]
+    ) -> None:
         self.facts, self.scenario, self.process_no = facts, scenario, process_no
         self.calls = range(1, len(scenario.calls) + 1)
         self.claims = driver_claims(stderr)
-        self.said = {int(c["call"]): c for c in self.claims if c.get("kind") in ("resolved", "rejected")
-                     and isinstance(c.get("call"), int)}
+        self.said = {
+            int(c["call"]): c
+            for c in self.claims
+            if c.get("kind") in ("resolved", "rejected") and isinstance(c.get("call"), int)
+        }
         printed = [line for line in stderr if not line.startswith(DRIVER_CLAIM)]
         self.tail = safe_line("\n".join(printed)[-300:], 300)
         self.heap_full = any(line.startswith(HEAP_FULL) for line in printed)
@@ -68,15 +72,19 @@ class _Outcomes:
         """The process ended with a call in flight, and its exit code cannot say which. The driver
         runs calls one after another: a call it says settled *and* after which it started the next is
         shown as that claim (never as resolved); the others did not settle, for `why`."""
-        started = {int(c["call"]) for c in self.claims if c.get("kind") == "call-start"
-                   and isinstance(c.get("call"), int)}
+        started = {
+            int(c["call"]) for c in self.claims if c.get("kind") == "call-start" and isinstance(c.get("call"), int)
+        }
         last = len(self.scenario.calls)
         for call in self.calls:
             if call in self.said and call + 1 in started and call < last:
                 said = self.said[call]["kind"]
                 detail = f": {self.detail(call)}" if self.detail(call) else ""
-                self.add(call, f"claimed-{said}", f"the process's own output says it {said}{detail} "
-                                                  "(a claim: only its exit code would show it)")
+                self.add(
+                    call,
+                    f"claimed-{said}",
+                    f"the process's own output says it {said}{detail} (a claim: only its exit code would show it)",
+                )
             else:
                 self.add(call, kind, f"call {call} {why}")
 
@@ -89,22 +97,27 @@ class _Outcomes:
             for call in self.calls:
                 self.add(call, "rejected" if mask & (1 << (call - 1)) else "resolved", self.detail(call))
         elif code == EXIT_IMPORT_ERROR:
-            message = next((jsondata.text(c.get("message")) for c in self.claims
-                            if c.get("kind") == "import-error"), self.tail)
+            message = next(
+                (jsondata.text(c.get("message")) for c in self.claims if c.get("kind") == "import-error"), self.tail
+            )
             self.facts.crash = f"checkout.mjs failed to load: {safe_line(message, 300)}"
         elif code == EXIT_OWN_WHILE_LOADING:
-            self.facts.crash = "checkout.mjs ended its own process (process.exit) while it was loading: " \
-                               "chargeWithRetry was never called"
+            self.facts.crash = (
+                "checkout.mjs ended its own process (process.exit) while it was loading: "
+                "chargeWithRetry was never called"
+            )
         elif code == EXIT_OWN_DURING_CALL:
             self._unsettled("crashed", f"never settled: {OWN_EXIT}")
         elif code == EXIT_NO_ENTRY:
             self.facts.entry_missing = "checkout.mjs does not export a function chargeWithRetry"
         elif code == EXIT_UNSETTLED:
-            self.every("hung", "the call never settled (its promise was left pending with nothing to wait "
-                               "for)")
+            self.every("hung", "the call never settled (its promise was left pending with nothing to wait for)")
         elif code in NODE_ABORTED and self.heap_full:
-            self.every("crashed", f"out of memory: the JavaScript heap limit ({sandbox.HEAP_MB} MiB) was reached "
-                                  f"and node aborted (exit code {code}; its stderr: {HEAP_FULL}…)")
+            self.every(
+                "crashed",
+                f"out of memory: the JavaScript heap limit ({sandbox.HEAP_MB} MiB) was reached "
+                f"and node aborted (exit code {code}; its stderr: {HEAP_FULL}…)",
+            )
         else:
             tail = f": {self.tail}" if self.tail else ""
             if not any(c.get("kind") == "call-start" for c in self.claims):
@@ -112,8 +125,9 @@ class _Outcomes:
             self.every("crashed", f"exit code {code}{tail}")
 
 
-def collect_outcomes(facts: scenarios.Facts, scenario: scenarios.Scenario, process_no: int, ending: str,
-                     stderr: list[str]) -> None:
+def collect_outcomes(
+    facts: scenarios.Facts, scenario: scenarios.Scenario, process_no: int, ending: str, stderr: list[str]
+) -> None:
     """How each call of this process settled, from what the runner itself saw of the process: its exit
     code (the driver's protocol), the time limit, the restart's kill, a resource cap. `ending` is
     exited:N, limit, killed-for-restart or resource:WHAT."""

@@ -19,8 +19,9 @@ class ExportError(SandboxError):
     """The run folder cannot take the code (a full disk): the run does not happen, and says why."""
 
 
-def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
-                skipped: frozenset[str] = SKIPPED_NAMES) -> dict[str, bytes]:
+def export_code(
+    repo: gitsafe.SafeRepo, commit: str, dest: Path, skipped: frozenset[str] = SKIPPED_NAMES
+) -> dict[str, bytes]:
     """Write the commit's JavaScript files (from git objects: symlinks are never followed) into `dest`;
     returns path -> the bytes written. The harness leaves package.json out (see SKIPPED_NAMES); the
     candidate's own tests need it."""
@@ -50,8 +51,9 @@ def export_code(repo: gitsafe.SafeRepo, commit: str, dest: Path,
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
         except OSError as error:  # ENOSPC, EDQUOT: the machine's problem, said as such
-            raise ExportError(f"cannot write the candidate's code for the run ({entry.path}): {error.strerror}") \
-                from None
+            raise ExportError(
+                f"cannot write the candidate's code for the run ({entry.path}): {error.strerror}"
+            ) from None
         written[entry.path] = data
         total += entry.size
     return written
@@ -65,12 +67,15 @@ def why_left_out(repo: gitsafe.SafeRepo, commit: str, path: str) -> str:
     if entry.mode == "120000":
         # Its blob is where it points; shown, never followed.
         target = repo.show(commit, path, limit=4096) or b""
-        return (f"{path} is a symbolic link (to {safe_line(target.decode('utf-8', 'replace'), 200)}) in commit "
-                f"{commit[:12]}; the harness runs files only and never follows a link")
+        return (
+            f"{path} is a symbolic link (to {safe_line(target.decode('utf-8', 'replace'), 200)}) in commit "
+            f"{commit[:12]}; the harness runs files only and never follows a link"
+        )
     if entry.kind != "blob":
         return f"{path} is a submodule in commit {commit[:12]}, not a file"
     if entry.size is not None and entry.size > MAX_FILE:
-        return (f"{path} is {entry.size / (1 << 20):.1f} MiB; the harness runs files of at most "
-                f"{MAX_FILE >> 20} MiB")
-    return (f"{path} was left out: the commit's code files together pass the {MAX_TOTAL >> 20} MiB the "
-            "harness copies for a run")
+        return f"{path} is {entry.size / (1 << 20):.1f} MiB; the harness runs files of at most {MAX_FILE >> 20} MiB"
+    return (
+        f"{path} was left out: the commit's code files together pass the {MAX_TOTAL >> 20} MiB the "
+        "harness copies for a run"
+    )

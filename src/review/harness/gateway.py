@@ -39,6 +39,7 @@ def _web():
 
     return web
 
+
 MAX_KEY_LENGTH = 255
 MAX_BODY = 64 * 1024
 MAX_REQUESTS = 500  # per run: a flood is answered 429 and counted, never held in memory
@@ -64,8 +65,9 @@ class _KeyState:
 class Gateway:
     """One scenario's gateway. ``on_event`` receives ("request" | "response" | "outcome", data)."""
 
-    def __init__(self, plan: FaultPlan, on_event: Callable[[str, dict], None] | None = None,
-                 calls_per_process: int = 1) -> None:
+    def __init__(
+        self, plan: FaultPlan, on_event: Callable[[str, dict], None] | None = None, calls_per_process: int = 1
+    ) -> None:
         self.plan = plan
         # With one call per process the gateway knows every request's call itself; only with several
         # is the client's X-Review-Call header used, and then recorded as the client's claim.
@@ -89,8 +91,9 @@ class Gateway:
     async def start(self, socket_path: Path) -> None:
         app = _web().Application(client_max_size=MAX_BODY)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = _web().AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5,
-                                        logger=self._server_log())
+        self._runner = _web().AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=0.5, logger=self._server_log()
+        )
         await self._runner.setup()
         site = _web().UnixSite(self._runner, str(socket_path))
         await site.start()
@@ -139,10 +142,17 @@ class Gateway:
         claimed = request.headers.get("X-Review-Call", "")
         claimed_call = int(claimed) if claimed.isdigit() and len(claimed) < 6 else None
         record = RequestRecord(
-            seq=seq, t_ms=self.elapsed_ms(), process=self.process,
+            seq=seq,
+            t_ms=self.elapsed_ms(),
+            process=self.process,
             call=1 if self.calls_per_process == 1 else claimed_call,
-            method=request.method, path=request.path, key=None, key_source="none", amount=None,
-            fingerprint=hashlib.sha256(raw).hexdigest()[:12], status=0,
+            method=request.method,
+            path=request.path,
+            key=None,
+            key_source="none",
+            amount=None,
+            fingerprint=hashlib.sha256(raw).hexdigest()[:12],
+            status=0,
         )
         if self.calls_per_process > 1:
             record.note = "call number as the client's driver claims it"
@@ -160,7 +170,9 @@ class Gateway:
         if request.method != "POST" or request.path.rstrip("/") != "/charge":
             return self._answer(record, 404, {"error": "not_found"})
         if not isinstance(record.amount, (int, float)) or isinstance(record.amount, bool) or record.amount <= 0:
-            return self._answer(record, 400, {"error": "invalid_request", "message": "amount must be a positive number"})
+            return self._answer(
+                record, 400, {"error": "invalid_request", "message": "amount must be a positive number"}
+            )
 
         fault = self.plan.first if seq == 1 else self.plan.every
         if fault == "503":
@@ -170,13 +182,21 @@ class Gateway:
         state = self._keys.get(scope) if key else None
         if state is not None:
             if state.fingerprint != record.fingerprint:
-                return self._answer(record, 422, {
-                    "error": "idempotency_error",
-                    "message": "Keys for idempotent requests can only be used with the same parameters "
-                               "they were first used with."})
+                return self._answer(
+                    record,
+                    422,
+                    {
+                        "error": "idempotency_error",
+                        "message": "Keys for idempotent requests can only be used with the same parameters "
+                        "they were first used with.",
+                    },
+                )
             if not state.done:
-                return self._answer(record, 409, {"error": "idempotency_key_in_use",
-                                                  "message": "a request with this key is still being processed"})
+                return self._answer(
+                    record,
+                    409,
+                    {"error": "idempotency_key_in_use", "message": "a request with this key is still being processed"},
+                )
             record.replayed = True
             record.charge_id = state.charge_id
             return self._answer(record, state.status, state.body, replayed=True)
@@ -244,7 +264,7 @@ def _idempotency_key(request: web.Request, body: dict) -> tuple[str | None, str,
         if value is None:
             return None, "none", None
         if not isinstance(value, str):
-            return str(value)[:MAX_KEY_LENGTH + 1], "body", "idempotencyKey must be a string"
+            return str(value)[: MAX_KEY_LENGTH + 1], "body", "idempotencyKey must be a string"
         key, source = value, "body"
     else:
         return None, "none", None

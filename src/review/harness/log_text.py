@@ -25,6 +25,8 @@ def describe_request(record: dict) -> str:
         extra.append(f"replayed {record.get('charge_id') or ''}".strip())
     if record.get("note"):
         extra.append(record["note"])
-    text = (f"#{record['seq']} {where} {record['method']} {record['path']} key={short_key(record['key'])}"
-            f" ({record['key_source']}) amount={record['amount']!r} → {record['status']}")
+    text = (
+        f"#{record['seq']} {where} {record['method']} {record['path']} key={short_key(record['key'])}"
+        f" ({record['key_source']}) amount={record['amount']!r} → {record['status']}"
+    )
     return safe_line(text + (f" · {', '.join(extra)}" if extra else ""), 400)

@@ -96,16 +96,16 @@ class Limits:
     output: int = 16 << 20  # bytes written to stdout and stderr together (64 KiB are shown, the rest drained)
 
 
-async def watch_resources(pid: int, work: Path, limits: Limits, every: float = 0.2,
-                          output: list[int] | None = None) -> str:
+async def watch_resources(
+    pid: int, work: Path, limits: Limits, every: float = 0.2, output: list[int] | None = None
+) -> str:
     """Returns (ends) when the run under `pid` passes a limit, saying which and by how much: what the
     runner itself measured, never what the candidate's process reports. `output`: the byte count
     capped_lines keeps of the run's stdout and stderr."""
     while True:
         await asyncio.sleep(every)
         if output is not None and output[0] > limits.output:
-            return (f"over {output[0] >> 20} MiB written to stdout and stderr (the limit is "
-                    f"{limits.output >> 20} MiB)")
+            return f"over {output[0] >> 20} MiB written to stdout and stderr (the limit is {limits.output >> 20} MiB)"
         under = [pid, *descendants(pid)]
         if len(under) > limits.processes:
             return f"{len(under)} processes at once (the limit is {limits.processes})"
@@ -118,15 +118,18 @@ async def watch_resources(pid: int, work: Path, limits: Limits, every: float = 0
 
 
 # Node's own notice, exactly (the program could print look-alikes: those are shown).
-NODE_NOTICE = re.compile(r"^\(node:\d+\) ExperimentalWarning: Permission is an experimental feature and might change at any time$|"
-                         r"^\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)$")
+NODE_NOTICE = re.compile(
+    r"^\(node:\d+\) ExperimentalWarning: Permission is an experimental feature and might change at any time$|"
+    r"^\(Use `node --trace-warnings \.\.\.` to show where the warning was created\)$"
+)
 
 
 LINE_CAP = 2000  # characters of one line shown; the rest is counted, not kept
 
 
-async def capped_lines(stream: asyncio.StreamReader | None, cap: int, notice_once: bool = False,
-                       counted: list[int] | None = None):
+async def capped_lines(
+    stream: asyncio.StreamReader | None, cap: int, notice_once: bool = False, counted: list[int] | None = None
+):
     """A child's output as decoded lines, up to `cap` bytes in all, then None once where it was cut.
     Read in chunks, so a line of any length (no newline for megabytes) neither fails the read nor
     fills memory: a line past LINE_CAP characters is cut, saying by how much. With `notice_once`
@@ -151,7 +154,7 @@ async def capped_lines(stream: asyncio.StreamReader | None, cap: int, notice_onc
         seen += len(chunk)
         pending += chunk
         if seen > cap:
-            pending = pending[:max(0, len(pending) - (seen - cap))]
+            pending = pending[: max(0, len(pending) - (seen - cap))]
         *lines, pending = pending.split(b"\n")
         for index, raw in enumerate(lines):
             if index == 0 and in_long_line:

@@ -46,14 +46,22 @@ class SuiteResult:
     environment: dict[str, str] = field(default_factory=dict)  # SandboxInfo.fingerprint(): node, sandbox, gateway
 
     def to_json(self) -> dict:
-        return {"submission": self.submission, "commit": self.commit, "sandbox": self.sandbox, "node": self.node,
-                "environment": self.environment, "scenarios": [s.to_json() for s in self.scenarios]}
+        return {
+            "submission": self.submission,
+            "commit": self.commit,
+            "sandbox": self.sandbox,
+            "node": self.node,
+            "environment": self.environment,
+            "scenarios": [s.to_json() for s in self.scenarios],
+        }
 
     @property
     def environment_text(self) -> str:
         env = self.environment
-        return (f"pinned box: node {env.get('node', self.node)} · sandbox {env.get('sandbox', self.sandbox)} · "
-                f"gateway {env.get('gateway', '?')}")
+        return (
+            f"pinned box: node {env.get('node', self.node)} · sandbox {env.get('sandbox', self.sandbox)} · "
+            f"gateway {env.get('gateway', '?')}"
+        )
 
     def log_lines(self) -> list[str]:
         """Every scenario's log lines, in order: an earlier run's raw output, shown again."""
@@ -75,7 +83,9 @@ class SuiteResult:
         bad = sorted({s.verdict for s in self.scenarios if s.verdict != "ok"})
         ok = sum(s.verdict == "ok" for s in self.scenarios)
         text = f"{ok}/{len(self.scenarios)} ok"
-        return text + (f" · {', '.join(bad)}" if bad else "") + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
+        return (
+            text + (f" · {', '.join(bad)}" if bad else "") + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
+        )
 
 
 Listener = Callable[[HarnessEvent], None]

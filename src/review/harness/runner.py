@@ -26,8 +26,16 @@ from review.harness.results import HarnessEvent, Listener, ScenarioResult, Suite
 from review.harness.run_dirs import RunDirs, make_run_dirs
 from review.support import trees
 
-__all__ = ["HarnessEvent", "Listener", "ScenarioResult", "SuiteResult", "cached_suite", "export_code",
-           "run_scenario", "run_suite"]
+__all__ = [
+    "HarnessEvent",
+    "Listener",
+    "ScenarioResult",
+    "SuiteResult",
+    "cached_suite",
+    "export_code",
+    "run_scenario",
+    "run_suite",
+]
 
 ENTRY = "checkout.mjs"
 
@@ -52,9 +60,14 @@ class _ScenarioLog:
             self.listener(HarnessEvent(kind, self.scenario.name, t_ms, data or {}, line))
 
 
-async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.Scenario,
-                       listener: Listener | None = None, info: sandbox.SandboxInfo | None = None,
-                       coverage: bool = False) -> ScenarioResult:
+async def run_scenario(
+    repo: gitsafe.SafeRepo,
+    commit: str,
+    scenario: scenarios.Scenario,
+    listener: Listener | None = None,
+    info: sandbox.SandboxInfo | None = None,
+    coverage: bool = False,
+) -> ScenarioResult:
     """With `coverage`, V8 records which lines ran (bubblewrap only; see sandbox.node_command)."""
     info = info or sandbox.detect()
     # Both checked before anything starts.
@@ -62,8 +75,11 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     if coverage:
         sandbox.require_bwrap(info, sandbox.COVERAGE_NEEDS)
     emit = _ScenarioLog(scenario, listener)
-    emit("scenario-start", {"gateway_does": scenario.gateway_does},
-         f"start — gateway: {scenario.gateway_does}; expect: {scenario.correct_client}")
+    emit(
+        "scenario-start",
+        {"gateway_does": scenario.gateway_does},
+        f"start — gateway: {scenario.gateway_does}; expect: {scenario.correct_client}",
+    )
     dirs = make_run_dirs(coverage)
 
     def on_gateway(kind: str, data: dict) -> None:
@@ -89,19 +105,32 @@ async def run_scenario(repo: gitsafe.SafeRepo, commit: str, scenario: scenarios.
     return _judged(scenario, gateway, facts, emit, line_counts)
 
 
-async def _run_processes(info: sandbox.SandboxInfo, dirs: RunDirs, scenario: scenarios.Scenario,
-                         gateway: Gateway, facts: scenarios.Facts, emit: _ScenarioLog) -> None:
+async def _run_processes(
+    info: sandbox.SandboxInfo,
+    dirs: RunDirs,
+    scenario: scenarios.Scenario,
+    gateway: Gateway,
+    facts: scenarios.Facts,
+    emit: _ScenarioLog,
+) -> None:
     """The scenario's processes one after another (two for the restart), each call's outcome logged."""
     for process_no in range(1, scenario.processes + 1):
         gateway.process = process_no
-        ending, stderr = await run_driver(info, dirs.work, dirs.socket_dir, scenario, process_no, gateway,
-                                          emit, dirs.coverage)
+        ending, stderr = await run_driver(
+            info, dirs.work, dirs.socket_dir, scenario, process_no, gateway, emit, dirs.coverage
+        )
         collect_outcomes(facts, scenario, process_no, ending, stderr)
         for outcome in [o for o in facts.outcomes if o.process == process_no]:
             detail = f": {clip(outcome.detail, 200)}" if outcome.detail else ""
-            emit("outcome", outcome.to_json(),
-                 safe_line(f"p{process_no} call {outcome.call} {outcome.kind} (seen by the runner: "
-                           f"{ending.replace(':', ' ')}){detail}", 400))
+            emit(
+                "outcome",
+                outcome.to_json(),
+                safe_line(
+                    f"p{process_no} call {outcome.call} {outcome.kind} (seen by the runner: "
+                    f"{ending.replace(':', ' ')}){detail}",
+                    400,
+                ),
+            )
 
 
 def _say_coverage(emit: _ScenarioLog, line_counts: dict[str, dict[int, int]]) -> None:
@@ -110,8 +139,13 @@ def _say_coverage(emit: _ScenarioLog, line_counts: dict[str, dict[int, int]]) ->
     emit("coverage", {"files": ran}, "coverage: " + (said or "nothing recorded"))
 
 
-def _judged(scenario: scenarios.Scenario, gateway: Gateway, facts: scenarios.Facts, emit: _ScenarioLog,
-            line_counts: dict[str, dict[int, int]] | None) -> ScenarioResult:
+def _judged(
+    scenario: scenarios.Scenario,
+    gateway: Gateway,
+    facts: scenarios.Facts,
+    emit: _ScenarioLog,
+    line_counts: dict[str, dict[int, int]] | None,
+) -> ScenarioResult:
     """The verdict, from the gateway's own record of the requests and charges."""
     charge_requests = gateway.charge_requests
     facts.requests, facts.charges = charge_requests, len(gateway.charges)
@@ -121,19 +155,29 @@ def _judged(scenario: scenarios.Scenario, gateway: Gateway, facts: scenarios.Fac
         emit("summary", {}, scenarios.article_line(charge_requests))
     emit("scenario-done", {"verdict": verdict}, f"verdict {verdict} — {'; '.join(reasons)}")
     return ScenarioResult(
-        name=scenario.name, requests=len(charge_requests),
-        distinct_keys=len({r.key for r in charge_requests}), charges_created=len(gateway.charges),
+        name=scenario.name,
+        requests=len(charge_requests),
+        distinct_keys=len({r.key for r in charge_requests}),
+        charges_created=len(gateway.charges),
         outcomes=[o.to_json() for o in facts.outcomes],
-        gaps_ms=scenarios.gaps_ms(charge_requests), verdict=verdict, reasons=reasons, log=emit.lines,
-        records=[r.to_json() for r in gateway.requests], wall_ms=emit.elapsed_ms(), coverage=line_counts,
+        gaps_ms=scenarios.gaps_ms(charge_requests),
+        verdict=verdict,
+        reasons=reasons,
+        log=emit.lines,
+        records=[r.to_json() for r in gateway.requests],
+        wall_ms=emit.elapsed_ms(),
+        coverage=line_counts,
     )
 
 
 def read_coverage(exported: dict[str, bytes], folder: Path) -> dict[str, dict[int, int]]:
     """Line counts for the exported JavaScript, mapped onto the bytes exported from git (not onto the
     run's folder, which the candidate's code could have rewritten)."""
-    sources = {path: data.decode("utf-8", "replace") for path, data in exported.items()
-               if path.endswith((".mjs", ".js", ".cjs"))}
+    sources = {
+        path: data.decode("utf-8", "replace")
+        for path, data in exported.items()
+        if path.endswith((".mjs", ".js", ".cjs"))
+    }
     reports = []
     for item in sorted(folder.glob("coverage-*.json"))[:500]:
         try:
@@ -144,8 +188,13 @@ def read_coverage(exported: dict[str, bytes], folder: Path) -> dict[str, dict[in
     return parse_reports(reports, sources, f"file://{sandbox.INSIDE_WORK}/")
 
 
-async def run_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: list[str] | None = None,
-                    listener: Listener | None = None, info: sandbox.SandboxInfo | None = None) -> SuiteResult:
+async def run_suite(
+    repo: gitsafe.SafeRepo,
+    commit: str | None = None,
+    names: list[str] | None = None,
+    listener: Listener | None = None,
+    info: sandbox.SandboxInfo | None = None,
+) -> SuiteResult:
     info = info or sandbox.detect()
     sandbox.require_runnable(info)
     commit = repo.resolve(commit or "HEAD")
@@ -153,8 +202,7 @@ async def run_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: li
     results = []
     for scenario in chosen:
         results.append(await run_scenario(repo, commit, scenario, listener, info))
-    suite = SuiteResult(repo.source.name, commit, info.kind, info.node_version_text, results,
-                        info.fingerprint())
+    suite = SuiteResult(repo.source.name, commit, info.kind, info.node_version_text, results, info.fingerprint())
     if not names:
         store_cached(suite)
     return suite

@@ -25,7 +25,7 @@ SANDBOX_UID = 65534
 TMP_BYTES = 64 * 1024 * 1024
 FILE_SIZE_LIMIT = 10 * 1024 * 1024
 # fetch's WebAssembly needs far more than RSS; only a backstop (see reference)
-ADDRESS_SPACE = 16 * 1024 ** 3
+ADDRESS_SPACE = 16 * 1024**3
 
 # Paths as the candidate's process sees them inside bwrap.
 INSIDE_WORK = "/sub"
@@ -39,8 +39,10 @@ class SandboxError(Exception):
     pass
 
 
-COVERAGE_NEEDS = ("coverage is unavailable without bubblewrap: Node's permission flags stop V8 writing it, "
-                  "and the harness never drops the sandbox to get it")
+COVERAGE_NEEDS = (
+    "coverage is unavailable without bubblewrap: Node's permission flags stop V8 writing it, "
+    "and the harness never drops the sandbox to get it"
+)
 TESTS_NEED = "the candidate's own tests run only inside bubblewrap (apt-get install bubblewrap)"
 
 
@@ -83,8 +85,15 @@ class SandboxInfo:
 
 # How a verdict is reached: the runner and the two modules it hands the driver's process to (how it
 # is supervised and how its exit code becomes each call's outcome).
-_PINNED_FILES = ("gateway.py", "scenarios.py", "driver.mjs", "runner.py", "driver_run.py",
-                 "driver_protocol.py", "sandbox.py")
+_PINNED_FILES = (
+    "gateway.py",
+    "scenarios.py",
+    "driver.mjs",
+    "runner.py",
+    "driver_run.py",
+    "driver_protocol.py",
+    "sandbox.py",
+)
 
 
 @lru_cache(maxsize=1)
@@ -124,15 +133,24 @@ def detect(force_reduced: bool = False) -> SandboxInfo:
     if problem:
         bwrap = None
     kind = "bwrap" if bwrap else ("reduced" if opted_in else "none")
-    return SandboxInfo(kind, os.path.realpath(node), version, bwrap, shutil.which("prlimit"),
-                       bwrap_version(bwrap) if bwrap else None, None if bwrap else problem,
-                       shutil.which("setpriv"))
+    return SandboxInfo(
+        kind,
+        os.path.realpath(node),
+        version,
+        bwrap,
+        shutil.which("prlimit"),
+        bwrap_version(bwrap) if bwrap else None,
+        None if bwrap else problem,
+        shutil.which("setpriv"),
+    )
 
 
 UNSAFE_ENV = "REVIEW_UNSAFE_NO_SANDBOX"
-NO_SANDBOX = ("candidate code runs only inside bubblewrap, which is missing or cannot run here (apt-get "
-              "install bubblewrap; `review doctor` says why). --unsafe-no-sandbox runs it with Node's "
-              "permission flags alone, which do not stop network access or signals: only for code you trust")
+NO_SANDBOX = (
+    "candidate code runs only inside bubblewrap, which is missing or cannot run here (apt-get "
+    "install bubblewrap; `review doctor` says why). --unsafe-no-sandbox runs it with Node's "
+    "permission flags alone, which do not stop network access or signals: only for code you trust"
+)
 
 
 def unsafe_opt_in() -> bool:
@@ -150,10 +168,29 @@ def bwrap_problem(bwrap: str) -> str | None:
     """Why this bwrap cannot sandbox here, or None. User namespaces may be off (or AppArmor-restricted,
     as on Ubuntu ≥ 23.10): try once."""
     try:
-        result = subprocess.run([bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr",
-                                 "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
-                                 "--symlink", "usr/lib64", "/lib64", "--", "/bin/true"],
-                                capture_output=True, timeout=20)
+        result = subprocess.run(
+            [
+                bwrap,
+                "--unshare-all",
+                "--die-with-parent",
+                "--ro-bind",
+                "/usr",
+                "/usr",
+                "--symlink",
+                "usr/bin",
+                "/bin",
+                "--symlink",
+                "usr/lib",
+                "/lib",
+                "--symlink",
+                "usr/lib64",
+                "/lib64",
+                "--",
+                "/bin/true",
+            ],
+            capture_output=True,
+            timeout=20,
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"bubblewrap did not start: {error}"
     if result.returncode != 0:
@@ -176,8 +213,15 @@ def permission_flags(info: SandboxInfo, work: str, driver: str) -> list[str]:
 def _limits(info: SandboxInfo, cpu_seconds: int) -> list[str]:
     if not info.prlimit:
         return []
-    return [info.prlimit, f"--cpu={cpu_seconds}", f"--fsize={FILE_SIZE_LIMIT}", "--nofile=256", "--core=0",
-            f"--as={ADDRESS_SPACE}", "--"]
+    return [
+        info.prlimit,
+        f"--cpu={cpu_seconds}",
+        f"--fsize={FILE_SIZE_LIMIT}",
+        "--nofile=256",
+        "--core=0",
+        f"--as={ADDRESS_SPACE}",
+        "--",
+    ]
 
 
 def _parent_death(info: SandboxInfo) -> list[str]:
@@ -195,12 +239,46 @@ def _bwrap(info: SandboxInfo, work: Path, binds: list[str]) -> list[str]:
     # Every namespace unshared, a user namespace of its own with an unprivileged uid/gid and no
     # capabilities even when the console runs as root (so nothing can be remounted or written as
     # root), no nested user namespaces, a private size-capped /tmp, its own /proc (its own PIDs only).
-    outer = [info.bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-             "--disable-userns", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
-             "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-             "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev",
-             "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
-             "--bind", str(work), INSIDE_WORK, *binds, "--chdir", INSIDE_WORK]
+    outer = [
+        info.bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        str(SANDBOX_UID),
+        "--gid",
+        str(SANDBOX_UID),
+        "--disable-userns",
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+        "--new-session",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        "--symlink",
+        "usr/lib",
+        "/lib",
+        "--symlink",
+        "usr/lib64",
+        "/lib64",
+        "--symlink",
+        "usr/bin",
+        "/bin",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(TMP_BYTES),
+        "--tmpfs",
+        "/tmp",
+        "--bind",
+        str(work),
+        INSIDE_WORK,
+        *binds,
+        "--chdir",
+        INSIDE_WORK,
+    ]
     if not info.node.startswith("/usr/"):
         outer += ["--ro-bind", info.node, INSIDE_NODE]
     return [*outer, "--"]
@@ -210,8 +288,9 @@ def _node_inside(info: SandboxInfo) -> str:
     return INSIDE_NODE if not info.node.startswith("/usr/") else info.node
 
 
-def node_command(info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: int,
-                 coverage_dir: Path | None = None) -> list[str]:
+def node_command(
+    info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: int, coverage_dir: Path | None = None
+) -> list[str]:
     """The full argv to run the driver (and through it the candidate's code).
 
     With `coverage_dir`, V8 writes coverage there. Node 20's permission flags stop it from writing
@@ -227,17 +306,29 @@ def node_command(info: SandboxInfo, work: Path, socket_dir: Path, cpu_seconds: i
         if coverage_dir is not None:
             binds += ["--bind", str(coverage_dir), INSIDE_COVERAGE]
             flags = []
-        return [*_parent_death(info), *_bwrap(info, work, binds), *limits, _node_inside(info),
-                f"--max-old-space-size={HEAP_MB}", *flags, INSIDE_DRIVER]
-    return [*_parent_death(info), *limits, info.node, f"--max-old-space-size={HEAP_MB}",
-            *permission_flags(info, str(work), str(DRIVER)), str(DRIVER)]
+        return [
+            *_parent_death(info),
+            *_bwrap(info, work, binds),
+            *limits,
+            _node_inside(info),
+            f"--max-old-space-size={HEAP_MB}",
+            *flags,
+            INSIDE_DRIVER,
+        ]
+    return [
+        *_parent_death(info),
+        *limits,
+        info.node,
+        f"--max-old-space-size={HEAP_MB}",
+        *permission_flags(info, str(work), str(DRIVER)),
+        str(DRIVER),
+    ]
 
 
 HOSTS = "127.0.0.1 localhost\n::1 localhost ip6-localhost\n"
 
 
-def tests_command(info: SandboxInfo, work: Path, etc_dir: Path, argv: list[str],
-                  cpu_seconds: int) -> list[str]:
+def tests_command(info: SandboxInfo, work: Path, etc_dir: Path, argv: list[str], cpu_seconds: int) -> list[str]:
     """The candidate's own tests: bubblewrap only, since `node --test` runs each file in a child
     process that Node's permission flags would not follow. The network namespace has its own
     loopback, so a test may start its own stub on :8099; /etc holds only hosts, for "localhost"."""
@@ -245,8 +336,14 @@ def tests_command(info: SandboxInfo, work: Path, etc_dir: Path, argv: list[str],
     etc_dir.mkdir(exist_ok=True)
     (etc_dir / "hosts").write_text(HOSTS)
     (etc_dir / "nsswitch.conf").write_text("hosts: files\n")
-    binds = ["--ro-bind", str(etc_dir / "hosts"), "/etc/hosts",
-             "--ro-bind", str(etc_dir / "nsswitch.conf"), "/etc/nsswitch.conf"]
+    binds = [
+        "--ro-bind",
+        str(etc_dir / "hosts"),
+        "/etc/hosts",
+        "--ro-bind",
+        str(etc_dir / "nsswitch.conf"),
+        "/etc/nsswitch.conf",
+    ]
     inside = [_node_inside(info) if word == "node" else word for word in argv]
     return [*_parent_death(info), *_bwrap(info, work, binds), *_limits(info, cpu_seconds), *inside]
 
@@ -262,6 +359,5 @@ def clean_env(info: SandboxInfo, work: Path, extra: dict[str, str]) -> dict[str,
     """Only what the driver needs; never the reviewer's environment (SSH_AUTH_SOCK, tokens, HOME)."""
     # /opt/review holds node when it does not live under /usr.
     if info.kind == "bwrap":
-        return {"PATH": f"{Path(INSIDE_NODE).parent}:/usr/bin:/bin", "HOME": INSIDE_WORK, "LANG": "C.UTF-8",
-                **extra}
+        return {"PATH": f"{Path(INSIDE_NODE).parent}:/usr/bin:/bin", "HOME": INSIDE_WORK, "LANG": "C.UTF-8", **extra}
     return {"PATH": "/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8", **extra}

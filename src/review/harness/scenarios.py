@@ -18,8 +18,22 @@ AMOUNT = 1999
 RETRY_BUDGET = 4  # one call + 3 retries, as the task allows
 MIN_BACKOFF_MS = 20.0
 
-VERDICTS = ("ok", "double-charge", "dropped-payment", "no-retry", "no-backoff", "retry-storm", "retried-decline",
-            "hung", "lost-order", "crashed", "missing-entrypoint", "wrong-endpoint", "no-request", "resource-limit")
+VERDICTS = (
+    "ok",
+    "double-charge",
+    "dropped-payment",
+    "no-retry",
+    "no-backoff",
+    "retry-storm",
+    "retried-decline",
+    "hung",
+    "lost-order",
+    "crashed",
+    "missing-entrypoint",
+    "wrong-endpoint",
+    "no-request",
+    "resource-limit",
+)
 
 
 @dataclass(frozen=True)
@@ -35,20 +49,43 @@ class Scenario:
 
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("happy", "200", "1 request, 1 charge created", FaultPlan()),
-    Scenario("first-503", "503 on the first request, then 200", "2 requests, 1 distinct key",
-             FaultPlan(first="503")),
-    Scenario("lost-response", "creates the charge, then drops the connection without answering",
-             "retries with the same key → 1 charge created", FaultPlan(first="drop-after-charge")),
-    Scenario("always-503", "503 forever", "gives up within its retry budget (≤ 4 requests), waits grow, rejects",
-             FaultPlan(first="503", every="503")),
-    Scenario("timeout", "creates the charge and stores its response, but never answers the first request",
-             "aborts and retries with the same key → 1 charge created", FaultPlan(first="hang-after-charge"), limit_s=6.0),
-    Scenario("decline", "402 card_declined", "1 request, no retry, rejects",
-             FaultPlan(first="decline", every="decline")),
-    Scenario("restart", "the process is killed as its first request arrives (after the charge); a new one calls again",
-             "1 distinct key across both processes → 1 charge created", FaultPlan(first="kill-after-charge"), processes=2),
-    Scenario("two-orders", "two calls in one process, same amount, both 200", "2 keys, 2 charges created",
-             FaultPlan(), calls=(AMOUNT, AMOUNT)),
+    Scenario("first-503", "503 on the first request, then 200", "2 requests, 1 distinct key", FaultPlan(first="503")),
+    Scenario(
+        "lost-response",
+        "creates the charge, then drops the connection without answering",
+        "retries with the same key → 1 charge created",
+        FaultPlan(first="drop-after-charge"),
+    ),
+    Scenario(
+        "always-503",
+        "503 forever",
+        "gives up within its retry budget (≤ 4 requests), waits grow, rejects",
+        FaultPlan(first="503", every="503"),
+    ),
+    Scenario(
+        "timeout",
+        "creates the charge and stores its response, but never answers the first request",
+        "aborts and retries with the same key → 1 charge created",
+        FaultPlan(first="hang-after-charge"),
+        limit_s=6.0,
+    ),
+    Scenario(
+        "decline", "402 card_declined", "1 request, no retry, rejects", FaultPlan(first="decline", every="decline")
+    ),
+    Scenario(
+        "restart",
+        "the process is killed as its first request arrives (after the charge); a new one calls again",
+        "1 distinct key across both processes → 1 charge created",
+        FaultPlan(first="kill-after-charge"),
+        processes=2,
+    ),
+    Scenario(
+        "two-orders",
+        "two calls in one process, same amount, both 200",
+        "2 keys, 2 charges created",
+        FaultPlan(),
+        calls=(AMOUNT, AMOUNT),
+    ),
 )
 
 BY_NAME = {s.name: s for s in SCENARIOS}
@@ -101,8 +138,10 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
     if not reqs and not any(o.kind in ("hung", "killed", "crashed") for o in facts.outcomes):
         # Nothing reached the charge endpoint: never ok, never "no-retry" — it did not try at all.
         if facts.other_requests:
-            return "wrong-endpoint", [f"{facts.other_requests} request(s), none to POST /charge (the gateway "
-                                      "answered them 404): no payment was ever attempted"]
+            return "wrong-endpoint", [
+                f"{facts.other_requests} request(s), none to POST /charge (the gateway "
+                "answered them 404): no payment was ever attempted"
+            ]
         return "no-request", ["no request reached the gateway: no payment was ever attempted"]
     orders = len(scenario.calls)
     keys = {r.key for r in reqs}
@@ -119,24 +158,31 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
             return "double-charge", reasons + [
                 f"call {call} sent {len(call_keys)} different keys across its retries (a new key per attempt): "
                 "the gateway sees each retry as a new payment"
-                + (_why_fewer(facts.charges) if facts.charges < len(call_keys) else "")]
+                + (_why_fewer(facts.charges) if facts.charges < len(call_keys) else "")
+            ]
     final_process = max((o.process for o in facts.outcomes), default=1)
     finals = [o for o in facts.outcomes if o.process == final_process and o.kind != "killed"]
     resolved = [o for o in finals if o.kind == "resolved"]
     if scenario.name == "two-orders" and len(resolved) == orders and facts.charges < orders:
-        return "lost-order", reasons + ["both calls resolved but only one charge exists: the second order was "
-                                        "deduplicated into the first (a key derived from the amount?)"]
+        return "lost-order", reasons + [
+            "both calls resolved but only one charge exists: the second order was "
+            "deduplicated into the first (a key derived from the amount?)"
+        ]
     for outcome in resolved:
         charged = [r for r in reqs if r.process == outcome.process and r.call == outcome.call and r.charge_id]
         if scenario.processes > 1:
             charged = [r for r in reqs if r.charge_id]
         if not charged:
-            return "dropped-payment", reasons + [f"call {outcome.call} resolved ({outcome.detail[:80]}) "
-                                                 "but no charge exists for it"]
+            return "dropped-payment", reasons + [
+                f"call {outcome.call} resolved ({outcome.detail[:80]}) but no charge exists for it"
+            ]
     hung = [o for o in finals if o.kind == "hung"]
     if hung:
-        how = hung[0].detail if hung[0].detail.startswith(("the call", "call ")) else \
-            f"call {hung[0].call} never settled; killed at the {scenario.limit_s:g} s limit"
+        how = (
+            hung[0].detail
+            if hung[0].detail.startswith(("the call", "call "))
+            else f"call {hung[0].call} never settled; killed at the {scenario.limit_s:g} s limit"
+        )
         return "hung", reasons + [how]
     crashed = [o for o in finals if o.kind == "crashed"]
     if crashed:
@@ -168,8 +214,7 @@ def _keys_per_call(requests: list[RequestRecord]) -> dict[tuple[int, int | None]
 
 def counted(requests: int, keys: int, created: int) -> str:
     """The gateway's own figures, each named for what it counts."""
-    return (f"{requests} request(s) seen, {keys} distinct key(s), {created} charge(s) created by the "
-            "gateway")
+    return f"{requests} request(s) seen, {keys} distinct key(s), {created} charge(s) created by the gateway"
 
 
 def _why_fewer(created: int) -> str:

@@ -12,8 +12,12 @@ from review.harness.results import HarnessEvent
 from review.harness.runner import run_suite
 
 
-async def stream_suite(repo: gitsafe.SafeRepo, commit: str | None = None, names: list[str] | None = None,
-                       info: sandbox.SandboxInfo | None = None) -> AsyncIterator[HarnessEvent]:
+async def stream_suite(
+    repo: gitsafe.SafeRepo,
+    commit: str | None = None,
+    names: list[str] | None = None,
+    info: sandbox.SandboxInfo | None = None,
+) -> AsyncIterator[HarnessEvent]:
     """The suite as an async iterator of events, as they happen; the last is "suite-done" with the result."""
     queue: asyncio.Queue[HarnessEvent] = asyncio.Queue()
     task = asyncio.create_task(run_suite(repo, commit, names, queue.put_nowait, info))

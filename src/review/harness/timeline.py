@@ -39,9 +39,14 @@ def code_fingerprint(entries: list[gitsafe.FileEntry]) -> str:
     return digest.hexdigest()
 
 
-async def run_timeline(repo: gitsafe.SafeRepo, commits: list[str], on_entry: Callable[[Entry], None],
-                       listener: runner.Listener | None = None, info: sandbox.SandboxInfo | None = None,
-                       fresh: bool = False) -> list[Entry]:
+async def run_timeline(
+    repo: gitsafe.SafeRepo,
+    commits: list[str],
+    on_entry: Callable[[Entry], None],
+    listener: runner.Listener | None = None,
+    info: sandbox.SandboxInfo | None = None,
+    fresh: bool = False,
+) -> list[Entry]:
     """Oldest first. Cached suites and test runs are used unless `fresh`."""
     info = info or sandbox.detect()
     seen: dict[str, Entry] = {}
@@ -50,8 +55,7 @@ async def run_timeline(repo: gitsafe.SafeRepo, commits: list[str], on_entry: Cal
         fingerprint = code_fingerprint(repo.files(commit))
         earlier = seen.get(fingerprint)
         if earlier is not None:
-            entry = Entry(commit, earlier.suite, earlier.tests, earlier.same_code_as or earlier.commit,
-                          earlier.problem)
+            entry = Entry(commit, earlier.suite, earlier.tests, earlier.same_code_as or earlier.commit, earlier.problem)
         else:
             entry = Entry(commit, None, None)
             try:

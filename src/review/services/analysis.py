@@ -58,37 +58,57 @@ class Analysis:
     @functools.cached_property
     def sites(self) -> list[evidence.CodeSite]:
         """Where the code at HEAD makes and sends the key and the request (from the diff's lines)."""
-        return evidence.code_sites([(f.path, line.new_no, line.text) for f in self.diff.files
-                                    if not f.binary and evidence.CODE_FILE.search(f.path)
-                                    for hunk in f.hunks for line in hunk.lines
-                                    if line.new_no is not None and line.kind in "+ "])
+        return evidence.code_sites(
+            [
+                (f.path, line.new_no, line.text)
+                for f in self.diff.files
+                if not f.binary and evidence.CODE_FILE.search(f.path)
+                for hunk in f.hunks
+                for line in hunk.lines
+                if line.new_no is not None and line.kind in "+ "
+            ]
+        )
 
     def to_json(self) -> dict:
         totals = self.diff.totals()
         data = self.attribution.to_json(totals.ai_share)
         data["added_lines"] = totals.code_added
         data["ai_added_lines"] = totals.code_ai_added
-        data["files"] = [{"path": f.path, "added": f.added, "ai_added": f.ai_added,
-                          "counted": f.excluded is None, "reason": f.excluded} for f in self.diff.files]
+        data["files"] = [
+            {
+                "path": f.path,
+                "added": f.added,
+                "ai_added": f.ai_added,
+                "counted": f.excluded is None,
+                "reason": f.excluded,
+            }
+            for f in self.diff.files
+        ]
         data["base"] = self.base
         data["base_note"] = self.base_problem
-        data["draft"] = {"commit": self.draft, "added": self.draft_added, "surviving": self.draft_surviving} \
-            if self.draft else None
+        data["draft"] = (
+            {"commit": self.draft, "added": self.draft_added, "surviving": self.draft_surviving} if self.draft else None
+        )
         data["cut"] = self.cut
         return data
 
 
 def commit_attributions(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:
-    return [attribution.commit_signals(c.sha, c.message, (c.author_name, c.author_email),
-                                       (c.committer_name, c.committer_email)) for c in commits]
+    return [
+        attribution.commit_signals(
+            c.sha, c.message, (c.author_name, c.author_email), (c.committer_name, c.committer_email)
+        )
+        for c in commits
+    ]
 
 
 # Patch lines parsed first, for whoever paints the diff before it is whole.
 FIRST_SCREEN_LINES = 2000
 
 
-def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None,
-                truncated: bool = False) -> tuple[str, str | None]:
+def choose_base(
+    repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: str | None, truncated: bool = False
+) -> tuple[str, str | None]:
     """The starter commit the diff starts from. With a history longer than was read, the root and the
     ancestry come from git, never from the commits that happened to be read."""
     root = repo.root_commit() if truncated or not commits else commits[0].sha
@@ -100,16 +120,17 @@ def choose_base(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], wanted: s
     try:
         sha = repo.resolve(wanted)
     except gitsafe.GitSafeError:
-        return root, (f"the cohort's base {wanted[:12]} is not in this submission; showing the diff from its "
-                      "root commit")
+        return root, (
+            f"the cohort's base {wanted[:12]} is not in this submission; showing the diff from its root commit"
+        )
     if sha not in {c.sha for c in commits} and not (truncated and repo.is_ancestor(sha)):
-        return root, (f"the cohort's base {wanted[:12]} is not an ancestor of HEAD; showing the diff from "
-                      "its root commit")
+        return root, (
+            f"the cohort's base {wanted[:12]} is not an ancestor of HEAD; showing the diff from its root commit"
+        )
     return sha, None
 
 
-def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclosure,
-                     the_diff: diff.Diff) -> None:
+def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclosure, the_diff: diff.Diff) -> None:
     """A disclosure naming a function ("Copilot wrote `backoff()`") becomes the lines of its
     definition in the first code file of the diff that defines it; not found, it stays unmapped."""
     wanted = [e for e in disclosure.entries if e.kind == "function" and e.symbol]
@@ -130,19 +151,25 @@ def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclos
                 break
 
 
-def could_be_claimed(attributions: list[attribution.CommitAttribution], changed: dict[str, list[str]],
-                     sources: line_sources.LineSources, disclosure: attribution.NoteDisclosure,
-                     the_diff: diff.Diff, moved_into: dict[str, set[str]] | None = None,
-                     parents: dict[str, tuple[str, ...]] | None = None,
-                     head_paths: set[str] | None = None) -> set[str] | None:
+def could_be_claimed(
+    attributions: list[attribution.CommitAttribution],
+    changed: dict[str, list[str]],
+    sources: line_sources.LineSources,
+    disclosure: attribution.NoteDisclosure,
+    the_diff: diff.Diff,
+    moved_into: dict[str, set[str]] | None = None,
+    parents: dict[str, tuple[str, ...]] | None = None,
+    head_paths: set[str] | None = None,
+) -> set[str] | None:
     """The paths any source could give to an assistant: changed by a commit whose metadata names one,
     named by a line-level source (or found there by its text) or the note, or holding lines of such a
     commit that a later one moved there (`moved_into`, from the replay). None: every path (a note
     naming commits or the tests, or a rename, can reach any file). A claimed path gone at HEAD, with no
     replay to say where its lines went, adds every file the diff adds. Blame, one git process per file,
     runs only on these."""
-    if any(e.kind in ("commit", "tests") for e in disclosure.entries) or \
-            any(f.status == "renamed" for f in the_diff.files):
+    if any(e.kind in ("commit", "tests") for e in disclosure.entries) or any(
+        f.status == "renamed" for f in the_diff.files
+    ):
         return None
     claiming = {c.commit for c in attributions if c.signals}
     paths = {path for sha in claiming for path in changed.get(sha, [])}
@@ -175,20 +202,30 @@ class _Sources:
     @property
     def may_claim(self) -> bool:
         disclosure = self.disclosure
-        return bool(self.lines.any or disclosure.entries or disclosure.heading is not None
-                    or any(a.signals for a in self.attributions))
+        return bool(
+            self.lines.any
+            or disclosure.entries
+            or disclosure.heading is not None
+            or any(a.signals for a in self.attributions)
+        )
 
 
-def _read_sources(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], base: str | None,
-                  truncated: bool) -> _Sources:
+def _read_sources(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], base: str | None, truncated: bool) -> _Sources:
     base_sha, base_problem = choose_base(repo, commits, base, truncated)
     # git writes the diff while the sources are read here (its bytes are parsed next).
     patch = in_thread(functools.partial(repo.diff, base_sha, "HEAD"), "diff")
     try:
         attributions = commit_attributions(commits)
         note = read_note(repo)
-        return _Sources(attributions, base_sha, base_problem, note, attribution.parse_note(note.text),
-                        line_sources.read(repo, commits, truncated), patch)
+        return _Sources(
+            attributions,
+            base_sha,
+            base_problem,
+            note,
+            attribution.parse_note(note.text),
+            line_sources.read(repo, commits, truncated),
+            patch,
+        )
     except BaseException:
         futures.wait([patch])
         raise
@@ -199,21 +236,29 @@ def _history_cut(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncate
     cut: list[str] = []
     if truncated:
         total = repo.count_commits()
-        cut.append(f"the history has {total} commits; the latest {len(commits)} were read for attribution "
-                   f"({total - len(commits)} older ones were not)")
+        cut.append(
+            f"the history has {total} commits; the latest {len(commits)} were read for attribution "
+            f"({total - len(commits)} older ones were not)"
+        )
     roots = repo.shallow_roots()
     if roots:
-        cut.append(f"the repository is a shallow clone (git clone --depth): its history stops at "
-                   f"{', '.join(root[:12] for root in roots[:3])}{' …' if len(roots) > 3 else ''}, so older "
-                   "commits, and what they say of who wrote which line, are not in it")
+        cut.append(
+            f"the repository is a shallow clone (git clone --depth): its history stops at "
+            f"{', '.join(root[:12] for root in roots[:3])}{' …' if len(roots) > 3 else ''}, so older "
+            "commits, and what they say of who wrote which line, are not in it"
+        )
     if repo.notes_problem:
-        cut.append("the repository's git notes could not be copied, so no git-ai note was read "
-                   f"({repo.notes_problem})")
+        cut.append(f"the repository's git notes could not be copied, so no git-ai note was read ({repo.notes_problem})")
     return cut
 
 
-def _read_diff(repo: gitsafe.SafeRepo, base: str, read: Future[bytes],
-               on_diff: Callable[[diff.Diff], None] | None, keep_lines: bool = True) -> diff.Diff:
+def _read_diff(
+    repo: gitsafe.SafeRepo,
+    base: str,
+    read: Future[bytes],
+    on_diff: Callable[[diff.Diff], None] | None,
+    keep_lines: bool = True,
+) -> diff.Diff:
     """base..HEAD, parsed; a screen waiting to paint it gets a screen's worth first, then the whole.
     `keep_lines` False: the lines of hunks that only add are counted, not kept, and moved blocks are
     not looked for (both for a screen alone)."""
@@ -235,8 +280,7 @@ def _read_diff(repo: gitsafe.SafeRepo, base: str, read: Future[bytes],
     return the_diff
 
 
-def _share_patterns(repo: gitsafe.SafeRepo,
-                    head_files: dict[str, gitsafe.FileEntry]) -> list[tuple[str, str]]:
+def _share_patterns(repo: gitsafe.SafeRepo, head_files: dict[str, gitsafe.FileEntry]) -> list[tuple[str, str]]:
     """.gitattributes' linguist patterns at HEAD: which files the AI share leaves out."""
     attributes = None
     if ".gitattributes" in head_files:
@@ -244,43 +288,64 @@ def _share_patterns(repo: gitsafe.SafeRepo,
     return share.linguist_patterns(attributes.decode("utf-8", "replace") if attributes else "")
 
 
-def _to_trace(sources: _Sources, changed: dict[str, list[str]], replayed: line_origins.Replay | None,
-              the_diff: diff.Diff, head_files: dict[str, gitsafe.FileEntry],
-              commits: list[gitsafe.Commit]) -> list[str]:
+def _to_trace(
+    sources: _Sources,
+    changed: dict[str, list[str]],
+    replayed: line_origins.Replay | None,
+    the_diff: diff.Diff,
+    head_files: dict[str, gitsafe.FileEntry],
+    commits: list[gitsafe.Commit],
+) -> list[str]:
     """The files whose lines are traced to their commits: those in the diff some source could claim
     (a file no source could give to an assistant needs no blame: a person's lines), and those the note
     names."""
-    wanted = [f.path for f in the_diff.files
-              if not f.binary and f.status != "deleted" and f.path in head_files]
-    claimed = could_be_claimed(sources.attributions, changed, sources.lines, sources.disclosure, the_diff,
-                               replayed.moved_into if replayed is not None else None,
-                               {c.sha: c.parents for c in commits}, set(head_files))
+    wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
+    claimed = could_be_claimed(
+        sources.attributions,
+        changed,
+        sources.lines,
+        sources.disclosure,
+        the_diff,
+        replayed.moved_into if replayed is not None else None,
+        {c.sha: c.parents for c in commits},
+        set(head_files),
+    )
     if claimed is not None:
         wanted = [path for path in wanted if path in claimed]
-    return wanted + [e.path for e in sources.disclosure.entries
-                     if e.path and e.path in head_files and e.path not in wanted]
+    return wanted + [
+        e.path for e in sources.disclosure.entries if e.path and e.path in head_files and e.path not in wanted
+    ]
 
 
-def _untraced(wanted: list[str], the_diff: diff.Diff, head_files: dict[str, gitsafe.FileEntry],
-              cut: list[str]) -> list[str]:
+def _untraced(
+    wanted: list[str], the_diff: diff.Diff, head_files: dict[str, gitsafe.FileEntry], cut: list[str]
+) -> list[str]:
     """What is too large to trace, said in the cut; the files still to trace."""
     if the_diff.truncated:
-        cut.append(f"the diff is cut at {diff.MAX_PATCH_BYTES >> 20} MB: later files are not shown or "
-                   "counted")
+        cut.append(f"the diff is cut at {diff.MAX_PATCH_BYTES >> 20} MB: later files are not shown or counted")
     too_big = [p for p in wanted if (head_files[p].size or 0) > BLAME_MAX_BYTES]
     if too_big:
-        cut.append(f"{len(too_big)} file(s) over {BLAME_MAX_BYTES >> 20} MB not traced to their commits "
-                   f"(their lines count as unattributed): {', '.join(too_big[:5])}")
+        cut.append(
+            f"{len(too_big)} file(s) over {BLAME_MAX_BYTES >> 20} MB not traced to their commits "
+            f"(their lines count as unattributed): {', '.join(too_big[:5])}"
+        )
     wanted = [p for p in wanted if p not in too_big]
     if len(wanted) > MAX_BLAMED_FILES:
-        cut.append(f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits "
-                   f"(the first {MAX_BLAMED_FILES} were): their lines count as unattributed")
+        cut.append(
+            f"{len(wanted) - MAX_BLAMED_FILES} of {len(wanted)} files not traced to their commits "
+            f"(the first {MAX_BLAMED_FILES} were): their lines count as unattributed"
+        )
     return wanted
 
 
-def _trace(repo: gitsafe.SafeRepo, wanted: list[str], replayed: line_origins.Replay | None,
-           disclosure: attribution.NoteDisclosure, head_files: dict[str, gitsafe.FileEntry],
-           cut: list[str]) -> tuple[attribution.Blame, dict[str, int]]:
+def _trace(
+    repo: gitsafe.SafeRepo,
+    wanted: list[str],
+    replayed: line_origins.Replay | None,
+    disclosure: attribution.NoteDisclosure,
+    head_files: dict[str, gitsafe.FileEntry],
+    cut: list[str],
+) -> tuple[attribution.Blame, dict[str, int]]:
     """Each traced file's lines: from the replay when it has the file, else blame; and how many lines
     each file has at HEAD."""
     blame: attribution.Blame = {}
@@ -312,15 +377,22 @@ def _with_draft(analysis: Analysis, replayed: line_origins.Replay | None) -> Ana
     if draft and parent:
         analysis.draft = draft
         # The replay counted every commit's added lines on its way; without one, one git call.
-        analysis.draft_added = replayed.added.get(draft, 0) if replayed is not None else \
-            analysis.repo.added_lines(parent, draft)
-        analysis.draft_surviving = sum([origin[0] for origin in origins].count(draft)
-                                       for origins in analysis.blame.values())
+        analysis.draft_added = (
+            replayed.added.get(draft, 0) if replayed is not None else analysis.repo.added_lines(parent, draft)
+        )
+        analysis.draft_surviving = sum(
+            [origin[0] for origin in origins].count(draft) for origins in analysis.blame.values()
+        )
     return analysis
 
 
-def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsafe.Commit] | None = None,
-            on_diff: Callable[[diff.Diff], None] | None = None, for_row: bool = False) -> Analysis:
+def analyse(
+    repo: gitsafe.SafeRepo,
+    base: str | None = None,
+    commits: list[gitsafe.Commit] | None = None,
+    on_diff: Callable[[diff.Diff], None] | None = None,
+    for_row: bool = False,
+) -> Analysis:
     """`on_diff` is handed the diff's first lines (`partial`) and then the whole diff, as soon as each
     is parsed and before any line is attributed (a screen paints them while the rest is read; the
     marks land on the whole diff's lines later). `for_row`: only a triage row is made of it (counts,
@@ -332,13 +404,15 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
         commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
         truncated = len(commits) >= gitsafe.MAX_COMMITS
         cut = _history_cut(repo, commits, truncated)
-        origins.history_read(not truncated and not any(len(c.parents) > 1 for c in commits),
-                             len(commits) >= LONG_HISTORY)
+        origins.history_read(
+            not truncated and not any(len(c.parents) > 1 for c in commits), len(commits) >= LONG_HISTORY
+        )
         sources = _read_sources(repo, commits, base, truncated)
         cut += sources.lines.cut
         origins.plan(sources.may_claim, screen_waits=on_diff is not None)
-        the_diff = _read_diff(repo, sources.base, sources.patch, on_diff,
-                              keep_lines=not for_row or line_sources.needs_text(sources.lines))
+        the_diff = _read_diff(
+            repo, sources.base, sources.patch, on_diff, keep_lines=not for_row or line_sources.needs_text(sources.lines)
+        )
         origins.diff_handed_out()
         if not sources.disclosure.entries and sources.disclosure.heading is None:
             sources.disclosure = readme_disclosure(repo, the_diff) or sources.disclosure
@@ -361,13 +435,35 @@ def analyse(repo: gitsafe.SafeRepo, base: str | None = None, commits: list[gitsa
     replayed = origins.traced(wanted, replayed)
     blame, head_lines = _trace(repo, wanted, replayed, sources.disclosure, head_files, cut)
     records = line_sources.records(sources.lines, commits, blame)
-    result = attribution.attribute(sources.attributions, authors, sources.disclosure, head_lines, blame,
-                                   records, repo.head, {c.sha: c.subject for c in commits},
-                                   sources.lines.notices, sources.lines.rewritten, prepared)
+    result = attribution.attribute(
+        sources.attributions,
+        authors,
+        sources.disclosure,
+        head_lines,
+        blame,
+        records,
+        repo.head,
+        {c.sha: c.subject for c in commits},
+        sources.lines.notices,
+        sources.lines.rewritten,
+        prepared,
+    )
     mark(the_diff, result)
-    analysis = Analysis(repo, sources.base, sources.base_problem, commits, sources.attributions, sources.note,
-                        the_diff, result, blame=blame, share_patterns=patterns, changed=changed, cut=cut,
-                        head_blobs={path: entry.oid for path, entry in head_files.items()})
+    analysis = Analysis(
+        repo,
+        sources.base,
+        sources.base_problem,
+        commits,
+        sources.attributions,
+        sources.note,
+        the_diff,
+        result,
+        blame=blame,
+        share_patterns=patterns,
+        changed=changed,
+        cut=cut,
+        head_blobs={path: entry.oid for path, entry in head_files.items()},
+    )
     return _with_draft(analysis, replayed)
 
 
@@ -401,8 +497,14 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
     if target == analysis.head:
         mark(the_diff, analysis.attribution)
         return the_diff
-    single = next((a for a, c in zip(analysis.commit_attributions, analysis.commits)
-                   if c.sha == target and c.parents and c.parents[0] == base), None)
+    single = next(
+        (
+            a
+            for a, c in zip(analysis.commit_attributions, analysis.commits)
+            if c.sha == target and c.parents and c.parents[0] == base
+        ),
+        None,
+    )
     if single and single.signals:
         claim = single.claim_signal
         for file_diff in the_diff.files:

@@ -28,23 +28,49 @@ from review.support import files, paths
 # The article's rubric applied to the archetypes (sample_submissions/README.md says what each did).
 REFERENCE: dict[str, dict[str, str]] = {
     # The model draft left as it is: a fresh key per attempt, "it passes".
-    "ada-okafor": {"found-defect": "weak", "key-scope": "weak", "evidence": "weak", "explanation": "weak",
-                   "blast-radius": "weak"},
+    "ada-okafor": {
+        "found-defect": "weak",
+        "key-scope": "weak",
+        "evidence": "weak",
+        "explanation": "weak",
+        "blast-radius": "weak",
+    },
     # Saw the key in the loop by reading, hoisted it per call, ran the stub once, names the restart as untested.
-    "ben-larsen": {"found-defect": "acceptable", "key-scope": "acceptable", "evidence": "acceptable",
-                   "explanation": "acceptable", "blast-radius": "acceptable"},
+    "ben-larsen": {
+        "found-defect": "acceptable",
+        "key-scope": "acceptable",
+        "evidence": "acceptable",
+        "explanation": "acceptable",
+        "blast-radius": "acceptable",
+    },
     # A red test first, the key persisted before the request, before/after output, the restart gap, timeouts.
-    "chen-wei": {"found-defect": "strong", "key-scope": "strong", "evidence": "strong", "explanation": "strong",
-                 "blast-radius": "strong"},
+    "chen-wei": {
+        "found-defect": "strong",
+        "key-scope": "strong",
+        "evidence": "strong",
+        "explanation": "strong",
+        "blast-radius": "strong",
+    },
     # try/catch swallows the 503: the symptom fixed, a payment dropped in an outage.
-    "dev-patel": {"found-defect": "weak", "key-scope": "weak", "evidence": "weak", "explanation": "weak",
-                  "blast-radius": "weak"},
+    "dev-patel": {
+        "found-defect": "weak",
+        "key-scope": "weak",
+        "evidence": "weak",
+        "explanation": "weak",
+        "blast-radius": "weak",
+    },
 }
 # Made-up candidates: (folder, name, e-mail). None of them is a sample's.
-PEOPLE = [("jo-marsh", "Jo Marsh", "jo.marsh@example.net"), ("sam-ortiz", "Sam Ortiz", "sam.ortiz@example.net"),
-          ("kai-lund", "Kai Lund", "kai.lund@example.net"), ("rae-ibsen", "Rae Ibsen", "rae.ibsen@example.net"),
-          ("noa-brandt", "Noa Brandt", "noa.brandt@example.net"), ("lee-varga", "Lee Varga", "lee.varga@example.net"),
-          ("ira-novak", "Ira Novak", "ira.novak@example.net"), ("tam-quinn", "Tam Quinn", "tam.quinn@example.net")]
+PEOPLE = [
+    ("jo-marsh", "Jo Marsh", "jo.marsh@example.net"),
+    ("sam-ortiz", "Sam Ortiz", "sam.ortiz@example.net"),
+    ("kai-lund", "Kai Lund", "kai.lund@example.net"),
+    ("rae-ibsen", "Rae Ibsen", "rae.ibsen@example.net"),
+    ("noa-brandt", "Noa Brandt", "noa.brandt@example.net"),
+    ("lee-varga", "Lee Varga", "lee.varga@example.net"),
+    ("ira-novak", "Ira Novak", "ira.novak@example.net"),
+    ("tam-quinn", "Tam Quinn", "tam.quinn@example.net"),
+]
 
 
 class CalibrationError(Exception):
@@ -101,14 +127,22 @@ def _disguise(spec: samples.CommitSpec, original: tuple[str, str], person: tuple
                 text = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new, text)
         return text
 
-    files = {path: swap(data.decode("utf-8")).encode("utf-8") if path.endswith((".md", ".txt")) else data
-             for path, data in spec.files.items()}
+    files = {
+        path: swap(data.decode("utf-8")).encode("utf-8") if path.endswith((".md", ".txt")) else data
+        for path, data in spec.files.items()
+    }
     changed = spec.author_email == original[1]
-    return samples.CommitSpec(files, swap(spec.message), swap(spec.author_name) if changed else spec.author_name,
-                           email if changed else spec.author_email, spec.date,
-                           swap(spec.committer_name) if spec.committer_name else None,
-                           email if spec.committer_email == original[1] else spec.committer_email,
-                           spec.delete, spec.executable)
+    return samples.CommitSpec(
+        files,
+        swap(spec.message),
+        swap(spec.author_name) if changed else spec.author_name,
+        email if changed else spec.author_email,
+        spec.date,
+        swap(spec.committer_name) if spec.committer_name else None,
+        email if spec.committer_email == original[1] else spec.committer_email,
+        spec.delete,
+        spec.executable,
+    )
 
 
 def plant(cohort_dir: Path, count: int = 2, seed: int | None = None) -> list[Planted]:
@@ -126,7 +160,9 @@ def plant(cohort_dir: Path, count: int = 2, seed: int | None = None) -> list[Pla
         raise CalibrationError("no unused made-up names left in this cohort")
     ledger = _read_ledger()
     planted = []
-    for archetype, person in zip(chooser.sample(archetypes, min(count, len(archetypes))), chooser.sample(people, count)):
+    for archetype, person in zip(
+        chooser.sample(archetypes, min(count, len(archetypes))), chooser.sample(people, count)
+    ):
         commits = series[archetype].commits
         candidate = commits[1]  # the first commit after the starter is the candidate's
         original = (candidate.author_name.replace(" (aider)", ""), candidate.author_email)
@@ -172,8 +208,16 @@ def drift(cohort_dir: Path) -> list[Drift]:
                 if others:
                     to_pair.setdefault((review.who, signal), []).append(ORDER[tier] - sum(others) / len(others))
     keys = sorted(to_reference.keys() | to_pair.keys())
-    return [Drift(who, signal, len(to_reference.get((who, signal), [])),
-                  _mean(to_reference.get((who, signal))), _mean(to_pair.get((who, signal)))) for who, signal in keys]
+    return [
+        Drift(
+            who,
+            signal,
+            len(to_reference.get((who, signal), [])),
+            _mean(to_reference.get((who, signal))),
+            _mean(to_pair.get((who, signal))),
+        )
+        for who, signal in keys
+    ]
 
 
 def _mean(values: list | None) -> float | None:

@@ -22,9 +22,13 @@ WHAT_A_COHORT_IS = "a cohort is a folder with one git repository per candidate"
 
 def empty_cohort_text(cohort: Path) -> str:
     """Why a cohort shows no rows, and, when the folder given is itself a repository, what to give."""
-    hint = (f"; {cohort} is itself a git repository: its parent folder may be the cohort"
-            if (cohort / ".git").exists() else "")
+    hint = (
+        f"; {cohort} is itself a git repository: its parent folder may be the cohort"
+        if (cohort / ".git").exists()
+        else ""
+    )
     return f"no submissions in {cohort} ({WHAT_A_COHORT_IS}){hint}"
+
 
 # A warm triage (the row cache answers) reads no history: what computes a row, runs the harness or
 # masks names is imported where it is used, so `review triage` starts without it.
@@ -94,8 +98,10 @@ def summarise_files(row: Row) -> None:
             reason = str(entry.get("reason"))
             left_out[reason] = left_out.get(reason, 0) + 1
     summary = {"files": len(files), "counted": len(files) - sum(left_out.values()), "left_out": left_out}
-    row.attribution = {**{name: value for name, value in attribution.items() if name != "files"},
-                       "file_counts": summary}
+    row.attribution = {
+        **{name: value for name, value in attribution.items() if name != "files"},
+        "file_counts": summary,
+    }
 
 
 # What `review import` unpacks: a submission left in the cohort as it came is a row that says so.
@@ -290,8 +296,10 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
         if path.is_symlink():
             raise gitsafe.GitSafeError("a symbolic link; not followed")
         if is_archive(path):
-            raise gitsafe.GitSafeError(f"an archive, not a submission folder: `review import {path.parent} {path}` "
-                                       "unpacks it into one (links refused, no hooks run, sizes capped)")
+            raise gitsafe.GitSafeError(
+                f"an archive, not a submission folder: `review import {path.parent} {path}` "
+                "unpacks it into one (links refused, no hooks run, sizes capped)"
+            )
         repo = gitsafe.open_submission(path)
     except gitsafe.GitSafeError as error:
         _unreadable(row, error)
@@ -321,8 +329,9 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
         row.ai_share = understood.diff.ai_share
         row.attribution = understood.to_json()
         found = understood.attribution
-        row.disclosure = marks.disclosure_state(found.tools, len(found.conflicts), len(found.unmapped) + found.unplaced,
-                                                 found.note.declares_none)
+        row.disclosure = marks.disclosure_state(
+            found.tools, len(found.conflicts), len(found.unmapped) + found.unplaced, found.note.declares_none
+        )
     _finish(row, scores)
 
 
@@ -340,8 +349,9 @@ def apply_suite(row: Row, suite: SuiteResult) -> None:
     row.key_scope = suite.key_scope
 
 
-def load_rows(paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analyse_once,
-              spans: bool = False) -> Iterator[Row]:
+def load_rows(
+    paths: Iterable[Path], workers: int = 4, analyse: Analyse = _analyse_once, spans: bool = False
+) -> Iterator[Row]:
     """Rows in the order they complete, never behind one slow row. Warm rows first, in this thread
     (a millisecond each, CPU-bound: threads would only fight over the GIL); then the rest, whose
     cloning is I/O bound, on a few threads."""

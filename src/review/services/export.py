@@ -79,22 +79,70 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
         row = cohort.load_row(path) if read_rows else None
         head = row.head if row else _head(path)
         if scores.problem:  # one bad file is its row, never the export's end
-            rows.append(ExportRow(path.name, "", "unreadable", "", False, "", {}, {}, [], "", None, {}, None,
-                                  row.disclosure if row else None, scores.problem))
+            rows.append(
+                ExportRow(
+                    path.name,
+                    "",
+                    "unreadable",
+                    "",
+                    False,
+                    "",
+                    {},
+                    {},
+                    [],
+                    "",
+                    None,
+                    {},
+                    None,
+                    row.disclosure if row else None,
+                    scores.problem,
+                )
+            )
             continue
         for entry, why in scores.unsealed:  # shown, not counted: a planted entry is no review
             who = entry.get("reviewers")
-            rows.append(ExportRow(path.name, " + ".join(map(str, who)) if isinstance(who, list) else "", "unsealed",
-                                  str(entry.get("commit", "")), False, "", {}, {}, [], "", None, {}, None,
-                                  row.disclosure if row else None, f"not counted: {why}"))
+            rows.append(
+                ExportRow(
+                    path.name,
+                    " + ".join(map(str, who)) if isinstance(who, list) else "",
+                    "unsealed",
+                    str(entry.get("commit", "")),
+                    False,
+                    "",
+                    {},
+                    {},
+                    [],
+                    "",
+                    None,
+                    {},
+                    None,
+                    row.disclosure if row else None,
+                    f"not counted: {why}",
+                )
+            )
         if not scores.reviews and not scores.unsealed:
             # Listed, never left out: an export is also the list of what is still to review, with what
             # the harness saw at HEAD.
             suite = runner.cached_suite(head) if head else None
-            rows.append(ExportRow(path.name, "", NOT_SCORED if not (row and row.problem) else "unreadable",
-                                  head or "", False, "", {}, {}, [], "", None, suite.verdicts if suite else {},
-                                  suite.key_scope if suite else None,
-                                  row.disclosure if row else None, row.problem if row else None))
+            rows.append(
+                ExportRow(
+                    path.name,
+                    "",
+                    NOT_SCORED if not (row and row.problem) else "unreadable",
+                    head or "",
+                    False,
+                    "",
+                    {},
+                    {},
+                    [],
+                    "",
+                    None,
+                    suite.verdicts if suite else {},
+                    suite.key_scope if suite else None,
+                    row.disclosure if row else None,
+                    row.problem if row else None,
+                )
+            )
             continue
         agreed = agreement(scores.reviews, signal_ids)
         at_head = {r.who: r.tiers for r in scores.reviews if r.state == "final" and r.commit == head}
@@ -102,15 +150,35 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
             finals.append(at_head)
         for review in scores.reviews:
             suite = runner.cached_suite(review.commit) if review.commit else None
-            rows.append(ExportRow(path.name, review.who, review.state, review.commit, review.commit != head,
-                                  review.rubric_version, review.tiers, review.comments, review.flags, review.comment,
-                                  agreed, suite.verdicts if suite else {}, suite.key_scope if suite else None,
-                                  row.disclosure if row else None,
-                                  row.problem if row else None, review.anchored))
+            rows.append(
+                ExportRow(
+                    path.name,
+                    review.who,
+                    review.state,
+                    review.commit,
+                    review.commit != head,
+                    review.rubric_version,
+                    review.tiers,
+                    review.comments,
+                    review.flags,
+                    review.comment,
+                    agreed,
+                    suite.verdicts if suite else {},
+                    suite.key_scope if suite else None,
+                    row.disclosure if row else None,
+                    row.problem if row else None,
+                    review.anchored,
+                )
+            )
     if anonymous:
         _blind(cohort_dir, rows)
-    return Export(rubric, rows, cohort_agreement(finals, signal_ids),
-                  leans(finals, signal_ids), drift(cohort_dir) if planted else [])
+    return Export(
+        rubric,
+        rows,
+        cohort_agreement(finals, signal_ids),
+        leans(finals, signal_ids),
+        drift(cohort_dir) if planted else [],
+    )
 
 
 def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
@@ -148,24 +216,64 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
     ids = [s.id for s in data.rubric.signals]
     names = [s.name for s in scenarios.SCENARIOS]
     if fmt == "json":
-        return json.dumps({"cohort": str(cohort_dir.resolve()), "rubric_version": data.rubric.version,
-                           "signals": ids, "rows": [row.__dict__ for row in rows],
-                           "agreement": [a.to_json() for a in data.signals], "leans": data.leans,
-                           "calibration": [d.__dict__ for d in data.calibration]}, indent=2)
-    header = ["submission", "reviewers", "state", "commit", "stale", "rubric_version", *ids,
-              *(f"comment:{i}" for i in ids), "comment", "anchored comments", "flags", "agreement", "key_scope", "disclosure",
-              *(f"scenario:{n}" for n in names), "problem"]
-    table = [[row.submission, row.reviewers, row.state, row.commit, "yes" if row.stale else "no",
-              row.rubric_version, *(row.tiers.get(i, "") for i in ids), *(row.comments.get(i, "") for i in ids),
-              row.comment, " | ".join(f"{a['at']}: {a['text']}" for a in row.anchored), " ".join(row.flags), _number(row.agreement), row.key_scope or "", row.disclosure or "",
-              *(row.scenarios.get(n, "") for n in names), row.problem or ""] for row in rows]
+        return json.dumps(
+            {
+                "cohort": str(cohort_dir.resolve()),
+                "rubric_version": data.rubric.version,
+                "signals": ids,
+                "rows": [row.__dict__ for row in rows],
+                "agreement": [a.to_json() for a in data.signals],
+                "leans": data.leans,
+                "calibration": [d.__dict__ for d in data.calibration],
+            },
+            indent=2,
+        )
+    header = [
+        "submission",
+        "reviewers",
+        "state",
+        "commit",
+        "stale",
+        "rubric_version",
+        *ids,
+        *(f"comment:{i}" for i in ids),
+        "comment",
+        "anchored comments",
+        "flags",
+        "agreement",
+        "key_scope",
+        "disclosure",
+        *(f"scenario:{n}" for n in names),
+        "problem",
+    ]
+    table = [
+        [
+            row.submission,
+            row.reviewers,
+            row.state,
+            row.commit,
+            "yes" if row.stale else "no",
+            row.rubric_version,
+            *(row.tiers.get(i, "") for i in ids),
+            *(row.comments.get(i, "") for i in ids),
+            row.comment,
+            " | ".join(f"{a['at']}: {a['text']}" for a in row.anchored),
+            " ".join(row.flags),
+            _number(row.agreement),
+            row.key_scope or "",
+            row.disclosure or "",
+            *(row.scenarios.get(n, "") for n in names),
+            row.problem or "",
+        ]
+        for row in rows
+    ]
     agreement_header = ["signal", "submissions compared", "same tier", "kappa (2 reviewers)", "alpha (ordinal)"]
-    agreement_table = [[a.signal, str(a.items), str(a.same), _number(a.kappa), _number(a.alpha)]
-                       for a in data.signals]
+    agreement_table = [[a.signal, str(a.items), str(a.same), _number(a.kappa), _number(a.alpha)] for a in data.signals]
     agreement_table += [[f"lean of {who}", "", "", "", f"{lean:+.2f}"] for who, lean in sorted(data.leans.items())]
     drift_header = ["calibration drift: reviewer", "signal", "known-answer submissions", "vs reference", "vs pair"]
-    drift_table = [[d.reviewer, d.signal, str(d.items), _signed(d.vs_reference), _signed(d.vs_pair)]
-                   for d in data.calibration]
+    drift_table = [
+        [d.reviewer, d.signal, str(d.items), _signed(d.vs_reference), _signed(d.vs_pair)] for d in data.calibration
+    ]
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
@@ -179,10 +287,20 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
             writer.writerow(drift_header)
             writer.writerows([[csv_cell(c) for c in row] for row in drift_table])
         return out.getvalue()
-    drift_section = ("\n## Calibration drift (known-answer submissions; below 0: stricter)\n\n" +
-             _markdown(drift_header, drift_table)) if drift_table else ""
-    return _markdown(header, table) + "\n## Agreement (final reviews at HEAD)\n\n" + \
-        _markdown(agreement_header, agreement_table) + drift_section
+    drift_section = (
+        (
+            "\n## Calibration drift (known-answer submissions; below 0: stricter)\n\n"
+            + _markdown(drift_header, drift_table)
+        )
+        if drift_table
+        else ""
+    )
+    return (
+        _markdown(header, table)
+        + "\n## Agreement (final reviews at HEAD)\n\n"
+        + _markdown(agreement_header, agreement_table)
+        + drift_section
+    )
 
 
 def _markdown(header: list[str], table: list[list[str]]) -> str:

@@ -36,6 +36,9 @@ def record(where: str, error: BaseException) -> str:
         kept = ""
     if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
         where_full = f" ({error.filename})" if error.filename else ""
-        return safe_line(f"not read: the disk is full{where_full}: {error.strerror}. Nothing was lost: free space "
-                         "and reopen (the cache recovers by itself)", 400)
+        return safe_line(
+            f"not read: the disk is full{where_full}: {error.strerror}. Nothing was lost: free space "
+            "and reopen (the cache recovers by itself)",
+            400,
+        )
     return safe_line(f"unreadable: {type(error).__name__}: {error}{kept}", 400)

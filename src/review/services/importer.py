@@ -47,8 +47,7 @@ class Imported:
     problem: str | None = None
 
     def to_json(self) -> dict:
-        return {"source": self.source, "kind": self.kind, "name": self.name, "head": self.head,
-                "problem": self.problem}
+        return {"source": self.source, "kind": self.kind, "name": self.name, "head": self.head, "problem": self.problem}
 
 
 def folder_name(source: str) -> str:
@@ -93,8 +92,9 @@ def import_sources(dest: Path, sources: list[str]) -> list[Imported]:
         name = folder_name(source)
         try:
             if name in taken:
-                raise gitsafe.GitSafeError(f"{dest / name} already exists: not overwritten (rename the source or "
-                                           "remove that folder)")
+                raise gitsafe.GitSafeError(
+                    f"{dest / name} already exists: not overwritten (rename the source or remove that folder)"
+                )
             result.head = _import_one(dest / name, source, kind)
             result.name = name
             taken.add(name)
@@ -133,6 +133,7 @@ def _import_one(target: Path, source: str, kind: str) -> str:
 
 # ----------------------------------------------------------------------------- archives
 
+
 def _member_path(name: str) -> Path:
     if "\0" in name or "\\" in name:
         raise ArchiveRefused(f"member {name[:120]!r}: a name with a NUL or a backslash")
@@ -157,8 +158,9 @@ class _Budget:
     def add(self, count: int) -> None:
         self.bytes += count
         if self.bytes > MAX_UNPACKED:
-            raise ArchiveRefused(f"unpacks to more than {MAX_UNPACKED >> 20} MiB: refused (a bomb, or not one "
-                                 "repository)")
+            raise ArchiveRefused(
+                f"unpacks to more than {MAX_UNPACKED >> 20} MiB: refused (a bomb, or not one repository)"
+            )
 
 
 def _write_member(root: Path, relative: Path, reader, budget: _Budget) -> None:
@@ -167,8 +169,9 @@ def _write_member(root: Path, relative: Path, reader, budget: _Budget) -> None:
     try:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     except FileExistsError:
-        raise ArchiveRefused(f"member {str(relative)[:120]!r} appears twice (a later copy would replace what "
-                             "was checked)") from None
+        raise ArchiveRefused(
+            f"member {str(relative)[:120]!r} appears twice (a later copy would replace what was checked)"
+        ) from None
     with os.fdopen(fd, "wb") as out:
         while chunk := reader.read(1 << 16):
             budget.add(len(chunk))
@@ -197,8 +200,9 @@ def unpack(archive: Path, into: Path, kind: str) -> None:
                 relative = _member_path(info.filename)
                 mode = info.external_attr >> 16
                 if stat.S_ISLNK(mode):
-                    raise ArchiveRefused(f"member {info.filename[:120]!r}: a symbolic link (archives with links "
-                                         "are refused)")
+                    raise ArchiveRefused(
+                        f"member {info.filename[:120]!r}: a symbolic link (archives with links are refused)"
+                    )
                 if stat.S_IFMT(mode) not in (0, stat.S_IFREG, stat.S_IFDIR):  # 0: a zip from a tool without types
                     raise ArchiveRefused(f"member {info.filename[:120]!r}: a device, FIFO or socket")
                 if info.is_dir():
@@ -212,8 +216,10 @@ def unpack(archive: Path, into: Path, kind: str) -> None:
             budget.member()
             relative = _member_path(member.name)
             if member.issym() or member.islnk():
-                raise ArchiveRefused(f"member {member.name[:120]!r}: a {'symbolic' if member.issym() else 'hard'} "
-                                     f"link to {member.linkname[:120]!r} (archives with links are refused)")
+                raise ArchiveRefused(
+                    f"member {member.name[:120]!r}: a {'symbolic' if member.issym() else 'hard'} "
+                    f"link to {member.linkname[:120]!r} (archives with links are refused)"
+                )
             if member.isdir():
                 _make_dirs(into, relative)
             elif member.isreg():
@@ -240,8 +246,10 @@ def find_repository(root: Path) -> Path:
         folders = [entry for entry in entries if entry.is_dir()]
         repos = [folder.name for folder in folders if _is_repository(folder)]
         if len(repos) > 1:
-            raise ArchiveRefused(f"the archive holds {len(repos)} repositories ({', '.join(sorted(repos)[:5])}): "
-                                 "one per candidate — import them one archive each")
+            raise ArchiveRefused(
+                f"the archive holds {len(repos)} repositories ({', '.join(sorted(repos)[:5])}): "
+                "one per candidate — import them one archive each"
+            )
         if len(folders) != 1 or len(entries) != 1:
             break
         current = folders[0]
@@ -249,6 +257,7 @@ def find_repository(root: Path) -> Path:
 
 
 # ----------------------------------------------------------------------------- manifest
+
 
 def _write_manifest(dest: Path, results: list[Imported]) -> None:
     """DEST/review-import.toml: every source ever imported into this cohort, kept across runs."""

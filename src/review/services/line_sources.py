@@ -93,20 +93,26 @@ def read(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], truncated: bool)
     history = {c.sha for c in commits}
     outside = sum(sha not in history for sha in whogitit_notes)
     if outside:
-        sources.cut.append(f"{outside} whogitit note(s) on commits not among those read were not read (only "
-                           "git-ai's are carried to HEAD by their text)")
+        sources.cut.append(
+            f"{outside} whogitit note(s) on commits not among those read were not read (only "
+            "git-ai's are carried to HEAD by their text)"
+        )
     in_history = [(c.sha, *annotated[c.sha]) for c in commits if c.sha in annotated]  # history order
     elsewhere = sorted((sha, *found) for sha, found in annotated.items() if sha not in history)
     if truncated and elsewhere:
-        sources.cut.append(f"{len(elsewhere)} git-ai note(s) on commits outside the commits read were not "
-                           "looked at (the history was cut)")
+        sources.cut.append(
+            f"{len(elsewhere)} git-ai note(s) on commits outside the commits read were not "
+            "looked at (the history was cut)"
+        )
         elsewhere = []
     if len(elsewhere) > MAX_REWRITTEN:
-        sources.cut.append(f"{len(elsewhere)} git-ai notes describe commits not in this history; the first "
-                           f"{MAX_REWRITTEN} were read")
+        sources.cut.append(
+            f"{len(elsewhere)} git-ai notes describe commits not in this history; the first {MAX_REWRITTEN} were read"
+        )
         elsewhere = elsewhere[:MAX_REWRITTEN]
-    wanted = in_history + elsewhere + [(c.sha, whogitit_notes[c.sha], WHOGITIT) for c in commits
-                                               if c.sha in whogitit_notes]
+    wanted = (
+        in_history + elsewhere + [(c.sha, whogitit_notes[c.sha], WHOGITIT) for c in commits if c.sha in whogitit_notes]
+    )
     found = repo.objects.read_many([blob for _, blob, _ in wanted], NOTE_LIMIT)  # one batch, not one trip each
     too_big = 0
     for (sha, _, what), answer in zip(wanted, found):
@@ -155,8 +161,9 @@ def _read_rewritten(repo: gitsafe.SafeRepo, sources: LineSources) -> None:
     problem = None
     if missing:
         held, problem = repo.fetch_commits(missing)
-        copied = {sha for sha, answer in zip(missing, repo.objects.read_many(missing, 0))
-                  if answer and answer[0] == "commit"}
+        copied = {
+            sha for sha, answer in zip(missing, repo.objects.read_many(missing, 0)) if answer and answer[0] == "commit"
+        }
         present |= copied
     for note in notes:
         if note.commit in present:
@@ -166,26 +173,35 @@ def _read_rewritten(repo: gitsafe.SafeRepo, sources: LineSources) -> None:
         elif note.commit in held:
             note.problem = f"its commit could not be copied from the submission ({problem or 'not a commit'})"
         else:
-            note.problem = "its commit is not in the repository (not kept after it was rewritten): its lines " \
-                           "cannot be matched by content"
+            note.problem = (
+                "its commit is not in the repository (not kept after it was rewritten): its lines "
+                "cannot be matched by content"
+            )
     wanted = sorted({(note.commit, record.path) for note in notes if note.commit in present for record in note.records})
     spent = 0
     for at in range(0, len(wanted), 64):  # in batches, so the budget stops the reading itself
         if spent > OLD_TEXT_BUDGET:
-            sources.cut.append(f"{len(wanted) - at} file(s) of rewritten commits not read (past "
-                               f"{OLD_TEXT_BUDGET >> 20} MB of them): their notes' lines are not matched")
+            sources.cut.append(
+                f"{len(wanted) - at} file(s) of rewritten commits not read (past "
+                f"{OLD_TEXT_BUDGET >> 20} MB of them): their notes' lines are not matched"
+            )
             break
-        batch = wanted[at:at + 64]
-        for (sha, path), answer in zip(batch, repo.objects.read_many([f"{sha}:{path}" for sha, path in batch],
-                                                                     NOTE_LIMIT)):
+        batch = wanted[at : at + 64]
+        for (sha, path), answer in zip(
+            batch, repo.objects.read_many([f"{sha}:{path}" for sha, path in batch], NOTE_LIMIT)
+        ):
             if answer and answer[0] == "blob" and answer[2] <= NOTE_LIMIT and b"\0" not in answer[1]:
                 spent += answer[2]
                 sources.old_texts[(sha, path)] = rewritten.split_lines(answer[1])
     for note in notes:
-        if note.problem is None and note.records and not any((note.commit, r.path) in sources.old_texts
-                                                              for r in note.records):
-            note.problem = f"the files it names cannot be read at its commit (missing, binary, or over " \
-                           f"{NOTE_LIMIT >> 20} MB)"
+        if (
+            note.problem is None
+            and note.records
+            and not any((note.commit, r.path) in sources.old_texts for r in note.records)
+        ):
+            note.problem = (
+                f"the files it names cannot be read at its commit (missing, binary, or over {NOTE_LIMIT >> 20} MB)"
+            )
     if present:
         try:
             outside, complete = repo.outside_history(sorted(present))
@@ -193,16 +209,27 @@ def _read_rewritten(repo: gitsafe.SafeRepo, sources: LineSources) -> None:
             outside, complete = {}, False
             sources.cut.append(f"where rewritten commits left the history could not be read ({error})")
         if not complete:
-            sources.cut.append("the history of the rewritten commits is too long to read whole: lines older "
-                               "than them may be carried too")
+            sources.cut.append(
+                "the history of the rewritten commits is too long to read whole: lines older "
+                "than them may be carried too"
+            )
         sources.outside = outside
 
 
 def added_lines(the_diff: diff.Diff) -> Runs:
     """The lines base..HEAD added, in runs of consecutive HEAD lines per path."""
-    return added_runs({f.path: [(line.new_no, line.text) for hunk in f.hunks for line in hunk.lines
-                                if line.kind == "+" and line.new_no is not None]
-                       for f in the_diff.files if not f.binary and f.status != "deleted"})
+    return added_runs(
+        {
+            f.path: [
+                (line.new_no, line.text)
+                for hunk in f.hunks
+                for line in hunk.lines
+                if line.kind == "+" and line.new_no is not None
+            ]
+            for f in the_diff.files
+            if not f.binary and f.status != "deleted"
+        }
+    )
 
 
 def needs_text(sources: LineSources) -> bool:

@@ -42,27 +42,41 @@ class MergeWording:
         the other's, and what each key does."""
         when = f"revision {theirs.revision}, {theirs.updated}" if theirs else "on disk"
         rows = [("", "this console (yours)", "other console (on disk)")]
-        rows += [(self.field_name(c.field), self.field_value(c.field, c.mine), self.field_value(c.field, c.theirs))
-                 for c in conflicts]
+        rows += [
+            (self.field_name(c.field), self.field_value(c.field, c.mine), self.field_value(c.field, c.theirs))
+            for c in conflicts
+        ]
         table = [f"  {_cell(name, 18)} {_cell(mine, 27)} {_cell(other, 27)}".rstrip() for name, mine, other in rows]
-        return "\n".join([
-            f"CONFLICT: this review was also saved in another console ({when}). What only one side changed "
-            "is merged; these fields both changed:", *table,
-            "ctrl+s keeps yours · R takes the other console's. Until you decide, saves leave these fields "
-            "as the other console saved them and save the rest."])
+        return "\n".join(
+            [
+                f"CONFLICT: this review was also saved in another console ({when}). What only one side changed "
+                "is merged; these fields both changed:",
+                *table,
+                "ctrl+s keeps yours · R takes the other console's. Until you decide, saves leave these fields "
+                "as the other console saved them and save the rest.",
+            ]
+        )
 
     def short_conflict(self, conflicts: Sequence[score_merge.Conflict]) -> str:
         """The conflict in one line, for a notification."""
-        pairs = "; ".join(f"{self.field_name(c.field)}: yours {self.field_value(c.field, c.mine)}, other console's "
-                          f"{self.field_value(c.field, c.theirs)}" for c in conflicts)
-        return safe_line(f"CONFLICT with your other console — {pairs}. ctrl+s keeps yours, R takes theirs "
-                         "(both shown in the rubric).", 400)
+        pairs = "; ".join(
+            f"{self.field_name(c.field)}: yours {self.field_value(c.field, c.mine)}, other console's "
+            f"{self.field_value(c.field, c.theirs)}"
+            for c in conflicts
+        )
+        return safe_line(
+            f"CONFLICT with your other console — {pairs}. ctrl+s keeps yours, R takes theirs "
+            "(both shown in the rubric).",
+            400,
+        )
 
     def taken_text(self, taken: Sequence[score_merge.Field], theirs: store.Review, own: bool) -> str:
         """What another console's save brought into this form (`own`: the form keeps changes of its own)."""
         values = score_merge.fields(theirs.values())
         changes = ", ".join(f"{self.field_name(f)}: {self.field_value(f, values.get(f, ''))}" for f in taken)
-        text = f"Your review was saved in another console ({theirs.state}, revision {theirs.revision}, {theirs.updated})"
+        text = (
+            f"Your review was saved in another console ({theirs.state}, revision {theirs.revision}, {theirs.updated})"
+        )
         text += f"; taken in here: {changes}." if changes else "."
         return text + (" Your own changes here are kept (autosave writes them)." if own else "")
 

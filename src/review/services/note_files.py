@@ -37,8 +37,12 @@ def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
             continue
         if repo.mode(rev, name) == SYMLINK_MODE:
             # Its blob is the path it points to: never the note, never followed.
-            return Note(name, "", f"{name} is a symbolic link (to {safe_line(data.decode('utf-8', 'replace'), 200)}), "
-                                  "not a file; not followed, so there is no note to show")
+            return Note(
+                name,
+                "",
+                f"{name} is a symbolic link (to {safe_line(data.decode('utf-8', 'replace'), 200)}), "
+                "not a file; not followed, so there is no note to show",
+            )
         problems = []
         if len(data) > NOTE_LIMIT:
             data = data[:NOTE_LIMIT]
@@ -47,8 +51,13 @@ def read_note(repo: gitsafe.SafeRepo, rev: str = "HEAD") -> Note:
         if text is None:
             return Note(name, "", problem)
         return Note(name, text, "; ".join([*problems, *([problem] if problem else [])]) or None)
-    return Note(None, "", f"no NOTE.md at HEAD: {odd}, so there is no note to show" if odd else
-                "no NOTE.md at HEAD: the candidate wrote no note")
+    return Note(
+        None,
+        "",
+        f"no NOTE.md at HEAD: {odd}, so there is no note to show"
+        if odd
+        else "no NOTE.md at HEAD: the candidate wrote no note",
+    )
 
 
 SYMLINK_MODE = "120000"
@@ -119,17 +128,24 @@ def declaration_entries(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> list[att
     body = attribution.parse_note(found.body, document=True)
     tools = body.tools
     if len(tools) > 1:
-        found.problems.append((found.body_line, f"its notes name {', '.join(tools)}: which wrote what the levels "
-                                                "cover is not said"))
+        found.problems.append(
+            (found.body_line, f"its notes name {', '.join(tools)}: which wrote what the levels cover is not said")
+        )
     tool = tools[0] if len(tools) == 1 else ai_declaration.UNNAMED
-    files = [f.path for f in the_diff.files if f.status != "deleted" and f.path != name
-             and share.exclusion(f.path, f.binary) is None]
+    files = [
+        f.path
+        for f in the_diff.files
+        if f.status != "deleted" and f.path != name and share.exclusion(f.path, f.binary) is None
+    ]
     entries = ai_declaration.declaration_entries(found, files, tool, name)
     # The notes' sentence that names the levels' tool ("Claude Code was used to create …") has said
     # what it has to say once the levels map files to that tool: it is not also a line left unmapped.
     mapped = any(entry.kind == "file" and entry.tool == tool for entry in entries)
-    said = [entry for entry in body.entries if not (mapped and entry.kind == "prose"
-                                                    and (entry.tool or affirmed_tool(entry.raw)) == tool)]
+    said = [
+        entry
+        for entry in body.entries
+        if not (mapped and entry.kind == "prose" and (entry.tool or affirmed_tool(entry.raw)) == tool)
+    ]
     for entry in said:
         entry.line_no += found.body_line - 1
         entry.file = name

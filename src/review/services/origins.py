@@ -24,6 +24,7 @@ LONG_HISTORY = 64
 def replay_history(repo: gitsafe.SafeRepo, stop: threading.Event) -> line_origins.Replay | None:
     """Every line's origin from one `git log -p` stream; None leaves it to blame per file (a replay
     past its memory bound, git failing, or `stop` set because nothing needs it after all)."""
+
     def until_stopped(batches: Iterator[list[bytes]]) -> Iterator[list[bytes]]:
         for batch in batches:
             if stop.is_set():

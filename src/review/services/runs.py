@@ -60,18 +60,22 @@ class Comparison:
 
     def log_lines(self) -> list[str]:
         lines = ["", f"before/after: {self.before.label} → {self.after.label}"]
-        return lines + [f"  {c.scenario:14} {c.before or '—':16} {c.after or '—':16} {c.text}"
-                        for c in self.changes]
+        return lines + [f"  {c.scenario:14} {c.before or '—':16} {c.after or '—':16} {c.text}" for c in self.changes]
 
 
 class Run:
     """One job under way: every event goes to `on_event` with its side (before, after, coverage,
     timeline or ""), and the progress, as it changes, to `on_progress`. Called from the job's thread."""
 
-    def __init__(self, job: str, scenarios_total: int, on_event: Callable[[runner.HarnessEvent, str], None],
-                 on_progress: Callable[[Progress], None], commits_done: str = "") -> None:
-        self.progress = Progress(job, time.monotonic(), scenarios_total=scenarios_total,
-                                 commits_done=commits_done)
+    def __init__(
+        self,
+        job: str,
+        scenarios_total: int,
+        on_event: Callable[[runner.HarnessEvent, str], None],
+        on_progress: Callable[[Progress], None],
+        commits_done: str = "",
+    ) -> None:
+        self.progress = Progress(job, time.monotonic(), scenarios_total=scenarios_total, commits_done=commits_done)
         self.on_event = on_event
         self.on_progress = on_progress
 
@@ -93,8 +97,7 @@ class Run:
         self.on_event(runner.HarnessEvent(kind, "", 0.0, {}, text), side)
 
 
-async def suite(repo: gitsafe.SafeRepo, target: Target, names: list[str] | None,
-                run: Run) -> runner.SuiteResult:
+async def suite(repo: gitsafe.SafeRepo, target: Target, names: list[str] | None, run: Run) -> runner.SuiteResult:
     """The suite (or the scenarios `names`) on the target commit; the last line says which pinned
     environment gave the verdicts (a pair compares theirs only when it matches)."""
     result = await runner.run_suite(repo, target.commit, names, listener=run.listener())
@@ -123,12 +126,14 @@ async def before_after(repo: gitsafe.SafeRepo, before: Target, after: Target, ru
 
 async def coverage(repo: gitsafe.SafeRepo, target: Target, name: str, run: Run) -> runner.ScenarioResult:
     """One scenario with V8's coverage on: which lines ran (bubblewrap only)."""
-    return await runner.run_scenario(repo, target.commit, scenarios.BY_NAME[name], run.listener("coverage"),
-                                     coverage=True)
+    return await runner.run_scenario(
+        repo, target.commit, scenarios.BY_NAME[name], run.listener("coverage"), coverage=True
+    )
 
 
-async def commit_timeline(repo: gitsafe.SafeRepo, targets: list[Target], run: Run,
-                          on_entry: Callable[[timeline.Entry, int, int], None]) -> None:
+async def commit_timeline(
+    repo: gitsafe.SafeRepo, targets: list[Target], run: Run, on_entry: Callable[[timeline.Entry, int, int], None]
+) -> None:
     """Every commit, oldest first: the suite and the candidate's own tests; each entry handed to
     `on_entry(entry, its number, how many)` as it is known."""
     done = 0

@@ -62,8 +62,13 @@ def load_commit(folder: Path, root: Path) -> CommitSpec:
             if file.is_file():
                 files[file.relative_to(tree).as_posix()] = file.read_bytes()
     return CommitSpec(
-        files=files, message=meta["message"], author_name=author[0], author_email=author[1],
-        date=meta["date"], committer_name=committer[0], committer_email=committer[1],
+        files=files,
+        message=meta["message"],
+        author_name=author[0],
+        author_email=author[1],
+        date=meta["date"],
+        committer_name=committer[0],
+        committer_email=committer[1],
         delete=tuple(meta.get("delete", ())),
     )
 
@@ -116,7 +121,8 @@ def build_demo(into: Path | None = None, root: Path | None = None) -> Path:
         if blocked:
             raise SampleError(
                 f"{', '.join(map(str, blocked))}: not built by `review demo`, or changed since it was; nothing "
-                "was deleted. Move it away, or build the sample cohort elsewhere with --into DIR.")
+                "was deleted. Move it away, or build the sample cohort elsewhere with --into DIR."
+            )
         for name, scratch in list(scratches.items()):
             target = into / name
             if target.exists():
@@ -155,8 +161,11 @@ def _fingerprint(folder: Path) -> str:
     digest = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
         info = path.lstat()
-        digest.update(f"{path.relative_to(folder).as_posix()}\0{info.st_mode}\0{info.st_size}\0"
-                      f"{info.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+        digest.update(
+            f"{path.relative_to(folder).as_posix()}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\n".encode(
+                "utf-8", "surrogateescape"
+            )
+        )
     return digest.hexdigest()
 
 
@@ -211,18 +220,26 @@ def build_repo(folder: Path, commits: list[CommitSpec], branch: str = "main") ->
         for path in spec.delete:
             tree.pop(path, None)
         for path, data in spec.files.items():
-            sha = gitsafe.run_trusted(["--git-dir", str(git_dir), "hash-object", "-w", "--stdin"], env=env,
-                       input_bytes=data).decode().strip()
+            sha = (
+                gitsafe.run_trusted(
+                    ["--git-dir", str(git_dir), "hash-object", "-w", "--stdin"], env=env, input_bytes=data
+                )
+                .decode()
+                .strip()
+            )
             tree[path] = ("100755" if path in spec.executable else "100644", sha)
         tree_sha = _write_tree(git_dir, tree, env)
         commit_env = dict(env)
-        commit_env.update({
-            "GIT_AUTHOR_NAME": spec.author_name, "GIT_AUTHOR_EMAIL": spec.author_email,
-            "GIT_AUTHOR_DATE": spec.date,
-            "GIT_COMMITTER_NAME": spec.committer_name or spec.author_name,
-            "GIT_COMMITTER_EMAIL": spec.committer_email or spec.author_email,
-            "GIT_COMMITTER_DATE": spec.date,
-        })
+        commit_env.update(
+            {
+                "GIT_AUTHOR_NAME": spec.author_name,
+                "GIT_AUTHOR_EMAIL": spec.author_email,
+                "GIT_AUTHOR_DATE": spec.date,
+                "GIT_COMMITTER_NAME": spec.committer_name or spec.author_name,
+                "GIT_COMMITTER_EMAIL": spec.committer_email or spec.author_email,
+                "GIT_COMMITTER_DATE": spec.date,
+            }
+        )
         args = ["--git-dir", str(git_dir), "commit-tree", tree_sha]
         if parent:
             args += ["-p", parent]
@@ -244,13 +261,16 @@ def _write_tree(git_dir: Path, tree: dict[str, tuple[str, str]], env: dict[str, 
         children.setdefault("/".join(parts[:-1]), {})[parts[-1]] = (mode, "blob", sha)
     written: dict[str, str] = {}
     # Deepest folders first, so each parent can name its children's tree ids.
-    for directory in sorted(children, key=lambda d: (d.count("/") + (1 if d else 0)), reverse=True):
+    for directory in sorted(children, key=lambda d: d.count("/") + (1 if d else 0), reverse=True):
         entries = dict(children[directory])
         for sub, sub_sha in written.items():
             parent_dir, _, name = sub.rpartition("/")
             if sub and parent_dir == directory and sub != directory:
                 entries[name] = ("040000", "tree", sub_sha)
         listing = "".join(f"{mode} {kind} {sha}\t{name}\0" for name, (mode, kind, sha) in sorted(entries.items()))
-        written[directory] = gitsafe.run_trusted(["--git-dir", str(git_dir), "mktree", "-z"], env=env,
-                                  input_bytes=listing.encode()).decode().strip()
+        written[directory] = (
+            gitsafe.run_trusted(["--git-dir", str(git_dir), "mktree", "-z"], env=env, input_bytes=listing.encode())
+            .decode()
+            .strip()
+        )
     return written[""]

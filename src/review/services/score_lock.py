@@ -26,8 +26,7 @@ class StoreError(Exception):
 
 
 @contextmanager
-def locked(path: Path, timeout: float = LOCK_TIMEOUT, on_wait: Callable[[float], None] | None = None
-           ) -> Iterator[None]:
+def locked(path: Path, timeout: float = LOCK_TIMEOUT, on_wait: Callable[[float], None] | None = None) -> Iterator[None]:
     """An exclusive lock on the sidecar `<path>.lock` (never replaced, so the lock means something).
 
     The wait is the kernel's blocking flock, not a polling loop: writers are served as the lock
@@ -63,8 +62,10 @@ def locked(path: Path, timeout: float = LOCK_TIMEOUT, on_wait: Callable[[float],
                 with decided:
                     given_up = not acquired.is_set()
                 if given_up:
-                    raise StoreError(f"{path.name} is locked by another save for over {timeout:g} s "
-                                     "(your review is still in the form)") from None
+                    raise StoreError(
+                        f"{path.name} is locked by another save for over {timeout:g} s "
+                        "(your review is still in the form)"
+                    ) from None
                 break  # it was taken just now: go on with it
             if on_wait:
                 on_wait(waited)
@@ -86,10 +87,13 @@ def _open_lock(path: Path, lock_path: Path) -> int:
         raise StoreError(_permission_problem(path, lock_path)) from None
     except OSError as error:
         if error.errno == errno.ELOOP:  # a symbolic link in the lock's place
-            raise StoreError(f"{lock_path.name} is a symbolic link; not followed (your review is still in the form)") \
-                from None
-        raise StoreError(f"cannot write in {path.parent}: {error.strerror} (cannot create {lock_path.name}); "
-                         "your review is still in the form") from None
+            raise StoreError(
+                f"{lock_path.name} is a symbolic link; not followed (your review is still in the form)"
+            ) from None
+        raise StoreError(
+            f"cannot write in {path.parent}: {error.strerror} (cannot create {lock_path.name}); "
+            "your review is still in the form"
+        ) from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
@@ -107,8 +111,12 @@ def _permission_problem(path: Path, lock_path: Path) -> str:
     try:
         info = os.stat(lock_path, follow_symlinks=False)
     except OSError:
-        return (f"cannot write in {path.parent}: permission denied (the folder is read-only for you); "
-                "your review is still in the form")
-    return (f"{lock_path.name} belongs to user {info.st_uid} with mode {stat.S_IMODE(info.st_mode):04o}, which you "
-            f"cannot write: ask its owner to run `chmod g+w {lock_path}` (pair review needs a shared group and a "
-            "setgid folder; see the README); your review is still in the form")
+        return (
+            f"cannot write in {path.parent}: permission denied (the folder is read-only for you); "
+            "your review is still in the form"
+        )
+    return (
+        f"{lock_path.name} belongs to user {info.st_uid} with mode {stat.S_IMODE(info.st_mode):04o}, which you "
+        f"cannot write: ask its owner to run `chmod g+w {lock_path}` (pair review needs a shared group and a "
+        "setgid folder; see the README); your review is still in the form"
+    )

@@ -124,8 +124,9 @@ def _anchors(values: dict) -> list[tuple[str, str]]:
     return [(str(a.get("at", "")), str(a.get("text", ""))) for a in values.get("anchored", [])]
 
 
-def _merge_anchors(base: list[tuple[str, str]], mine: list[tuple[str, str]],
-                   theirs: list[tuple[str, str]]) -> list[dict[str, str]]:
+def _merge_anchors(
+    base: list[tuple[str, str]], mine: list[tuple[str, str]], theirs: list[tuple[str, str]]
+) -> list[dict[str, str]]:
     removed = [a for a in base if a not in mine]
     kept = [a for a in theirs if a not in removed]
     kept += [a for a in mine if a not in base and a not in kept]

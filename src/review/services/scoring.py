@@ -84,8 +84,7 @@ class ScoreSession:
     """The state of one score while a submission is open. A save under way is never doubled: a save
     asked for meanwhile is queued, and leaving waits for it."""
 
-    def __init__(self, path: Path, reviewers: Sequence[str], rubric: RubricChoice,
-                 blind: bool = False) -> None:
+    def __init__(self, path: Path, reviewers: Sequence[str], rubric: RubricChoice, blind: bool = False) -> None:
         self.path = path
         self.reviewers = list(reviewers) or [store.default_reviewer()]
         self.rubric = rubric.rubric
@@ -140,19 +139,26 @@ class ScoreSession:
         elif (unsealed := scores.unsealed_for(self.reviewers)) is not None:
             # Shown to check, never trusted as it stands: saving seals what is in the form.
             older = unsealed
-            status.append(f"UNSEALED: the file holds an entry in your name for {unsealed.commit[:7]} that "
-                          "this console did not seal (saved by an older version, or planted). Its values are "
-                          "filled in as a draft for you to check; saving seals yours in its place.")
+            status.append(
+                f"UNSEALED: the file holds an entry in your name for {unsealed.commit[:7]} that "
+                "this console did not seal (saved by an older version, or planted). Its values are "
+                "filled in as a draft for you to check; saving seals yours in its place."
+            )
         return Start(older, older is not None, status)
 
     def stale_text(self, older: store.Review) -> str:
         shas = [sha for sha, _ in self.commits]
-        since = shas[shas.index(older.commit) + 1:] if older.commit in shas else []
+        since = shas[shas.index(older.commit) + 1 :] if older.commit in shas else []
         subjects = [subject for sha, subject in self.commits if sha in since]
-        what = f"{len(since)} new commit(s): " + "; ".join(subjects[:3]) if since else \
-            "that commit is no longer in this history (rewritten?)"
-        return (f"STALE: your {older.state} review was for {older.commit[:7]}; HEAD is "
-                f"{(self.head or '?')[:7]}, {what}. Its values are filled in as a draft for HEAD.")
+        what = (
+            f"{len(since)} new commit(s): " + "; ".join(subjects[:3])
+            if since
+            else "that commit is no longer in this history (rewritten?)"
+        )
+        return (
+            f"STALE: your {older.state} review was for {older.commit[:7]}; HEAD is "
+            f"{(self.head or '?')[:7]}, {what}. Its values are filled in as a draft for HEAD."
+        )
 
     def open_note(self) -> bool:
         """The note is on screen: True when that is news (the header then says so)."""
@@ -178,13 +184,21 @@ class ScoreSession:
         return f"will save as {form_state.upper()}"
 
     def header(self, form_state: str, missing: Sequence[str] = ()) -> str:
-        gate = "note read ✓ (it was on screen)" if self.note_opened else \
-            "note NOT on screen yet (2 shows it; final needs it)"
+        gate = (
+            "note read ✓ (it was on screen)"
+            if self.note_opened
+            else "note NOT on screen yet (2 shows it; final needs it)"
+        )
         where = f"{self.path.name} @ {(self.head or '?')[:7]}"
         who = " + ".join(self.people)
         # The gate on a line of its own: at 80 columns a wrapped header left a "·" at a line's end.
-        return (safe_line(f"{self.rubric.version} · {where} · reviewing as {who} · "
-                          f"{self.will_save(form_state, missing)}", 400) + "\n" + gate)
+        return (
+            safe_line(
+                f"{self.rubric.version} · {where} · reviewing as {who} · {self.will_save(form_state, missing)}", 400
+            )
+            + "\n"
+            + gate
+        )
 
     def toggled_text(self, form_state: str, missing: Sequence[str]) -> str:
         """What F just asked for, and what a save would write now."""
@@ -216,8 +230,9 @@ class ScoreSession:
 
     # ----------------------------------------------------------------- saving
 
-    def review(self, values: dict, missing: Sequence[str], harness: str | None,
-               ai_share: float | None) -> tuple[store.Review, list[str]]:
+    def review(
+        self, values: dict, missing: Sequence[str], harness: str | None, ai_share: float | None
+    ) -> tuple[store.Review, list[str]]:
         """The entry the form's `values` make, and why it is not final when final was asked for: a
         signal with no tier (`missing`), the note never on screen — every reason, every time."""
         assert self.head is not None
@@ -227,10 +242,19 @@ class ScoreSession:
             state = "draft"
             notes.append("final refused — " + "; ".join(refused))
         entry = store.Review(
-            reviewers=list(self.reviewers), commit=self.head, state=state, rubric_version=self.rubric.version,
-            tiers=values["tiers"], comments=values["comments"], comment=values["comment"],
-            flags=values["flags"], anchored=values["anchored"], note_opened=self.note_opened, harness=harness,
-            ai_share=ai_share)
+            reviewers=list(self.reviewers),
+            commit=self.head,
+            state=state,
+            rubric_version=self.rubric.version,
+            tiers=values["tiers"],
+            comments=values["comments"],
+            comment=values["comment"],
+            flags=values["flags"],
+            anchored=values["anchored"],
+            note_opened=self.note_opened,
+            harness=harness,
+            ai_share=ai_share,
+        )
         return entry, notes
 
     def to_write(self, values: dict, autosave: bool) -> dict:
@@ -248,8 +272,10 @@ class ScoreSession:
         else None."""
         if self.loaded is not None:
             if score_merge.same(review.values(), self.loaded.values()):
-                return (f"nothing to save: {store.score_path(self.path).name} already holds these values "
-                        f"(revision {self.loaded.revision}); nothing written")
+                return (
+                    f"nothing to save: {store.score_path(self.path).name} already holds these values "
+                    f"(revision {self.loaded.revision}); nothing written"
+                )
             return None
         if score_merge.same(review.values(), score_merge.EMPTY):
             return "nothing to save: no tier, flag or comment chosen yet; nothing written"
@@ -270,8 +296,9 @@ class ScoreSession:
         self.saving = True
         return self.loaded
 
-    def write(self, review: store.Review, base: store.Review | None,
-              on_wait: Callable[[float], None] | None = None) -> Written:
+    def write(
+        self, review: store.Review, base: store.Review | None, on_wait: Callable[[float], None] | None = None
+    ) -> Written:
         """Save through the store's lock and merge, then read the file back (run it in a worker)."""
         try:
             saved = store.save(self.path, review, on_wait=on_wait, merge=True, base=base)
@@ -281,8 +308,9 @@ class ScoreSession:
             return Written(problem=str(error))
         return Written(saved, store.read_scores(self.path))
 
-    def saved(self, review: store.Review, scores: store.ScoreFile, sent: dict, form_values: dict,
-              autosave: bool) -> Rebased:
+    def saved(
+        self, review: store.Review, scores: store.ScoreFile, sent: dict, form_values: dict, autosave: bool
+    ) -> Rebased:
         """A save landed. The form keeps what was typed since it began (`form_values` against `sent`)
         and takes what the store merged in from another console; a save the reviewer asked for
         decides the fields in conflict (theirs: this console's)."""
@@ -303,8 +331,7 @@ class ScoreSession:
         status = self.wording.taken_text(taken, review, own=True) if taken else ""
         return Rebased(merged.values, landed, status, self.conflicts)
 
-    def refused(self, problem: str, theirs: store.Review | None,
-                form_values: dict) -> tuple[str, Rebased | None]:
+    def refused(self, problem: str, theirs: store.Review | None, form_values: dict) -> tuple[str, Rebased | None]:
         """A save that did not land: the reviewer decides what next (nothing queued survives). A
         conflict: what only the other console changed is taken into the form, and the fields both
         changed keep this console's values on screen, shown beside the other's."""
@@ -318,8 +345,9 @@ class ScoreSession:
     def rebase(self, theirs: store.Review, form_values: dict) -> Rebased:
         """Another console saved our entry as `theirs`: merge the form into it (against the entry as
         loaded), keep the fields both changed as ours until decided, and build on `theirs` from now."""
-        merged = score_merge.merge(self.base_values(), form_values, theirs.values(),
-                                   [conflict.field for conflict in self.conflicts])
+        merged = score_merge.merge(
+            self.base_values(), form_values, theirs.values(), [conflict.field for conflict in self.conflicts]
+        )
         self.loaded = theirs
         self.conflicts = merged.conflicts
         self.conflict_with = theirs if merged.conflicts else None
@@ -373,7 +401,7 @@ class ScoreSession:
     # ----------------------------------------------------------------- leaving
 
     def leave(self, then: str, form_dirty: bool) -> str:
-        """"go" now, "wait" for the save under way (everything is in it), or "ask" first: the form
+        """ "go" now, "wait" for the save under way (everything is in it), or "ask" first: the form
         holds changes autosave may not have written."""
         if self.started and form_dirty:
             return "ask"
@@ -392,10 +420,12 @@ class ScoreSession:
         if not self.started or self.saving:
             return None
         before = {(r.who, r.commit): r.revision for r in (self.scores.reviews if self.scores else [])}
-        notices = [f"{review.who} saved their review of {self.path.name}: {review.state} (under the rubric, "
-                   "Other reviews)" for review in scores.reviews
-                   if tuple(sorted(review.reviewers)) != self.people
-                   and before.get((review.who, review.commit)) != review.revision]
+        notices = [
+            f"{review.who} saved their review of {self.path.name}: {review.state} (under the rubric, Other reviews)"
+            for review in scores.reviews
+            if tuple(sorted(review.reviewers)) != self.people
+            and before.get((review.who, review.commit)) != review.revision
+        ]
         self.scores = scores
         mine = scores.find((self.people, self.head or ""))
         loaded = self.loaded

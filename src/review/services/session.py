@@ -58,8 +58,9 @@ class Session:
     def base(self) -> str | None:
         return cohort.cohort_base(self.cohort_dir)
 
-    def analyse(self, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None = None,
-                on_diff: DiffListener | None = None) -> analysis.Analysis:
+    def analyse(
+        self, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None = None, on_diff: DiffListener | None = None
+    ) -> analysis.Analysis:
         """The submission at its HEAD, understood; computed once per (submission, HEAD, base).
         `on_diff` gets the diff's first lines and then the whole diff, each as soon as it is parsed
         by whichever thread is computing it (a late listener may get the first lines after the whole:
@@ -67,8 +68,9 @@ class Session:
         base = self.base()
         return self._analyse((str(repo.source), repo.head, base), repo, commits, on_diff)
 
-    def _analyse(self, key: Key, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None,
-                 on_diff: DiffListener | None) -> analysis.Analysis:
+    def _analyse(
+        self, key: Key, repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None, on_diff: DiffListener | None
+    ) -> analysis.Analysis:
         base = key[2]
         early = None
         with self._lock:
@@ -112,8 +114,9 @@ class Session:
         """Hold `result` as the newest; let the oldest go past either bound (called under the lock)."""
         self._analyses[key] = result
         self._weights[key] = diff_lines(result)
-        while len(self._analyses) > 1 and (len(self._analyses) > self.max_analyses
-                                           or sum(self._weights.values()) > self.max_lines):
+        while len(self._analyses) > 1 and (
+            len(self._analyses) > self.max_analyses or sum(self._weights.values()) > self.max_lines
+        ):
             oldest, _ = self._analyses.popitem(last=False)
             del self._weights[oldest]
 
@@ -153,8 +156,9 @@ class Session:
     # ----------------------------------------------------------------- what ran before
 
     @staticmethod
-    def earlier_runs(commits: list[gitsafe.Commit]) -> tuple[dict[str, runner.SuiteResult],
-                                                             dict[str, candidate_tests.TestRun]]:
+    def earlier_runs(
+        commits: list[gitsafe.Commit],
+    ) -> tuple[dict[str, runner.SuiteResult], dict[str, candidate_tests.TestRun]]:
         """Suites and the candidate's own test runs already cached for these commits."""
         suites = {c.sha: s for c in commits for s in [runner.cached_suite(c.sha)] if s is not None}
         tests = {c.sha: t for c in commits for t in [candidate_tests.cached_tests(c.sha)] if t is not None}

@@ -37,8 +37,10 @@ MAX_SCORE_FILE = 4 << 20  # thousands of reviews; a larger file is not ours
 
 class SaveConflict(StoreError):
     def __init__(self, theirs: Review, conflicts: tuple[score_merge.Conflict, ...] = ()) -> None:
-        super().__init__(f"this review was changed on disk since you opened it (revision {theirs.revision}, "
-                         f"updated {theirs.updated})")
+        super().__init__(
+            f"this review was changed on disk since you opened it (revision {theirs.revision}, "
+            f"updated {theirs.updated})"
+        )
         self.theirs = theirs
         # The fields both sides changed (empty when there was nothing to merge against).
         self.conflicts = conflicts
@@ -86,18 +88,29 @@ class Review:
 
     def values(self) -> dict:
         """What the reviewer chose, in the rubric form's shape (what a merge compares)."""
-        return {"tiers": dict(self.tiers), "comments": {k: v for k, v in self.comments.items() if v},
-                "flags": list(self.flags), "comment": self.comment,
-                "anchored": [dict(a) for a in self.anchored], "state": self.state}
+        return {
+            "tiers": dict(self.tiers),
+            "comments": {k: v for k, v in self.comments.items() if v},
+            "flags": list(self.flags),
+            "comment": self.comment,
+            "anchored": [dict(a) for a in self.anchored],
+            "state": self.state,
+        }
 
     @property
     def who(self) -> str:
         return " + ".join(sorted(self.reviewers))
 
     def to_toml(self) -> dict:
-        data = {"reviewers": sorted(self.reviewers), "commit": self.commit, "state": self.state,
-                "rubric_version": self.rubric_version, "revision": self.revision,
-                "created": self.created, "updated": self.updated}
+        data = {
+            "reviewers": sorted(self.reviewers),
+            "commit": self.commit,
+            "state": self.state,
+            "rubric_version": self.rubric_version,
+            "revision": self.revision,
+            "created": self.created,
+            "updated": self.updated,
+        }
         for name in ("note_opened", "harness", "ai_share"):
             value = getattr(self, name)
             if value is not None:
@@ -122,16 +135,23 @@ class Review:
         reviewers = data.get("reviewers", [])
         return cls(
             reviewers=[str(r) for r in reviewers] if isinstance(reviewers, list) else [str(reviewers)],
-            commit=str(data.get("commit", "")), state=str(data.get("state", "draft")),
+            commit=str(data.get("commit", "")),
+            state=str(data.get("state", "draft")),
             rubric_version=str(data.get("rubric_version", "")),
             tiers={str(k): str(v) for k, v in (data.get("tiers") or {}).items()},
             comments={str(k): str(v) for k, v in (data.get("comments") or {}).items()},
-            comment=str(data.get("comment", "")), flags=[str(f) for f in data.get("flags", [])],
+            comment=str(data.get("comment", "")),
+            flags=[str(f) for f in data.get("flags", [])],
             anchored=_anchored(data.get("anchored")),
-            note_opened=data.get("note_opened"), harness=data.get("harness"), ai_share=data.get("ai_share"),
-            created=str(data.get("created", "")), updated=str(data.get("updated", "")),
-            revision=int(data.get("revision", 0) or 0), seal=str(data.get("seal", "")),
-            extra={k: v for k, v in data.items() if k not in REVIEW_FIELDS}, raw=data,
+            note_opened=data.get("note_opened"),
+            harness=data.get("harness"),
+            ai_share=data.get("ai_share"),
+            created=str(data.get("created", "")),
+            updated=str(data.get("updated", "")),
+            revision=int(data.get("revision", 0) or 0),
+            seal=str(data.get("seal", "")),
+            extra={k: v for k, v in data.items() if k not in REVIEW_FIELDS},
+            raw=data,
         )
 
 
@@ -140,8 +160,24 @@ def _anchored(value: object) -> list[dict[str, str]]:
     return [{"at": str(a.get("at", "")), "text": str(a.get("text", ""))} for a in items if isinstance(a, dict)]
 
 
-REVIEW_FIELDS = {"reviewers", "commit", "state", "rubric_version", "tiers", "comments", "comment", "flags",
-                 "anchored", "note_opened", "harness", "ai_share", "created", "updated", "revision", "seal"}
+REVIEW_FIELDS = {
+    "reviewers",
+    "commit",
+    "state",
+    "rubric_version",
+    "tiers",
+    "comments",
+    "comment",
+    "flags",
+    "anchored",
+    "note_opened",
+    "harness",
+    "ai_share",
+    "created",
+    "updated",
+    "revision",
+    "seal",
+}
 
 
 @dataclass
@@ -163,22 +199,28 @@ class ScoreFile:
         who = first.get("reviewers")
         who_text = " + ".join(str(name) for name in who) if isinstance(who, list) else "?"
         more = f" and {len(self.unsealed) - 1} more" if len(self.unsealed) > 1 else ""
-        return (f"{self.path.name}: entry by {who_text[:60]!r}{more} not counted — {why} "
-                "(planted by someone without the reviewers' key, or sealed on another machine: see the README)")
+        return (
+            f"{self.path.name}: entry by {who_text[:60]!r}{more} not counted — {why} "
+            "(planted by someone without the reviewers' key, or sealed on another machine: see the README)"
+        )
 
     def find(self, key: tuple[tuple[str, ...], str]) -> Review | None:
         return next((r for r in self.reviews if r.key == key), None)
 
     def unsealed_for(self, reviewers: list[str]) -> Review | None:
         """The last unsealed entry in these reviewers' name (to show them, never to count)."""
-        mine = [entry for entry, _why in self.unsealed if isinstance(entry.get("reviewers"), list)
-                and sorted(map(str, entry["reviewers"])) == sorted(reviewers)]
+        mine = [
+            entry
+            for entry, _why in self.unsealed
+            if isinstance(entry.get("reviewers"), list) and sorted(map(str, entry["reviewers"])) == sorted(reviewers)
+        ]
         return Review.from_toml(mine[-1]) if mine else None
 
     def latest_for(self, reviewers: list[str]) -> Review | None:
         """This reviewer's (or pair's) most recently updated entry, at any commit."""
-        mine = [(r.updated, index, r) for index, r in enumerate(self.reviews)
-                if sorted(r.reviewers) == sorted(reviewers)]
+        mine = [
+            (r.updated, index, r) for index, r in enumerate(self.reviews) if sorted(r.reviewers) == sorted(reviewers)
+        ]
         return max(mine, key=lambda item: item[:2])[2] if mine else None  # ties: the later entry
 
 
@@ -188,10 +230,15 @@ def score_path(submission: Path) -> Path:
 
 TIER_VALUES = ("weak", "acceptable", "strong", "no-decision")
 _SHAPES: dict[str, tuple[type, str]] = {
-    "reviewers": (list, "a list of names"), "commit": (str, "a commit id in quotes"),
-    "state": (str, '"draft" or "final"'), "tiers": (dict, "a table of signal = tier"),
-    "comments": (dict, "a table of signal = comment"), "comment": (str, "text"), "flags": (list, "a list of flag ids"),
-    "anchored": (list, "a list of {at, text} tables"), "revision": (int, "a number"),
+    "reviewers": (list, "a list of names"),
+    "commit": (str, "a commit id in quotes"),
+    "state": (str, '"draft" or "final"'),
+    "tiers": (dict, "a table of signal = tier"),
+    "comments": (dict, "a table of signal = comment"),
+    "comment": (str, "text"),
+    "flags": (list, "a list of flag ids"),
+    "anchored": (list, "a list of {at, text} tables"),
+    "revision": (int, "a number"),
 }
 
 
@@ -315,9 +362,16 @@ def reviewer_states(scores: ScoreFile, head: str | None) -> dict[str, str]:
     return states
 
 
-def save(submission: Path, review: Review, base_revision: int | None = None, force: bool = False,
-         on_wait: Callable[[float], None] | None = None, *, merge: bool = False,
-         base: Review | None = None) -> Review:
+def save(
+    submission: Path,
+    review: Review,
+    base_revision: int | None = None,
+    force: bool = False,
+    on_wait: Callable[[float], None] | None = None,
+    *,
+    merge: bool = False,
+    base: Review | None = None,
+) -> Review:
     """Save one review entry, merged into whatever is on disk now. Returns the entry as saved.
 
     `base_revision`: the entry's revision when the reviewer loaded it (None: it did not exist).
@@ -342,8 +396,10 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
         if current.problem:
             raise StoreError(f"{current.problem}; it was not overwritten, and your review is still in the form")
         if current.schema > SCHEMA:
-            raise StoreError(f"{path.name} was written by a newer version of review (schema {current.schema}, this one "
-                             f"writes {SCHEMA}); it was not overwritten: upgrade review. Your review is still in the form")
+            raise StoreError(
+                f"{path.name} was written by a newer version of review (schema {current.schema}, this one "
+                f"writes {SCHEMA}); it was not overwritten: upgrade review. Your review is still in the form"
+            )
         on_disk = current.find(review.key)
         disk_revision = on_disk.revision if on_disk else None
         if merge and on_disk is not None and disk_revision != base_revision:
@@ -364,10 +420,17 @@ def save(submission: Path, review: Review, base_revision: int | None = None, for
         reviews = [saved if r.key == saved.key else r for r in current.reviews]
         if on_disk is None:
             reviews.append(saved)
-        document = {**current.extra, "schema": SCHEMA, "submission": submission.name,
-                    "reviews": [r.raw if r.raw is not None else r.to_toml() for r in reviews] + [
-                        entry for entry, _why in current.unsealed  # kept as they were, unless this save replaces one
-                        if Review.from_toml(entry).key != saved.key]}
+        document = {
+            **current.extra,
+            "schema": SCHEMA,
+            "submission": submission.name,
+            "reviews": [r.raw if r.raw is not None else r.to_toml() for r in reviews]
+            + [
+                entry
+                for entry, _why in current.unsealed  # kept as they were, unless this save replaces one
+                if Review.from_toml(entry).key != saved.key
+            ],
+        }
         _remove_stale_temps(path)  # under the lock no save is writing: any temp file is a crashed one's
         _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
     return saved
@@ -381,9 +444,18 @@ def _merged(mine: Review, base: Review | None, theirs: Review, force: bool) -> R
         raise SaveConflict(theirs, merged.conflicts)
     values = merged.values
     opened = [when for when in (mine.note_opened, theirs.note_opened) if when]
-    return Review(**{**mine.__dict__, "tiers": values["tiers"], "comments": values["comments"],
-                     "flags": values["flags"], "comment": values["comment"], "anchored": values["anchored"],
-                     "state": values["state"], "note_opened": min(opened) if opened else None})
+    return Review(
+        **{
+            **mine.__dict__,
+            "tiers": values["tiers"],
+            "comments": values["comments"],
+            "flags": values["flags"],
+            "comment": values["comment"],
+            "anchored": values["anchored"],
+            "state": values["state"],
+            "note_opened": min(opened) if opened else None,
+        }
+    )
 
 
 def replace_file(path: Path, document: dict) -> None:
@@ -411,7 +483,9 @@ def _atomic_write(path: Path, data: bytes) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except PermissionError:
-        raise StoreError(f"cannot write in {path.parent}: permission denied; your review is still in the form") from None
+        raise StoreError(
+            f"cannot write in {path.parent}: permission denied; your review is still in the form"
+        ) from None
     except OSError as error:
         raise StoreError(f"cannot write in {path.parent}: {error.strerror}; your review is still in the form") from None
     try:
@@ -433,4 +507,3 @@ def _atomic_write(path: Path, data: bytes) -> None:
         os.fsync(directory)
     finally:
         os.close(directory)
-

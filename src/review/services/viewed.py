@@ -84,8 +84,9 @@ def mark(submission: Path, reviewers: list[str], changes: dict[str, str | None])
         if current.problem:
             raise StoreError(f"{current.problem}; it was not overwritten, and the mark was not kept")
         if current.schema > store.SCHEMA:
-            raise StoreError(f"{path.name} was written by a newer version of review (schema {current.schema}); "
-                             "the mark was not kept")
+            raise StoreError(
+                f"{path.name} was written by a newer version of review (schema {current.schema}); the mark was not kept"
+            )
         entries = _entries(current)
         mine = marks(current, people).files
         for file_path, blob in changes.items():
@@ -97,9 +98,13 @@ def mark(submission: Path, reviewers: list[str], changes: dict[str, str | None])
         entry["seal"] = seal.sign(entry, secret)
         # Other reviewers' entries (and unsealed ones in this name) stay as they were; ours is replaced.
         others = [each for each in entries if _who(each) != tuple(people) or seal.check(each, secret) is not None]
-        document = {**current.extra, "schema": store.SCHEMA, "submission": submission.name,
-                    "reviews": [review.raw if review.raw is not None else review.to_toml()
-                                for review in current.reviews] + [raw for raw, _why in current.unsealed],
-                    FIELD: [*others, entry]}
+        document = {
+            **current.extra,
+            "schema": store.SCHEMA,
+            "submission": submission.name,
+            "reviews": [review.raw if review.raw is not None else review.to_toml() for review in current.reviews]
+            + [raw for raw, _why in current.unsealed],
+            FIELD: [*others, entry],
+        }
         store.replace_file(path, document)
     return Marks(mine)

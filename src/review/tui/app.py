@@ -47,12 +47,21 @@ class ReviewApp(App[None]):
 
         files: dict[str, store.ScoreFile]
 
-    def __init__(self, cohort_dir: Path, theme: str = themes.DEFAULT_THEME, reviewers: tuple[str, ...] = (),
-                 theme_load: themes.ThemeLoad | None = None, run_harness: bool = True, blind: bool = False,
-                 anonymous: bool = False, keymap: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        cohort_dir: Path,
+        theme: str = themes.DEFAULT_THEME,
+        reviewers: tuple[str, ...] = (),
+        theme_load: themes.ThemeLoad | None = None,
+        run_harness: bool = True,
+        blind: bool = False,
+        anonymous: bool = False,
+        keymap: dict[str, str] | None = None,
+    ) -> None:
         super().__init__()
-        self.context = ConsoleContext(self, cohort_dir, reviewers, blind=blind, run_harness=run_harness,
-                                      anonymous=anonymous)
+        self.context = ConsoleContext(
+            self, cohort_dir, reviewers, blind=blind, run_harness=run_harness, anonymous=anonymous
+        )
         self.requested_theme = theme
         self.theme_load = theme_load or themes.load_themes()
         # None: read in a worker once running (the command line hands over the one it checked).
@@ -89,8 +98,7 @@ class ReviewApp(App[None]):
         except Exception:
             bundled = themes.DEFAULT_THEME in self.available_themes
             self.theme = themes.DEFAULT_THEME if bundled else "textual-dark"
-            self.notify(f"Unknown theme {self.requested_theme!r}; using {self.theme}.", severity="error",
-                        markup=False)
+            self.notify(f"Unknown theme {self.requested_theme!r}; using {self.theme}.", severity="error", markup=False)
         for failure in self.theme_load.failures:
             self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
         if self.given_keymap is None:
@@ -202,8 +210,7 @@ class ReviewApp(App[None]):
         if self.score_stamps is not None:
             changed = store.changed_names(self.score_stamps, stamps)
             if changed:
-                self.post_message(self.ScoresChanged(
-                    {name: store.read_scores(cohort_dir / name) for name in changed}))
+                self.post_message(self.ScoresChanged({name: store.read_scores(cohort_dir / name) for name in changed}))
         self.score_stamps = stamps
 
     @on(ScoresChanged)
@@ -252,8 +259,15 @@ class ReviewApp(App[None]):
         # ctrl+c: the same question, never a silent loss.
         self.run_worker(self.action_quit(), name="quit")
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
         if timeout is None and severity == "information":
             timeout = self.INFORMATION_SECONDS
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)

@@ -23,8 +23,16 @@ ScoreFiles = dict[str, store.ScoreFile]
 
 
 class ConsoleContext:
-    def __init__(self, app: App, cohort_dir: Path, reviewers: tuple[str, ...] = (), *, blind: bool = False,
-                 run_harness: bool = True, anonymous: bool = False) -> None:
+    def __init__(
+        self,
+        app: App,
+        cohort_dir: Path,
+        reviewers: tuple[str, ...] = (),
+        *,
+        blind: bool = False,
+        run_harness: bool = True,
+        anonymous: bool = False,
+    ) -> None:
         self.cohort_dir = cohort_dir
         # What triage reads, the submission screen reuses.
         self.session = Session(cohort_dir)

@@ -66,7 +66,7 @@ def load(path: Path | None = None) -> dict[str, str]:
         if binding_id not in known:
             problems.append(f"unknown binding id {binding_id!r}")
         elif not isinstance(keys, str) or not keys.strip():
-            problems.append(f"{binding_id!r}: keys must be a string such as \"ctrl+r\", not {keys!r}")
+            problems.append(f'{binding_id!r}: keys must be a string such as "ctrl+r", not {keys!r}')
     if problems:
         raise KeymapError(f"{path}: " + "; ".join(problems) + " (`?` in the console lists every binding id)")
     return {str(k): str(v) for k, v in data.items()}

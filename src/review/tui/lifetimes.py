@@ -23,8 +23,11 @@ def drop_closed_watchers(watched: object) -> None:
     """Forget the watchers of `watched` whose widget is closed (removed from the DOM)."""
     watchers: dict[str, list[tuple[object, object]]] = getattr(watched, WATCHERS, {})
     for entries in watchers.values():
-        entries[:] = [(node, callback) for node, callback in entries
-                      if not (getattr(node, "_closing", False) or getattr(node, "_closed", False))]
+        entries[:] = [
+            (node, callback)
+            for node, callback in entries
+            if not (getattr(node, "_closing", False) or getattr(node, "_closed", False))
+        ]
 
 
 class PrunedFooter(Footer):

@@ -25,8 +25,9 @@ def _colour(app: App, variable: str, fallback: str):
 
 def style(app: App, role: str, bold: bool = False, dim: bool = False, italic: bool = False) -> Style:
     """`role`: ok, bad, warn, info, or a theme variable's own name."""
-    return Style(color=_colour(app, ROLES.get(role, role), "white"), bold=bold or None, dim=dim or None,
-                 italic=italic or None)
+    return Style(
+        color=_colour(app, ROLES.get(role, role), "white"), bold=bold or None, dim=dim or None, italic=italic or None
+    )
 
 
 def key_style(app: App, index: int) -> Style:
@@ -35,8 +36,12 @@ def key_style(app: App, index: int) -> Style:
 
 # ----------------------------------------------------------------- contrast
 
-SYSTEMS = {"standard": ColorSystem.STANDARD, "256": ColorSystem.EIGHT_BIT, "truecolor": ColorSystem.TRUECOLOR,
-           "windows": ColorSystem.WINDOWS}
+SYSTEMS = {
+    "standard": ColorSystem.STANDARD,
+    "256": ColorSystem.EIGHT_BIT,
+    "truecolor": ColorSystem.TRUECOLOR,
+    "windows": ColorSystem.WINDOWS,
+}
 MIN_CONTRAST = 1.8  # below this (WCAG ratio) a colour on a background is not readable at a glance
 
 
@@ -44,6 +49,7 @@ def _luminance(triplet: ColorTriplet) -> float:
     def channel(value: int) -> float:
         c = value / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
     r, g, b = triplet
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
 

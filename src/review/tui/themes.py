@@ -63,8 +63,20 @@ def with_app_variables(variables: dict[str, str], low_colour: bool = False) -> d
             result[name] = under.blend(over, share).hex
     return result
 
-_COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent",
-                 "foreground", "background", "surface", "panel", "boost")
+
+_COLOR_FIELDS = (
+    "primary",
+    "secondary",
+    "warning",
+    "error",
+    "success",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+)
 _OTHER_FIELDS = {"name": str, "dark": bool, "luminosity_spread": float, "text_alpha": float, "variables": dict}
 
 
@@ -96,8 +108,11 @@ def parse_theme(path: Path) -> Theme:
             _check_color(path, key, value)
         elif key in _OTHER_FIELDS:
             expected = _OTHER_FIELDS[key]
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) if expected is float \
+            ok = (
+                isinstance(value, (int, float)) and not isinstance(value, bool)
+                if expected is float
                 else isinstance(value, expected)
+            )
             if not ok:
                 raise ThemeError(path, key, f"expected {expected.__name__}, got {type(value).__name__}")
         else:

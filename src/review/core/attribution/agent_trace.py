@@ -111,21 +111,40 @@ def read_trace(text: str, name: str = TRACE_PATH) -> Trace:
                         unreadable += 1
                         continue
                     if kind not in KINDS:
-                        trace.notices.append(Notice(FAMILY, f"{name} line {line_no}: {path}:{start}–{end} names "
-                                                            f"contributor type {kind[:40] or '(none)'!r}, not one "
-                                                            "the spec defines: read as unknown"))
+                        trace.notices.append(
+                            Notice(
+                                FAMILY,
+                                f"{name} line {line_no}: {path}:{start}–{end} names "
+                                f"contributor type {kind[:40] or '(none)'!r}, not one "
+                                "the spec defines: read as unknown",
+                            )
+                        )
                         kind = "unknown"
                     tool = _tool(tool_name, jsondata.text(who.get("model_id"))) if kind in ("ai", "mixed") else None
                     if kind in ("ai", "mixed") and tool is None:
                         kind = "unknown"  # a test agent: not an assistant
-                    trace.ranges.append(TraceRange(line_no, path, max(1, min(start, end)), max(1, start, end), kind,
-                                                   tool, revision, jsondata.text(span.get("content_hash")),
-                                                   bool(jsondata.text(own.get("type")))))
+                    trace.ranges.append(
+                        TraceRange(
+                            line_no,
+                            path,
+                            max(1, min(start, end)),
+                            max(1, start, end),
+                            kind,
+                            tool,
+                            revision,
+                            jsondata.text(span.get("content_hash")),
+                            bool(jsondata.text(own.get("type"))),
+                        )
+                    )
                     if len(trace.ranges) >= MAX_RANGES:
                         break
     if unreadable:
-        trace.notices.append(Notice(FAMILY, f"{name}: {unreadable} line(s) or range(s) are not records or ranges "
-                                            "the spec describes: not read"))
+        trace.notices.append(
+            Notice(
+                FAMILY,
+                f"{name}: {unreadable} line(s) or range(s) are not records or ranges the spec describes: not read",
+            )
+        )
     if cut:
         trace.notices.append(Notice(FAMILY, f"{name}: past {MAX_RANGES} ranges, {cut} more record(s) were not read"))
     return trace
@@ -170,9 +189,10 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
             skipped += 1
             continue
         # Its own path first, then every other: looked at lazily, each run charged to the search's budget.
-        ordered = itertools.chain(((span.path, first, texts) for first, texts in runs.get(span.path, [])),
-                                  ((path, first, texts) for path in paths if path != span.path
-                                   for first, texts in runs[path]))
+        ordered = itertools.chain(
+            ((span.path, first, texts) for first, texts in runs.get(span.path, [])),
+            ((path, first, texts) for path in paths if path != span.path for first, texts in runs[path]),
+        )
         hit = search.find(algorithm, wanted, span.end - span.start + 1, ordered)
         if hit is not None:
             found[index] = hit
@@ -181,21 +201,40 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
         else:
             missed += 1
     if missed:
-        trace.notices.append(Notice(FAMILY, f"{missed} range(s)' content hash matched none of the lines added at "
-                                            "HEAD (the lines changed since, or the writer hashed other text): "
-                                            "placed by their line numbers"))
+        trace.notices.append(
+            Notice(
+                FAMILY,
+                f"{missed} range(s)' content hash matched none of the lines added at "
+                "HEAD (the lines changed since, or the writer hashed other text): "
+                "placed by their line numbers",
+            )
+        )
     if unknown:
-        trace.notices.append(Notice(FAMILY, "content hashes in a form not recognised "
-                                            f"({', '.join(sorted(unknown)[:5])}): those ranges are placed by "
-                                            "their line numbers"))
+        trace.notices.append(
+            Notice(
+                FAMILY,
+                "content hashes in a form not recognised "
+                f"({', '.join(sorted(unknown)[:5])}): those ranges are placed by "
+                "their line numbers",
+            )
+        )
     if skipped:
-        trace.notices.append(Notice(FAMILY, f"{skipped} range(s)' content hash not looked for (the search's "
-                                            "time budget was spent): placed by their line numbers"))
+        trace.notices.append(
+            Notice(
+                FAMILY,
+                f"{skipped} range(s)' content hash not looked for (the search's "
+                "time budget was spent): placed by their line numbers",
+            )
+        )
     return found
 
 
-def place(trace: Trace, parents: dict[str, tuple[str, ...]], blame: Blame,
-          found: dict[int, tuple[str, int, int]] | None = None) -> list[LineRecord]:
+def place(
+    trace: Trace,
+    parents: dict[str, tuple[str, ...]],
+    blame: Blame,
+    found: dict[int, tuple[str, int, int]] | None = None,
+) -> list[LineRecord]:
     """Line records from the trace's ranges: those `found` by their hash at HEAD where they are; the
     rest at their record's revision or its child (`parents`: commit -> its parents, the history read),
     whichever introduced more of the record's surviving lines. A revision not in the history places
@@ -228,22 +267,41 @@ def place(trace: Trace, parents: dict[str, tuple[str, ...]], blame: Blame,
     for indexes in by_record.values():
         revision = trace.ranges[indexes[0]].revision
         if revision is None:  # no revision (the spec's minimal record): the lines at HEAD
-            records += [_record(span, span.path, None, span.start, span.end) for span in map(trace.ranges.__getitem__, indexes)]
+            records += [
+                _record(span, span.path, None, span.start, span.end) for span in map(trace.ranges.__getitem__, indexes)
+            ]
             continue
         commit = _resolve(revision, parents)
         if commit is None:
             unplaced += [trace.ranges[i] for i in indexes]
             # No line placed, but the tool is named: a record that claims nothing names it.
-            records += [LineRecord(span.path, None, [], span.tool, f"Agent Trace (traces.jsonl line {span.line_no})",
-                                   FAMILY, span.order, False) for span in map(trace.ranges.__getitem__, indexes)]
+            records += [
+                LineRecord(
+                    span.path,
+                    None,
+                    [],
+                    span.tool,
+                    f"Agent Trace (traces.jsonl line {span.line_no})",
+                    FAMILY,
+                    span.order,
+                    False,
+                )
+                for span in map(trace.ranges.__getitem__, indexes)
+            ]
             continue
         # Its own lines, or its child's (the tree the agent edited was the revision's): the one that
         # introduced more of the record's lines that survive at HEAD; the child when they tie.
         candidates = [*children.get(commit, []), commit]
-        best = max(candidates, key=lambda c: sum(surviving(c, trace.ranges[i].path, trace.ranges[i].start,
-                                                           trace.ranges[i].end) for i in indexes))
+        best = max(
+            candidates,
+            key=lambda c: sum(
+                surviving(c, trace.ranges[i].path, trace.ranges[i].start, trace.ranges[i].end) for i in indexes
+            ),
+        )
         how = f", at {commit[:7]}" if best == commit else f", at {best[:7]}, the commit after revision {commit[:7]}"
-        records += [_record(span, span.path, best, span.start, span.end, how) for span in map(trace.ranges.__getitem__, indexes)]
+        records += [
+            _record(span, span.path, best, span.start, span.end, how) for span in map(trace.ranges.__getitem__, indexes)
+        ]
     _say_unplaced(trace, unplaced)
     _say_unknown(trace)
     return records
@@ -272,8 +330,14 @@ def _say_unplaced(trace: Trace, unplaced: list[TraceRange]) -> None:
             break
         tools = sorted({s.tool for s in spans if s.tool}) or ["no assistant"]
         where = ", ".join(s.where() for s in spans[:5]) + (f" and {len(spans) - 5} more" if len(spans) > 5 else "")
-        trace.notices.append(Notice(FAMILY, f"revision {revision[:12]} is not in this history (rewritten, or "
-                                            f"never committed): {', '.join(tools)} on {where} not placed", True))
+        trace.notices.append(
+            Notice(
+                FAMILY,
+                f"revision {revision[:12]} is not in this history (rewritten, or "
+                f"never committed): {', '.join(tools)} on {where} not placed",
+                True,
+            )
+        )
 
 
 def _say_unknown(trace: Trace) -> None:
@@ -282,8 +346,10 @@ def _say_unknown(trace: Trace) -> None:
         trace.notices.append(Notice(FAMILY, f"{mixed} range(s) marked mixed ({MIXED})"))
     unknown = [s for s in trace.ranges if s.kind == "unknown"]
     for span in unknown[:MAX_LISTED]:
-        trace.notices.append(Notice(FAMILY, f"traces.jsonl line {span.line_no}: {span.where()} is of unknown "
-                                            "origin: not counted as AI"))
+        trace.notices.append(
+            Notice(FAMILY, f"traces.jsonl line {span.line_no}: {span.where()} is of unknown origin: not counted as AI")
+        )
     if len(unknown) > MAX_LISTED:
-        trace.notices.append(Notice(FAMILY, f"{len(unknown) - MAX_LISTED} more range(s) of unknown origin: not "
-                                            "counted as AI"))
+        trace.notices.append(
+            Notice(FAMILY, f"{len(unknown) - MAX_LISTED} more range(s) of unknown origin: not counted as AI")
+        )

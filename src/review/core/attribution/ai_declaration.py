@@ -38,8 +38,10 @@ MAX_LINES = 2000
 MAX_LINE = 400  # a longer line is no field of the format: said, not read
 MAX_ENTRIES = 20_000  # file entries made from the levels (components × the files under each)
 
-_ENTRY = re.compile(r"^(?P<indent>[ \t]*)(?P<key>\"[^\"]{1,300}\"|'[^']{1,300}'|[^\s:#\"'][^:#]{0,300}?)\s*:"
-                    r"(?:\s+(?P<value>[^#]*?))?\s*(?:#.*)?$")
+_ENTRY = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<key>\"[^\"]{1,300}\"|'[^']{1,300}'|[^\s:#\"'][^:#]{0,300}?)\s*:"
+    r"(?:\s+(?P<value>[^#]*?))?\s*(?:#.*)?$"
+)
 
 
 @dataclass
@@ -80,12 +82,13 @@ def parse_declaration(text: str) -> Declaration:
         found.problems.append((1, "no front matter (a first line of ---): its levels cannot be read"))
         found.body = text
         return found
-    end = next((index for index in range(1, min(len(lines), MAX_LINES)) if lines[index].strip() in ("---", "...")),
-               None)
+    end = next(
+        (index for index in range(1, min(len(lines), MAX_LINES)) if lines[index].strip() in ("---", "...")), None
+    )
     if end is None:
         found.problems.append((1, "the front matter never ends (no closing ---): its levels cannot be read"))
         return found
-    found.body, found.body_line = "\n".join(lines[end + 1:]), end + 2
+    found.body, found.body_line = "\n".join(lines[end + 1 :]), end + 2
     found.lines = {index + 1: lines[index].strip()[:200] for index in range(end)}
     table: dict[str, Said] | None = None
     for index in range(1, end):
@@ -102,8 +105,9 @@ def parse_declaration(text: str) -> Declaration:
             if key == "level":
                 found.level = _level(found, index + 1, raw, value)
             elif table is None and key != "version":
-                found.problems.append((index + 1, f"{key} is not a field of the format (version, level, "
-                                                  "processes, components)"))
+                found.problems.append(
+                    (index + 1, f"{key} is not a field of the format (version, level, processes, components)")
+                )
             continue
         if table is None:
             found.problems.append((index + 1, f"not under processes or components: {raw.strip()[:80]}"))
@@ -120,8 +124,9 @@ def parse_declaration(text: str) -> Declaration:
 def _level(found: Declaration, line_no: int, raw: str, value: str) -> Said | None:
     level = value.strip().lower()
     if level not in LEVELS:
-        found.problems.append((line_no, f"{value.strip()[:40] or 'an empty value'} is not a level of the format "
-                                        f"({' | '.join(LEVELS)})"))
+        found.problems.append(
+            (line_no, f"{value.strip()[:40] or 'an empty value'} is not a level of the format ({' | '.join(LEVELS)})")
+        )
         return None
     return Said(line_no, raw.strip(), level)
 
@@ -150,8 +155,12 @@ def declaration_entries(found: Declaration, files: list[str], tool: str, source:
         entries += _covering(said, under or [component], tool, source)
     if len(entries) > MAX_ENTRIES:
         # Many components, each over a large diff: what is past the bound is said, not read.
-        problems.append((entries[MAX_ENTRIES].line_no, f"{len(entries) - MAX_ENTRIES:,} file entries past "
-                                                       f"the first {MAX_ENTRIES:,} were not read"))
+        problems.append(
+            (
+                entries[MAX_ENTRIES].line_no,
+                f"{len(entries) - MAX_ENTRIES:,} file entries past the first {MAX_ENTRIES:,} were not read",
+            )
+        )
         entries = entries[:MAX_ENTRIES]
     for line_no, problem in problems:
         entries.append(NoteEntry(line_no, found.lines.get(line_no, ""), "unread", file=source, reason=problem))
@@ -165,11 +174,27 @@ def _covering(said: Said, paths: list[str], tool: str, source: str, whole_work: 
         return [_told(said, tool, source)]
     if said.level == "none" and whole_work:
         return [NoteEntry(said.line_no, said.raw, "none", file=source)]
-    return [NoteEntry(said.line_no, said.raw, "file", path=path, who=tool if said.level in WROTE else "me",
-                      tool=tool if said.level in WROTE else None, file=source) for path in paths]
+    return [
+        NoteEntry(
+            said.line_no,
+            said.raw,
+            "file",
+            path=path,
+            who=tool if said.level in WROTE else "me",
+            tool=tool if said.level in WROTE else None,
+            file=source,
+        )
+        for path in paths
+    ]
 
 
 def _told(said: Said, tool: str, source: str) -> NoteEntry:
     """A level that names the tool and no lines (a part, or a process with no files): listed unmapped."""
-    return NoteEntry(said.line_no, f"{said.raw} (the AI acted on a part; which lines is not said)"
-                     if said.level in PART else said.raw, "prose", who=tool, tool=tool, file=source)
+    return NoteEntry(
+        said.line_no,
+        f"{said.raw} (the AI acted on a part; which lines is not said)" if said.level in PART else said.raw,
+        "prose",
+        who=tool,
+        tool=tool,
+        file=source,
+    )

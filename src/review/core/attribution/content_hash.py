@@ -23,13 +23,13 @@ def murmur3_32(data: bytes, seed: int = 0) -> int:
     c1, c2 = 0xCC9E2D51, 0x1B873593
     h = seed & _MASK
     blocks = len(data) // 4
-    for (k,) in struct.iter_unpack("<I", data[:blocks * 4]):
+    for (k,) in struct.iter_unpack("<I", data[: blocks * 4]):
         k = (k * c1) & _MASK
         k = ((k << 15) | (k >> 17)) & _MASK
         h ^= (k * c2) & _MASK
         h = ((h << 13) | (h >> 19)) & _MASK
         h = (h * 5 + 0xE6546B64) & _MASK
-    tail = data[blocks * 4:]
+    tail = data[blocks * 4 :]
     if tail:
         k = int.from_bytes(tail, "little")
         k = (k * c1) & _MASK
@@ -60,8 +60,17 @@ _ALGORITHMS: dict[str, tuple[Callable[[bytes], str], int]] = {
     "sha1": (lambda data: hashlib.sha1(data).hexdigest(), 1),
     "md5": (lambda data: hashlib.md5(data).hexdigest(), 1),
 }
-_ALIASES = {"murmur": "murmur3", "murmur32": "murmur3", "murmur332": "murmur3", "murmur32v3": "murmur3",
-            "mmh3": "murmur3", "fnv1a32": "fnv1a", "fnv": "fnv1a", "sha2": "sha256", "crc": "crc32"}
+_ALIASES = {
+    "murmur": "murmur3",
+    "murmur32": "murmur3",
+    "murmur332": "murmur3",
+    "murmur32v3": "murmur3",
+    "mmh3": "murmur3",
+    "fnv1a32": "fnv1a",
+    "fnv": "fnv1a",
+    "sha2": "sha256",
+    "crc": "crc32",
+}
 _HASH = re.compile(r"^\s*([A-Za-z0-9_-]{1,24})\s*:\s*([0-9A-Fa-f]{8,128})\s*$")
 # Bytes hashed (times each algorithm's cost), plus a charge per window and per run looked at, in one
 # submission's search: a bound on its time (about a third of a second at most).
@@ -102,8 +111,9 @@ class Search:
     def exhausted(self) -> bool:
         return self.spent >= self.budget
 
-    def find(self, algorithm: str, wanted: str, length: int,
-             runs: Iterable[tuple[str, int, list[bytes]]]) -> tuple[str, int, int] | None:
+    def find(
+        self, algorithm: str, wanted: str, length: int, runs: Iterable[tuple[str, int, list[bytes]]]
+    ) -> tuple[str, int, int] | None:
         """(path, first line, last line) of the first window of `length` lines (or one fewer, for a
         writer that counted the line its final line feed opens) in `runs` — (path, first line
         number, the lines' UTF-8 bytes) — whose text hashes to `wanted`; None when none does or the budget ran out."""
@@ -116,7 +126,7 @@ class Search:
                 if size < 1 or size > len(encoded):
                     continue
                 for at in range(len(encoded) - size + 1):
-                    body = b"\n".join(encoded[at:at + size])
+                    body = b"\n".join(encoded[at : at + size])
                     self.spent += 2 * (len(body) + 1) * cost + _PER_WINDOW
                     if self.spent > self.budget:
                         return None

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 
-_DEFINITION = "(?:function\\s*\\*?\\s*{0}\\b|(?:const|let|var)\\s+{0}\\s*=|^\\s*(?:async\\s+)?{0}\\s*\\([^)\\n]{{0,500}}\\)\\s*\\{{)"
+_DEFINITION = (
+    "(?:function\\s*\\*?\\s*{0}\\b|(?:const|let|var)\\s+{0}\\s*=|"
+    "^\\s*(?:async\\s+)?{0}\\s*\\([^)\\n]{{0,500}}\\)\\s*\\{{)"
+)
 
 
 def locate_function(symbol: str, text: str) -> tuple[int, int] | None:

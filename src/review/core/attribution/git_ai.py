@@ -33,8 +33,9 @@ def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
         if path and line.startswith("  "):
             parts = line.strip().split()
             if len(parts) == 2:
-                records.append(LineRecord(path, commit, parse_ranges(parts[1]), tool_for(parts[0]),
-                                          f"git-ai note on {commit[:7]}"))
+                records.append(
+                    LineRecord(path, commit, parse_ranges(parts[1]), tool_for(parts[0]), f"git-ai note on {commit[:7]}")
+                )
     return records
 
 
@@ -70,10 +71,21 @@ def parse_legacy_authorship(commit: str, text: str) -> list[LineRecord]:
             for item in jsondata.arr(author.get("lines")):
                 if isinstance(item, int) and not isinstance(item, bool):
                     ranges.append((item, item))
-                elif isinstance(item, list) and len(item) == 2 and all(
-                        isinstance(v, int) and not isinstance(v, bool) for v in item):
+                elif (
+                    isinstance(item, list)
+                    and len(item) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+                ):
                     ranges.append((min(item), max(item)))
             if ranges and name:
-                records.append(LineRecord(str(path), commit, ranges, legacy_author_tool(name, author.get("agent_metadata")),
-                                          f"git-ai legacy authorship on {commit[:7]}", author=written_name(name)))
+                records.append(
+                    LineRecord(
+                        str(path),
+                        commit,
+                        ranges,
+                        legacy_author_tool(name, author.get("agent_metadata")),
+                        f"git-ai legacy authorship on {commit[:7]}",
+                        author=written_name(name),
+                    )
+                )
     return records

@@ -63,8 +63,13 @@ class Conflict:
     sides: list[tuple[str, str | None]] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"path": self.path, "start": self.start, "end": self.end, "message": self.message,
-                "sides": [{"source": source, "tool": tool} for source, tool in self.sides]}
+        return {
+            "path": self.path,
+            "start": self.start,
+            "end": self.end,
+            "message": self.message,
+            "sides": [{"source": source, "tool": tool} for source, tool in self.sides],
+        }
 
 
 @dataclass
@@ -89,6 +94,7 @@ class Attribution:
         """Line-level accounts that name lines no HEAD line could be matched to: a record whose revision
         is not in the history, a note on a rewritten commit that is gone."""
         return sum(n.unplaced for n in self.notices) + sum(r.problem is not None for r in self.rewritten)
+
     # Tools named in an explicit disclosure form that the console does not know: shown as written.
     unknown_tools: list[str] = field(default_factory=list)
     _by_line: dict[str, dict[int, Claim]] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -112,12 +118,18 @@ class Attribution:
         return self.lines_of(path).get(line)
 
     def to_json(self, share: float | None = None) -> dict:
-        return {"tools": self.tools, "unknown_tools": self.unknown_tools, "share": share, "spans": [s.to_json() for s in self.spans],
-                "conflicts": [c.to_json() for c in self.conflicts],
-                "unmapped": [u.to_json() for u in self.unmapped],
-                "notices": [n.to_json() for n in self.notices],
-                "rewritten": [r.to_json() for r in self.rewritten[:MAX_REWRITTEN_LISTED]],
-                "rewritten_count": len(self.rewritten), "rewritten_summary": summary(self.rewritten)}
+        return {
+            "tools": self.tools,
+            "unknown_tools": self.unknown_tools,
+            "share": share,
+            "spans": [s.to_json() for s in self.spans],
+            "conflicts": [c.to_json() for c in self.conflicts],
+            "unmapped": [u.to_json() for u in self.unmapped],
+            "notices": [n.to_json() for n in self.notices],
+            "rewritten": [r.to_json() for r in self.rewritten[:MAX_REWRITTEN_LISTED]],
+            "rewritten_count": len(self.rewritten),
+            "rewritten_summary": summary(self.rewritten),
+        }
 
 
 def _label(tool: str | None) -> str:
@@ -130,8 +142,9 @@ class Prepared:
     with its claim and its ranges. Made while the history is still being replayed, so that less is left
     for after it (5,000 commits and notes: 13 ms); what was not prepared, `attribute` reads itself."""
 
-    def __init__(self, commits: list[CommitAttribution], authors: dict[str, str],
-                 records: list[LineRecord] | None = None) -> None:
+    def __init__(
+        self, commits: list[CommitAttribution], authors: dict[str, str], records: list[LineRecord] | None = None
+    ) -> None:
         self.commits, self.authors = commits, authors
         self.by_commit = {c.commit: c for c in commits}
         # One claim per commit, shared by all of its lines.
@@ -148,18 +161,22 @@ class Prepared:
                 signal = attribution.claim_signal
                 self.per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
             else:
-                self.per_commit[sha] = Claim(None, f"commit {sha[:7]} by {self.authors[sha]}", 0) \
-                    if sha in self.authors else None
+                self.per_commit[sha] = (
+                    Claim(None, f"commit {sha[:7]} by {self.authors[sha]}", 0) if sha in self.authors else None
+                )
         return self.per_commit[sha]
 
     def begins(self, commits: list[CommitAttribution], records: list[LineRecord]) -> bool:
         """Whether it was made of these commits and of the first of these records, the same objects."""
-        return commits is self.commits and len(records) >= len(self.given) and \
-            all(mine is theirs for mine, theirs in zip(self.given, records))
+        return (
+            commits is self.commits
+            and len(records) >= len(self.given)
+            and all(mine is theirs for mine, theirs in zip(self.given, records))
+        )
 
     def read(self, records: list[LineRecord]) -> tuple[list[LineRecord], list[tuple[Claim | None, Ranges]]]:
         """Every record as it counts, with its claim and ranges: the prepared ones as they were read."""
-        rest, parts = self._read(records[len(self.given):])
+        rest, parts = self._read(records[len(self.given) :])
         return self.records + rest, self.parts + parts
 
     def _read(self, records: list[LineRecord]) -> tuple[list[LineRecord], list[tuple[Claim | None, Ranges]]]:
@@ -171,10 +188,19 @@ class Prepared:
 TEST_FILE = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s$")
 
 
-def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: NoteDisclosure,
-              head_lines: dict[str, int], blame: Blame, records: list[LineRecord],
-              head: str, subjects: dict[str, str] | None = None, notices: list[Notice] | None = None,
-              rewritten: list[RewrittenNote] | None = None, prepared: Prepared | None = None) -> Attribution:
+def attribute(
+    commits: list[CommitAttribution],
+    authors: dict[str, str],
+    note: NoteDisclosure,
+    head_lines: dict[str, int],
+    blame: Blame,
+    records: list[LineRecord],
+    head: str,
+    subjects: dict[str, str] | None = None,
+    notices: list[Notice] | None = None,
+    rewritten: list[RewrittenNote] | None = None,
+    prepared: Prepared | None = None,
+) -> Attribution:
     """Merge every source into one claim per HEAD line.
 
     `authors`: commit id -> its author (for "a person" claims); `head_lines`: path -> line count at
@@ -199,19 +225,25 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
             return None
         where = f"moved from {from_path}:{line_no} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
         signals = by_commit[sha].signals if sha in by_commit else []
-        return Claim(claim.tool, f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where, claim.layer,
-                     moved=True)
+        return Claim(
+            claim.tool,
+            f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where,
+            claim.layer,
+            moved=True,
+        )
 
     # Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
     # moved or copied block, one claim saying where from.
     by_path = {path: segments.blocks(origins) for path, origins in blame.items()}
     for path_blocks in by_path.values():
         for block in path_blocks:
-            block.claim = moved_claim(block.sha, block.there, block.orig_start) if block.mover \
-                else commit_claim(block.sha)
+            block.claim = (
+                moved_claim(block.sha, block.there, block.orig_start) if block.mover else commit_claim(block.sha)
+            )
     intervals: dict[str, list[segments.Interval]] = {
         path: [segments.Interval(b.start, b.end, segments.COMMIT, 0, b.claim) for b in path_blocks if b.claim]
-        for path, path_blocks in by_path.items()}
+        for path, path_blocks in by_path.items()
+    }
 
     def add(path: str, first: int, last: int, kind: int, seq: int, claim: Any) -> None:
         if first <= last:
@@ -247,8 +279,12 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
     for path in sorted(intervals):
         path_winners: list[tuple[int, int, Claim]] = []
         for first, last, holding in segments.sweep(intervals[path]):
-            if len(holding) == 2 and holding[0].kind == segments.COMMIT and holding[1].kind == segments.RECORD \
-                    and not holding[0].claim.layer:
+            if (
+                len(holding) == 2
+                and holding[0].kind == segments.COMMIT
+                and holding[1].kind == segments.RECORD
+                and not holding[0].claim.layer
+            ):
                 # A person's commit and one record about its lines (most lines of a git-ai history): the
                 # record's, nothing to weigh.
                 winner, message, said_by = holding[1].claim, None, []
@@ -262,38 +298,65 @@ def attribute(commits: list[CommitAttribution], authors: dict[str, str], note: N
                 disagreements.setdefault((path, message), []).extend(range(first, last + 1))
                 sides[message] = said_by
             previous = spans[-1] if spans else None
-            if previous is not None and previous.path == path and previous.end + 1 == first and \
-                    (previous.tool, previous.source) == (winner.tool, winner.source):
+            if (
+                previous is not None
+                and previous.path == path
+                and previous.end + 1 == first
+                and (previous.tool, previous.source) == (winner.tool, winner.source)
+            ):
                 previous.end = last
             else:
                 spans.append(Span(path, first, last, winner.tool, winner.source))
         # A record about a path with no lines at HEAD: nothing to win.
         if path_winners:
             winners[path] = path_winners
-    conflicts = [Conflict(path, start, end, message, sides.get(message, []))
-                 for (path, message), lines in sorted(disagreements.items())
-                 for start, end in line_runs(sorted(lines))]
+    conflicts = [
+        Conflict(path, start, end, message, sides.get(message, []))
+        for (path, message), lines in sorted(disagreements.items())
+        for start, end in line_runs(sorted(lines))
+    ]
     commit_tools = sorted({s.tool for c in commits for s in c.signals})
     if note.declares_none and commit_tools:
-        conflicts.insert(0, Conflict(None, None, None,
-                                     f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
-                                     [("note", None), *(("commit metadata", tool) for tool in commit_tools)]))
+        conflicts.insert(
+            0,
+            Conflict(
+                None,
+                None,
+                None,
+                f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
+                [("note", None), *(("commit metadata", tool) for tool in commit_tools)],
+            ),
+        )
     notices = list(notices or [])
     if not note.discloses and not note.declares_none and commit_tools:
         # Silence is no disagreement: the commits disclose the tool and which lines, and the note says
         # nothing against them. Shown beside the disclosure, never counted as a conflict.
-        notices.insert(0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}"))
+        notices.insert(
+            0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}")
+        )
 
-    tools = sorted({*commit_tools, *note.tools, *(r.tool for r in records if r.tool),
-                    *(tool for found in rewritten or [] for tool in found.tools)})
+    tools = sorted(
+        {
+            *commit_tools,
+            *note.tools,
+            *(r.tool for r in records if r.tool),
+            *(tool for found in rewritten or [] for tool in found.tools),
+        }
+    )
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
-    return Attribution(tools, winners, spans, conflicts, unmapped, commits, note, notices,
-                       list(rewritten or []), unknown)
+    return Attribution(
+        tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown
+    )
 
 
-def _note_layer(note: NoteDisclosure, head_lines: dict[str, int], by_path: dict[str, list[segments.Block]],
-                authors: dict[str, str], subjects: dict[str, str] | None,
-                add: Callable[[str, int, int, int, int, Any], None]) -> list[Unmapped]:
+def _note_layer(
+    note: NoteDisclosure,
+    head_lines: dict[str, int],
+    by_path: dict[str, list[segments.Block]],
+    authors: dict[str, str],
+    subjects: dict[str, str] | None,
+    add: Callable[[str, int, int, int, int, Any], None],
+) -> list[Unmapped]:
     """Layer 2: the note's entries as claim intervals, in order (a later, more specific line overrides
     an earlier one); what names no code is listed as unmapped, with why."""
     unmapped: list[Unmapped] = []
@@ -318,8 +381,11 @@ def _note_layer(note: NoteDisclosure, head_lines: dict[str, int], by_path: dict[
         if entry.kind == "commit":
             if entry.subject:
                 named = entry.subject.lower()
-                matches = [sha for sha, subject in (subjects or {}).items()
-                           if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))]
+                matches = [
+                    sha
+                    for sha, subject in (subjects or {}).items()
+                    if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))
+                ]
             else:
                 matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
             if len(matches) != 1:
@@ -377,8 +443,9 @@ def _line_claims(holding: list[segments.Interval]) -> list[Claim]:
     return said
 
 
-def _settle(line_claims: list[Claim], both: dict[tuple[Claim, str], Claim]
-            ) -> tuple[Claim, str | None, list[tuple[str, str | None]]]:
+def _settle(
+    line_claims: list[Claim], both: dict[tuple[Claim, str], Claim]
+) -> tuple[Claim, str | None, list[tuple[str, str | None]]]:
     """The winning claim of a line, and the disagreement it shows (its message and each side), if any.
     `both` keeps the claims made for two sources agreeing, so their lines share one."""
     claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
@@ -398,7 +465,11 @@ def _settle(line_claims: list[Claim], both: dict[tuple[Claim, str], Claim]
         return best, message, [(said.source, said.tool), (other.source, other.tool)]
     if said is None and len({c.tool for c in claiming}) > 1:
         ordered = sorted(claiming, key=lambda c: -c.layer)
-        return best, "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered), [(c.source, c.tool) for c in ordered]
+        return (
+            best,
+            "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered),
+            [(c.source, c.tool) for c in ordered],
+        )
     return best, None, []
 
 
@@ -412,8 +483,9 @@ def _as_person_when_named(record: LineRecord, commit: CommitAttribution | None) 
     for person in (commit.author, commit.committer):
         words = _name_words(person)
         if named and words and (named <= words or words <= named):
-            return dataclasses.replace(record, tool=None,
-                                       source=f"{record.source} (author {record.author}: the commit's {person})")
+            return dataclasses.replace(
+                record, tool=None, source=f"{record.source} (author {record.author}: the commit's {person})"
+            )
     return record
 
 
@@ -424,4 +496,3 @@ def _name_words(name: str) -> frozenset[str]:
 def _unmapped(entry: NoteEntry, reason: str) -> Unmapped:
     """A line that maps to no code, as written, with why and where it was written."""
     return Unmapped(entry.line_no, entry.raw.strip(), reason, entry.file)
-

@@ -25,15 +25,60 @@ from review.core.attribution.tools import (
     written_name,
 )
 
-_PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "le", "la", "del", "della", "bin", "al", "ibn",
-              "dos", "das", "y", "ter", "ten"}
+_PARTICLES = {
+    "van",
+    "von",
+    "de",
+    "der",
+    "den",
+    "da",
+    "di",
+    "du",
+    "le",
+    "la",
+    "del",
+    "della",
+    "bin",
+    "al",
+    "ibn",
+    "dos",
+    "das",
+    "y",
+    "ter",
+    "ten",
+}
 # Words no person's name holds, though a tool's may: they keep "Cursor Agent" or "Claude Sonnet" a tool.
-_TOOLISH = {"agent", "bot", "ai", "code", "assistant", "copilot", "model", "llm", "gpt", "chat", "coder", "cli",
-            "opus", "sonnet", "haiku", "pilot", "autopilot", "studio", "ide", "cloud", "labs", "app"}
+_TOOLISH = {
+    "agent",
+    "bot",
+    "ai",
+    "code",
+    "assistant",
+    "copilot",
+    "model",
+    "llm",
+    "gpt",
+    "chat",
+    "coder",
+    "cli",
+    "opus",
+    "sonnet",
+    "haiku",
+    "pilot",
+    "autopilot",
+    "studio",
+    "ide",
+    "cloud",
+    "labs",
+    "app",
+}
 # Tool words that are also given names: "Claude Martin" and "Devin Smith" are people.
 _GIVEN_NAMES = {"claude", "devin", "jules", "junie", "amp", "pi"}
-_PERSON_WORDS = re.compile(r"^(?:me|i|myself|we|us|ourselves|mine|the candidate|the author|human|a human|by hand|"
-                           r"hand[- ]written|handwritten|manual(?:ly)?|myself, by hand)$", re.I)
+_PERSON_WORDS = re.compile(
+    r"^(?:me|i|myself|we|us|ourselves|mine|the candidate|the author|human|a human|by hand|"
+    r"hand[- ]written|handwritten|manual(?:ly)?|myself, by hand)$",
+    re.I,
+)
 # A part of a name: a capital or lower-case letter, then lower-case letters ("Satiro", "Müller");
 # "McDonald" and "O'Neil" by their prefix; an initial ("J.").
 _NAME_PART = re.compile(r"(?:Mc|Mac)?[^\W\d_][^\W\d_A-Z]*|[A-Z]")
@@ -42,21 +87,59 @@ _PRODUCT_PART = re.compile(r"[A-Za-z0-9]+")
 _REMARK = re.compile(r"\s*[(,—–]")
 
 # Local parts of addresses people do not write from: a vendor's service address.
-_SERVICE_LOCAL = {"noreply", "no-reply", "no_reply", "donotreply", "do-not-reply", "help", "support", "bot",
-                  "agent", "ai", "assistant", "bots", "automation"}
+_SERVICE_LOCAL = {
+    "noreply",
+    "no-reply",
+    "no_reply",
+    "donotreply",
+    "do-not-reply",
+    "help",
+    "support",
+    "bot",
+    "agent",
+    "ai",
+    "assistant",
+    "bots",
+    "automation",
+}
 # Known vendors' domains: a tool's own name at its vendor ("Gemini <gemini@google.com>").
-_VENDOR_DOMAINS = {"anthropic.com", "openai.com", "google.com", "github.com", "cursor.com", "cursor.sh",
-                   "jetbrains.com", "aider.chat", "aider.dev", "ampcode.com", "opencode.ai", "windsurf.com",
-                   "codeium.com", "devin.ai", "cognition.ai", "factory.ai", "alibabacloud.com", "firebender.com",
-                   "amazon.com", "tabnine.com", "sourcegraph.com", "replit.com", "deepseek.com", "mistral.ai"}
+_VENDOR_DOMAINS = {
+    "anthropic.com",
+    "openai.com",
+    "google.com",
+    "github.com",
+    "cursor.com",
+    "cursor.sh",
+    "jetbrains.com",
+    "aider.chat",
+    "aider.dev",
+    "ampcode.com",
+    "opencode.ai",
+    "windsurf.com",
+    "codeium.com",
+    "devin.ai",
+    "cognition.ai",
+    "factory.ai",
+    "alibabacloud.com",
+    "firebender.com",
+    "amazon.com",
+    "tabnine.com",
+    "sourcegraph.com",
+    "replit.com",
+    "deepseek.com",
+    "mistral.ai",
+}
 
 
 # Automation that commits but writes no code of its own invention: dependency updates, CI fixes,
 # translations, formatting. Their service addresses name no assistant.
-_AUTOMATION = re.compile(r"dependabot|renovate|github-actions|pre-commit-ci|snyk|greenkeeper|imgbot|all-?contributors|"
-                         r"semantic-release|release-please|mergify|codecov|weblate|crowdin|transifex|autofix-ci|"
-                         r"restyled|pyup|whitesource|depfu|kodiakhq|netlify|sonarcloud|deepsource|changeset|"
-                         r"github-merge-queue|gitlab-bot|web-flow", re.I)
+_AUTOMATION = re.compile(
+    r"dependabot|renovate|github-actions|pre-commit-ci|snyk|greenkeeper|imgbot|all-?contributors|"
+    r"semantic-release|release-please|mergify|codecov|weblate|crowdin|transifex|autofix-ci|"
+    r"restyled|pyup|whitesource|depfu|kodiakhq|netlify|sonarcloud|deepsource|changeset|"
+    r"github-merge-queue|gitlab-bot|web-flow",
+    re.I,
+)
 _AI_HINT = re.compile(r"(?<![a-z])(?:ai|agent|llm|gpt|assistant|coder|copilot)(?![a-z])|ai(?=\[bot\]|$)", re.I)
 
 
@@ -109,8 +192,11 @@ def _vendor_own_name(name: str, email: str) -> bool:
     """`Gemini <gemini@google.com>`, `Junie <junie@jetbrains.com>`: a tool's name at its vendor."""
     local, _, domain = email.strip().lower().rpartition("@")
     key = " ".join(name.lower().split())
-    return domain in _VENDOR_DOMAINS and key in ALIASES and local.replace(".", " ").replace("-", " ") in (
-        key, key.replace(" ", ""), key.replace(" ", "-"))
+    return (
+        domain in _VENDOR_DOMAINS
+        and key in ALIASES
+        and local.replace(".", " ").replace("-", " ") in (key, key.replace(" ", ""), key.replace(" ", "-"))
+    )
 
 
 def person_shaped(name: str) -> bool:
@@ -143,8 +229,12 @@ def product_shaped(name: str) -> bool:
     if not all(_PRODUCT_PART.fullmatch(part) for part in re.split(r"[-_.+]", token)):
         return False
     inner_capital = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
-    return inner_capital or any(c.isdigit() for c in token) or any(c in "-_.+" for c in token) or \
-        (token.isupper() and len(token) >= 3)
+    return (
+        inner_capital
+        or any(c.isdigit() for c in token)
+        or any(c in "-_.+" for c in token)
+        or (token.isupper() and len(token) >= 3)
+    )
 
 
 def who_is(value: str, *, ai_key: bool = False) -> Who:
@@ -194,7 +284,7 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
     if person_shaped(text):
         return Who("person", reason="a name as people are named, not an assistant's")
     head = _REMARK.split(text, maxsplit=1)[0]
-    if head != text and len(head.split()) >= 2 and person_shaped(head) and not tool_in_text(text[len(head):]):
+    if head != text and len(head.split()) >= 2 and person_shaped(head) and not tool_in_text(text[len(head) :]):
         # "Claude Martin (my pair partner)", "Devin Smith, a colleague": a person's full name, then a remark
         return Who("person", reason="a name as people are named, not an assistant's")
     named = tool_in_text(text)
@@ -242,15 +332,20 @@ def _tool_shaped(text: str) -> tuple[str, str | None] | None:
         if not match:
             continue
         agent, model = match["agent"].strip(), match["model"].strip() or None
-        if shape is _KERNEL and (agent.lower() in ("http", "https", "mailto") or
-                                 (person_shaped(agent) and not (model and is_model_name(model)))):
+        if shape is _KERNEL and (
+            agent.lower() in ("http", "https", "mailto")
+            or (person_shaped(agent) and not (model and is_model_name(model)))
+        ):
             # a link, or "Jane Doe:reviewer"
             continue
-        if shape is _PAREN and not (model and (is_model_name(model) or tool_in_text(model) or
-                                               any(c.isdigit() for c in model))):
+        if shape is _PAREN and not (
+            model and (is_model_name(model) or tool_in_text(model) or any(c.isdigit() for c in model))
+        ):
             # "Jane Doe (reviewer)": a remark, not a model
             continue
-        if shape is _SLASH and not ((model and is_model_name(model)) or tool_in_text(agent) or agent.lower() in ALIASES):
+        if shape is _SLASH and not (
+            (model and is_model_name(model)) or tool_in_text(agent) or agent.lower() in ALIASES
+        ):
             # "and/or", "client/server"
             continue
         return _tool_and_model(agent, model)
@@ -291,7 +386,7 @@ def parse_agent_value(value: str) -> tuple[str, str | None] | None:
 
 
 def _refine(tool: str, text: str) -> str:
-    """"GitHub Copilot:Claude Opus 4.6" names Copilot as the tool and Claude as the model."""
+    """ "GitHub Copilot:Claude Opus 4.6" names Copilot as the tool and Claude as the model."""
     lowered = text.lower()
     if "copilot" in lowered:
         return "GitHub Copilot"

@@ -24,8 +24,11 @@ from review.core.attribution.tools import tool_in_text
 HUMAN = None  # a span's tool when a person wrote it
 
 MAX_NOTE_LINE = 2000  # longer: shown as written and listed as prose, never fed to the patterns
-_LABEL = re.compile(r"^\s*(?P<label>(?:ai(?: use| usage| tools?| assistance)?|assistants?|llms?|tools used|"
-                    r"disclosure|ai disclosure|provenance))\s*:\s*(?P<rest>.*)$", re.I | re.S)
+_LABEL = re.compile(
+    r"^\s*(?P<label>(?:ai(?: use| usage| tools?| assistance)?|assistants?|llms?|tools used|"
+    r"disclosure|ai disclosure|provenance))\s*:\s*(?P<rest>.*)$",
+    re.I | re.S,
+)
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _PATH = re.compile(r"^`?(?P<path>[\w.@+/-]*\w\.[A-Za-z0-9]{1,8})`?")
 _RANGE_FORMS = (
@@ -34,23 +37,29 @@ _RANGE_FORMS = (
     re.compile(r"^\s*,?\s*\(?\s*lines?\s+(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+))?\)?", re.I),  # lines 2–17
     re.compile(r"^\s*#L(?P<a>\d+)(?:-L(?P<b>\d+))?"),  # checkout.mjs#L2-L17 (GitHub links)
 )
-_WHOLE_FILE = re.compile(r"^\s*(?::\s*|\s+\(?|\s*—\s*)(?:all|whole(?: file)?|entire(?: file)?|everything|the whole thing)\)?",
-                         re.I)
+_WHOLE_FILE = re.compile(
+    r"^\s*(?::\s*|\s+\(?|\s*—\s*)(?:all|whole(?: file)?|entire(?: file)?|everything|the whole thing)\)?", re.I
+)
 _COMMIT = re.compile(r"^commit\s+`?(?P<sha>[0-9a-fA-F]{6,40})`?", re.I)
 _WHO = re.compile(r"^\s*(?:[—–=:]+>?|-{1,2}>?|\bby\b|\bfrom\b|\bwritten by\b)?", re.I)
 _HUMAN_WORDS = re.compile(r"\b(me|mine|myself|i|human|by hand|hand[- ]written|the candidate|author)\b", re.I)
 _NONE = re.compile(
     r"^(?:ai(?: use)?:\s*)?(?:none|no|n/?a|nothing)\b|\bno (?:ai|assistants?|llms?|tools?|ai tools?)\b(?! other)|"
-    r"\bdid(?: not|n't) use (?:any )?(?:ai|assistants?|llms?|tools|copilot|chatgpt)|\bwithout (?:any )?(?:ai|assistants?)|"
-    r"\bwrote (?:this|it|everything|all of it) (?:myself|by hand)", re.I)
+    r"\bdid(?: not|n't) use (?:any )?(?:ai|assistants?|llms?|tools|copilot|chatgpt)|"
+    r"\bwithout (?:any )?(?:ai|assistants?)|"
+    r"\bwrote (?:this|it|everything|all of it) (?:myself|by hand)",
+    re.I,
+)
 
 
 # A tool the candidate says they did not use ("I did not use Copilot", "Cursor was not used", "Claude
 # Code did not write it") is named, not disclosed.
-_NEGATED_USE = re.compile(r"(?<![\w-])(?:(?:did|do|does|have|had)(?:\s+not|n't)|never|(?:was|were)(?:\s+not|n't))\s+"
-                          r"(?:use|used|ask|asked|need|needed|rely|relied|touch|touched|involve|involved|write|wrote|"
-                          r"written|generate|generated)(?![\w-])",
-                          re.I)
+_NEGATED_USE = re.compile(
+    r"(?<![\w-])(?:(?:did|do|does|have|had)(?:\s+not|n't)|never|(?:was|were)(?:\s+not|n't))\s+"
+    r"(?:use|used|ask|asked|need|needed|rely|relied|touch|touched|involve|involved|write|wrote|"
+    r"written|generate|generated)(?![\w-])",
+    re.I,
+)
 
 
 def _denies_use(sentence: str) -> bool:
@@ -95,8 +104,7 @@ class NoteDisclosure:
 
     @property
     def declares_none(self) -> bool:
-        return any(e.kind == "none" for e in self.entries) and not any(
-            e.tool for e in self.entries if e.kind != "none")
+        return any(e.kind == "none" for e in self.entries) and not any(e.tool for e in self.entries if e.kind != "none")
 
     @property
     def discloses(self) -> bool:
@@ -132,22 +140,30 @@ def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
         return None
     commit = _COMMIT.match(text)
     if commit:
-        who, tool = _who(text[commit.end():])
+        who, tool = _who(text[commit.end() :])
         return NoteEntry(line_no, raw, "commit", commit=commit["sha"].lower(), who=who, tool=tool)
     path = _PATH.match(text)
     if path:
-        rest = text[path.end():]
+        rest = text[path.end() :]
         for form in _RANGE_FORMS:
             match = form.match(rest)
             if match:
                 start = int(match["a"])
                 end = int(match["b"]) if match["b"] else start
-                who, tool = _who(rest[match.end():])
-                return NoteEntry(line_no, raw, "range", path=path["path"], start=min(start, end),
-                                 end=max(start, end), who=who, tool=tool)
+                who, tool = _who(rest[match.end() :])
+                return NoteEntry(
+                    line_no,
+                    raw,
+                    "range",
+                    path=path["path"],
+                    start=min(start, end),
+                    end=max(start, end),
+                    who=who,
+                    tool=tool,
+                )
         whole = _WHOLE_FILE.match(rest)
         if whole:
-            who, tool = _who(rest[whole.end():])
+            who, tool = _who(rest[whole.end() :])
             return NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool)
     if (_NONE.search(text) or other_languages.NONE.search(text)) and not affirmed_tool(text):
         return NoteEntry(line_no, raw, "none")
@@ -184,32 +200,54 @@ def _file_in(text: str) -> _Found | None:
         if len(token) <= 300 and _is_file_word(token):
             return _Found(token, word.start() + len(token))
     return None
+
+
 # "lines 12-30 of", and as candidates write it in their own language ("las líneas 1-10 de", "les lignes
 # 1 à 10 de", "die Zeilen 1-10 von").
-_LINES_OF = re.compile(r"\b(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?|righe|riga)\s+(?P<a>\d+)"
-                       r"(?:\s*(?:[-–—]|to|a|à|bis)\s*(?P<b>\d+))?\s+(?:of|in|de|da|do|del|von|der|di|della)\s+", re.I)
+_LINES_OF = re.compile(
+    r"\b(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?|righe|riga)\s+(?P<a>\d+)"
+    r"(?:\s*(?:[-–—]|to|a|à|bis)\s*(?P<b>\d+))?\s+(?:of|in|de|da|do|del|von|der|di|della)\s+",
+    re.I,
+)
 _WHOLE_OF = re.compile(r"\b(?:all|the whole|the entire|entirely|whole|every line)\b(?:\s+of)?", re.I)
 _WROTE = re.compile(r"\b(?:wrote|written|generated|produced|drafted|created|implemented|authored)\b", re.I)
 _SUBJECT = re.compile(r"\bcommit\s+[\"“'](?P<subject>[^\"”']{3,200})[\"”']", re.I)
 _SYMBOL = re.compile(r"`(?P<quoted>[A-Za-z_$][\w$]{2,80})(?:\(\))?`|\b(?P<called>[A-Za-z_$][\w$]{2,80})\(\)")
 _TESTS = re.compile(r"\b(?:the|my|all(?: of)? the)\s+tests?\b", re.I)
 # Lines a disclosure leaves out: "Everything in checkout.mjs except lines 11-20 was written by Claude".
-_EXCEPT = re.compile(r"\b(?:except|but not|other than|apart from|excluding)\s+(?:for\s+)?(?:the\s+)?lines?\s+"
-                     r"(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+))?", re.I)
+_EXCEPT = re.compile(
+    r"\b(?:except|but not|other than|apart from|excluding)\s+(?:for\s+)?(?:the\s+)?lines?\s+"
+    r"(?P<a>\d+)(?:\s*(?:[-–—]|to)\s*(?P<b>\d+))?",
+    re.I,
+)
 
-def _but_for(line_no: int, raw: str, path: str, lines: re.Match[str] | None, excepted: re.Match[str], who: str,
-             tool: str) -> list[NoteEntry]:
+
+def _but_for(
+    line_no: int, raw: str, path: str, lines: re.Match[str] | None, excepted: re.Match[str], who: str, tool: str
+) -> list[NoteEntry]:
     """The tool's file (or lines), then the lines the sentence leaves out as not the tool's: an entry
     after another wins on the lines both name."""
     if lines:
         first, last = int(lines["a"]), int(lines["b"] or lines["a"])
-        claimed = NoteEntry(line_no, raw, "range", path=path, start=min(first, last), end=max(first, last), who=who,
-                            tool=tool)
+        claimed = NoteEntry(
+            line_no, raw, "range", path=path, start=min(first, last), end=max(first, last), who=who, tool=tool
+        )
     else:
         claimed = NoteEntry(line_no, raw, "file", path=path, who=who, tool=tool)
     start, end = int(excepted["a"]), int(excepted["b"] or excepted["a"])
-    return [claimed, NoteEntry(line_no, raw, "range", path=path, start=min(start, end), end=max(start, end),
-                               who=f"not {tool} (excepted)", tool=None)]
+    return [
+        claimed,
+        NoteEntry(
+            line_no,
+            raw,
+            "range",
+            path=path,
+            start=min(start, end),
+            end=max(start, end),
+            who=f"not {tool} (excepted)",
+            tool=None,
+        ),
+    ]
 
 
 def _writer_of(sentence: str, in_section: bool) -> Writer | None:
@@ -249,11 +287,12 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
         who = writer.who if tool is None and not _HUMAN_WORDS.search(writer.who) else (tool or "me")
         subject = _SUBJECT.search(sentence)
         if subject and tool:
-            found.append(NoteEntry(line_no, raw, "commit", subject=" ".join(subject["subject"].split()),
-                                   who=who, tool=tool))
+            found.append(
+                NoteEntry(line_no, raw, "commit", subject=" ".join(subject["subject"].split()), who=who, tool=tool)
+            )
             continue
         lines = _LINES_OF.search(sentence)
-        path = _file_in(sentence[lines.end():] if lines else sentence)
+        path = _file_in(sentence[lines.end() :] if lines else sentence)
         excepted = _EXCEPT.search(sentence) if tool and path else None
         if tool and path and excepted:
             found += _but_for(line_no, raw, path.path, lines, excepted, who, tool)
@@ -261,25 +300,49 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
         after = None
         if path and not lines:
             # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
-            rest = sentence[path.end:]
+            rest = sentence[path.end :]
             after = next((m for form in _RANGE_FORMS if (m := form.match(rest))), None)
         if lines and path:
             start, end = int(lines["a"]), int(lines["b"] or lines["a"])
-            found.append(NoteEntry(line_no, raw, "range", path=path.path, start=min(start, end),
-                                   end=max(start, end), who=who, tool=tool))
+            found.append(
+                NoteEntry(
+                    line_no,
+                    raw,
+                    "range",
+                    path=path.path,
+                    start=min(start, end),
+                    end=max(start, end),
+                    who=who,
+                    tool=tool,
+                )
+            )
         elif path and after:
             start, end = int(after["a"]), int(after["b"] or after["a"])
-            found.append(NoteEntry(line_no, raw, "range", path=path.path, start=min(start, end),
-                                   end=max(start, end), who=who, tool=tool))
-        elif path and (_WHOLE_OF.search(sentence) or _WROTE.search(sentence)
-                       or other_languages.WRITING.search(sentence)) and tool:
+            found.append(
+                NoteEntry(
+                    line_no,
+                    raw,
+                    "range",
+                    path=path.path,
+                    start=min(start, end),
+                    end=max(start, end),
+                    who=who,
+                    tool=tool,
+                )
+            )
+        elif (
+            path
+            and (_WHOLE_OF.search(sentence) or _WROTE.search(sentence) or other_languages.WRITING.search(sentence))
+            and tool
+        ):
             found.append(NoteEntry(line_no, raw, "file", path=path.path, who=who, tool=tool))
         elif _TESTS.search(sentence) and tool and _WROTE.search(sentence):
             found.append(NoteEntry(line_no, raw, "tests", who=who, tool=tool))
         elif (symbol := _SYMBOL.search(sentence)) and not path:
             # "Copilot wrote `backoff()`": the function's lines, found in the diff by the analysis.
-            found.append(NoteEntry(line_no, raw, "function", symbol=symbol["quoted"] or symbol["called"],
-                                   who=who, tool=tool))
+            found.append(
+                NoteEntry(line_no, raw, "function", symbol=symbol["quoted"] or symbol["called"], who=who, tool=tool)
+            )
         elif tool:
             # A writer named and no place: the tool is disclosed, its lines are not (listed as unmapped).
             found.append(NoteEntry(line_no, raw, "prose", who=who, tool=tool))
@@ -291,17 +354,67 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
 # AI word with a word of use ("Tools used"); or AI words alone, one of them AI itself ("AI",
 # "Assistants", "AI tools"; not "Tools").
 # Candidates write in their own language too: "Uso de IA", "KI-Nutzung", "Utilisation de l'IA".
-_DISCLOSURE_WORD = re.compile(r"disclos|provenance|authorship|\bwho wrote\b|\bai[- ]declaration\b|divulgaci|"
-                              r"d[ée]claration|declaraci|offenlegung", re.I)
+_DISCLOSURE_WORD = re.compile(
+    r"disclos|provenance|authorship|\bwho wrote\b|\bai[- ]declaration\b|divulgaci|"
+    r"d[ée]claration|declaraci|offenlegung",
+    re.I,
+)
 _AI_CORE = re.compile(r"^(?:ai|a\.i\.|llms?|genai|assistan\w*|ia|i\.a\.|ki)$", re.I)
-_AI_WORD = re.compile(r"^(?:ai|a\.i\.|ia|i\.a\.|ki|llms?|genai|generative|assistan\w*|agents?|models?|tools?|copilot|chatgpt|"
-                      r"coding|code|machine|learning|language|large)$", re.I)
-_USE_WORD = re.compile(r"^(?:use[ds]?|usage|using|help(?:ed)?|assist\w*|generat\w*|written|wrote|involvement|involved|"
-                       r"declared|statement|policy|usos?|utili[sz]\w*|nutzung|verwendung|einsatz|emploi|empleo)$", re.I)
-_TITLE_FILLER = {"of", "the", "my", "and", "&", "/", "on", "in", "for", "a", "an", "i", "how", "what", "which",
-                 "this", "work", "submission", "note", "notes", "about",
-                 "de", "del", "la", "le", "l", "les", "el", "los", "las", "d", "da", "do", "della", "des", "der", "die",
-                 "das", "von", "y", "et", "e", "und"}
+_AI_WORD = re.compile(
+    r"^(?:ai|a\.i\.|ia|i\.a\.|ki|llms?|genai|generative|assistan\w*|agents?|models?|tools?|copilot|chatgpt|"
+    r"coding|code|machine|learning|language|large)$",
+    re.I,
+)
+_USE_WORD = re.compile(
+    r"^(?:use[ds]?|usage|using|help(?:ed)?|assist\w*|generat\w*|written|wrote|involvement|involved|"
+    r"declared|statement|policy|usos?|utili[sz]\w*|nutzung|verwendung|einsatz|emploi|empleo)$",
+    re.I,
+)
+_TITLE_FILLER = {
+    "of",
+    "the",
+    "my",
+    "and",
+    "&",
+    "/",
+    "on",
+    "in",
+    "for",
+    "a",
+    "an",
+    "i",
+    "how",
+    "what",
+    "which",
+    "this",
+    "work",
+    "submission",
+    "note",
+    "notes",
+    "about",
+    "de",
+    "del",
+    "la",
+    "le",
+    "l",
+    "les",
+    "el",
+    "los",
+    "las",
+    "d",
+    "da",
+    "do",
+    "della",
+    "des",
+    "der",
+    "die",
+    "das",
+    "von",
+    "y",
+    "et",
+    "e",
+    "und",
+}
 
 
 def _is_disclosure_title(title: str) -> bool:
@@ -328,13 +441,14 @@ def _table_row(text: str) -> str | None:
         if path is None:
             continue
         # What follows the path in its own cell: a range (`lines 12-30`, `:12-30`, `L12-L30`) or nothing.
-        tail = cell[path.end():].strip()
-        rest = cells[:index] + cells[index + 1:]
+        tail = cell[path.end() :].strip()
+        rest = cells[:index] + cells[index + 1 :]
         span = next((c for c in rest if _SPAN_CELL.fullmatch(c)), None)
         who = " ".join(c for c in rest if c != span)
         if tail and any(form.match(f" {tail}") or form.match(tail) for form in _RANGE_FORMS):
-            return f"{path['path']} {tail} — {who}" if not tail.startswith((":", "#")) else \
-                f"{path['path']}{tail} — {who}"
+            return (
+                f"{path['path']} {tail} — {who}" if not tail.startswith((":", "#")) else f"{path['path']}{tail} — {who}"
+            )
         if tail:
             continue
         if span is None or span.lower().startswith(("all", "whole", "entire")):
@@ -409,12 +523,15 @@ def parse_note(note: str, document: bool = False) -> NoteDisclosure:
         if result.heading is None:
             result.heading = plain(block.text).strip()
         inside.add(index)
-        for offset, later in enumerate(found[index + 1:], start=index + 1):
+        for offset, later in enumerate(found[index + 1 :], start=index + 1):
             if later.kind == "heading" and later.level <= block.level:
                 break
             inside.add(offset)
-    labelled = {index for index, b in enumerate(found)
-                if index not in inside and b.kind in ("paragraph", "item") and _LABEL.match(plain(b.text))}
+    labelled = {
+        index
+        for index, b in enumerate(found)
+        if index not in inside and b.kind in ("paragraph", "item") and _LABEL.match(plain(b.text))
+    }
     if result.heading is None and labelled:
         result.heading = _LABEL.match(plain(found[min(labelled)].text))["label"]  # type: ignore[index]
     elsewhere = "note" if not inside and not labelled else "prose"

@@ -55,27 +55,42 @@ class RewrittenNote:
         what = _lines_text(self.lines())
         if self.problem:
             return f"{self.source} on {self.commit[:7]} (not in this history): {what}; {self.problem}"
-        carried = f"{self.carried} carried to HEAD where the same text survives" if self.carried else \
-            "none of its lines' text survives among the lines added at HEAD"
+        carried = (
+            f"{self.carried} carried to HEAD where the same text survives"
+            if self.carried
+            else "none of its lines' text survives among the lines added at HEAD"
+        )
         return f"{self.source} on {self.commit[:7]} (not in this history): {what}; {carried}"
 
     def to_json(self) -> dict:
-        return {"commit": self.commit, "source": self.source, "tools": self.tools,
-                "lines": [{"path": path, "tool": tool, "lines": count}
-                          for tool, by_path in self.lines().items() for path, count in sorted(by_path.items())],
-                "carried": self.carried,
-                "carried_to": [{"path": path, "start": start, "end": end}
-                               for path, runs in sorted(self.carried_to.items()) for start, end in runs],
-                "problem": self.problem}
+        return {
+            "commit": self.commit,
+            "source": self.source,
+            "tools": self.tools,
+            "lines": [
+                {"path": path, "tool": tool, "lines": count}
+                for tool, by_path in self.lines().items()
+                for path, count in sorted(by_path.items())
+            ],
+            "carried": self.carried,
+            "carried_to": [
+                {"path": path, "start": start, "end": end}
+                for path, runs in sorted(self.carried_to.items())
+                for start, end in runs
+            ],
+            "problem": self.problem,
+        }
 
 
 def _lines_text(lines: dict[str | None, dict[str, int]]) -> str:
-    """"Claude Code, 4 lines of checkout.mjs and 3 of lib.mjs; a person, 2 lines of x.mjs"."""
+    """ "Claude Code, 4 lines of checkout.mjs and 3 of lib.mjs; a person, 2 lines of x.mjs"."""
     parts = []
     for tool in sorted(lines, key=lambda t: (t is None, t or "")):
         by_path = sorted(lines[tool].items())
-        named = [f"{count} line{'s' if count != 1 else ''} of {path}" if not index else f"{count} of {path}"
-                 for index, (path, count) in enumerate(by_path[:MAX_LISTED_PATHS])]
+        named = [
+            f"{count} line{'s' if count != 1 else ''} of {path}" if not index else f"{count} of {path}"
+            for index, (path, count) in enumerate(by_path[:MAX_LISTED_PATHS])
+        ]
         more = f" and {len(by_path) - MAX_LISTED_PATHS} more files" if len(by_path) > MAX_LISTED_PATHS else ""
         parts.append(f"{tool or 'a person'}, {' and '.join(named)}{more}")
     return "; ".join(parts) or "no lines"
@@ -93,15 +108,22 @@ def summary(notes: list[RewrittenNote]) -> str | None:
             for path, count in by_path.items():
                 into[path] = into.get(path, 0) + count
     one = len(notes) == 1
-    text = (f"{len(notes)} git-ai note{'' if one else 's'} describe{'s' if one else ''} "
-            f"{'a commit' if one else 'commits'} not in this history: {_lines_text(merged)}")
+    text = (
+        f"{len(notes)} git-ai note{'' if one else 's'} describe{'s' if one else ''} "
+        f"{'a commit' if one else 'commits'} not in this history: {_lines_text(merged)}"
+    )
     carried = sum(note.carried for note in notes)
-    text += f"; {carried} line{'s' if carried != 1 else ''} carried to HEAD where the same text survives" \
-        if carried else "; none of their text survives among the lines added at HEAD"
+    text += (
+        f"; {carried} line{'s' if carried != 1 else ''} carried to HEAD where the same text survives"
+        if carried
+        else "; none of their text survives among the lines added at HEAD"
+    )
     unreadable = sum(note.problem is not None for note in notes)
     if unreadable:
-        text += f" ({unreadable} note{'s' if unreadable != 1 else ''} could not be matched: " \
-                f"{next(note.problem for note in notes if note.problem)})"
+        text += (
+            f" ({unreadable} note{'s' if unreadable != 1 else ''} could not be matched: "
+            f"{next(note.problem for note in notes if note.problem)})"
+        )
     return text
 
 
@@ -121,7 +143,9 @@ class _Block:
     texts: list[bytes]
 
 
-def carry(notes: list[RewrittenNote], texts: dict[tuple[str, str], list[bytes]], runs: Runs) -> list[tuple[int, LineRecord]]:
+def carry(
+    notes: list[RewrittenNote], texts: dict[tuple[str, str], list[bytes]], runs: Runs
+) -> list[tuple[int, LineRecord]]:
     """(note index, a record of HEAD lines) for each block of a note's lines whose text HEAD's added
     lines hold again. `texts`: (commit, path) -> that file's lines at the old commit, for the notes
     whose commit could be read. Linear in the added lines (times the seeds' bounded hits)."""
@@ -135,7 +159,7 @@ def carry(notes: list[RewrittenNote], texts: dict[tuple[str, str], list[bytes]],
                 continue
             ranges = Ranges(record.ranges)
             for start, end in zip(ranges.starts, ranges.ends):
-                block = old[max(1, start) - 1:min(end, len(old))]
+                block = old[max(1, start) - 1 : min(end, len(old))]
                 if not block:
                     continue
                 blocks.append(_Block(n, r, record.path, block))
@@ -179,8 +203,9 @@ def carry(notes: list[RewrittenNote], texts: dict[tuple[str, str], list[bytes]],
     return carried
 
 
-def settle(notes: list[RewrittenNote], carried: list[tuple[int, LineRecord]], blame: Blame,
-           older: dict[str, frozenset[str]]) -> list[LineRecord]:
+def settle(
+    notes: list[RewrittenNote], carried: list[tuple[int, LineRecord]], blame: Blame, older: dict[str, frozenset[str]]
+) -> list[LineRecord]:
     """The carried records without the lines HEAD holds from an ancestor of the note's commit (`older`:
     note commit -> the history's commits it descends from), each note's carried lines counted."""
     kept: list[LineRecord] = []
@@ -188,8 +213,12 @@ def settle(notes: list[RewrittenNote], carried: list[tuple[int, LineRecord]], bl
     for n, record in carried:
         before = older.get(notes[n].commit, frozenset())
         origins = blame.get(record.path)
-        lines = [line for start, end in record.ranges for line in range(start, end + 1)
-                 if origins is None or line > len(origins) or origins[line - 1][0] not in before]
+        lines = [
+            line
+            for start, end in record.ranges
+            for line in range(start, end + 1)
+            if origins is None or line > len(origins) or origins[line - 1][0] not in before
+        ]
         if not lines:
             continue
         record.ranges = line_runs(lines)
@@ -222,8 +251,9 @@ def fork_points(outside: dict[str, tuple[str, ...]], commit: str) -> set[str]:
     return forks
 
 
-def older_than(commits: Iterable[str], outside: dict[str, tuple[str, ...]],
-               history: dict[str, tuple[str, ...]]) -> dict[str, frozenset[str]]:
+def older_than(
+    commits: Iterable[str], outside: dict[str, tuple[str, ...]], history: dict[str, tuple[str, ...]]
+) -> dict[str, frozenset[str]]:
     """For each note's commit, the history's commits it descends from (its fork points and their
     ancestors), one walk per distinct set of fork points."""
     walked: dict[frozenset[str], frozenset[str]] = {}
@@ -241,4 +271,3 @@ def older_than(commits: Iterable[str], outside: dict[str, tuple[str, ...]],
             walked[forks] = frozenset(seen)
         older[commit] = walked[forks]
     return older
-

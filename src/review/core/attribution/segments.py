@@ -55,8 +55,13 @@ def blocks(origins: Origins) -> list[Block]:
     found: list[Block] = []
     current: Block | None = None
     for index, (sha, orig, there, mover) in enumerate(origins, start=1):
-        if current is not None and sha == current.sha and there == current.there and mover == current.mover \
-                and orig == current.orig_start + (index - current.start):
+        if (
+            current is not None
+            and sha == current.sha
+            and there == current.there
+            and mover == current.mover
+            and orig == current.orig_start + (index - current.start)
+        ):
             current.end = index
             continue
         current = Block(index, index, sha, there, orig, mover)
@@ -93,8 +98,9 @@ class Introduced:
                 yield from self.blocks[(sha, path)]
 
 
-def record_lines(record: LineRecord, wanted: Ranges, head: str, by_path: dict[str, list[Block]],
-                 introduced: Introduced) -> Iterator[tuple[str, int, int]]:
+def record_lines(
+    record: LineRecord, wanted: Ranges, head: str, by_path: dict[str, list[Block]], introduced: Introduced
+) -> Iterator[tuple[str, int, int]]:
     """The HEAD lines a record names (`wanted`: its ranges), as (path, first, last) runs: about HEAD,
     its own ranges within the traced file; about an older commit, the lines of that commit's file that
     survive, mapped through the blocks."""

@@ -23,31 +23,45 @@ class Agent:
 
 
 AGENTS: tuple[Agent, ...] = (
-    Agent("Claude Code", ("noreply@anthropic.com", "claude-code@anthropic.com"),
-          ("+claude[bot]@users.noreply.github.com",),
-          r"claude(?: code)?|claude (?P<model>(?:opus|sonnet|haiku|fable)\b.*|\d.*)|claude\[bot\]"),
-    Agent("GitHub Copilot", ("copilot@github.com",), ("+copilot@users.noreply.github.com",),
-          r"(?:github )?copilot(?: autofix powered by ai)?|copilot-swe-agent\[bot\]"),
-    Agent("OpenAI Codex", ("noreply@openai.com", "codex@openai.com"),
-          ("+chatgpt-codex-connector[bot]@users.noreply.github.com", "+codex@users.noreply.github.com"),
-          r"(?:openai )?codex(?: cli)?(?: \((?P<model>[^)]*)\))?|chatgpt-codex-connector\[bot\]"),
+    Agent(
+        "Claude Code",
+        ("noreply@anthropic.com", "claude-code@anthropic.com"),
+        ("+claude[bot]@users.noreply.github.com",),
+        r"claude(?: code)?|claude (?P<model>(?:opus|sonnet|haiku|fable)\b.*|\d.*)|claude\[bot\]",
+    ),
+    Agent(
+        "GitHub Copilot",
+        ("copilot@github.com",),
+        ("+copilot@users.noreply.github.com",),
+        r"(?:github )?copilot(?: autofix powered by ai)?|copilot-swe-agent\[bot\]",
+    ),
+    Agent(
+        "OpenAI Codex",
+        ("noreply@openai.com", "codex@openai.com"),
+        ("+chatgpt-codex-connector[bot]@users.noreply.github.com", "+codex@users.noreply.github.com"),
+        r"(?:openai )?codex(?: cli)?(?: \((?P<model>[^)]*)\))?|chatgpt-codex-connector\[bot\]",
+    ),
     Agent("Cursor", ("cursoragent@cursor.com",), ("+cursor[bot]@users.noreply.github.com",), r"cursor(?: agent)?"),
-    Agent("Aider", ("aider@aider.chat", "noreply@aider.chat", "noreply@aider.dev"), (),
-          r"aider \((?P<model>[^)]*)\)"),
-    Agent("Devin", (), ("+devin-ai-integration[bot]@users.noreply.github.com",),
-          r"devin(?:-ai-integration\[bot\])?"),
+    Agent("Aider", ("aider@aider.chat", "noreply@aider.chat", "noreply@aider.dev"), (), r"aider \((?P<model>[^)]*)\)"),
+    Agent("Devin", (), ("+devin-ai-integration[bot]@users.noreply.github.com",), r"devin(?:-ai-integration\[bot\])?"),
     Agent("Jules", (), ("+google-labs-jules[bot]@users.noreply.github.com",), r"google-labs-jules\[bot\]"),
-    Agent("Amazon Q Developer", (), ("+amazon-q-developer[bot]@users.noreply.github.com",),
-          r"amazon-q-developer\[bot\]"),
-    Agent("Gemini Code Assist", (), ("+gemini-code-assist[bot]@users.noreply.github.com",),
-          r"gemini-code-assist\[bot\]"),
+    Agent(
+        "Amazon Q Developer", (), ("+amazon-q-developer[bot]@users.noreply.github.com",), r"amazon-q-developer\[bot\]"
+    ),
+    Agent(
+        "Gemini Code Assist", (), ("+gemini-code-assist[bot]@users.noreply.github.com",), r"gemini-code-assist\[bot\]"
+    ),
     Agent("Amp", ("amp@ampcode.com",), (), r"amp"),
     Agent("OpenCode", ("noreply@opencode.ai",), (), r"opencode"),
     Agent("Windsurf", ("noreply@windsurf.com", "noreply@codeium.com"), (), r"windsurf|codeium"),
     Agent("Factory Droid", (), ("+factory-droid[bot]@users.noreply.github.com",), r"factory-droid\[bot\]|droid"),
     Agent("Qwen Code", ("qwen-coder@alibabacloud.com",), (), r"qwen-coder"),
-    Agent("Junie", ("junie@jetbrains.com",), ("+jetbrains-junie[bot]@users.noreply.github.com",),
-          r"junie|jetbrains-junie\[bot\]"),
+    Agent(
+        "Junie",
+        ("junie@jetbrains.com",),
+        ("+jetbrains-junie[bot]@users.noreply.github.com",),
+        r"junie|jetbrains-junie\[bot\]",
+    ),
     Agent("Firebender", ("help@firebender.com",), (), r"firebender"),
 )
 
@@ -131,32 +145,81 @@ def _model_from_name(agent: Agent, name: str) -> str | None:
 
 # One name per tool, whatever the source calls it (git-ai's agent ids, trailers, notes).
 ALIASES = {
-    "claude": "Claude Code", "claude code": "Claude Code", "claude-code": "Claude Code", "claude_code": "Claude Code",
-    "copilot": "GitHub Copilot", "github copilot": "GitHub Copilot", "copilot chat": "GitHub Copilot",
-    "copilot-agent": "GitHub Copilot", "github-copilot": "GitHub Copilot", "copilot cli": "GitHub Copilot",
-    "github copilot cli": "GitHub Copilot", "copilot-cli": "GitHub Copilot",
-    "cursor": "Cursor", "cursor agent": "Cursor", "cursor-agent": "Cursor",
-    "codex": "OpenAI Codex", "openai codex": "OpenAI Codex", "codex cli": "OpenAI Codex", "codex-cli": "OpenAI Codex",
-    "openai-codex": "OpenAI Codex", "openai codex cli": "OpenAI Codex",
-    "devin": "Devin", "firebender": "Firebender", "droid": "Factory Droid", "factory droid": "Factory Droid",
-    "factory-droid": "Factory Droid", "gemini": "Gemini", "gemini cli": "Gemini CLI", "gemini-cli": "Gemini CLI",
-    "aider": "Aider", "windsurf": "Windsurf", "amp": "Amp", "opencode": "OpenCode", "continue": "Continue",
-    "junie": "Junie", "qwen": "Qwen Code", "qwen code": "Qwen Code", "qwen-coder": "Qwen Code", "pi": "Pi",
-    "chatgpt": "ChatGPT", "jules": "Jules", "tabnine": "Tabnine", "cline": "Cline", "roo code": "Roo Code",
-    "kiro": "Amazon Q Developer", "amazon q": "Amazon Q Developer", "deepseek": "DeepSeek", "llm": "an LLM (unnamed)",
+    "claude": "Claude Code",
+    "claude code": "Claude Code",
+    "claude-code": "Claude Code",
+    "claude_code": "Claude Code",
+    "copilot": "GitHub Copilot",
+    "github copilot": "GitHub Copilot",
+    "copilot chat": "GitHub Copilot",
+    "copilot-agent": "GitHub Copilot",
+    "github-copilot": "GitHub Copilot",
+    "copilot cli": "GitHub Copilot",
+    "github copilot cli": "GitHub Copilot",
+    "copilot-cli": "GitHub Copilot",
+    "cursor": "Cursor",
+    "cursor agent": "Cursor",
+    "cursor-agent": "Cursor",
+    "codex": "OpenAI Codex",
+    "openai codex": "OpenAI Codex",
+    "codex cli": "OpenAI Codex",
+    "codex-cli": "OpenAI Codex",
+    "openai-codex": "OpenAI Codex",
+    "openai codex cli": "OpenAI Codex",
+    "devin": "Devin",
+    "firebender": "Firebender",
+    "droid": "Factory Droid",
+    "factory droid": "Factory Droid",
+    "factory-droid": "Factory Droid",
+    "gemini": "Gemini",
+    "gemini cli": "Gemini CLI",
+    "gemini-cli": "Gemini CLI",
+    "aider": "Aider",
+    "windsurf": "Windsurf",
+    "amp": "Amp",
+    "opencode": "OpenCode",
+    "continue": "Continue",
+    "junie": "Junie",
+    "qwen": "Qwen Code",
+    "qwen code": "Qwen Code",
+    "qwen-coder": "Qwen Code",
+    "pi": "Pi",
+    "chatgpt": "ChatGPT",
+    "jules": "Jules",
+    "tabnine": "Tabnine",
+    "cline": "Cline",
+    "roo code": "Roo Code",
+    "kiro": "Amazon Q Developer",
+    "amazon q": "Amazon Q Developer",
+    "deepseek": "DeepSeek",
+    "llm": "an LLM (unnamed)",
     # "Cody" alone is also a person's name: only the whole product name is an alias.
-    "sourcegraph cody": "Sourcegraph Cody", "jetbrains ai": "JetBrains AI Assistant",
-    "jetbrains ai assistant": "JetBrains AI Assistant", "augment": "Augment Code", "augment code": "Augment Code",
-    "supermaven": "Supermaven", "qodo": "Qodo",
+    "sourcegraph cody": "Sourcegraph Cody",
+    "jetbrains ai": "JetBrains AI Assistant",
+    "jetbrains ai assistant": "JetBrains AI Assistant",
+    "augment": "Augment Code",
+    "augment code": "Augment Code",
+    "supermaven": "Supermaven",
+    "qodo": "Qodo",
 }
 # Test doubles that tools use in their own test suites: not assistants (git-ai's `mock_ai`).
 TEST_AGENTS = {"mock_ai", "mock-ai", "mock", "test_agent", "test-agent", "fake_ai", "fake-ai"}
 
 # What a source says when it names no tool: an assistant all the same.
-UNNAMED = ("an assistant (unnamed)", "an agent (unnamed)", "an LLM (unnamed)", "an agent (git-ai)",
-           "an agent (Agent Trace)")
-KNOWN_TOOLS = frozenset({agent.tool for agent in AGENTS} | set(ALIASES.values()) |
-                        {tool for _, tool in _TOOL_WORDS} | set(UNNAMED) | {"Replit Agent", "Gemini CLI"})
+UNNAMED = (
+    "an assistant (unnamed)",
+    "an agent (unnamed)",
+    "an LLM (unnamed)",
+    "an agent (git-ai)",
+    "an agent (Agent Trace)",
+)
+KNOWN_TOOLS = frozenset(
+    {agent.tool for agent in AGENTS}
+    | set(ALIASES.values())
+    | {tool for _, tool in _TOOL_WORDS}
+    | set(UNNAMED)
+    | {"Replit Agent", "Gemini CLI"}
+)
 
 
 def canonical_tool(name: str) -> str | None:
@@ -165,8 +228,9 @@ def canonical_tool(name: str) -> str | None:
     key = " ".join(name.strip().lower().split())
     if key in TEST_AGENTS:
         return None
-    return ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or ALIASES.get(_unversioned(key)) or \
-        written_name(name)
+    return (
+        ALIASES.get(key) or ALIASES.get(key.replace("_", " ")) or ALIASES.get(_unversioned(key)) or written_name(name)
+    )
 
 
 # A version glued to a tool's name: "ChatGPTv5", "Cursor 1.7", "OpenCode v1.0.203".
@@ -181,7 +245,7 @@ def _unversioned(key: str) -> str:
 def written_name(name: str) -> str:
     """A name as the candidate wrote it, made safe to keep: controls and invisible characters
     visible, whitespace collapsed, cut at MAX_NAME characters (saying so)."""
-    text = " ".join(visible(name[:4 * MAX_NAME]).split())
+    text = " ".join(visible(name[: 4 * MAX_NAME]).split())
     return text if len(text) <= MAX_NAME else text[:MAX_NAME] + "…"
 
 
@@ -207,8 +271,11 @@ def _word_pattern(pattern: str) -> re.Pattern[str]:
 _MODEL = re.compile(
     r"(?:[a-z0-9_.-]{1,40}/)?(?:o[1-9](?:-[a-z]+)?|gpt-?\d[\w.-]*|gpt-?4o[\w.-]*|chatgpt-[\w.-]+|claude-[\w.-]+|"
     r"(?:opus|sonnet|haiku)-?\d[\w.-]*|gemini-[\w.-]+|codex-[\w.-]+|(?:code)?llama[- ]?\d[\w.-]*|deepseek-[\w.-]+|"
-    r"qwen\d?-[\w.-]+|(?:mistral|codestral|devstral|mixtral)-[\w.-]+|grok[- ]\d[\w.-]*|kimi-[\w.-]+|kimi k\d[\w.-]*|glm-\d[\w.-]*|"
-    r"command-r[\w.-]*|phi-\d[\w.-]*)", re.I)
+    r"qwen\d?-[\w.-]+|(?:mistral|codestral|devstral|mixtral)-[\w.-]+|grok[- ]\d[\w.-]*|"
+    r"kimi-[\w.-]+|kimi k\d[\w.-]*|glm-\d[\w.-]*|"
+    r"command-r[\w.-]*|phi-\d[\w.-]*)",
+    re.I,
+)
 
 
 def is_model_name(name: str) -> bool:

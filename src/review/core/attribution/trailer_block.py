@@ -124,7 +124,7 @@ def trailer_block(message: str) -> tuple[int, list[tuple[str, str, str]]]:
         at = _separator(line)
         last_is_trailer = at >= 1
         if last_is_trailer:
-            found.append((line[:at].strip(SPACE).lower(), line[at + 1:].strip(SPACE), line))
+            found.append((line[:at].strip(SPACE).lower(), line[at + 1 :].strip(SPACE), line))
     return start, found
 
 

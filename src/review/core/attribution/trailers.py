@@ -65,12 +65,18 @@ _AIDER_PREFIX = re.compile(r"^aider: ")
 # The footer agents write on a line of its own, any tool: "🤖 Generated with [Firebender](https://…)"
 # (a few characters may come first: an emoji, or its mojibake).
 # Searched over the whole message, line by line (one pass in C, not a pattern per line).
-_GENERATED_WITH = re.compile(r"^[ \t]{0,40}.{0,8}?\bgenerated with \[(?P<name>[^\[\]\n]{1,60})\]"
-                             r"\((?P<url>[^()\s]{1,300})\)\.?[ \t\r]*$", re.I | re.M)
+_GENERATED_WITH = re.compile(
+    r"^[ \t]{0,40}.{0,8}?\bgenerated with \[(?P<name>[^\[\]\n]{1,60})\]"
+    r"\((?P<url>[^()\s]{1,300})\)\.?[ \t\r]*$",
+    re.I | re.M,
+)
 # The same footer without a link, and Cursor's "Made with [Cursor](…)": only for known tools.
-_MADE_WITH_KNOWN = re.compile(r"^[ \t]{0,40}.{0,8}?\b(?:generated|made) with \[?(?P<name>claude code|devin|opencode|"
-                              r"cursor|codex|aider|copilot|windsurf|amp|junie|firebender)\]?(?:\([^()\s]{1,300}\))?"
-                              r"\.?[ \t\r]*$", re.I | re.M)
+_MADE_WITH_KNOWN = re.compile(
+    r"^[ \t]{0,40}.{0,8}?\b(?:generated|made) with \[?(?P<name>claude code|devin|opencode|"
+    r"cursor|codex|aider|copilot|windsurf|amp|junie|firebender)\]?(?:\([^()\s]{1,300}\))?"
+    r"\.?[ \t\r]*$",
+    re.I | re.M,
+)
 # A line shaped like a trailer (git's key: letters, digits and dashes, then maybe spaces, then a colon).
 _KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9-]{1,60})[ \t]*:", re.M)
 
@@ -164,8 +170,11 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
         if _AIDER_SUFFIX.search(committer[0]) and not _AIDER_SUFFIX.search(author[0]):
             # --attribute-commit-message-committer prefixes every commit aider makes, the person's own
             # edits too; (aider) on the committer alone says this is one of those.
-            reject(subject[:MAX_TRAILER_LINE], "'aider: ' on a commit aider only committed: the prefix option "
-                                               "prefixes every commit, the person's own edits too (aider's docs)")
+            reject(
+                subject[:MAX_TRAILER_LINE],
+                "'aider: ' on a commit aider only committed: the prefix option "
+                "prefixes every commit, the person's own edits too (aider's docs)",
+            )
         else:
             add("Aider", None, "aider: subject prefix", subject)
 
@@ -188,9 +197,12 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
     block_at = sum(len(line) + 1 for line in lines[:start])
     for shaped in _KEY_LINE.finditer(message, body, max(body, block_at)):
         if shaped["key"].lower() in DISCLOSURE_KEYS:
-            line = message[shaped.start():message.find("\n", shaped.start()) % (len(message) + 1)]
-            reject(line.strip()[:MAX_TRAILER_LINE], "a body line shaped like a trailer, not in the trailer block that "
-                                                    "ends the message (git reads trailers only there)")
+            line = message[shaped.start() : message.find("\n", shaped.start()) % (len(message) + 1)]
+            reject(
+                line.strip()[:MAX_TRAILER_LINE],
+                "a body line shaped like a trailer, not in the trailer block that "
+                "ends the message (git reads trailers only there)",
+            )
     return result
 
 
@@ -227,7 +239,7 @@ def _squashed_commits(message: str) -> list[tuple[str, tuple[str, str] | None, s
     """(id, author, message) of each commit a `git merge --squash` message holds, in one pass."""
     found: list[tuple[str, tuple[str, str] | None, list[str]]] = []
     in_header = False
-    for line in message[message.index(_SQUASHED):].split("\n")[1:]:
+    for line in message[message.index(_SQUASHED) :].split("\n")[1:]:
         commit = _SQUASHED_COMMIT.fullmatch(line)
         if commit:
             found.append((commit["sha"], None, []))
@@ -255,17 +267,21 @@ def _identities(author: tuple[str, str], committer: tuple[str, str], add, reject
     if author_agent:
         add(author_agent[0].tool, author_agent[1], "author identity", f"{author[0]} <{author[1]}>")
     elif committer_agent:
-        reject(f"committer {committer[0]} <{committer[1]}>",
-               f"{committer_agent[0].tool} committed the change; the author, a person, wrote it")
+        reject(
+            f"committer {committer[0]} <{committer[1]}>",
+            f"{committer_agent[0].tool} committed the change; the author, a person, wrote it",
+        )
     author_aider = bool(_AIDER_SUFFIX.search(author[0]))
     committer_aider = bool(_AIDER_SUFFIX.search(committer[0]))
     if author_aider:
         source = "author and committer name suffix (aider)" if committer_aider else "author name suffix (aider)"
         add("Aider", None, source, f"{author[0]} <{author[1]}>")
     elif committer_aider:
-        reject(f"committer {committer[0]} <{committer[1]}>",
-               "(aider) on the committer's name only: aider committed the person's own edits, it did not write "
-               "them (aider's Git integration docs)")
+        reject(
+            f"committer {committer[0]} <{committer[1]}>",
+            "(aider) on the committer's name only: aider committed the person's own edits, it did not write "
+            "them (aider's Git integration docs)",
+        )
 
 
 def _trailer(key: str, value: str, raw: str, add, reject) -> None:

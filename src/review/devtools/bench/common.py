@@ -36,8 +36,9 @@ def tmux_first_paint(server: str, command: str, ready: str, env: dict[str, str],
     args = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
     start = time.perf_counter()
     # The server's environment is the one given, not this process's (PYTHONDONTWRITEBYTECODE and all).
-    subprocess.run([*base, "new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *args, command], check=True,
-                   env=env)
+    subprocess.run(
+        [*base, "new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *args, command], check=True, env=env
+    )
     try:
         _wait_for(base, ready, start, timeout)
         return time.perf_counter() - start
@@ -77,8 +78,11 @@ def tmux_key_to_paint(server: str, run: KeyInTmux, env: dict[str, str], timeout:
     base = ["tmux", "-L", f"{server}-{next(_servers)}", "-f", "/dev/null"]
     subprocess.run([*base, "kill-server"], capture_output=True)
     args = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
-    subprocess.run([*base, "new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", run.folder, *args,
-                    run.command], check=True, env=env)
+    subprocess.run(
+        [*base, "new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", run.folder, *args, run.command],
+        check=True,
+        env=env,
+    )
     try:
         _wait_for(base, run.waiting, time.perf_counter(), timeout)
         if run.typed is not None:

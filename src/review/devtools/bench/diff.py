@@ -23,13 +23,20 @@ def make_huge_submission(folder: Path, lines: int) -> tuple[int, int]:
     # Files of 65 lines, as in a 2,005-file diff seen in practice: every one small enough to be traced to its
     # commit (a single 6 MB file would be past the blame cap, and nothing in it attributed).
     parts = body.splitlines(keepends=True)
-    files = {f"src/part{n // FILE_LINES:05d}.mjs": b"".join(parts[n:n + FILE_LINES])
-             for n in range(0, len(parts), FILE_LINES)}
+    files = {
+        f"src/part{n // FILE_LINES:05d}.mjs": b"".join(parts[n : n + FILE_LINES])
+        for n in range(0, len(parts), FILE_LINES)
+    }
     if not folder.exists():
-        samples.build_repo(folder, [
-            samples.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
-            samples.CommitSpec(files, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x",
-                            "2026-11-02T00:00:00Z")])
+        samples.build_repo(
+            folder,
+            [
+                samples.CommitSpec({"README.md": b"starter\n"}, "starter", "S", "s@x", "2026-11-01T00:00:00Z"),
+                samples.CommitSpec(
+                    files, "big\n\nCo-authored-by: Codex <noreply@openai.com>", "C", "c@x", "2026-11-02T00:00:00Z"
+                ),
+            ],
+        )
     return len(files), len(body)
 
 
@@ -106,39 +113,69 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
     pipe = _git_diff_to_pipe(folder)
     opened = asyncio.run(_open_triaged(folder.parent))
     rested = asyncio.run(_open_triaged(folder.parent, rest=2.0))  # warm now: the row cache, no analysis
-    print(f"diff of {lines} added lines in {files} files ({size / 1e6:.1f} MB), all AI-attributed through "
-          "a Codex trailer")
+    print(
+        f"diff of {lines} added lines in {files} files ({size / 1e6:.1f} MB), all AI-attributed through a Codex trailer"
+    )
     print(f"  git diff into a pipe               {pipe * 1000:8.0f} ms")
     console_tmux, baseline_name, baseline_tmux = first_frames_in_tmux(folder)
-    print(f"  in process (Pilot), Enter until the first frame handed to the terminal holds the diff's rows: "
-          f"{rested[0] * 1000:.0f} ms read ahead (goal ≤ 300 ms), screen settled {rested[1] * 1000:.0f} ms")
-    print(f"  the same, Enter the instant triage ends (still reading it)  {opened[0] * 1000:6.0f} ms  "
-          f"settled {opened[1] * 1000:.0f} ms")
+    print(
+        f"  in process (Pilot), Enter until the first frame handed to the terminal holds the diff's rows: "
+        f"{rested[0] * 1000:.0f} ms read ahead (goal ≤ 300 ms), screen settled {rested[1] * 1000:.0f} ms"
+    )
+    print(
+        f"  the same, Enter the instant triage ends (still reading it)  {opened[0] * 1000:6.0f} ms  "
+        f"settled {opened[1] * 1000:.0f} ms"
+    )
     print(f"  clone (cold cache)                 {cloned * 1000:8.0f} ms")
-    print(f"  git diff + parse + blame + marks   {analysed * 1000:8.0f} ms   ({analysed * 1e6 / lines:.1f} µs per line)")
+    print(
+        f"  git diff + parse + blame + marks   {analysed * 1000:8.0f} ms   ({analysed * 1e6 / lines:.1f} µs per line)"
+    )
     print(f"  display rows built                 {built * 1000:8.0f} ms   ({len(rows)} rows)")
     print(f"  memory while analysing (peak)      {peak / 1e6:8.1f} MB   ({peak / lines:.0f} B per line)")
     print(f"  first screen painted               {first_paint * 1000:8.1f} ms   (the analysis already made)")
-    print(f"  one page of new rows rendered      {per_page * 1000:8.1f} ms   ratio to a 60 Hz frame "
-          f"{per_page / (1 / 60):.2f}")
+    print(
+        f"  one page of new rows rendered      {per_page * 1000:8.1f} ms   ratio to a 60 Hz frame "
+        f"{per_page / (1 / 60):.2f}"
+    )
     print(f"  jump to the end, repainted         {to_end * 1000:8.1f} ms")
-    print(f"  one page of changed lines (every line changes one word), words marked "
-          f"{words_page * 1000:.1f} ms, plain {plain_page * 1000:.1f} ms: ratio {words_page / plain_page:.2f}; "
-          f"to a 60 Hz frame {words_page / (1 / 60):.2f}")
+    print(
+        f"  one page of changed lines (every line changes one word), words marked "
+        f"{words_page * 1000:.1f} ms, plain {plain_page * 1000:.1f} ms: ratio {words_page / plain_page:.2f}; "
+        f"to a 60 Hz frame {words_page / (1 / 60):.2f}"
+    )
     if goals is not None:
         from review.devtools.bench.common import Goal
 
         if console_tmux is not None and baseline_tmux is not None:
-            goals.append(Goal(f"{lines}-line diff: Enter → first frame in tmux, against {baseline_name}"
-                              + ("" if baseline_name == "tig" else " (tig NOT installed)"),
-                              f"{console_tmux * 1000:.0f} ms", f"{baseline_name} {baseline_tmux * 1000:.0f} ms",
-                              console_tmux / baseline_tmux, 2.0))
-        goals += [Goal(f"{lines}-line diff: Enter on its triaged row (read ahead) → first frame",
-                       f"{rested[0] * 1000:.0f} ms", "300 ms", rested[0] / 0.3, 1.0),
-                  Goal(f"{lines}-line diff: one page of new rows", f"{per_page * 1000:.1f} ms", "16 ms (a frame)",
-                       per_page / 0.016, 1.0),
-                  Goal(f"{lines}-line diff: peak memory while analysing", f"{peak / 1e6:.0f} MB", "300 MB",
-                       peak / 300e6, 1.0)]
+            goals.append(
+                Goal(
+                    f"{lines}-line diff: Enter → first frame in tmux, against {baseline_name}"
+                    + ("" if baseline_name == "tig" else " (tig NOT installed)"),
+                    f"{console_tmux * 1000:.0f} ms",
+                    f"{baseline_name} {baseline_tmux * 1000:.0f} ms",
+                    console_tmux / baseline_tmux,
+                    2.0,
+                )
+            )
+        goals += [
+            Goal(
+                f"{lines}-line diff: Enter on its triaged row (read ahead) → first frame",
+                f"{rested[0] * 1000:.0f} ms",
+                "300 ms",
+                rested[0] / 0.3,
+                1.0,
+            ),
+            Goal(
+                f"{lines}-line diff: one page of new rows",
+                f"{per_page * 1000:.1f} ms",
+                "16 ms (a frame)",
+                per_page / 0.016,
+                1.0,
+            ),
+            Goal(
+                f"{lines}-line diff: peak memory while analysing", f"{peak / 1e6:.0f} MB", "300 MB", peak / 300e6, 1.0
+            ),
+        ]
     if not into:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
@@ -148,8 +185,10 @@ def _changed_patch(files: int, pairs: int) -> bytes:
     """A patch in which every line of every file changes one word: every row of it has words to mark."""
     out = []
     for number in range(files):
-        out.append(f"diff --git a/src/mod{number}.mjs b/src/mod{number}.mjs\nindex 1111111..2222222 100644\n"
-                   f"--- a/src/mod{number}.mjs\n+++ b/src/mod{number}.mjs\n@@ -1,{pairs} +1,{pairs} @@\n")
+        out.append(
+            f"diff --git a/src/mod{number}.mjs b/src/mod{number}.mjs\nindex 1111111..2222222 100644\n"
+            f"--- a/src/mod{number}.mjs\n+++ b/src/mod{number}.mjs\n@@ -1,{pairs} +1,{pairs} @@\n"
+        )
         for line in range(pairs):
             out.append(f"-export const value{line} = compute(total, {line}); // line {line}\n")
         for line in range(pairs):
@@ -202,12 +241,20 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
         print("    tmux is NOT installed here (apt-get install tmux): nothing measured in a terminal")
         return None, None, None
     head = gitsafe.run_trusted(["--git-dir", str(folder / ".git"), "rev-parse", "HEAD"]).decode().strip()
-    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG", "REVIEW_CACHE_DIR", "XDG_CONFIG_HOME",
-                                            "XDG_DATA_HOME") if key in os.environ}
+    env = {
+        key: os.environ[key]
+        for key in ("PATH", "HOME", "LANG", "REVIEW_CACHE_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
+        if key in os.environ
+    }
     server = f"review-bench-diff-{os.getpid()}"
     # The row is complete once its assistant is named; resting on it lets the read-ahead finish.
-    console = KeyInTmux(f"{shlex.quote(sys.executable)} -m review {shlex.quote(str(folder.parent))} --no-harness",
-                        str(folder), "OpenAI Codex", "value0 = 0; // line 0", rest=3.0)
+    console = KeyInTmux(
+        f"{shlex.quote(sys.executable)} -m review {shlex.quote(str(folder.parent))} --no-harness",
+        str(folder),
+        "OpenAI Codex",
+        "value0 = 0; // line 0",
+        rest=3.0,
+    )
     try:
         console_s = statistics.median(tmux_key_to_paint(server, console, env) for _ in range(runs))
     except RuntimeError as error:
@@ -218,8 +265,10 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
         name, typed = "tig", "exec tig show HEAD"
     elif shutil.which("less") is not None:
         name, typed = "less", "git --no-pager show HEAD | less"
-        print("    tig is NOT installed here (apt-get install tig): the tig side is skipped; `git show HEAD | less` "
-              "(a pager's first screen of the same diff) stands in, and is named as such")
+        print(
+            "    tig is NOT installed here (apt-get install tig): the tig side is skipped; `git show HEAD | less` "
+            "(a pager's first screen of the same diff) stands in, and is named as such"
+        )
     else:
         print("    tig is NOT installed here (apt-get install tig), nor less: the tig side is skipped, no baseline")
         return console_s, None, None
@@ -229,9 +278,13 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
     except RuntimeError as error:
         print(f"    {name}: NOT measured: {error}")
         return console_s, None, None
-    print(f"    {name}: Enter on `{typed}` at a shell{' ' * max(1, 24 - len(typed))}{baseline_s * 1000:6.0f} ms   "
-          "(its process start included)")
-    print(f"    ratio {console_s / baseline_s:.2f} (goal ≤ 2 × tig{'' if name == 'tig' else '; measured against less'})")
+    print(
+        f"    {name}: Enter on `{typed}` at a shell{' ' * max(1, 24 - len(typed))}{baseline_s * 1000:6.0f} ms   "
+        "(its process start included)"
+    )
+    print(
+        f"    ratio {console_s / baseline_s:.2f} (goal ≤ 2 × tig{'' if name == 'tig' else '; measured against less'})"
+    )
     return console_s, name, baseline_s
 
 
@@ -278,9 +331,12 @@ async def _open_triaged(cohort_dir: Path, rest: float = 0.0, size: tuple[int, in
         display(screen, renderable)
 
     async with app.run_test(size=size) as pilot:
-        while not (isinstance(app.screen, CohortScreen) and app.screen.rows
-                   and all(row.complete for row in app.screen.rows.values())
-                   and not any(w.is_running for w in app.workers if w.group == "triage")):
+        while not (
+            isinstance(app.screen, CohortScreen)
+            and app.screen.rows
+            and all(row.complete for row in app.screen.rows.values())
+            and not any(w.is_running for w in app.workers if w.group == "triage")
+        ):
             await asyncio.sleep(0.01)
         await asyncio.sleep(rest)
         DiffView.render_line = render_line_seen  # type: ignore[method-assign,assignment]

@@ -21,8 +21,7 @@ def run(as_json: bool, quick: bool = False, only: list[str] | None = None) -> in
     benchmark failed."""
     unknown = sorted(set(only or ()) - set(STEPS))
     if unknown:
-        print(f"review bench goals: no benchmark {', '.join(unknown)} (there are: {', '.join(STEPS)})",
-              file=sys.stderr)
+        print(f"review bench goals: no benchmark {', '.join(unknown)} (there are: {', '.join(STEPS)})", file=sys.stderr)
         return 2
     steps = [step for step in STEPS if (only is None or step in only) and not (quick and step == "cold" and not only)]
     goals: list[Goal] = []
@@ -34,32 +33,57 @@ def run(as_json: bool, quick: bool = False, only: list[str] | None = None) -> in
         done = subprocess.run(child, capture_output=True, text=True)
         for line in done.stdout.splitlines():
             if line.startswith(MARK):
-                goals += [Goal(**entry) for entry in json.loads(line[len(MARK):])]
+                goals += [Goal(**entry) for entry in json.loads(line[len(MARK) :])]
             elif not as_json:
                 print(line)
         if done.returncode != 0:
             failed.append(step)
             said = [line for line in done.stdout.splitlines() if not line.startswith(MARK)][-5:]
-            print(f"review bench goals: the {step} benchmark FAILED (exit {done.returncode}); what it said last:\n"
-                  + "\n".join(said + done.stderr.splitlines()[-15:]), file=sys.stderr)
+            print(
+                f"review bench goals: the {step} benchmark FAILED (exit {done.returncode}); what it said last:\n"
+                + "\n".join(said + done.stderr.splitlines()[-15:]),
+                file=sys.stderr,
+            )
     skipped = [step for step in STEPS if step not in steps]
     if as_json:
-        print(json.dumps({"quick": quick, "goals": [{**goal.__dict__, "met": goal.met} for goal in goals],
-                          "failed": failed, "not_run": skipped}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "quick": quick,
+                    "goals": [{**goal.__dict__, "met": goal.met} for goal in goals],
+                    "failed": failed,
+                    "not_run": skipped,
+                },
+                indent=2,
+            )
+        )
     else:
-        print(f"\nthe goals, measured now{' (--quick: smaller sizes than the goals are set for)' if quick else ''}"
-              " (ratio to the baseline of the same run, or to the target):")
+        print(
+            f"\nthe goals, measured now{' (--quick: smaller sizes than the goals are set for)' if quick else ''}"
+            " (ratio to the baseline of the same run, or to the target):"
+        )
         for goal in goals:
-            print(f"  {'met   ' if goal.met else 'MISSED'} {goal.name:<66} {goal.measured:>9}  vs "
-                  f"{goal.against:<40} ratio {_ratio(goal)} (goal ≤ {goal.goal:g})")
+            print(
+                f"  {'met   ' if goal.met else 'MISSED'} {goal.name:<66} {goal.measured:>9}  vs "
+                f"{goal.against:<40} ratio {_ratio(goal)} (goal ≤ {goal.goal:g})"
+            )
         for step in failed:
             print(f"  FAILED {step}: its goals were not measured (its error is above, on stderr)")
         for step in skipped:
-            print(f"  not run: {step}" + (" (--quick leaves out the 1,000-submission cold triage)"
-                                          if quick and step == "cold" and not only else ""))
+            print(
+                f"  not run: {step}"
+                + (
+                    " (--quick leaves out the 1,000-submission cold triage)"
+                    if quick and step == "cold" and not only
+                    else ""
+                )
+            )
         missed = sum(not goal.met for goal in goals)
-        print(f"{len(goals) - missed} of {len(goals)} goals met" + (f", {missed} MISSED" if missed else "")
-              + (f", {len(failed)} benchmark(s) FAILED" if failed else ""))
+        print(
+            f"{len(goals) - missed} of {len(goals)} goals met"
+            + (f", {missed} MISSED" if missed else "")
+            + (f", {len(failed)} benchmark(s) FAILED" if failed else "")
+        )
     return 1 if failed or any(not goal.met for goal in goals) else 0
 
 

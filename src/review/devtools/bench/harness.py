@@ -27,8 +27,11 @@ def _startup_ms(info, runs: int = 5) -> float:
             gw.mkdir()
             (work / "checkout.mjs").write_text("export async function chargeWithRetry() { return 1; }\n")
             entry, sock = sandbox.paths_for(info, work, gw)
-            env = sandbox.clean_env(info, work, {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_TOKEN": "x",
-                                                 "REVIEW_ENTRY": entry, "REVIEW_CALLS": "[1]"})
+            env = sandbox.clean_env(
+                info,
+                work,
+                {"REVIEW_GATEWAY_SOCKET": sock, "REVIEW_TOKEN": "x", "REVIEW_ENTRY": entry, "REVIEW_CALLS": "[1]"},
+            )
             start = time.perf_counter()
             subprocess.run(sandbox.node_command(info, work, gw, 10), env=env, cwd=work, capture_output=True)
             times.append((time.perf_counter() - start) * 1000)
@@ -54,8 +57,9 @@ def harness_benchmark(into: Path | None) -> int:
     cohort = samples.build_demo(scratch / "cohort")
     info = sandbox.detect()
     startup = _startup_ms(info)
-    print(f"sandbox {info.kind}, node {info.node_version_text}; start-up in the sandbox (median of 5): "
-          f"{startup:.0f} ms")
+    print(
+        f"sandbox {info.kind}, node {info.node_version_text}; start-up in the sandbox (median of 5): {startup:.0f} ms"
+    )
     repos = [gitsafe.open_submission(p) for p in sorted(cohort.iterdir()) if p.is_dir()]
 
     print("\none submission at a time (each suite runs its 8 scenarios in order):")
@@ -77,13 +81,16 @@ def harness_benchmark(into: Path | None) -> int:
         start = time.perf_counter()
         walls = asyncio.run(_run_many(repos, concurrency, info))
         wall = time.perf_counter() - start
-        each = sorted(suite_wall / (sum(_floor_ms(r, scenarios.BY_NAME[r.name], startup)
-                                        for r in suite.scenarios) / 1000)
-                      for suite, suite_wall in walls)
+        each = sorted(
+            suite_wall / (sum(_floor_ms(r, scenarios.BY_NAME[r.name], startup) for r in suite.scenarios) / 1000)
+            for suite, suite_wall in walls
+        )
         default = "  ← the console's" if concurrency == harness_concurrency() else ""
-        print(f"  N={concurrency}: {wall:6.2f} s   speed-up over one at a time {sequential_total / wall:4.2f}"
-              f" (ideal {min(concurrency, len(repos))})   per suite: median {each[len(each) // 2]:.2f}, "
-              f"worst {each[-1]:.2f} (target ≤ 1.3){default}")
+        print(
+            f"  N={concurrency}: {wall:6.2f} s   speed-up over one at a time {sequential_total / wall:4.2f}"
+            f" (ideal {min(concurrency, len(repos))})   per suite: median {each[len(each) // 2]:.2f}, "
+            f"worst {each[-1]:.2f} (target ≤ 1.3){default}"
+        )
     if not into:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0

@@ -84,9 +84,14 @@ async def drive_console(cohort: Path, distinct: int, reopen: int) -> None:
             await pilot.pause()
             return spent
 
-        await until(lambda: (screen := triage()) is not None and bool(screen.rows)
-                    and all(row.complete for row in screen.rows.values())
-                    and not any(worker.is_running for worker in app.workers if worker.group == "triage"))
+        await until(
+            lambda: (
+                (screen := triage()) is not None
+                and bool(screen.rows)
+                and all(row.complete for row in screen.rows.values())
+                and not any(worker.is_running for worker in app.workers if worker.group == "triage")
+            )
+        )
         await asyncio.sleep(1.0)
         _report("triaged", rows=len(triage().rows))  # type: ignore[union-attr]
         for index in range(distinct):
@@ -106,8 +111,13 @@ async def drive_console(cohort: Path, distinct: int, reopen: int) -> None:
             spent = await open_and_leave()
             _report("huge opened" if index == 0 else f"huge reopened {index}", open_s=round(spent, 3))
         held, lines = app.session.held()
-        _report("end", peak_kib=_status_kib("VmHWM"), held=held, held_lines=lines,
-                pauses_ms=[round(pause * 1000, 1) for pause in pauses])
+        _report(
+            "end",
+            peak_kib=_status_kib("VmHWM"),
+            held=held,
+            held_lines=lines,
+            pauses_ms=[round(pause * 1000, 1) for pause in pauses],
+        )
 
 
 def _make_cohort(scratch: Path, count: int, lines: int) -> Path:
@@ -119,30 +129,35 @@ def _make_cohort(scratch: Path, count: int, lines: int) -> Path:
     return cohort
 
 
-def memory_benchmark(count: int, distinct: int, reopen: int, lines: int, into: Path | None,
-                     goals: list | None = None) -> int:
+def memory_benchmark(
+    count: int, distinct: int, reopen: int, lines: int, into: Path | None, goals: list | None = None
+) -> int:
     scratch = Path(into) if into else Path(tempfile.mkdtemp(prefix="review-bench-memory-"))
     env = {**os.environ, "REVIEW_CACHE_DIR": str(scratch / "cache")}
     start = time.perf_counter()
     cohort = _make_cohort(scratch, count, lines)
-    print(f"cohort: {count} submissions and {HUGE} ({lines} added lines in {lines // 65 + 1} files) in {cohort} "
-          f"(made in {time.perf_counter() - start:.1f} s)")
+    print(
+        f"cohort: {count} submissions and {HUGE} ({lines} added lines in {lines // 65 + 1} files) in {cohort} "
+        f"(made in {time.perf_counter() - start:.1f} s)"
+    )
     # The rows read once, cold, in a process of their own: the console measured starts on the row cache.
     child = [sys.executable, "-m", "review.devtools.bench"]
     start = time.perf_counter()
     subprocess.run([*child, "console", str(cohort)], env=env, check=True, capture_output=True)
     print(f"rows read cold in a process of their own: {time.perf_counter() - start:.1f} s")
-    done = subprocess.run([*child, "memory-console", str(cohort), str(distinct), str(reopen)], env=env,
-                          capture_output=True, text=True)
-    steps = [json.loads(line[len(MARK):]) for line in done.stdout.splitlines() if line.startswith(MARK)]
+    done = subprocess.run(
+        [*child, "memory-console", str(cohort), str(distinct), str(reopen)], env=env, capture_output=True, text=True
+    )
+    steps = [json.loads(line[len(MARK) :]) for line in done.stdout.splitlines() if line.startswith(MARK)]
     if done.returncode != 0 or not steps or steps[-1]["step"] != "end":
         print(done.stderr[-4000:], file=sys.stderr)
         print("the console did not get through the day's work (above: what it said)")
         return 1
     by_step = {step["step"]: step for step in steps}
     for step in steps:
-        extra = ", ".join(f"{key} {value}" for key, value in step.items()
-                          if key not in ("step", "rss_kib", "pauses_ms"))
+        extra = ", ".join(
+            f"{key} {value}" for key, value in step.items() if key not in ("step", "rss_kib", "pauses_ms")
+        )
         print(f"  {step['step']:<20} RSS {step['rss_kib'] / 1024:7.1f} MB   {extra}")
     mib = 1024
     triaged = by_step["triaged"]["rss_kib"] / mib
@@ -153,23 +168,42 @@ def memory_benchmark(count: int, distinct: int, reopen: int, lines: int, into: P
     end = by_step["end"]
     peak = end["peak_kib"] / mib
     pauses = end["pauses_ms"]
-    print(f"{distinct} distinct submissions: {triaged:.0f} → {after:.0f} MB, {per_submission:+.2f} MB each "
-          "(goal ≤ 1 MB)")
-    print(f"{HUGE} opened once: {first_huge:.0f} MB; reopened {reopen} times: {last_huge:.0f} MB, "
-          f"{last_huge - first_huge:+.1f} MB in all (goal ≤ 20 MB)")
-    print(f"peak RSS of the console: {peak:.0f} MB (goal ≤ 300 MB); the session holds {end['held']} analyses, "
-          f"{end['held_lines']} diff lines")
+    print(
+        f"{distinct} distinct submissions: {triaged:.0f} → {after:.0f} MB, {per_submission:+.2f} MB each (goal ≤ 1 MB)"
+    )
+    print(
+        f"{HUGE} opened once: {first_huge:.0f} MB; reopened {reopen} times: {last_huge:.0f} MB, "
+        f"{last_huge - first_huge:+.1f} MB in all (goal ≤ 20 MB)"
+    )
+    print(
+        f"peak RSS of the console: {peak:.0f} MB (goal ≤ 300 MB); the session holds {end['held']} analyses, "
+        f"{end['held_lines']} diff lines"
+    )
     if pauses:
-        print(f"garbage collection as each screen is left: median {statistics.median(pauses):.0f} ms, "
-              f"longest {max(pauses):.0f} ms ({len(pauses)} screens left)")
+        print(
+            f"garbage collection as each screen is left: median {statistics.median(pauses):.0f} ms, "
+            f"longest {max(pauses):.0f} ms ({len(pauses)} screens left)"
+        )
     if goals is not None:
         from review.devtools.bench.common import Goal
 
-        goals += [Goal(f"memory: {distinct} distinct submissions opened, RSS added each",
-                       f"{per_submission:.2f} MB", "1 MB", per_submission / 1.0, 1.0),
-                  Goal(f"memory: the {lines}-line submission reopened {reopen} times, RSS added",
-                       f"{last_huge - first_huge:.1f} MB", "20 MB", (last_huge - first_huge) / 20, 1.0),
-                  Goal("memory: the console's peak RSS over that day", f"{peak:.0f} MB", "300 MB", peak / 300, 1.0)]
+        goals += [
+            Goal(
+                f"memory: {distinct} distinct submissions opened, RSS added each",
+                f"{per_submission:.2f} MB",
+                "1 MB",
+                per_submission / 1.0,
+                1.0,
+            ),
+            Goal(
+                f"memory: the {lines}-line submission reopened {reopen} times, RSS added",
+                f"{last_huge - first_huge:.1f} MB",
+                "20 MB",
+                (last_huge - first_huge) / 20,
+                1.0,
+            ),
+            Goal("memory: the console's peak RSS over that day", f"{peak:.0f} MB", "300 MB", peak / 300, 1.0),
+        ]
     if not into:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0

@@ -30,8 +30,12 @@ FILES = 250
 # Runs of each timed part whose best is taken.
 RUNS = 3
 SESSION = "s_8f3a"
-NOTE_META = json.dumps({"schema_version": "authorship/3.0.0", "sessions": {SESSION: {"agent_id": {
-    "tool": "claude", "id": "bench", "model": "claude-opus-4-5"}}}})
+NOTE_META = json.dumps(
+    {
+        "schema_version": "authorship/3.0.0",
+        "sessions": {SESSION: {"agent_id": {"tool": "claude", "id": "bench", "model": "claude-opus-4-5"}}},
+    }
+)
 
 
 def _data(text: str) -> bytes:
@@ -50,7 +54,9 @@ def fast_import_stream(commits: int, lines: int) -> bytes:
         path = f"src/module_{number % FILES:03d}.mjs"
         body = files.setdefault(path, [])
         start = len(body) + 1
-        body += [f"export const value_{number}_{i} = {number * 1000 + i}; // commit {number}" for i in range(per_commit)]
+        body += [
+            f"export const value_{number}_{i} = {number * 1000 + i}; // commit {number}" for i in range(per_commit)
+        ]
         trailer = "\n\nCo-authored-by: Claude <noreply@anthropic.com>" if number % 10 == 0 else ""
         out.append(b"blob\nmark :%d\n" % (2 * number) + _data("\n".join(body) + "\n"))
         out.append(b"commit refs/heads/main\nmark :%d\n" % (2 * number + 1))
@@ -73,8 +79,9 @@ def make_large_repo(folder: Path, commits: int = 5000, lines: int = 100_000) -> 
     if not (git_dir / "HEAD").exists():
         folder.mkdir(parents=True, exist_ok=True)
         gitsafe.run_trusted(["init", "-q", "--template=", "--initial-branch=main", str(folder)])
-        gitsafe.run_trusted(["--git-dir", str(git_dir), "fast-import", "--quiet"],
-                            input_bytes=fast_import_stream(commits, lines))
+        gitsafe.run_trusted(
+            ["--git-dir", str(git_dir), "fast-import", "--quiet"], input_bytes=fast_import_stream(commits, lines)
+        )
     return gitsafe.run_trusted(["--git-dir", str(git_dir), "rev-parse", "HEAD"]).decode().strip()
 
 
@@ -87,8 +94,13 @@ def _timed(args: list[str], input_bytes: bytes | None = None) -> tuple[float, by
 def _in_child(args: list[str], cache: Path) -> list[str]:
     """``python -m review.devtools.bench ARGS`` in a process of its own with `cache` as the cache: what
     it printed."""
-    result = subprocess.run([sys.executable, "-m", "review.devtools.bench", *args], capture_output=True, text=True,
-                            check=True, env=_child_env(cache))
+    result = subprocess.run(
+        [sys.executable, "-m", "review.devtools.bench", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_child_env(cache),
+    )
     return result.stdout.split()
 
 
@@ -103,8 +115,12 @@ def _review_process(cohort: Path, cache: Path) -> float:
     """`review triage COHORT --json` as a reviewer's shell runs it, timed from outside: process start,
     imports and all (seconds)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "review", "triage", str(cohort), "--json"], stdout=subprocess.DEVNULL,
-                   check=True, env=_child_env(cache))
+    subprocess.run(
+        [sys.executable, "-m", "review", "triage", str(cohort), "--json"],
+        stdout=subprocess.DEVNULL,
+        check=True,
+        env=_child_env(cache),
+    )
     return time.perf_counter() - start
 
 
@@ -191,68 +207,126 @@ def repo_benchmark(commits: int, lines: int, into: Path | None, as_json: bool, g
     floor = clone_s + baseline
     figures: dict[str, Any] = {
         "repository": {"commits": commits, "diff_lines": lines, "notes": commits, "built_s": round(built, 2)},
-        "baselines_s": {"git_log": round(log_s, 3), "git_log_p": round(log_p_s, 3),
-                        "notes_list_and_batch_read": round(list_s + batch_s, 3)},
+        "baselines_s": {
+            "git_log": round(log_s, 3),
+            "git_log_p": round(log_p_s, 3),
+            "notes_list_and_batch_read": round(list_s + batch_s, 3),
+        },
         # Part of the cold triage: the copy every submission is read from (git clone --no-local), never
         # skipped, whatever it costs: git is never run in the submitted folder itself.
         "sanitised_clone_s": round(clone_s, 3),
         # The least a cold triage can cost under that rule, before any Python: the copy, then the one
         # git log -p the line origins are read from (in the copy).
-        "safe_floor": {"seconds": round(floor, 3),
-                       "parts": "the sanitised clone + git log -p + notes list and one batch read of every note"},
-        "triage_cold": {"seconds": round(cold_s, 3), "ratio": round(cold_s / floor, 2),
-                        "goal": 1.2, "against": "the safe floor (copy + git log -p + notes batch)",
-                        "peak_rss_mb": round(cold_rss / 1024, 1), "rss_goal_mb": 300},
-        "move_detection": {"cold_with_s": round(min(with_moves), 3), "cold_without_s": round(min(without_moves), 3),
-                           "ratio": round(min(with_moves) / min(without_moves), 2), "goal": 1.2},
-        "triage_rows_from_kept_copy": {"seconds": round(copied_s, 3),
-                                       "ratio": round(copied_s / baseline, 2)},
-        "json": {"row_bytes": lean_bytes, "row_with_spans_bytes": spans_bytes, "rows_300_bytes": cohort_bytes,
-                 "goal_bytes": 1_000_000},
-        "triage_warm": {"seconds": round(warm_s, 3), "ratio": round(warm_s / log_s, 2), "goal": 2.0,
-                        "against": "git log --format=%H%n%B, both whole processes",
-                        "peak_rss_mb": round(warm_rss / 1024, 1), "rss_goal_mb": 300},
+        "safe_floor": {
+            "seconds": round(floor, 3),
+            "parts": "the sanitised clone + git log -p + notes list and one batch read of every note",
+        },
+        "triage_cold": {
+            "seconds": round(cold_s, 3),
+            "ratio": round(cold_s / floor, 2),
+            "goal": 1.2,
+            "against": "the safe floor (copy + git log -p + notes batch)",
+            "peak_rss_mb": round(cold_rss / 1024, 1),
+            "rss_goal_mb": 300,
+        },
+        "move_detection": {
+            "cold_with_s": round(min(with_moves), 3),
+            "cold_without_s": round(min(without_moves), 3),
+            "ratio": round(min(with_moves) / min(without_moves), 2),
+            "goal": 1.2,
+        },
+        "triage_rows_from_kept_copy": {"seconds": round(copied_s, 3), "ratio": round(copied_s / baseline, 2)},
+        "json": {
+            "row_bytes": lean_bytes,
+            "row_with_spans_bytes": spans_bytes,
+            "rows_300_bytes": cohort_bytes,
+            "goal_bytes": 1_000_000,
+        },
+        "triage_warm": {
+            "seconds": round(warm_s, 3),
+            "ratio": round(warm_s / log_s, 2),
+            "goal": 2.0,
+            "against": "git log --format=%H%n%B, both whole processes",
+            "peak_rss_mb": round(warm_rss / 1024, 1),
+            "rss_goal_mb": 300,
+        },
     }
     if goals is not None:
         from review.devtools.bench.common import Goal
 
         cold, warm = figures["triage_cold"], figures["triage_warm"]
-        goals += [Goal(f"cold triage, {commits}-commit repository with notes", f"{cold['seconds']:.2f} s",
-                       f"safe floor {floor:.2f} s", cold["ratio"], 1.2),
-                  Goal(f"warm triage, {commits}-commit repository with notes", f"{warm['seconds'] * 1000:.0f} ms",
-                       f"git log {log_s * 1000:.0f} ms", warm["ratio"], 2.0),
-                  Goal("cold triage with move detection, against without", f"{min(with_moves):.2f} s",
-                       f"without {min(without_moves):.2f} s", figures["move_detection"]["ratio"], 1.2),
-                  Goal("lean JSON: 300 rows of that shape, without --spans or --files", f"{cohort_bytes / 1e6:.2f} MB",
-                       f"1 MB (one row {lean_bytes / 1e3:.0f} KB, with --spans {spans_bytes / 1e6:.1f} MB)",
-                       cohort_bytes / 1e6, 1.0),
-                  Goal("peak RSS on it (cold)", f"{cold['peak_rss_mb']:.0f} MB", "300 MB", cold["peak_rss_mb"] / 300,
-                       1.0)]
+        goals += [
+            Goal(
+                f"cold triage, {commits}-commit repository with notes",
+                f"{cold['seconds']:.2f} s",
+                f"safe floor {floor:.2f} s",
+                cold["ratio"],
+                1.2,
+            ),
+            Goal(
+                f"warm triage, {commits}-commit repository with notes",
+                f"{warm['seconds'] * 1000:.0f} ms",
+                f"git log {log_s * 1000:.0f} ms",
+                warm["ratio"],
+                2.0,
+            ),
+            Goal(
+                "cold triage with move detection, against without",
+                f"{min(with_moves):.2f} s",
+                f"without {min(without_moves):.2f} s",
+                figures["move_detection"]["ratio"],
+                1.2,
+            ),
+            Goal(
+                "lean JSON: 300 rows of that shape, without --spans or --files",
+                f"{cohort_bytes / 1e6:.2f} MB",
+                f"1 MB (one row {lean_bytes / 1e3:.0f} KB, with --spans {spans_bytes / 1e6:.1f} MB)",
+                cohort_bytes / 1e6,
+                1.0,
+            ),
+            Goal("peak RSS on it (cold)", f"{cold['peak_rss_mb']:.0f} MB", "300 MB", cold["peak_rss_mb"] / 300, 1.0),
+        ]
     if as_json:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"synthetic repository: {commits} commits, {lines} added lines in {FILES} files, a git-ai note on every "
-          f"commit ({folder}; built in {built:.1f} s)")
+    print(
+        f"synthetic repository: {commits} commits, {lines} added lines in {FILES} files, a git-ai note on every "
+        f"commit ({folder}; built in {built:.1f} s)"
+    )
     print(f"  git log (every commit's message)              {log_s * 1000:8.0f} ms")
     print(f"  git log -p                                    {log_p_s * 1000:8.0f} ms")
     print(f"  every note: notes list + one cat-file --batch {(list_s + batch_s) * 1000:8.0f} ms")
-    print(f"  of the cold triage, the sanitised clone alone     {clone_s * 1000:8.0f} ms  (ratio "
-          f"{clone_s / baseline:.2f} on its own; git is never run in the submission itself)")
-    print(f"  the safe floor: the copy + git log -p + the notes     {floor * 1000:5.0f} ms  (what any cold triage "
-          "costs before any Python)")
-    print(f"  rows again, the copy kept {copied_s * 1000:8.0f} ms  ratio {copied_s / baseline:6.2f} "
-          "(the cold triage less the sanitised clone: the analysis alone)")
+    print(
+        f"  of the cold triage, the sanitised clone alone     {clone_s * 1000:8.0f} ms  (ratio "
+        f"{clone_s / baseline:.2f} on its own; git is never run in the submission itself)"
+    )
+    print(
+        f"  the safe floor: the copy + git log -p + the notes     {floor * 1000:5.0f} ms  (what any cold triage "
+        "costs before any Python)"
+    )
+    print(
+        f"  rows again, the copy kept {copied_s * 1000:8.0f} ms  ratio {copied_s / baseline:6.2f} "
+        "(the cold triage less the sanitised clone: the analysis alone)"
+    )
     moves = figures["move_detection"]
-    print(f"  cold triage following moved and copied lines {moves['cold_with_s'] * 1000:6.0f} ms, without "
-          f"{moves['cold_without_s'] * 1000:.0f} ms: ratio {moves['ratio']:.2f} (goal ≤ {moves['goal']:g}; best of "
-          f"each) {'met' if moves['ratio'] <= moves['goal'] else 'MISSED'}")
-    print(f"  review triage --json on it {lean_bytes / 1e3:8.1f} KB (with --spans {spans_bytes / 1e6:.1f} MB); "
-          f"300 such rows {cohort_bytes / 1e6:.2f} MB (goal ≤ 1 MB) "
-          f"{'met' if cohort_bytes <= 1_000_000 else 'MISSED'}")
+    print(
+        f"  cold triage following moved and copied lines {moves['cold_with_s'] * 1000:6.0f} ms, without "
+        f"{moves['cold_without_s'] * 1000:.0f} ms: ratio {moves['ratio']:.2f} (goal ≤ {moves['goal']:g}; best of "
+        f"each) {'met' if moves['ratio'] <= moves['goal'] else 'MISSED'}"
+    )
+    print(
+        f"  review triage --json on it {lean_bytes / 1e3:8.1f} KB (with --spans {spans_bytes / 1e6:.1f} MB); "
+        f"300 such rows {cohort_bytes / 1e6:.2f} MB (goal ≤ 1 MB) "
+        f"{'met' if cohort_bytes <= 1_000_000 else 'MISSED'}"
+    )
     for name in ("triage_cold", "triage_warm"):
         figure = figures[name]
-        met = "met" if figure["ratio"] <= figure["goal"] and figure["peak_rss_mb"] <= figure["rss_goal_mb"] else "MISSED"
-        print(f"  {name.replace('_', ' '):<14} {figure['seconds'] * 1000:8.0f} ms  ratio {figure['ratio']:6.2f} "
-              f"(goal ≤ {figure['goal']:g}× {figure['against']})  peak RSS {figure['peak_rss_mb']:.0f} MB "
-              f"(goal ≤ {figure['rss_goal_mb']})  {met}")
+        met = (
+            "met" if figure["ratio"] <= figure["goal"] and figure["peak_rss_mb"] <= figure["rss_goal_mb"] else "MISSED"
+        )
+        print(
+            f"  {name.replace('_', ' '):<14} {figure['seconds'] * 1000:8.0f} ms  ratio {figure['ratio']:6.2f} "
+            f"(goal ≤ {figure['goal']:g}× {figure['against']})  peak RSS {figure['peak_rss_mb']:.0f} MB "
+            f"(goal ≤ {figure['rss_goal_mb']})  {met}"
+        )
     return 0

@@ -59,8 +59,15 @@ def command_startup(runs: int = 15, goals: list | None = None) -> None:
         if goals is not None:
             from review.devtools.bench.common import Goal
 
-            goals.append(Goal(f"start-up: review {option}", f"{spent * 1000:.0f} ms",
-                              f"python3 -I -c pass {floor * 1000:.0f} ms", spent / floor, 4.0))
+            goals.append(
+                Goal(
+                    f"start-up: review {option}",
+                    f"{spent * 1000:.0f} ms",
+                    f"python3 -I -c pass {floor * 1000:.0f} ms",
+                    spent / floor,
+                    4.0,
+                )
+            )
 
 
 def startup_benchmark(into: Path | None, runs: int = 5, goals: list | None = None) -> int:
@@ -74,15 +81,19 @@ def startup_benchmark(into: Path | None, runs: int = 5, goals: list | None = Non
     folder = into or Path(tempfile.mkdtemp(prefix="review-bench-startup-"))
     cohort = samples.build_demo(folder / "cohort")
     entries = len(list(cohort.iterdir()))
-    env = {key: os.environ[key] for key in ("PATH", "HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "REVIEW_CACHE_DIR")
-           if key in os.environ}
+    env = {
+        key: os.environ[key]
+        for key in ("PATH", "HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "REVIEW_CACHE_DIR")
+        if key in os.environ
+    }
     server = f"review-bench-{os.getpid()}"
     floor_file = Path(__file__).with_name("floor_app.py")
     console = f"{sys.executable} -m review {cohort} --no-harness"
     try:
         first = [tmux_first_paint(server, console, "ada-okafor", env) for _ in range(runs)]
-        floors = [tmux_first_paint(server, f"{sys.executable} -P {floor_file}", "floor-ready", env)
-                  for _ in range(runs)]
+        floors = [
+            tmux_first_paint(server, f"{sys.executable} -P {floor_file}", "floor-ready", env) for _ in range(runs)
+        ]
     except RuntimeError as error:
         print(f"the console in a terminal is NOT measured: {error}")
         return 1
@@ -91,8 +102,11 @@ def startup_benchmark(into: Path | None, runs: int = 5, goals: list | None = Non
             shutil.rmtree(folder, ignore_errors=True)
     console_s, floor_s = statistics.median(first), statistics.median(floors)
     print(f"sample cohort ({entries} entries) in tmux 120×40, median of {runs}:")
-    print(f"  review: triage table painted        {console_s * 1000:7.0f} ms   (runs: "
-          + ", ".join(f"{s * 1000:.0f}" for s in first) + ")")
+    print(
+        f"  review: triage table painted        {console_s * 1000:7.0f} ms   (runs: "
+        + ", ".join(f"{s * 1000:.0f}" for s in first)
+        + ")"
+    )
     print(f"  bare Textual app painted (floor)    {floor_s * 1000:7.0f} ms")
     print(f"  ratio to the floor                  {console_s / floor_s:7.2f}   (target: well under 1 s in all)")
     return 0

@@ -16,8 +16,12 @@ def _store_writer(job: tuple[str, str, int]) -> tuple[str, int, list[str], float
     submission = Path(folder) / "shared"
     revision, saved, refused, longest = None, 0, [], 0.0
     for number in range(saves):
-        review = store.Review([who], "a" * 40, tiers={"evidence": ("weak", "acceptable", "strong")[number % 3]},
-                              comment=f"{who} save {number + 1}")
+        review = store.Review(
+            [who],
+            "a" * 40,
+            tiers={"evidence": ("weak", "acceptable", "strong")[number % 3]},
+            comment=f"{who} save {number + 1}",
+        )
         started = time.perf_counter()
         try:
             revision = store.save(submission, review, base_revision=revision).revision
@@ -49,8 +53,10 @@ def store_benchmark(writers: int, saves: int, into: Path | None) -> int:
     lost = sum(saved - (on_disk[who].revision if who in on_disk else 0) for who, saved, _r, _l in results)
     refused = [reason for _who, _saved, reasons, _longest in results for reason in reasons]
     print(f"{writers} writer processes × {saves} saves into one score file ({folder / 'shared.review.toml'}):")
-    print(f"  acknowledged saves   {acknowledged:6d} in {elapsed:.2f} s = {acknowledged / elapsed:.0f} saves/s "
-          "(process start-up included)")
+    print(
+        f"  acknowledged saves   {acknowledged:6d} in {elapsed:.2f} s = {acknowledged / elapsed:.0f} saves/s "
+        "(process start-up included)"
+    )
     print(f"  longest single save  {max(r[3] for r in results) * 1000:6.0f} ms (waiting for the lock included)")
     print(f"  refused saves        {len(refused):6d}   (goal 0)" + (f": {refused[0]}" if refused else ""))
     print(f"  lost saves           {lost:6d}   (goal 0: on disk, each writer's entry is at the revision it was told)")

@@ -42,8 +42,9 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as error:
         listening.close()
         if error.errno == errno.EADDRINUSE:
-            raise ServeError(f"port {port} on {host} is in use: pick another with --port, or --port 0 for "
-                             "any free one") from None
+            raise ServeError(
+                f"port {port} on {host} is in use: pick another with --port, or --port 0 for any free one"
+            ) from None
         raise ServeError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
     listening.setblocking(False)
     return listening

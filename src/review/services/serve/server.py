@@ -42,10 +42,19 @@ MAX_NAME = 64
 
 # textual.js tries to add two <style> elements of its own (one empty); the policy refuses them (the
 # browser's console says so) and the page's stylesheet sets what they would have.
-CSP = "; ".join([
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "font-src 'self'", "img-src 'self'",
-    "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
-])
+CSP = "; ".join(
+    [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "font-src 'self'",
+        "img-src 'self'",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+    ]
+)
 HEADERS = {
     "Content-Security-Policy": CSP,
     "Referrer-Policy": "no-referrer",
@@ -115,13 +124,15 @@ class ConsoleServer(Server):
     async def _make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._guard])
         prefix = self.prefix
-        app.add_routes([
-            web.get(prefix, self.handle_index, name="index"),
-            web.get(prefix.rstrip("/"), self._add_slash),
-            web.get(prefix + "ws/{ticket}", self.handle_websocket, name="websocket"),
-            web.static(prefix + "static", self.statics_path, name="static"),
-            web.static(prefix + "page", PAGE_FILES, name="page"),
-        ])
+        app.add_routes(
+            [
+                web.get(prefix, self.handle_index, name="index"),
+                web.get(prefix.rstrip("/"), self._add_slash),
+                web.get(prefix + "ws/{ticket}", self.handle_websocket, name="websocket"),
+                web.static(prefix + "static", self.statics_path, name="static"),
+                web.static(prefix + "page", PAGE_FILES, name="page"),
+            ]
+        )
         app.on_response_prepare.append(self._add_headers)
         return app
 
@@ -130,8 +141,9 @@ class ConsoleServer(Server):
         # The token is the first segment of the path, compared in constant time, before any handler.
         first = request.rel_url.raw_path.split("/")[1] if request.rel_url.raw_path.startswith("/") else ""
         if not secrets.compare_digest(first.encode(), self.token.encode()):
-            raise _forbidden("this address needs the token that `review serve` printed with it "
-                                 "(http://HOST:PORT/TOKEN/)")
+            raise _forbidden(
+                "this address needs the token that `review serve` printed with it (http://HOST:PORT/TOKEN/)"
+            )
         origin = request.headers.get("Origin")
         if request.headers.get("Upgrade", "").lower() == "websocket" and origin is not None:
             # A page from another site may not drive a console, even one that learned the token.
@@ -155,14 +167,27 @@ class ConsoleServer(Server):
         if names:
             problem = self.settings.check_reviewers(names)
             if problem:
-                return self._page("notice.html", 400, lines=[f"That name cannot be used: {problem}."],
-                                  form=True, name=names[0][:MAX_NAME], max_name=MAX_NAME)
+                return self._page(
+                    "notice.html",
+                    400,
+                    lines=[f"That name cannot be used: {problem}."],
+                    form=True,
+                    name=names[0][:MAX_NAME],
+                    max_name=MAX_NAME,
+                )
         elif self.settings.reviewers:
             names = list(self.settings.reviewers)
         else:
-            return self._page("notice.html", lines=[f"The console opens on {self.settings.cohort.name}. Scores "
-                                                    "you save there carry the name you give here."],
-                              form=True, name="", max_name=MAX_NAME)
+            return self._page(
+                "notice.html",
+                lines=[
+                    f"The console opens on {self.settings.cohort.name}. Scores "
+                    "you save there carry the name you give here."
+                ],
+                form=True,
+                name="",
+                max_name=MAX_NAME,
+            )
         ticket = self.seats.reserve(tuple(names))
         waited = 0.0
         while ticket is None and waited < SEAT_WAIT_SECONDS:
@@ -170,17 +195,28 @@ class ConsoleServer(Server):
             waited += 0.1
             ticket = self.seats.reserve(tuple(names))
         if ticket is None:
-            response = self._page("notice.html", 503, lines=[
-                f"All {self.seats.limit} consoles this server allows are open (each is a process on the "
-                "server). Quit one (q in its tab) or close its tab, then reload this page.",
-                "Whoever started the server can allow more with `review serve --max-sessions N`.",
-                f"This page tries again every {RETRY_SECONDS} seconds."], retry=RETRY_SECONDS)
+            response = self._page(
+                "notice.html",
+                503,
+                lines=[
+                    f"All {self.seats.limit} consoles this server allows are open (each is a process on the "
+                    "server). Quit one (q in its tab) or close its tab, then reload this page.",
+                    "Whoever started the server can allow more with `review serve --max-sessions N`.",
+                    f"This page tries again every {RETRY_SECONDS} seconds.",
+                ],
+                retry=RETRY_SECONDS,
+            )
             response.headers["Retry-After"] = str(RETRY_SECONDS)
             return response
         scheme = "wss" if request.secure else "ws"
         font_size = min(max(to_int(request.query.get("fontsize", "16"), 16), 8), 40)
-        return self._page("console.html", websocket_url=f"{scheme}://{request.host}{self.prefix}ws/{ticket}",
-                          font_size=font_size, reviewers=", ".join(names), cohort=self.settings.cohort.name)
+        return self._page(
+            "console.html",
+            websocket_url=f"{scheme}://{request.host}{self.prefix}ws/{ticket}",
+            font_size=font_size,
+            reviewers=", ".join(names),
+            cohort=self.settings.cohort.name,
+        )
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         reviewers = self.seats.take(request.match_info["ticket"])
@@ -191,14 +227,20 @@ class ConsoleServer(Server):
         async def close() -> None:
             await websocket.close()
 
-        console = ConsoleProcess(self.settings.console(reviewers), write_bytes=websocket.send_bytes,
-                                 write_str=websocket.send_str, close=close, download_manager=self.download_manager)
+        console = ConsoleProcess(
+            self.settings.console(reviewers),
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+        )
         self.seats.live.add(console)
         messages: asyncio.Task | None = None
         try:
             await websocket.prepare(request)
-            await console.start(to_int(request.query.get("width", "80"), 80),
-                                to_int(request.query.get("height", "24"), 24))
+            await console.start(
+                to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24)
+            )
             # Until the tab goes (its messages end) or the console does (quit in it, or killed).
             messages = asyncio.create_task(self._process_messages(websocket, console))
             exited = asyncio.create_task(console.exited())

@@ -26,19 +26,35 @@ class ConsoleProcess(AppService):
     reviewer's name, and the console heads its own session, so a Ctrl-C typed at the server reaches
     the server alone, which then ends every console in order."""
 
-    def __init__(self, argv: list[str], *, write_bytes: Callable[[bytes], Awaitable[None]],
-                 write_str: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]],
-                 download_manager: DownloadManager) -> None:
-        super().__init__(shlex.join(argv), write_bytes=write_bytes, write_str=write_str, close=close,
-                         download_manager=download_manager)
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        write_bytes: Callable[[bytes], Awaitable[None]],
+        write_str: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]],
+        download_manager: DownloadManager,
+    ) -> None:
+        super().__init__(
+            shlex.join(argv),
+            write_bytes=write_bytes,
+            write_str=write_str,
+            close=close,
+            download_manager=download_manager,
+        )
         self.argv = argv
         self._ending: asyncio.Future[None] | None = None
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
         environment = self._build_environment(width=width, height=height)
         self._process = await asyncio.create_subprocess_exec(
-            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=environment, start_new_session=True)
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=environment,
+            start_new_session=True,
+        )
         assert self._process.stdin is not None
         self._stdin = self._process.stdin
         return self._process

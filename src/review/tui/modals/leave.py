@@ -35,9 +35,13 @@ class LeaveScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content(f"The rubric has changes that are not saved yet. Before you {self.what}:"))
-            yield Static(Content("\n  s / enter  save them (as they are), then go\n"
-                                 "  d          go without saving them\n"
-                                 "  escape     stay here"))
+            yield Static(
+                Content(
+                    "\n  s / enter  save them (as they are), then go\n"
+                    "  d          go without saving them\n"
+                    "  escape     stay here"
+                )
+            )
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)

@@ -105,9 +105,11 @@ class CohortScreen(Screen[None]):
         # The background harness and the arrivals.
         self.cohort_watch = CohortWatch(self)
         self.title_bar = PartsLine(one_row=True, id="triage-title")
-        self.filter_box = Input(placeholder="filter: name, or state: tool: scope: disclosure: verdict: "
-                                            "reviewer: (e.g. scope:per-call)", id="triage-filter",
-                                            classes="hidden")
+        self.filter_box = Input(
+            placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: (e.g. scope:per-call)",
+            id="triage-filter",
+            classes="hidden",
+        )
         self.filter_problem = Static(id="triage-filter-problem")
         self.filter_problem.display = False
         self.table = TriageTable(cursor_type="row", zebra_stripes=True, id="triage-table")
@@ -243,8 +245,13 @@ class CohortScreen(Screen[None]):
 
     def visible_rows(self) -> list[cohort.Row]:
         index, backwards = self.sort
-        return table_order((row for row in self.rows.values() if self.matches(row)), COLUMNS[index], backwards,
-                           self.me, self.context.blind_numbers())
+        return table_order(
+            (row for row in self.rows.values() if self.matches(row)),
+            COLUMNS[index],
+            backwards,
+            self.me,
+            self.context.blind_numbers(),
+        )
 
     def rebuild(self) -> None:
         table = self.table
@@ -263,8 +270,7 @@ class CohortScreen(Screen[None]):
         total = len(self.rows)
         done = sum(row.complete for row in self.rows.values())
         shown = self.table.row_count
-        parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} "
-                                                                                          "submissions"]
+        parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} submissions"]
         if done < total:
             parts.append(f"loading {done}/{total}")
         parts += self.cohort_watch.title_parts()
@@ -279,9 +285,15 @@ class CohortScreen(Screen[None]):
             typed = masker.redact(self.filter_text) if masker is not None else self.filter_text
             parts.append(f"filter {typed!r}: {shown} shown")
         # Under the filter box, wrapped: on the one-row title it was cut at 80 columns.
-        self.filter_problem.update(Content(safe_text(
-            f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})"
-            if problems else "")))
+        self.filter_problem.update(
+            Content(
+                safe_text(
+                    f"not understood: {' '.join(problems)} (fields: {', '.join(triage.FILTER_FIELDS)})"
+                    if problems
+                    else ""
+                )
+            )
+        )
         self.filter_problem.display = bool(problems)
         parts += [f"sorted by {COLUMNS[self.sort[0]].label}", str(self.cohort_dir)]
         self.title_bar.set_parts(parts)
@@ -291,8 +303,13 @@ class CohortScreen(Screen[None]):
         row = self.rows.get(name) if name else None
         panel = self.detail
         if row is None:
-            panel.update(Content(safe_line(self.empty_text or "No submissions.", 400) if not self.rows
-                                 else "No row matches the filter."))
+            panel.update(
+                Content(
+                    safe_line(self.empty_text or "No submissions.", 400)
+                    if not self.rows
+                    else "No row matches the filter."
+                )
+            )
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
         if name in self.cohort_watch.arrived:
@@ -356,8 +373,7 @@ class CohortScreen(Screen[None]):
             return
         row = self.rows[name]
         if row.problem and row.head is None:
-            self.app.notify(safe_line(f"{row.name} cannot be opened: {row.problem}"), severity="warning",
-                            markup=False)
+            self.app.notify(safe_line(f"{row.name} cannot be opened: {row.problem}"), severity="warning", markup=False)
             return
         from review.tui.screens.submission.screen import SubmissionScreen
 
@@ -420,15 +436,17 @@ class CohortScreen(Screen[None]):
         table = self.table
         shown = [key.value for key in table.rows if key.value is not None]
         if not self.cohort_watch.arrived:
-            self.app.notify("Nothing has arrived since the console opened (new submissions copied into the "
-                            "cohort appear here, marked +).", markup=False)
+            self.app.notify(
+                "Nothing has arrived since the console opened (new submissions copied into the "
+                "cohort appear here, marked +).",
+                markup=False,
+            )
             return
         found = self.cohort_watch.next_arrival(shown, table.cursor_row)
         if found is not None:
             table.move_cursor(row=found)
         else:
-            self.app.notify("The submissions that arrived are filtered out (escape clears the filter).",
-                            markup=False)
+            self.app.notify("The submissions that arrived are filtered out (escape clears the filter).", markup=False)
 
     def action_filter(self) -> None:
         box = self.filter_box
@@ -478,11 +496,13 @@ class CohortScreen(Screen[None]):
         now = time.monotonic()
         if now - self.reveal_asked > self.REVEAL_WINDOW:
             self.reveal_asked = now
-            self.app.notify("Press A again to show the candidates' names for the rest of this session.",
-                            markup=False, timeout=self.REVEAL_WINDOW)
+            self.app.notify(
+                "Press A again to show the candidates' names for the rest of this session.",
+                markup=False,
+                timeout=self.REVEAL_WINDOW,
+            )
             return
         self.context.reveal_names()
         self.refresh_bindings()
         self.rebuild()
-        self.app.notify("Names shown from now on (a submission already open shows them once reopened).",
-                        markup=False)
+        self.app.notify("Names shown from now on (a submission already open shows them once reopened).", markup=False)

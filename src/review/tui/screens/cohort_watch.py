@@ -28,9 +28,17 @@ class Triage(Protocol):
     session: Session
     context: ConsoleContext
 
-    def run_worker(self, work: Callable[[], None], name: str | None = ..., group: str = ...,
-                   description: str = ..., exit_on_error: bool = ..., start: bool = ..., exclusive: bool = ...,
-                   thread: bool = ...) -> Worker[None]: ...
+    def run_worker(
+        self,
+        work: Callable[[], None],
+        name: str | None = ...,
+        group: str = ...,
+        description: str = ...,
+        exit_on_error: bool = ...,
+        start: bool = ...,
+        exclusive: bool = ...,
+        thread: bool = ...,
+    ) -> Worker[None]: ...
 
     def post_message(self, message: Message) -> bool: ...
 
@@ -87,8 +95,13 @@ class CohortWatch:
         if self.arrivals is None or self.loading or self.looking:
             return
         self.looking = True
-        self.screen.run_worker(partial(self.look_for_arrivals, self.arrivals), thread=True, exclusive=True,
-                               group="cohort-watch", name="cohort-watch")
+        self.screen.run_worker(
+            partial(self.look_for_arrivals, self.arrivals),
+            thread=True,
+            exclusive=True,
+            group="cohort-watch",
+            name="cohort-watch",
+        )
 
     def look_for_arrivals(self, watch: arrivals.Arrivals) -> None:
         rows: list[cohort.Row] = []
@@ -133,8 +146,13 @@ class CohortWatch:
             self.screen.update_row(row)
         self.harness_queue += len(rows)
         self.screen.update_title()
-        self.screen.run_worker(partial(self.run_suites, rows), thread=True, exclusive=group == "harness",
-                               group=group, name=f"triage-{group}")
+        self.screen.run_worker(
+            partial(self.run_suites, rows),
+            thread=True,
+            exclusive=group == "harness",
+            group=group,
+            name=f"triage-{group}",
+        )
 
     def run_suites(self, rows: list[cohort.Row]) -> None:
         """In the worker: the suites in their own event loop, two per core; the UI never waits."""
@@ -144,10 +162,13 @@ class CohortWatch:
         worker = get_current_worker()
         try:
             process.run_until_stopped(
-                lambda: cohort.fill_harness(rows,
-                                            on_start=lambda row: screen.post_message(self.HarnessStarted(row)),
-                                            on_done=lambda row: screen.post_message(self.HarnessDone(row))),
-                lambda: worker.is_cancelled)
+                lambda: cohort.fill_harness(
+                    rows,
+                    on_start=lambda row: screen.post_message(self.HarnessStarted(row)),
+                    on_done=lambda row: screen.post_message(self.HarnessDone(row)),
+                ),
+                lambda: worker.is_cancelled,
+            )
         except asyncio.CancelledError:
             # The console is quitting: the runs were stopped and their processes killed.
             pass

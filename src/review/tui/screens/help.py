@@ -79,8 +79,11 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
         if pane is None or pane in focused_panes:
             continue
         _add_pane(groups.setdefault(f"{pane} — once focused", {}), node, keymap, key_display)
-    return [(group, " ".join(keys), label, " ".join(binding_ids))
-            for group, entries in groups.items() for keys, label, binding_ids in entries.values()]
+    return [
+        (group, " ".join(keys), label, " ".join(binding_ids))
+        for group, entries in groups.items()
+        for keys, label, binding_ids in entries.values()
+    ]
 
 
 Entries = dict[str, tuple[list[str], str, list[str]]]  # action -> (keys shown, label, binding ids)
@@ -142,9 +145,13 @@ class HelpScreen(ModalScreen[None]):
                     previous = group
                 table.add_row(Text(keys), Text(label), Text(binding_id))
             yield table
-            yield Static(Content(f"↑/↓ j/k, pgup/pgdn, home/end move · escape closes · binding ids can be "
-                                 f"remapped in {paths.keymap_file()}"),
-                         id="help-hint")
+            yield Static(
+                Content(
+                    f"↑/↓ j/k, pgup/pgdn, home/end move · escape closes · binding ids can be "
+                    f"remapped in {paths.keymap_file()}"
+                ),
+                id="help-hint",
+            )
 
     def action_move(self, step: int) -> None:
         table = self.query_one(DataTable)

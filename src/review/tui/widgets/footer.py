@@ -66,4 +66,3 @@ class KeysFooter(Horizontal):
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id in ("help-key", "help-key-label"):
             self.call_later(self.app.run_action, "help")
-

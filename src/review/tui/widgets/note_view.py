@@ -29,12 +29,19 @@ MAX_DECLARED_SHOWN = 12  # an AI-DECLARATION.md's files listed one by one above 
 def declared_levels(entries: list[NoteEntry]) -> list[str]:
     """What an AI-DECLARATION.md's levels gave to whom, file by file."""
     given = [e for e in entries if e.file in ai_declaration.FILE_NAMES and e.kind in ("file", "tests", "none")]
-    shown = [f"· {e.file} line {e.line_no} ({e.raw}): "
-             + ("no AI at all" if e.kind == "none" else
-                f"{'the tests' if e.kind == 'tests' else e.path} → {e.tool or 'the person'}") for e in given]
+    shown = [
+        f"· {e.file} line {e.line_no} ({e.raw}): "
+        + (
+            "no AI at all"
+            if e.kind == "none"
+            else f"{'the tests' if e.kind == 'tests' else e.path} → {e.tool or 'the person'}"
+        )
+        for e in given
+    ]
     if len(shown) > MAX_DECLARED_SHOWN:
-        shown[MAX_DECLARED_SHOWN:] = [f"· and {len(shown) - MAX_DECLARED_SHOWN} more files the declaration's "
-                                      "levels cover"]
+        shown[MAX_DECLARED_SHOWN:] = [
+            f"· and {len(shown) - MAX_DECLARED_SHOWN} more files the declaration's levels cover"
+        ]
     return shown
 
 
@@ -45,8 +52,10 @@ def disclosure_summary(analysis: Analysis) -> str:
     if analysis.note.problem:
         lines.append(f"⚠ {analysis.note.problem}")
     if not note.discloses:
-        lines.append("No disclosure (a section about AI use, a labelled paragraph, or a sentence such as "
-                     "“Claude Code wrote checkout.mjs”).")
+        lines.append(
+            "No disclosure (a section about AI use, a labelled paragraph, or a sentence such as "
+            "“Claude Code wrote checkout.mjs”)."
+        )
     elif note.heading is None:
         # The note's own lines (no file), else README.md's; a declaration's levels are listed below.
         said = [e.file for e in note.entries if e.file not in ai_declaration.FILE_NAMES]
@@ -70,7 +79,9 @@ def disclosure_summary(analysis: Analysis) -> str:
         lines.append(rewritten_summary(result.rewritten) or "")
         lines += [f"  · {note.describe()}" for note in result.rewritten[:MAX_REWRITTEN_SHOWN]]
         if len(result.rewritten) > MAX_REWRITTEN_SHOWN:
-            lines.append(f"  · and {len(result.rewritten) - MAX_REWRITTEN_SHOWN} more (review triage --json lists them)")
+            lines.append(
+                f"  · and {len(result.rewritten) - MAX_REWRITTEN_SHOWN} more (review triage --json lists them)"
+            )
     for notice in result.notices:
         lines.append(f"· {notice.source}: {notice.message}")
     return "\n".join(safe_line(line, 400) for line in lines)
@@ -89,8 +100,13 @@ def numbered_rows(text: str, width: int | None = None) -> tuple[list[str], list[
     rows: list[str] = []
     starts: list[int] = []
     for number, line in enumerate(lines, start=1):
-        pieces = textwrap.wrap(line, room, drop_whitespace=False, replace_whitespace=False,
-                               break_on_hyphens=False, expand_tabs=False) if room and line else [line]
+        pieces = (
+            textwrap.wrap(
+                line, room, drop_whitespace=False, replace_whitespace=False, break_on_hyphens=False, expand_tabs=False
+            )
+            if room and line
+            else [line]
+        )
         starts.append(len(rows))
         rows.append(f"{number:>{digits}} │ {pieces[0]}")
         rows += [f"{'':>{digits}} ┆ {piece}" for piece in pieces[1:]]
@@ -144,8 +160,11 @@ class NoteView(VerticalScroll, can_focus=True):
         text = self.analysis.note.text
         rows, self.line_starts = numbered_rows(text, self.wrap_width or None) if text else ([], [])
         if len(rows) > MAX_NOTE_ROWS:
-            rows = [*rows[:MAX_NOTE_ROWS], f"… {len(rows) - MAX_NOTE_ROWS} more rows of the note are not shown here "
-                                           f"(this pane shows its first {MAX_NOTE_ROWS})"]
+            rows = [
+                *rows[:MAX_NOTE_ROWS],
+                f"… {len(rows) - MAX_NOTE_ROWS} more rows of the note are not shown here "
+                f"(this pane shows its first {MAX_NOTE_ROWS})",
+            ]
         body = "\n".join(rows)
         path = self.analysis.note.path
         header = f"{path} at HEAD {self.analysis.head[:12]}\n\n" if path else ""

@@ -74,8 +74,9 @@ class SignalRow(Vertical, can_focus=True):
         self.title = Static(classes="signal-title")
         self.tiers = Static(classes="signal-tiers")
         self.observed = Static(classes="signal-hints")
-        self.comment_box = Input(placeholder=f"comment on {signal.name} (enter or escape to leave)",
-                                 classes="signal-comment")
+        self.comment_box = Input(
+            placeholder=f"comment on {signal.name} (enter or escape to leave)", classes="signal-comment"
+        )
 
     def compose(self) -> ComposeResult:
         yield self.title
@@ -160,8 +161,9 @@ class FlagBox(Checkbox):
     def render(self) -> Content:
         text = self.get_visual_style("toggle--label")
         # The brackets in the label's colours (Textual's "off" colour is meant to vanish).
-        mark = Content.assemble(("[", text), ("x" if self.value else " ", self.get_visual_style("toggle--button")),
-                                ("]", text))
+        mark = Content.assemble(
+            ("[", text), ("x" if self.value else " ", self.get_visual_style("toggle--button")), ("]", text)
+        )
         return Content.assemble(mark, self.label.pad(1, 1).stylize_before(text))
 
 
@@ -214,10 +216,8 @@ class RubricForm(VerticalScroll, can_focus=False):
         self.header = Static(id="rubric-header")
         self.status_line = Static(id="rubric-status")
         self.signal_rows = [SignalRow(signal) for signal in rubric.signals]
-        self.flag_boxes = {flag.id: FlagBox(Content(flag.label), id=f"flag-{flag.id}")
-                           for flag in rubric.flags}
-        self.flag_hints = {flag.id: Static(classes="flag-hints", id=f"flag-hints-{flag.id}")
-                           for flag in rubric.flags}
+        self.flag_boxes = {flag.id: FlagBox(Content(flag.label), id=f"flag-{flag.id}") for flag in rubric.flags}
+        self.flag_hints = {flag.id: Static(classes="flag-hints", id=f"flag-hints-{flag.id}") for flag in rubric.flags}
         self.anchored_list = Static(id="anchored")
         self.overall = TextArea(id="overall", soft_wrap=True, show_line_numbers=False)
         self.others = Static(id="others")
@@ -230,8 +230,7 @@ class RubricForm(VerticalScroll, can_focus=False):
         for flag in self.rubric.flags:
             yield self.flag_boxes[flag.id]
             yield self.flag_hints[flag.id]
-        yield Static(Content("Line comments (m in the diff or the stub log adds one)"),
-                     classes="signal-title")
+        yield Static(Content("Line comments (m in the diff or the stub log adds one)"), classes="signal-title")
         yield self.anchored_list
         yield Static(Content("Overall comment (o to write; escape leaves it)"), classes="signal-title")
         yield self.overall
@@ -313,8 +312,7 @@ class RubricForm(VerticalScroll, can_focus=False):
     def values(self) -> dict:
         return {
             "tiers": {row.signal.id: row.tier for row in self.rows() if row.tier},
-            "comments": {row.signal.id: row.comment_box.value for row in self.rows()
-                         if row.comment_box.value},
+            "comments": {row.signal.id: row.comment_box.value for row in self.rows() if row.comment_box.value},
             "flags": [flag.id for flag in self.rubric.flags if self.flag_boxes[flag.id].value],
             "comment": self.overall.text,
             "anchored": [dict(a) for a in self.anchored],
@@ -365,8 +363,7 @@ class RubricForm(VerticalScroll, can_focus=False):
     def action_move(self, delta: int) -> None:
         stops = self.focus_stops()
         focused = self.app.focused
-        here = next((stop for stop in stops if focused is not None and stop in focused.ancestors_with_self),
-                    None)
+        here = next((stop for stop in stops if focused is not None and stop in focused.ancestors_with_self), None)
         if here is None:
             target = stops[0] if stops else None
         else:

@@ -26,8 +26,7 @@ from review.support import gc
 
 
 class DeferredPanes:
-    def __init__(self, screen: Screen, content: Callable[[str], Iterable[Widget]],
-                 mounted: Callable[[], None]) -> None:
+    def __init__(self, screen: Screen, content: Callable[[str], Iterable[Widget]], mounted: Callable[[], None]) -> None:
         self.screen = screen
         self.content = content
         self.mounted = mounted

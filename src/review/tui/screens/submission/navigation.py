@@ -41,8 +41,12 @@ class Workspace(Protocol):
 
 
 SITE_ORDER = {"key-sent": 0, "request": 1, "key-made": 2, "key-named": 3}
-SITE_WORDS = {"key-sent": "sends the key", "request": "sends the request", "key-made": "makes the key",
-              "key-named": "names the key (sends nothing)"}
+SITE_WORDS = {
+    "key-sent": "sends the key",
+    "request": "sends the request",
+    "key-made": "makes the key",
+    "key-named": "names the key (sends nothing)",
+}
 
 
 class Navigation:
@@ -61,9 +65,9 @@ class Navigation:
             self.screen.show_pane("diff")
         if self.screen.diff_pane.view.go_to_line(path, line):
             return True
-        self.screen.app.notify(safe_line(f"{path}:{line} is not in the diff shown (d shows the whole "
-                                         "submission)",
-                                         200), markup=False)
+        self.screen.app.notify(
+            safe_line(f"{path}:{line} is not in the diff shown (d shows the whole submission)", 200), markup=False
+        )
         return False
 
     def go_to_source(self, source: Source, signal: str) -> None:
@@ -79,8 +83,7 @@ class Navigation:
             log = self.screen.stub_log
             go("log")
             if source.scenario and not log.scroll_to_scenario(source.scenario, self.screen.suite):
-                self.screen.app.notify("No run of that scenario in the log yet: r runs the suite.",
-                                       markup=False)
+                self.screen.app.notify("No run of that scenario in the log yet: r runs the suite.", markup=False)
         elif isinstance(source, CommitRef):
             go("commits")
             table = self.screen.commits_table
@@ -106,8 +109,9 @@ class Navigation:
             by_line.setdefault((site.path, site.line), site)
         sites = list(by_line.values())
         if not sites:
-            self.screen.app.notify("No line in the diff sends a request or a key (is the client's code in "
-                                   "the diff?)", markup=False)
+            self.screen.app.notify(
+                "No line in the diff sends a request or a key (is the client's code in the diff?)", markup=False
+            )
             return
         site = sites[self.next_site % len(sites)]
         self.next_site += 1
@@ -129,18 +133,23 @@ class Navigation:
         pane.action_since_review()
         old, new = suites.get(before.commit), suites.get(analysis.head)
         if old is None or new is None:
-            text = (f"runs: {before.harness or 'none recorded'} when you reviewed; at HEAD "
-                    f"{new.summary if new else 'not run yet (5, r runs it)'}")
+            text = (
+                f"runs: {before.harness or 'none recorded'} when you reviewed; at HEAD "
+                f"{new.summary if new else 'not run yet (5, r runs it)'}"
+            )
         else:
             was = old.verdicts
-            changed = [f"{s.name} {was.get(s.name, '?')} → {s.verdict}" for s in new.scenarios
-                       if was.get(s.name) != s.verdict]
+            changed = [
+                f"{s.name} {was.get(s.name, '?')} → {s.verdict}" for s in new.scenarios if was.get(s.name) != s.verdict
+            ]
             text = "verdicts changed since your review: " + ("; ".join(changed) if changed else "none")
         form = self.screen.form
         # A line of its own under the status already there (safe_line would show the break as ⏎).
         form.set_status("\n".join(line for line in (form.status, safe_line(text, 400)) if line))
-        said = f"Re-review: the diff shows what changed since your review at {before.commit[:7]} " \
-               f"(d: the whole submission). {text}"
+        said = (
+            f"Re-review: the diff shows what changed since your review at {before.commit[:7]} "
+            f"(d: the whole submission). {text}"
+        )
         self.screen.app.notify(safe_line(said, 400), markup=False, timeout=8)
 
     def diff_anchor(self) -> str | None:
@@ -165,7 +174,7 @@ class Navigation:
         names = [s.name for s in scenarios.SCENARIOS]
         # The line's words only: the columns' bars and padding (side by side) say nothing in a score file.
         said = " ".join(log.raw_lines[top].replace("│", " ").split())
-        for line in reversed(log.raw_lines[:top + 1]):
+        for line in reversed(log.raw_lines[: top + 1]):
             found = next((name for name in names if f"] {name}: " in line), None)
             if found:
                 return safe_line(f"stub log {found}: {said}", 160)

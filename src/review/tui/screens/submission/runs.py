@@ -76,9 +76,12 @@ class Runs:
         if self.head is None:
             return
         if self.draft is None:
-            self.screen.app.notify("No commit's metadata names an assistant, so there is no model draft: in "
-                                   "the Commits pane (3), b compares the highlighted commit with HEAD.",
-                                   markup=False, timeout=8)
+            self.screen.app.notify(
+                "No commit's metadata names an assistant, so there is no model draft: in "
+                "the Commits pane (3), b compares the highlighted commit with HEAD.",
+                markup=False,
+                timeout=8,
+            )
             return
         self.before_after(self.draft, self.head)
 
@@ -113,8 +116,12 @@ class Runs:
         async def job(run: Run) -> None:
             await runs.commit_timeline(repo, commits, run, entry)
 
-        self.start(f"timeline of {len(commits)} commits (suite + the candidate's own tests)", 0, job,
-                   commits_done=f" · 0/{len(commits)} commits done")
+        self.start(
+            f"timeline of {len(commits)} commits (suite + the candidate's own tests)",
+            0,
+            job,
+            commits_done=f" · 0/{len(commits)} commits done",
+        )
 
     # ----------------------------------------------------------------- running one
 
@@ -131,8 +138,13 @@ class Runs:
         run = Run(job, total, self.streamed, self.progressed, commits_done)
         self.log.begin(job, run.progress)
         # The app is read here, on the UI thread: the job's stop check asks it whether it still runs.
-        self.screen.run_worker(partial(self.run_job, job, make, run, app), thread=True, exclusive=True,
-                               group="stub-log", name="stub-log-job")
+        self.screen.run_worker(
+            partial(self.run_job, job, make, run, app),
+            thread=True,
+            exclusive=True,
+            group="stub-log",
+            name="stub-log-job",
+        )
         return True
 
     def streamed(self, event: runner.HarnessEvent, side: str) -> None:
@@ -147,6 +159,7 @@ class Runs:
         worker = get_current_worker()
         problem, cancelled = None, False
         try:
+
             def stopped() -> bool:
                 return worker.is_cancelled or self.cancel_requested or not app.is_running
 
@@ -172,16 +185,22 @@ class Runs:
             self.screen.app.notify("Nothing to write yet: r runs the suite.", markup=False)
             return
         commit = self.target.commit if self.target else repo.head
-        self.screen.run_worker(partial(self.write_file, self.screen.app, repo.source.name, commit,
-                                       list(log.raw_lines), log.comparison), thread=True, exclusive=True,
-                               group="log-write", name="stub-log-write")
+        self.screen.run_worker(
+            partial(self.write_file, self.screen.app, repo.source.name, commit, list(log.raw_lines), log.comparison),
+            thread=True,
+            exclusive=True,
+            group="log-write",
+            name="stub-log-write",
+        )
 
-    def write_file(self, app: App, submission: str, commit: str, lines: list[str],
-                   comparison: runs.Comparison | None) -> None:
+    def write_file(
+        self, app: App, submission: str, commit: str, lines: list[str], comparison: runs.Comparison | None
+    ) -> None:
         try:
             path = runs.write_log(submission, commit, lines, comparison)
         except OSError as error:
-            app.call_from_thread(app.notify, safe_line(f"log not written: {error}", 300), severity="error",
-                                 markup=False)
+            app.call_from_thread(
+                app.notify, safe_line(f"log not written: {error}", 300), severity="error", markup=False
+            )
             return
         app.call_from_thread(app.notify, safe_line(f"log written to {path}"), markup=False)

@@ -49,8 +49,9 @@ class Scoring:
         problem: str
         theirs: store.Review | None
 
-    def __init__(self, screen: Screen, session: ScoreSession, form: RubricForm, facts: Facts,
-                 finish: Callable[[str], None]) -> None:
+    def __init__(
+        self, screen: Screen, session: ScoreSession, form: RubricForm, facts: Facts, finish: Callable[[str], None]
+    ) -> None:
         self.screen = screen
         self.session = session
         self.form = form
@@ -85,8 +86,9 @@ class Scoring:
         if self.session.started:
             self.form.set_header(self.session.header(self.form.state, self.form.missing()))
             # Beside each signal still in conflict, not only in the table at the rubric's top.
-            self.form.mark_conflicts({name for kind, name in (c.field for c in self.session.conflicts)
-                                      if kind in ("tier", "comment")})
+            self.form.mark_conflicts(
+                {name for kind, name in (c.field for c in self.session.conflicts) if kind in ("tier", "comment")}
+            )
 
     def note_shown(self) -> None:
         if self.session.open_note():
@@ -99,8 +101,12 @@ class Scoring:
         self.form.set_status(safe_line(text, 400))
         # The status line may be scrolled out of view.
         refused = text.startswith("final asked")
-        self.screen.app.notify(safe_line(text, 300), markup=False, timeout=6 if refused else 3,
-                               severity="warning" if refused else "information")
+        self.screen.app.notify(
+            safe_line(text, 300),
+            markup=False,
+            timeout=6 if refused else 3,
+            severity="warning" if refused else "information",
+        )
 
     # ----------------------------------------------------------------- saving
 
@@ -132,8 +138,9 @@ class Scoring:
         base = self.session.begin_save()
         self.landed.clear()
         intent = self.Intent(then, autosave, notes, values)
-        self.screen.run_worker(partial(self.write, review, base, intent), thread=True, exclusive=True,
-                               group="save", name="save-review")
+        self.screen.run_worker(
+            partial(self.write, review, base, intent), thread=True, exclusive=True, group="save", name="save-review"
+        )
 
     def entry(self, autosave: bool) -> tuple[store.Review, list[str], dict]:
         """The entry a save now would write, why it is not final if final was asked for, and the
@@ -147,8 +154,9 @@ class Scoring:
         """ctrl+s with nothing new: no file written, said briefly (with a refused final's reasons)."""
         text = why + ("; " + "; ".join(notes) if notes else "")
         self.form.set_status(safe_line(text, 400))
-        self.screen.app.notify(safe_line(text, 300), markup=False, timeout=3,
-                               severity="warning" if notes else "information")
+        self.screen.app.notify(
+            safe_line(text, 300), markup=False, timeout=3, severity="warning" if notes else "information"
+        )
         if notes:
             self.form.state = "draft"
             self.update_header()
@@ -169,27 +177,37 @@ class Scoring:
     def waiting_for_lock(self, seconds: float) -> None:
         """Called from the save worker while another console holds the score file's lock."""
         name = store.score_path(self.session.path).name
-        self.screen.app.call_from_thread(self.form.set_status,
-                                         safe_line(f"waiting for another save of {name} ({seconds:.0f} s)…",
-                                                   200))
+        self.screen.app.call_from_thread(
+            self.form.set_status, safe_line(f"waiting for another save of {name} ({seconds:.0f} s)…", 200)
+        )
 
     def saved(self, message: Saved) -> None:
         intent = message.intent
-        rebased = self.session.saved(message.review, message.scores, intent.values, self.form.values(),
-                                     intent.autosave)
+        rebased = self.session.saved(message.review, message.scores, intent.values, self.form.values(), intent.autosave)
         self.landed.set()
         # A final refused by the reviewer's own save comes back a draft (and the text says why).
         self.show_rebased(rebased)
         self.screen.call_after_refresh(self.run_queued)
         self.form.set_others(self.session.others(message.scores))
         text = safe_line(self.session.saved_text(message.review, intent.notes, intent.autosave), 500)
-        self.form.set_status(lines("\n".join(part for part in (
-            self.session.conflict_text() if self.session.conflicts else "", rebased.status, text) if part)))
+        self.form.set_status(
+            lines(
+                "\n".join(
+                    part
+                    for part in (self.session.conflict_text() if self.session.conflicts else "", rebased.status, text)
+                    if part
+                )
+            )
+        )
         self.update_header()
         if intent.autosave:
             return
-        self.screen.app.notify(safe_line(text, 300), severity="warning" if intent.notes else "information",
-                               markup=False, timeout=8 if intent.notes else 4)
+        self.screen.app.notify(
+            safe_line(text, 300),
+            severity="warning" if intent.notes else "information",
+            markup=False,
+            timeout=8 if intent.notes else 4,
+        )
         if intent.then:
             self.finish(intent.then)
 
@@ -219,14 +237,19 @@ class Scoring:
             # What only this console changed is written now; the fields in conflict wait.
             self.edited()
         self.form.set_status(lines(text))
-        self.screen.app.notify(self.session.conflict_line() if rebased is not None and rebased.conflicts
-                               else safe_line(text, 400), severity="error", timeout=10, markup=False)
+        self.screen.app.notify(
+            self.session.conflict_line() if rebased is not None and rebased.conflicts else safe_line(text, 400),
+            severity="error",
+            timeout=10,
+            markup=False,
+        )
 
     def reload_theirs(self) -> None:
         values = self.session.reload_theirs(self.form.values())
         if values is None:
-            self.screen.app.notify("No conflict to decide: R takes the other console's values after one.",
-                                   markup=False, timeout=3)
+            self.screen.app.notify(
+                "No conflict to decide: R takes the other console's values after one.", markup=False, timeout=3
+            )
             return
         self.form.apply(values)
         self.form.set_status("took the other console's values for the fields both changed")
@@ -252,16 +275,22 @@ class Scoring:
         if self.session.unchanged(review) is not None:
             return
         base = self.session.begin_save()
-        worker = self.screen.run_worker(partial(self.session.write, review, base), thread=True,
-                                        group="save-at-exit", name="save-review-at-exit", exit_on_error=False)
+        worker = self.screen.run_worker(
+            partial(self.session.write, review, base),
+            thread=True,
+            group="save-at-exit",
+            name="save-review-at-exit",
+            exit_on_error=False,
+        )
         try:
             written = await worker.wait()
         except Exception:
             written = Written(problem="the save at exit did not finish")
         self.session.saving = False
         if written.review is not None and written.scores is not None:
-            self.show_rebased(self.session.saved(written.review, written.scores, values, self.form.values(),
-                                                 autosave=True))
+            self.show_rebased(
+                self.session.saved(written.review, written.scores, values, self.form.values(), autosave=True)
+            )
 
     # ----------------------------------------------------------------- other consoles, leaving
 
@@ -302,8 +331,7 @@ class Scoring:
                 self.discard()
                 self.finish(then)
 
-        self.screen.app.push_screen(LeaveScreen("quit" if then == "quit" else "leave this submission"),
-                                    answered)
+        self.screen.app.push_screen(LeaveScreen("quit" if then == "quit" else "leave this submission"), answered)
 
     def discard(self) -> None:
         """The reviewer chose to go without saving: nothing is written after (not by the autosave, not

@@ -128,10 +128,16 @@ class SubmissionScreen(Screen[Closed]):
         # 4 comes back to it after g went to its evidence.
         self.last_signal: SignalRow | None = None
         # The panes' widgets, made once: composed in the first frame or mounted just after it.
-        self.title_bar = Static(Content(safe_line(f"{row.name} · HEAD {(row.head or '?')[:12]}", 200)),
-                                id="submission-title")
-        self.tabs = Tabs(*(Tab(f"{panes.KEYS[name]} {panes.TITLES[name]}", id=f"tab-{name}")
-                           for name in sorted(panes.KEYS, key=lambda pane: panes.KEYS[pane])), id="pane-tabs")
+        self.title_bar = Static(
+            Content(safe_line(f"{row.name} · HEAD {(row.head or '?')[:12]}", 200)), id="submission-title"
+        )
+        self.tabs = Tabs(
+            *(
+                Tab(f"{panes.KEYS[name]} {panes.TITLES[name]}", id=f"tab-{name}")
+                for name in sorted(panes.KEYS, key=lambda pane: panes.KEYS[pane])
+            ),
+            id="pane-tabs",
+        )
         self.workspace = Container(id="workspace")
         self.frames: dict[str, Vertical] = {}
         self.diff_pane = DiffPane(id="diff-pane")
@@ -168,8 +174,9 @@ class SubmissionScreen(Screen[Closed]):
                 with frame:
                     if name in shown or name == "diff":
                         yield from self.pane_content(name)
-        self.deferred.defer({name: frame for name, frame in self.frames.items()
-                             if name not in shown and name != "diff"})
+        self.deferred.defer(
+            {name: frame for name, frame in self.frames.items() if name not in shown and name != "diff"}
+        )
         yield KeysFooter(self.context.keymap.get("app.help"))
 
     def pane_content(self, name: str) -> Iterator[Widget]:
@@ -236,8 +243,7 @@ class SubmissionScreen(Screen[Closed]):
     def action_zoom(self) -> None:
         self.zoomed_for_diff = False
         self.zoomed = not self.zoomed
-        self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False,
-                        timeout=2)
+        self.app.notify("z again restores the panes" if self.zoomed else "panes restored", markup=False, timeout=2)
 
     @on(DiffPane.Widen)
     def widen_diff(self, message: DiffPane.Widen) -> None:
@@ -313,8 +319,9 @@ class SubmissionScreen(Screen[Closed]):
         """tab / shift+tab: the next pane in 1–5 order among those on screen (in tabs, or zoomed,
         every pane: the tab shown changes with it), focused as its digit does."""
         current = next((name for name in self.PANE_ORDER if self.focus_in(name)), self.active_pane)
-        candidates = [name for name in self.PANE_ORDER
-                      if self.layout_name == "tabs" or self.zoomed or self.frames[name].display]
+        candidates = [
+            name for name in self.PANE_ORDER if self.layout_name == "tabs" or self.zoomed or self.frames[name].display
+        ]
         at = candidates.index(current) if current in candidates else -1
         self.action_pane(candidates[(at + step) % len(candidates)])
 
@@ -337,8 +344,7 @@ class SubmissionScreen(Screen[Closed]):
     def load(self) -> None:
         try:
             # Triage's analysis when it made one at this HEAD; else the diff is painted once parsed.
-            result = self.session.open(self.path,
-                                       on_diff=lambda parsed: self.post_message(self.DiffParsed(parsed)))
+            result = self.session.open(self.path, on_diff=lambda parsed: self.post_message(self.DiffParsed(parsed)))
             # Candidate-blind: its authors are masked before anything is drawn.
             self.context.register_people(self.path, result.commits, result.base)
             # Computed here, in the worker: a 130k-line diff took a second on the UI thread.
@@ -366,8 +372,7 @@ class SubmissionScreen(Screen[Closed]):
     @on(Loaded)
     def loaded(self, message: Loaded) -> None:
         if message.analysis is None:
-            self.title_bar.update(Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}",
-                                                    300)))
+            self.title_bar.update(Content(safe_line(f"{self.row.name}: {message.problem or 'unreadable'}", 300)))
             return
         # Not painted at mount, or HEAD moved since triage read it.
         if message.analysis is not self.diff_for:
@@ -420,13 +425,31 @@ class SubmissionScreen(Screen[Closed]):
     def evidence_inputs(self) -> Inputs:
         assert self.analysis is not None
         analysis = self.analysis
-        verdicts = {s.name: {"verdict": s.verdict, "requests": s.requests, "distinct_keys": s.distinct_keys,
-                             "charges_created": s.charges_created} for s in self.suite.scenarios} \
-            if self.suite else None
+        verdicts = (
+            {
+                s.name: {
+                    "verdict": s.verdict,
+                    "requests": s.requests,
+                    "distinct_keys": s.distinct_keys,
+                    "charges_created": s.charges_created,
+                }
+                for s in self.suite.scenarios
+            }
+            if self.suite
+            else None
+        )
         conflicts = [c.message for c in analysis.attribution.conflicts if c.path is None]
         draft = (analysis.draft, analysis.draft_added, analysis.draft_surviving) if analysis.draft else None
-        return Inputs(analysis.note.text, [(c.sha, c.subject) for c in analysis.commits], analysis.changed,
-                      verdicts, conflicts, draft, dict(self.test_runs) or None, analysis.sites)
+        return Inputs(
+            analysis.note.text,
+            [(c.sha, c.subject) for c in analysis.commits],
+            analysis.changed,
+            verdicts,
+            conflicts,
+            draft,
+            dict(self.test_runs) or None,
+            analysis.sites,
+        )
 
     def refresh_evidence(self) -> None:
         if self.analysis is not None:
@@ -468,8 +491,7 @@ class SubmissionScreen(Screen[Closed]):
 
     def target_for(self, commit: str) -> Target:
         assert self.analysis is not None
-        return Target(commit,
-                      f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}")
+        return Target(commit, f"HEAD {commit[:7]}" if commit == self.analysis.head else f"commit {commit[:7]}")
 
     @on(StubLog.Asked)
     def run_asked(self, message: StubLog.Asked) -> None:
@@ -508,15 +530,21 @@ class SubmissionScreen(Screen[Closed]):
     def coverage_done(self, message: StubLog.CoverageDone) -> None:
         result = message.result
         if not result.coverage:
-            self.app.notify(safe_line(f"Coverage of {result.name} recorded nothing ({result.verdict}: "
-                                      f"{'; '.join(result.reasons)})", 300), severity="warning", markup=False)
+            self.app.notify(
+                safe_line(
+                    f"Coverage of {result.name} recorded nothing ({result.verdict}: {'; '.join(result.reasons)})", 300
+                ),
+                severity="warning",
+                markup=False,
+            )
             return
         pane = self.diff_pane
         pane.set_coverage(message.target.commit, f"{result.name}: {result.verdict}", result.coverage)
         if not pane.display or not self.frames["diff"].display:
-            self.app.notify(safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the "
-                                      "gutter.",
-                                      200), markup=False)
+            self.app.notify(
+                safe_line(f"Coverage of {result.name} is in the diff pane (1): counts in the gutter.", 200),
+                markup=False,
+            )
 
     def timeline_targets(self) -> list[Target]:
         assert self.analysis is not None
@@ -553,8 +581,7 @@ class SubmissionScreen(Screen[Closed]):
 
     def saved_facts(self) -> tuple[str | None, float | None]:
         """What a saved entry records beside the tiers: the harness at HEAD and the AI share."""
-        return (self.suite.summary if self.suite else None,
-                self.analysis.diff.ai_share if self.analysis else None)
+        return (self.suite.summary if self.suite else None, self.analysis.diff.ai_share if self.analysis else None)
 
     @on(RubricForm.Edited)
     def edited(self) -> None:

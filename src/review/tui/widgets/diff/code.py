@@ -18,8 +18,17 @@ from review.core import diff
 from review.core.text import clip, safe_text
 from review.tui.widgets.diff.rows import MAX_SHOWN
 
-LANGUAGES = {".mjs": "javascript", ".js": "javascript", ".cjs": "javascript", ".ts": "typescript",
-             ".json": "json", ".md": "markdown", ".py": "python", ".sh": "bash", ".toml": "toml"}
+LANGUAGES = {
+    ".mjs": "javascript",
+    ".js": "javascript",
+    ".cjs": "javascript",
+    ".ts": "typescript",
+    ".json": "json",
+    ".md": "markdown",
+    ".py": "python",
+    ".sh": "bash",
+    ".toml": "toml",
+}
 
 
 @lru_cache(maxsize=16)
@@ -98,8 +107,8 @@ def mark_words(pieces: Sequence[Segment], spans: Sequence[tuple[int, int]], word
                 break
             begin, finish = max(spans[span][0], start), min(spans[span][1], end)
             if begin > start:
-                out.append(Segment(text[:begin - start], style))
-            out.append(Segment(text[begin - start:finish - start], (style or RichStyle()) + word))
-            text = text[finish - start:]
+                out.append(Segment(text[: begin - start], style))
+            out.append(Segment(text[begin - start : finish - start], (style or RichStyle()) + word))
+            text = text[finish - start :]
             start = finish
     return out

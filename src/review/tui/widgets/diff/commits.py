@@ -36,22 +36,40 @@ class CommitsTable(DataTable):
         if self.columns:
             return
         # The timeline's columns first: the pane is often narrow.
-        for label, key in (("Commit", "commit"), ("Suite", "suite"), ("Own tests", "tests"),
-                           ("Subject", "subject"),
-                           ("Assistants", "assistants"), ("Date", "date"), ("Author", "author")):
+        for label, key in (
+            ("Commit", "commit"),
+            ("Suite", "suite"),
+            ("Own tests", "tests"),
+            ("Subject", "subject"),
+            ("Assistants", "assistants"),
+            ("Date", "date"),
+            ("Author", "author"),
+        ):
             self.add_column(label, key=key)
 
-    def fill(self, commits: list[gitsafe.Commit], attributions: list[attribution.CommitAttribution],
-             suites: dict[str, runner.SuiteResult], tests: dict[str, candidate_tests.TestRun]) -> None:
+    def fill(
+        self,
+        commits: list[gitsafe.Commit],
+        attributions: list[attribution.CommitAttribution],
+        suites: dict[str, runner.SuiteResult],
+        tests: dict[str, candidate_tests.TestRun],
+    ) -> None:
         self.add_columns_once()
         for commit, found in zip(commits, attributions):
-            self.add_row(Text(commit.short), suite_cell(self.app, suites.get(commit.sha)),
-                         tests_cell(self.app, tests.get(commit.sha)), Text(safe_line(commit.subject, 50)),
-                         Text(safe_line(", ".join(found.tools) or "—", 40)), Text(commit.author_date[:10]),
-                         Text(safe_line(commit.author_name, 40)), key=commit.sha)
+            self.add_row(
+                Text(commit.short),
+                suite_cell(self.app, suites.get(commit.sha)),
+                tests_cell(self.app, tests.get(commit.sha)),
+                Text(safe_line(commit.subject, 50)),
+                Text(safe_line(", ".join(found.tools) or "—", 40)),
+                Text(commit.author_date[:10]),
+                Text(safe_line(commit.author_name, 40)),
+                key=commit.sha,
+            )
 
-    def set_cells(self, commit: str, suite: runner.SuiteResult | None = None,
-                  tests: candidate_tests.TestRun | None = None) -> None:
+    def set_cells(
+        self, commit: str, suite: runner.SuiteResult | None = None, tests: candidate_tests.TestRun | None = None
+    ) -> None:
         """A run landed for `commit`: its Suite and Own tests cells follow."""
         if commit not in self.rows:
             return
@@ -76,13 +94,16 @@ def suite_cell(app: App, suite: runner.SuiteResult | None) -> Text:
     if suite is None:
         return Text("—", style=Style(dim=True))
     # The worst first, so a narrow cell still names what matters.
-    bad = sorted({s.verdict for s in suite.scenarios if s.verdict != "ok"},
-                 key=lambda verdict: triage.severity(triage.VERDICT_SEVERITY, verdict))
+    bad = sorted(
+        {s.verdict for s in suite.scenarios if s.verdict != "ok"},
+        key=lambda verdict: triage.severity(triage.VERDICT_SEVERITY, verdict),
+    )
     ok = sum(s.verdict == "ok" for s in suite.scenarios)
     text = Text(f"{ok}/{len(suite.scenarios)} ok", style=palette.style(app, "ok") if not bad else "")
     if bad:
-        text.append(f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""),
-                    style=palette.style(app, "bad", bold=True))
+        text.append(
+            f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""), style=palette.style(app, "bad", bold=True)
+        )
     return text
 
 
@@ -91,8 +112,9 @@ def tests_cell(app: App, tests: candidate_tests.TestRun | None) -> Text:
         return Text("—", style=Style(dim=True))
     role = {"green": "ok", "red": "bad", "hung": "bad", "limit": "bad"}.get(tests.state)
     style = palette.style(app, role, bold=True) if role else Style(dim=True)
-    word = {"green": "● green", "red": "● RED", "hung": "● hung", "limit": "● over a cap",
-            "none": "no tests"}.get(tests.state, tests.state)
+    word = {"green": "● green", "red": "● RED", "hung": "● hung", "limit": "● over a cap", "none": "no tests"}.get(
+        tests.state, tests.state
+    )
     counts = tests.counts
     if "tests" in counts and "pass" in counts:
         word += f" {counts['pass']}/{counts['tests']} pass"

@@ -29,7 +29,7 @@ def row_text(file_diff: diff.FileDiff, viewed: bool, width: int) -> Text:
     room = max(1, width - 2 - len(counts) - 1)
     path = safe_line(file_diff.path, 300)
     if len(path) > room:
-        tail = path[len(path) - room + 1:]
+        tail = path[len(path) - room + 1 :]
         # At a folder's edge where one falls in what is kept: `…/adapters/card.mjs`, not `…ters/card.mjs`.
         slash = tail.find("/")
         path = "…" + (tail[slash:] if slash > 0 else tail)

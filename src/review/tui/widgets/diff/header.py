@@ -22,8 +22,10 @@ def range_parts(label: str, the_diff: diff.Diff, analysis: Analysis | None, whol
         reasons = sorted({f.excluded for f in the_diff.files if f.excluded and f.added})
         parts.append(f"{left_out} added lines not counted ({', '.join(reasons)})")
     if analysis and analysis.draft and the_diff.target == analysis.head:
-        parts.append(f"draft {analysis.draft[:7]}: {analysis.draft_surviving} of its "
-                     f"{analysis.draft_added} added lines survive at HEAD")
+        parts.append(
+            f"draft {analysis.draft[:7]}: {analysis.draft_surviving} of its "
+            f"{analysis.draft_added} added lines survive at HEAD"
+        )
     if analysis and analysis.base_problem and whole:
         parts.append(analysis.base_problem)
     if analysis and whole:

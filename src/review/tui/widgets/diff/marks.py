@@ -49,8 +49,10 @@ class ViewedMarks:
         self.marks = dict(marks.files)
         notes = [marks.problem] if marks.problem else []
         if marks.unsealed:
-            notes.append(f"{marks.unsealed} viewed entr{'ies' if marks.unsealed > 1 else 'y'} in your name not "
-                         "counted: not sealed by this console")
+            notes.append(
+                f"{marks.unsealed} viewed entr{'ies' if marks.unsealed > 1 else 'y'} in your name not "
+                "counted: not sealed by this console"
+            )
         self.note = "; ".join(notes) or None
 
     def applies(self, the_diff: diff.Diff) -> bool:
@@ -65,8 +67,11 @@ class ViewedMarks:
         """The indexes of the diff's files this reviewer has viewed as they are at HEAD."""
         if not self.applies(the_diff):
             return set()
-        return {index for index, file_diff in enumerate(the_diff.files)
-                if self.marks.get(file_diff.path) == self.blob_of(file_diff.path)}
+        return {
+            index
+            for index, file_diff in enumerate(the_diff.files)
+            if self.marks.get(file_diff.path) == self.blob_of(file_diff.path)
+        }
 
     def text(self, the_diff: diff.Diff) -> str:
         if not self.applies(the_diff):
@@ -98,8 +103,13 @@ class ViewedMarks:
 
     def reread(self, scores: store.ScoreFile) -> None:
         """Another console saved the score file: its marks, read again (the seal key is a file)."""
-        self.pane.run_worker(partial(self._reread, scores), thread=True, exclusive=True,
-                             group="diff-viewed-read", name="diff-viewed-read")
+        self.pane.run_worker(
+            partial(self._reread, scores),
+            thread=True,
+            exclusive=True,
+            group="diff-viewed-read",
+            name="diff-viewed-read",
+        )
 
     def _reread(self, scores: store.ScoreFile) -> None:
         self.pane.post_message(self.Read(viewed.marks(scores, self.reviewers)))

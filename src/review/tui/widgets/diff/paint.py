@@ -113,8 +113,12 @@ class RowPainter:
         return content.extend_cell_length(full, line_style), content.cell_length
 
     def _render_note(self, row: Row, current: bool, width: int) -> tuple[Strip, int]:
-        name = {"file": "diff-view--file", "hunk": "diff-view--hunk", "info": "diff-view--info",
-                "moved": "diff-view--moved-note"}[row.kind]
+        name = {
+            "file": "diff-view--file",
+            "hunk": "diff-view--hunk",
+            "info": "diff-view--info",
+            "moved": "diff-view--moved-note",
+        }[row.kind]
         style = self._base_style + self._style(name)
         if current:
             style += self._style("diff-view--current")
@@ -140,13 +144,17 @@ class RowPainter:
         that says the line is part of a block this diff moves (`↕`), and the line's sign."""
         tag = tool_tag(line.tool) if line.tool else ("mv" if line.moved else "  ")
         moved = line.move is not None
-        return [Segment(tag, line_style + self._style("diff-view--ai-tag") if line.tool else gutter_style),
-                Segment(MOVED_MARK if moved else "│",
-                        gutter_style + self._style("diff-view--moved") if moved else gutter_style),
-                Segment(line.kind if line.kind != "\\" else " ", line_style)]
+        return [
+            Segment(tag, line_style + self._style("diff-view--ai-tag") if line.tool else gutter_style),
+            Segment(
+                MOVED_MARK if moved else "│", gutter_style + self._style("diff-view--moved") if moved else gutter_style
+            ),
+            Segment(line.kind if line.kind != "\\" else " ", line_style),
+        ]
 
-    def _line_text(self, index: int, row: Row, line: diff.DiffLine, line_index: int,
-                   line_style: RichStyle) -> list[Segment]:
+    def _line_text(
+        self, index: int, row: Row, line: diff.DiffLine, line_index: int, line_style: RichStyle
+    ) -> list[Segment]:
         if line.kind == "\\":
             return [Segment(" no newline at end of file", line_style + self._style("diff-view--info"))]
         pieces = self._code_segments(index, row, line, line_style)
@@ -180,8 +188,9 @@ class RowPainter:
         left, right = self.side_widths()
         return max(1, min(left - self._side_gutter("-"), right - self._side_gutter("+")))
 
-    def _side(self, index: int, row: Row, line: diff.DiffLine | None, line_index: int, side: str,
-              scroll_x: int, width: int) -> list[Segment]:
+    def _side(
+        self, index: int, row: Row, line: diff.DiffLine | None, line_index: int, side: str, scroll_x: int, width: int
+    ) -> list[Segment]:
         if line is None:
             return [Segment(" " * width, self._base_style + self._style("diff-view--blank"))]
         gutter = self._side_gutter(side)
@@ -222,8 +231,10 @@ class RowPainter:
         language = language_for(path)
         if language is None:
             return [Segment(shown(line.text), line_style)]
-        return [Segment(text, line_style + self._token_style(style) if style else line_style)
-                for text, style in self._highlighted(row_index, line, language)]
+        return [
+            Segment(text, line_style + self._token_style(style) if style else line_style)
+            for text, style in self._highlighted(row_index, line, language)
+        ]
 
     def _readable(self, style: RichStyle) -> RichStyle:
         """A token or tag coloured like its line's background gets black or white instead (ANSI
@@ -242,8 +253,10 @@ class RowPainter:
             return cached
         start = row_index - row_index % HIGHLIGHT_BLOCK
         rows = [self.view.rows[i] for i in range(start, min(start + HIGHLIGHT_BLOCK, len(self.view.rows)))]
-        sides = [[r.line for r in rows if r.kind in ("line", "pair") and r.line is not None],
-                 [r.right for r in rows if r.kind == "pair" and r.right is not None]]
+        sides = [
+            [r.line for r in rows if r.kind in ("line", "pair") and r.line is not None],
+            [r.right for r in rows if r.kind == "pair" and r.right is not None],
+        ]
         for lines in sides:
             if lines:
                 for each, tokens in zip(lines, tokenize([shown(each.text) for each in lines], language)):
@@ -257,4 +270,3 @@ class RowPainter:
             # Only the token's colour and weight: the row keeps its own background (added, AI…).
             cached = self._styles[("token", style)] = RichStyle(color=rich.color, bold=rich.bold, italic=rich.italic)
         return cached
-

@@ -30,7 +30,6 @@ from review.tui.widgets.parts_line import PartsLine
 
 
 class DiffPane(Vertical):
-
     HELP_GROUP = "Diff"
     BINDINGS = [
         Binding("greater_than_sign", "step(1)", "Next commit", id="diff.next-commit"),
@@ -139,10 +138,18 @@ class DiffPane(Vertical):
         if keep_position:
             self.view.scroll_to(offset.x, offset.y, animate=False)
         self.fill_files(the_diff)
-        lines = f"its first {the_diff.added} added lines while the rest is parsed" if the_diff.partial \
+        lines = (
+            f"its first {the_diff.added} added lines while the rest is parsed"
+            if the_diff.partial
             else f"+{the_diff.added} lines"
-        self.range_line.set_parts(["whole submission (starter → HEAD)", lines,
-                                   "reading which lines an assistant wrote… (marks appear when it is read)"])
+        )
+        self.range_line.set_parts(
+            [
+                "whole submission (starter → HEAD)",
+                lines,
+                "reading which lines an assistant wrote… (marks appear when it is read)",
+            ]
+        )
 
     def load(self, analysis: Analysis, keep_position: bool = False) -> None:
         """`keep_position`: the same diff was previewed, so where the reviewer scrolled to stays."""
@@ -196,8 +203,9 @@ class DiffPane(Vertical):
 
     def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
         """The range's counts are the range's own, whatever W hides from view."""
-        parts = range_parts(chosen.label, self.range_diff or the_diff, self.analysis,
-                            bool(self.ranges) and chosen == self.ranges[0])
+        parts = range_parts(
+            chosen.label, self.range_diff or the_diff, self.analysis, bool(self.ranges) and chosen == self.ranges[0]
+        )
         parts[1:1] = self.option_marks(the_diff)
         if self.viewed.note:
             parts.append(f"⚠ {self.viewed.note}")
@@ -213,8 +221,11 @@ class DiffPane(Vertical):
             if made is not None and made.source is the_diff and made.problem:
                 marks.append(f"[W] whitespace-only changes not hidden: {made.problem}")
             else:
-                marks.append("[W] hiding whitespace-only changes…" if hidden is None else
-                             f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}")
+                marks.append(
+                    "[W] hiding whitespace-only changes…"
+                    if hidden is None
+                    else f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}"
+                )
         if self.viewed.applies(the_diff):
             marks.append(f"viewed {len(self.viewed.files(the_diff))}/{len(the_diff.files)}")
         view = self.view
@@ -261,8 +272,9 @@ class DiffPane(Vertical):
     def use_marks(self, submission: Path, reviewers: list[str], marks: viewed.Marks) -> None:
         """Whose marks these are, and the marks read with the submission."""
         analysis = self.analysis
-        self.viewed.start(submission, reviewers, analysis.head if analysis else "",
-                          analysis.head_blobs if analysis else {})
+        self.viewed.start(
+            submission, reviewers, analysis.head if analysis else "", analysis.head_blobs if analysis else {}
+        )
         self.marks_read(ViewedMarks.Read(marks))
 
     @on(ViewedMarks.Read)
@@ -305,8 +317,15 @@ class DiffPane(Vertical):
         self.apply_marks(change)
         self.viewed.save(change)
         done = len(self.viewed.files(the_diff))
-        self.app.notify(safe_line(f"{path}: {'viewed' if now_viewed else 'not viewed'} ({done}/{len(the_diff.files)}"
-                                  " viewed; u: the next unviewed file)", 200), markup=False, timeout=3)
+        self.app.notify(
+            safe_line(
+                f"{path}: {'viewed' if now_viewed else 'not viewed'} ({done}/{len(the_diff.files)}"
+                " viewed; u: the next unviewed file)",
+                200,
+            ),
+            markup=False,
+            timeout=3,
+        )
 
     def apply_marks(self, changes: dict[str, str | None]) -> None:
         self.viewed.change(changes)
@@ -323,8 +342,9 @@ class DiffPane(Vertical):
     @on(ViewedMarks.Failed)
     def mark_failed(self, message: ViewedMarks.Failed) -> None:
         self.apply_marks(self.viewed.undo(message.changes))
-        self.app.notify(safe_line(f"The viewed mark was not kept: {message.problem}", 300), severity="error",
-                        markup=False)
+        self.app.notify(
+            safe_line(f"The viewed mark was not kept: {message.problem}", 300), severity="error", markup=False
+        )
 
     def action_next_unviewed(self) -> None:
         the_diff = self._marks_apply()
@@ -356,8 +376,7 @@ class DiffPane(Vertical):
 
     def action_toggle_coverage(self) -> None:
         if self.coverage is None:
-            self.app.notify("No coverage yet: in the Stub log pane (5), c runs a scenario with coverage.",
-                            markup=False)
+            self.app.notify("No coverage yet: in the Stub log pane (5), c runs a scenario with coverage.", markup=False)
             return
         self.coverage_on = not self.coverage_on
         self.redisplay()
@@ -376,10 +395,12 @@ class DiffPane(Vertical):
             return
         sources = sorted({line.source for line in hunk.lines if line.tool and line.source})
         moved = sorted({line.source for line in hunk.lines if line.moved and not line.tool})
-        text = f"{message.file.path if message.file else ''} {hunk.header.split(' @@')[0]} @@ — " + (
-            f"AI ({', '.join(hunk.tools)}) per {'; '.join(sources)}" if sources else "no AI attribution") + (
-            f" · {'; '.join(moved)}" if moved else "") + (
-            f" · ↕ {'; '.join(end.text for _index, end in hunk.moves)} (M: the other end)" if hunk.moves else "")
+        text = (
+            f"{message.file.path if message.file else ''} {hunk.header.split(' @@')[0]} @@ — "
+            + (f"AI ({', '.join(hunk.tools)}) per {'; '.join(sources)}" if sources else "no AI attribution")
+            + (f" · {'; '.join(moved)}" if moved else "")
+            + (f" · ↕ {'; '.join(end.text for _index, end in hunk.moves)} (M: the other end)" if hunk.moves else "")
+        )
         source.update(Content(safe_line(text, 300)))
 
     @on(DataTable.RowSelected, "#diff-files")
@@ -397,8 +418,10 @@ class DiffPane(Vertical):
             return
         position = step_from(self.position, delta, len(self.ranges))
         if position is None:
-            self.app.notify("This is the last commit's diff (HEAD's own change); < steps back, d shows the "
-                            "whole submission.", markup=False)
+            self.app.notify(
+                "This is the last commit's diff (HEAD's own change); < steps back, d shows the whole submission.",
+                markup=False,
+            )
             return
         if position == self.position:
             return
@@ -412,8 +435,9 @@ class DiffPane(Vertical):
                 self.position = position
                 self.fetch(candidate)
                 return True
-        self.app.notify("That commit has no diff of its own here (the starter commit, or before the base).",
-                        markup=False)
+        self.app.notify(
+            "That commit has no diff of its own here (the starter commit, or before the base).", markup=False
+        )
         return False
 
     def action_whole(self) -> None:
@@ -427,8 +451,9 @@ class DiffPane(Vertical):
             return
         chosen = draft_range(analysis)
         if chosen is None:
-            self.app.notify("No commit's metadata names an assistant: there is no model draft to compare.",
-                            markup=False)
+            self.app.notify(
+                "No commit's metadata names an assistant: there is no model draft to compare.", markup=False
+            )
             return
         self.position = -1
         self.fetch(chosen)
@@ -437,8 +462,7 @@ class DiffPane(Vertical):
         """Re-review: only what changed since the commit this reviewer scored."""
         chosen = since_review(self.analysis, self.reviewed) if self.analysis is not None else None
         if chosen is None:
-            self.app.notify("HEAD has not moved since your review (or you have not reviewed it yet).",
-                            markup=False)
+            self.app.notify("HEAD has not moved since your review (or you have not reviewed it yet).", markup=False)
             return
         self.position = -2
         self.fetch(chosen)
@@ -465,7 +489,6 @@ class DiffPane(Vertical):
     @on(RangeLoaded)
     def range_loaded(self, message: RangeLoaded) -> None:
         if message.diff is None:
-            self.app.notify(safe_line(f"That diff cannot be read: {message.problem}"), severity="error",
-                            markup=False)
+            self.app.notify(safe_line(f"That diff cannot be read: {message.problem}"), severity="error", markup=False)
             return
         self.display_diff(message.range, message.diff)

@@ -28,8 +28,13 @@ def submission_ranges(analysis: Analysis) -> list[DiffRange]:
             own.append(commit)
         after_base = after_base or commit.sha == analysis.base
     for number, commit in enumerate(own, start=1):
-        ranges.append(DiffRange(commit.parents[0], commit.sha, f"commit {number} of {len(own)}: "
-                                f"{commit.short} “{safe_line(commit.subject, 60)}”"))
+        ranges.append(
+            DiffRange(
+                commit.parents[0],
+                commit.sha,
+                f"commit {number} of {len(own)}: {commit.short} “{safe_line(commit.subject, 60)}”",
+            )
+        )
     return ranges
 
 

@@ -105,8 +105,11 @@ class DiffRows(Sequence[Row]):
         if the_diff.truncated:
             self._add(_Segment("info", -1, -1, f"the diff was cut at {diff.MAX_PATCH_BYTES >> 20} MiB"))
         if not self._length:
-            self._add(_Segment("info", -1, -1,
-                               "no AI-attributed hunks in this range" if ai_only else "no changes in this range"))
+            self._add(
+                _Segment(
+                    "info", -1, -1, "no AI-attributed hunks in this range" if ai_only else "no changes in this range"
+                )
+            )
 
     def _add_hunk(self, file_index: int, hunk_index: int, hunk: diff.Hunk) -> None:
         rows = hunk.counts().paired if self.side_by_side else len(hunk.lines)
@@ -127,8 +130,11 @@ class DiffRows(Sequence[Row]):
         self._add(_Segment("hunk", file_index, hunk_index, hunk_label(hunk), hunk, 0, first))
         for number, start in enumerate(starts):
             ends = tuple(notes[start])
-            self._add(_Segment("moved", file_index, hunk_index, moved_label(ends), hunk, start,
-                               bounds[number + 1] - start, ends))
+            self._add(
+                _Segment(
+                    "moved", file_index, hunk_index, moved_label(ends), hunk, start, bounds[number + 1] - start, ends
+                )
+            )
 
     def _add(self, segment: _Segment) -> None:
         self._starts.append(self._length)
@@ -176,8 +182,15 @@ class DiffRows(Sequence[Row]):
         if not self.side_by_side:
             return Row("line", segment.file, segment.hunk_index, hunk.lines[position], index=position)
         left, right = self.pairs(hunk)[position]
-        return Row("pair", segment.file, segment.hunk_index, hunk.lines[left] if left >= 0 else None,
-                   index=left, right=hunk.lines[right] if right >= 0 else None, right_index=right)
+        return Row(
+            "pair",
+            segment.file,
+            segment.hunk_index,
+            hunk.lines[left] if left >= 0 else None,
+            index=left,
+            right=hunk.lines[right] if right >= 0 else None,
+            right_index=right,
+        )
 
     def __iter__(self) -> Iterator[Row]:
         for segment in self._segments:
@@ -187,5 +200,11 @@ class DiffRows(Sequence[Row]):
 
     def row_of_move(self, end: diff.MoveEnd) -> int | None:
         """The row of a moved block's note (None: its hunk is not shown)."""
-        return next((self._starts[at] for at, segment in enumerate(self._segments)
-                     if segment.kind == "moved" and any(each is end for each in segment.moves)), None)
+        return next(
+            (
+                self._starts[at]
+                for at, segment in enumerate(self._segments)
+                if segment.kind == "moved" and any(each is end for each in segment.moves)
+            ),
+            None,
+        )

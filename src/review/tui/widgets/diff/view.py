@@ -40,11 +40,25 @@ class DiffView(ScrollView, can_focus=True):
 
     HELP_GROUP = "Diff"
 
-    COMPONENT_CLASSES = {"diff-view--file", "diff-view--hunk", "diff-view--current", "diff-view--added",
-                         "diff-view--removed", "diff-view--context", "diff-view--ai", "diff-view--gutter",
-                         "diff-view--ai-tag", "diff-view--info", "diff-view--ran", "diff-view--not-ran",
-                         "diff-view--word-added", "diff-view--word-removed", "diff-view--moved",
-                         "diff-view--moved-note", "diff-view--blank"}
+    COMPONENT_CLASSES = {
+        "diff-view--file",
+        "diff-view--hunk",
+        "diff-view--current",
+        "diff-view--added",
+        "diff-view--removed",
+        "diff-view--context",
+        "diff-view--ai",
+        "diff-view--gutter",
+        "diff-view--ai-tag",
+        "diff-view--info",
+        "diff-view--ran",
+        "diff-view--not-ran",
+        "diff-view--word-added",
+        "diff-view--word-removed",
+        "diff-view--moved",
+        "diff-view--moved-note",
+        "diff-view--blank",
+    }
     DEFAULT_CSS = """
     DiffView { background: $surface; }
     DiffView > .diff-view--file { background: $panel; color: $text; text-style: bold; }
@@ -292,8 +306,11 @@ class DiffView(ScrollView, can_focus=True):
         base = self.rich_style
         if index >= len(self.rows):
             return Strip.blank(width, base)
-        current = bool(self.hunk_rows) and 0 <= self.current_hunk < len(self.hunk_rows) and \
-            self.hunk_rows[self.current_hunk] == index
+        current = (
+            bool(self.hunk_rows)
+            and 0 <= self.current_hunk < len(self.hunk_rows)
+            and self.hunk_rows[self.current_hunk] == index
+        )
         # Side by side, each side scrolls its own code: a strip is kept as drawn at its offset.
         paired = self.rows.side_by_side
         key = (index, current, scroll_x if paired else 0)
@@ -336,8 +353,11 @@ class DiffView(ScrollView, can_focus=True):
 
     def action_toggle_side_by_side(self) -> None:
         if not self.side_by_side and self.app.size.width < 160:
-            self.app.notify(f"Side by side needs a terminal of 160 columns or more (this one has "
-                            f"{self.app.size.width}); the unified diff stays.", markup=False)
+            self.app.notify(
+                f"Side by side needs a terminal of 160 columns or more (this one has "
+                f"{self.app.size.width}); the unified diff stays.",
+                markup=False,
+            )
             return
         self.side_by_side = not self.side_by_side
 
@@ -350,8 +370,7 @@ class DiffView(ScrollView, can_focus=True):
             here = self._moved_at if self._moved_at in ends else ends[0]
             target = here.other
             if target is None or not self._go_to_move(target):
-                self.app.notify("The other end of this moved block is not shown (a shows every hunk).",
-                                markup=False)
+                self.app.notify("The other end of this moved block is not shown (a shows every hunk).", markup=False)
             return
         for position in range(self.current_hunk + 1, len(self.hunk_rows)):
             row = self.rows[self.hunk_rows[position]]
@@ -406,8 +425,12 @@ class DiffView(ScrollView, can_focus=True):
         file_index = files.get(path)
         for index, row in enumerate(self.rows):
             shown_line = row.right if row.kind == "pair" else row.line
-            if row.file == file_index and shown_line is not None and shown_line.new_no == line \
-                    and shown_line.kind != "-":
+            if (
+                row.file == file_index
+                and shown_line is not None
+                and shown_line.new_no == line
+                and shown_line.kind != "-"
+            ):
                 position = bisect.bisect_right(self.hunk_rows, index) - 1
                 if position >= 0:
                     self.current_hunk = position

@@ -68,8 +68,7 @@ class ChangedWords:
         for key, hunk in wanted.items():
             lines = hunk.lines
             try:
-                words = hunk_words([line.kind for line in lines], [shown(line.text) for line in lines],
-                                   in_order=key[1])
+                words = hunk_words([line.kind for line in lines], [shown(line.text) for line in lines], in_order=key[1])
             # The submission's text, however odd, costs its marks at most, never the console.
             except Exception as error:
                 failures.record("changed words of a hunk", error)

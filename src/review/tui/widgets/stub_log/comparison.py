@@ -37,8 +37,12 @@ class ComparisonView(Vertical):
         yield self.table
         yield self.detail
 
-    def show(self, labels: tuple[str, str], suites: tuple[runner.SuiteResult, runner.SuiteResult],
-             changes: list[compare.Change]) -> None:
+    def show(
+        self,
+        labels: tuple[str, str],
+        suites: tuple[runner.SuiteResult, runner.SuiteResult],
+        changes: list[compare.Change],
+    ) -> None:
         self.labels, self.suites = labels, suites
         table = self.table
         # re-added, so each column fits its commit's name.
@@ -47,8 +51,13 @@ class ComparisonView(Vertical):
         for change in changes:
             role = CHANGE_ROLES.get(change.kind)
             style = palette.style(self.app, role, bold=role != "warn") if role else Style(dim=True)
-            table.add_row(Text(change.scenario), Text(change.before or "—"), Text(change.after or "—"),
-                          Text(change.kind, style=style), key=change.scenario)
+            table.add_row(
+                Text(change.scenario),
+                Text(change.before or "—"),
+                Text(change.after or "—"),
+                Text(change.kind, style=style),
+                key=change.scenario,
+            )
         self.show_detail(changes[0].scenario if changes else None)
 
     @on(DataTable.RowHighlighted, "#compare-table")

@@ -55,7 +55,7 @@ def wrap_offsets(text: str, width: int, indent: int) -> list[int]:
     a row. Spaces at a break stay at the end of the row above."""
     breaks: list[int] = []
     room = max(1, width)
-    used = cell_len(text[:len(text) - len(text.lstrip())])
+    used = cell_len(text[: len(text) - len(text.lstrip())])
     for match in WORDS.finditer(text):
         word, start = match.group(), match.start()
         length = cell_len(word.rstrip())
@@ -77,7 +77,7 @@ def wrap_offsets(text: str, width: int, indent: int) -> list[int]:
             room, used = max(1, width - indent), 0
             length -= cell_len(text[position:cut])
             position = cut
-        used += cell_len(text[position:start + len(word)])
+        used += cell_len(text[position : start + len(word)])
     return [offset for offset in breaks if 0 < offset < len(text)]
 
 
@@ -159,7 +159,7 @@ class LogLines(ScrollView, can_focus=True):
             number = self.key_numbers.get(key)
             shown = key if key == NO_KEY or len(key) <= FOLD_PAST else f"{key[:FOLDED]}…"
             tag = f"[k{number}] " if number else ""
-            entry = Entry(Text(text[:match.start()] + "key " + tag + shown + text[match.end():]), key, number)
+            entry = Entry(Text(text[: match.start()] + "key " + tag + shown + text[match.end() :]), key, number)
             entry.text.stylize(key_style, match.start() + 4, match.start() + 4 + len(tag) + len(shown))
         line = entry.text
         app = self.app

@@ -32,15 +32,16 @@ from review.tui.widgets.stub_log.comparison import ComparisonView
 from review.tui.widgets.stub_log.lines import LogLines
 from review.tui.widgets.stub_log.scenario_picker import ScenarioPicker
 
-KEY_HELP = ("r  runs the eight fault scenarios on the commit the diff shows,",
-            "   against the pinned gateway, in the sandbox; escape cancels",
-            "s  runs one scenario · b  the model draft and HEAD side by side",
-            "c  coverage: which lines ran, marked in the diff · w  writes the log",
-            "The timeline (suite + the candidate's own tests per commit): t in Commits (3)")
+KEY_HELP = (
+    "r  runs the eight fault scenarios on the commit the diff shows,",
+    "   against the pinned gateway, in the sandbox; escape cancels",
+    "s  runs one scenario · b  the model draft and HEAD side by side",
+    "c  coverage: which lines ran, marked in the diff · w  writes the log",
+    "The timeline (suite + the candidate's own tests per commit): t in Commits (3)",
+)
 
 
 class StubLog(Vertical):
-
     HELP_GROUP = "Stub log"
     BINDINGS = [
         Binding("r", "ask('suite')", "Run suite", id="log.run"),
@@ -165,8 +166,9 @@ class StubLog(Vertical):
         if entry is None:
             self.detail.set_class(False, "-shown")
             return
-        said = f"[k{entry.number}] {entry.key}: the key in full" if entry.key and entry.number else \
-            "no key on this line"
+        said = (
+            f"[k{entry.number}] {entry.key}: the key in full" if entry.key and entry.number else "no key on this line"
+        )
         self.detail.update(Content(safe_line(f"{said} · ↑↓ select a line · end follows the log", 300)))
         self.detail.set_class(True, "-shown")
 
@@ -203,8 +205,7 @@ class StubLog(Vertical):
             text = self.progress.text(time.monotonic())
         else:
             target = self.target.label if self.target else "…"
-            text = self.outcome or \
-                f"r runs the suite on {target} · s one scenario · b before/after · c coverage"
+            text = self.outcome or f"r runs the suite on {target} · s one scenario · b before/after · c coverage"
         self.status.update(Content(safe_line(text, 300)))
 
     # ----------------------------------------------------------------- lines
@@ -253,8 +254,7 @@ class StubLog(Vertical):
         elif message.problem:
             text = f"{message.job}: not run — {message.problem}"
             style = palette.style(self.app, "bad", bold=True)
-            self.app.notify(safe_line(f"{message.job}: {message.problem}", 300), severity="error",
-                            markup=False)
+            self.app.notify(safe_line(f"{message.job}: {message.problem}", 300), severity="error", markup=False)
         else:
             text, style = f"{message.job}: done in {message.elapsed:.1f} s", Style(bold=True)
         self.raw_lines.append(text)
@@ -267,10 +267,11 @@ class StubLog(Vertical):
         data = self.comparison = message.comparison
         # HEAD's side may come from the cache, with no scenario streamed.
         self.last_verdicts.update({run.name: run.verdict for run in data.after_suite.scenarios})
-        self.compared.show((data.before.label, data.after.label), (data.before_suite, data.after_suite),
-                           data.changes)
-        self.outcome = f"before/after {data.before.label} → {data.after.label}: " \
-                       f"{compare.headline(data.changes)} · v switches log/comparison"
+        self.compared.show((data.before.label, data.after.label), (data.before_suite, data.after_suite), data.changes)
+        self.outcome = (
+            f"before/after {data.before.label} → {data.after.label}: "
+            f"{compare.headline(data.changes)} · v switches log/comparison"
+        )
         self.show_view("log-compare")
         self.refresh_bindings()
 
@@ -329,15 +330,15 @@ class StubLog(Vertical):
         self.app.push_screen(ScenarioPicker("Run one scenario", self.last_verdicts, "first-503"), chosen)
 
     def action_coverage(self) -> None:
-        preferred = next((name for name, verdict in self.last_verdicts.items() if verdict != "ok"),
-                         "first-503")
+        preferred = next((name for name, verdict in self.last_verdicts.items() if verdict != "ok"), "first-503")
 
         def chosen(name: str | None) -> None:
             if name:
                 self.post_message(self.Asked("coverage", name))
 
-        self.app.push_screen(ScenarioPicker("Coverage: which lines run in which scenario", self.last_verdicts,
-                                            preferred), chosen)
+        self.app.push_screen(
+            ScenarioPicker("Coverage: which lines run in which scenario", self.last_verdicts, preferred), chosen
+        )
 
     def action_toggle_view(self) -> None:
         self.show_view("log-lines" if self.views.current == "log-compare" else "log-compare")

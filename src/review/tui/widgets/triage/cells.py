@@ -65,17 +65,33 @@ def ranked(order: tuple[str, ...], value: str | None) -> int | None:
 COLUMNS = (
     Column("name", "Candidate", lambda row, me: row.name),
     Column("mine", "Mine", my_state, lambda row, me: ranked(MINE_ORDER, my_state(row, me))),
-    Column("key_scope", "Key scope", lambda row, me: row.key_scope,
-           lambda row, me: ranked(triage.KEY_SCOPES, row.key_scope)),
-    Column("runs", "Runs", lambda row, me: harness_text(row),
-           lambda row, me: triage.runs_severity(row.scenarios) if row.scenarios else None),
-    Column("disclosure", "Disclosure", lambda row, me: row.disclosure,
-           lambda row, me: ranked(triage.DISCLOSURES, row.disclosure)),
+    Column(
+        "key_scope",
+        "Key scope",
+        lambda row, me: row.key_scope,
+        lambda row, me: ranked(triage.KEY_SCOPES, row.key_scope),
+    ),
+    Column(
+        "runs",
+        "Runs",
+        lambda row, me: harness_text(row),
+        lambda row, me: triage.runs_severity(row.scenarios) if row.scenarios else None,
+    ),
+    Column(
+        "disclosure",
+        "Disclosure",
+        lambda row, me: row.disclosure,
+        lambda row, me: ranked(triage.DISCLOSURES, row.disclosure),
+    ),
     Column("ai_share", "AI", lambda row, me: row.ai_share),
     Column("others", "Others", others),
     # Sorted by the share of signals agreed on, least first: the submissions the reviewers disagree on.
-    Column("agreement", "Agree", lambda row, me: agreement_text(row),
-           lambda row, me: row.agreement[0] / row.agreement[1] if row.agreement and row.agreement[1] else None),
+    Column(
+        "agreement",
+        "Agree",
+        lambda row, me: agreement_text(row),
+        lambda row, me: row.agreement[0] / row.agreement[1] if row.agreement and row.agreement[1] else None,
+    ),
     Column("assistants", "Assistants", lambda row, me: row.assistants or None),
     Column("commits", "Commits", lambda row, me: row.commits),
     Column("last_commit", "Last commit", lambda row, me: row.last_commit),
@@ -107,8 +123,9 @@ def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Tex
         texts.append(Text(safe_line(shown, 80)))
     by_key = dict(zip(COLUMN_INDEX, texts))
     if arrived:
-        by_key["name"] = texts[COLUMN_INDEX["name"]] = Text.assemble((ARRIVED, palette.style(app, "info", bold=True)),
-                                                                     by_key["name"])
+        by_key["name"] = texts[COLUMN_INDEX["name"]] = Text.assemble(
+            (ARRIVED, palette.style(app, "info", bold=True)), by_key["name"]
+        )
     state = my_state(row, me)
     if state == "unreadable":
         by_key["mine"].stylize(palette.style(app, "bad", bold=True))
@@ -125,8 +142,15 @@ def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Tex
     if row.scenarios:
         runs = by_key["runs"]
         for index, mark in enumerate(runs.plain):
-            runs.stylize(palette.style(app, "ok" if mark == triage.OK else "bad" if mark == triage.BAD else "foreground",
-                                       bold=mark == triage.BAD), index, index + 1)
+            runs.stylize(
+                palette.style(
+                    app,
+                    "ok" if mark == triage.OK else "bad" if mark == triage.BAD else "foreground",
+                    bold=mark == triage.BAD,
+                ),
+                index,
+                index + 1,
+            )
     return texts
 
 
@@ -146,8 +170,11 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
 MAX_NOTICES = 5  # line-level sources' notices in the row's detail; the Note pane lists every one
 
 # One row at 80 columns, under the detail (a long detail no longer pushes it off).
-LEGEND = "Runs, in order: " + " ".join(triage.SHORT.values()) + \
-    f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
+LEGEND = (
+    "Runs, in order: "
+    + " ".join(triage.SHORT.values())
+    + f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
+)
 
 
 def detail(row: cohort.Row) -> str:
@@ -156,8 +183,10 @@ def detail(row: cohort.Row) -> str:
         return f"{row.name}: {row.problem}"
     if not row.complete:
         return f"{row.name}: reading…"
-    parts = [f"{row.name}: HEAD {row.head[:12] if row.head else '?'} · {row.commits} commits · "
-             f"assistants: {triage.assistants_text(row.assistants, row.attribution)}"]
+    parts = [
+        f"{row.name}: HEAD {row.head[:12] if row.head else '?'} · {row.commits} commits · "
+        f"assistants: {triage.assistants_text(row.assistants, row.attribution)}"
+    ]
     if row.scenarios:
         parts.append("runs: " + triage.spelled_marks(row.scenarios))
     elif row.harness:

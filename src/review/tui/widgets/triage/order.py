@@ -10,10 +10,12 @@ from review.services import cohort
 from review.tui.widgets.triage.cells import Column
 
 
-def table_order(rows: Iterable[cohort.Row], column: Column, backwards: bool, me: str,
-                blind: dict[str, int]) -> list[cohort.Row]:
+def table_order(
+    rows: Iterable[cohort.Row], column: Column, backwards: bool, me: str, blind: dict[str, int]
+) -> list[cohort.Row]:
     """`rows` sorted by `column` (reversed with `backwards`); `blind`: folder name -> candidate number
     while names are masked, empty otherwise."""
+
     def by_name(row: cohort.Row):
         return blind.get(row.name, len(blind) + 1) if blind else row.name
 

@@ -12,9 +12,11 @@ from review.tui.widgets.triage.cells import COLUMNS
 
 
 class TriageTable(DataTable):
-    BINDINGS = [Binding("enter", "select_cursor", "Open", id="triage.open"),
-                Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
-                Binding("k", "cursor_up", "Up", show=False, id="triage.up")]
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Open", id="triage.open"),
+        Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="triage.up"),
+    ]
 
     def on_mount(self) -> None:
         self.add_columns_once()
