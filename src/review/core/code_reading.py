@@ -283,14 +283,15 @@ def request_carrying(code: _File, node: Node, steps: int = 0, seen: set[int] | N
     while current is not None:
         callee = _callee(current) if current.type in ("call_expression", "new_expression") else None
         if callee is not None and not _contains(callee, child):
+            # A function of this file first (`post(body)` wrapping fetch): the request is inside it.
+            passed = _through_parameter(code, current, node, steps, seen)
+            if passed is not None:
+                return passed
             if _is_request(current):
                 return current
             written = _written_request(code, current)
             if written is not None:
                 return written
-            passed = _through_parameter(code, current, child, steps, seen)
-            if passed is not None:
-                return passed
         elif current.type == "variable_declarator" and child == current.child_by_field_name("value"):
             return _through_name(code, _text(current.child_by_field_name("name")), current, steps, seen)
         elif current.type == "assignment_expression" and child == current.child_by_field_name("right"):
