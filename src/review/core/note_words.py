@@ -11,7 +11,10 @@ from dataclasses import dataclass
 # topic -> (how a hint names it, the words: regular expressions for one word or phrase each, where
 # `[\s-]` lets a phrase be written with a space or a hyphen). The README's table lists the same.
 LEXICON: dict[str, tuple[str, tuple[str, ...]]] = {
-    "test-failed": ("a test failed", (r"went\s+red", r"turned\s+red", r"red", r"fail(?:s|ed|ing|ures?)?", r"not\s+ok")),
+    "test-failed": (
+        "a test failed",
+        (r"(?:went|turned|goes|go|was|is)\s+red", r"red\s+(?:first|before)", r"fail(?:s|ed|ing)", r"not\s+ok"),
+    ),
     "passes": ("it passes", (r"pass(?:es|ed)", r"tests?\s+(?:are\s+)?green", r"green")),
     "idempotency": ("idempotency", (r"idempoten(?:cy|t|ce|tly)",)),
     "restart": (
@@ -46,7 +49,7 @@ LEXICON: dict[str, tuple[str, tuple[str, ...]]] = {
             r"renam(?:e|es|ed|ing)",
             r"fsync",
             r"torn",
-            r"crash(?:es|ed|ing)?",
+            r"half[\s-]written",
             r"atomic(?:ally)?",
         ),
     ),
@@ -110,7 +113,7 @@ def _around(line: str, match: re.Match[str]) -> str:
         start = line.index(" ", start, match.start()) + 1
     if end < len(line) and " " in line[match.end() : end]:
         end = line.rindex(" ", match.end(), end)
-    text = line[start:end].strip()
+    text = line[start:end].strip().lstrip("-*+#> ")  # a list's or heading's mark is not the note's words
     return text if len(text) <= MAX_QUOTE else match.group(0)
 
 
