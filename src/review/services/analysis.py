@@ -60,7 +60,7 @@ class Analysis:
     def code(self) -> code_reading.CodeReading:
         """What the code at HEAD says, read from its syntax tree: where the key is made and sent, the
         request, the timeouts (reads git objects and parses: call it in a worker)."""
-        return read_code(self.repo, [f.path for f in self.diff.files if not f.binary and f.status != "deleted"])
+        return read_code(self.repo, [f.path for f in self.diff.files if f.status != "deleted"])
 
     @property
     def sites(self) -> list[code_reading.CodeSite]:
