@@ -222,3 +222,29 @@ def test_any_bytes_are_read_without_an_exception(data):
     reading = code_reading.read_file("checkout.mjs", data)
     lines = data.decode("utf-8", "replace").splitlines()
     assert all(1 <= site.line <= max(1, len(lines)) for site in reading.sites)
+
+
+def test_hung_beside_the_timeouts_the_code_sets():
+    from review.core import evidence
+
+    def hung_words(source: str) -> list[str]:
+        reading = code_reading.read_file("checkout.mjs", source.encode())
+        verdicts = {"timeout": {"verdict": "hung", "requests": 1, "distinct_keys": 1, "limit_s": 6.0}}
+        hints = evidence.gather(evidence.Inputs("", [], {}, verdicts, [], None, code=reading))["key-scope"]
+        return [h.text for h in hints if h.text.startswith("timeout:")]
+
+    assert hung_words(TIMEOUTS) == [
+        "timeout: hung — a 10 min timeout is set (a setTimeout that aborts, read from the code, checkout.mjs:5); "
+        "the scenario waits 6 s",
+        "timeout: hung — an 80 s timeout is set (a `timeout` option, read from the code, checkout.mjs:2); "
+        "the scenario waits 6 s",
+    ]
+    assert hung_words("const c = new Client({ timeout: config.ms });\n") == [
+        "timeout: hung — a timeout is set (a `timeout` option; its length is not a number the file gives; read "
+        "from the code, checkout.mjs:1); the scenario waits 6 s"
+    ]
+    assert hung_words("fetch(url, { signal: AbortSignal.timeout(2000) });\n") == [
+        "timeout: hung — a 2 s timeout is set (AbortSignal.timeout, read from the code, checkout.mjs:1); within "
+        "the scenario's 6 s, yet the call did not end"
+    ]
+    assert hung_words("fetch(url);\n") == ["timeout: hung — no timeout found in the code; the scenario waits 6 s"]

@@ -322,7 +322,7 @@ def duration(ms: float) -> str:
     """60 s, 10 min, 500 ms, 1.5 s: a timeout's length as a reviewer reads it."""
     if ms < 1000:
         return f"{ms:g} ms"
-    if ms >= 60_000 and ms % 60_000 == 0:
+    if ms >= 120_000 and ms % 60_000 == 0:
         return f"{ms / 60_000:g} min"
     return f"{ms / 1000:g} s"
 
@@ -343,7 +343,9 @@ def _window_hints(verdicts: dict[str, dict], code: CodeReading | None) -> list[H
             if site.ms is None:
                 said = f"a timeout is set ({site.how}; its length is not a number the file gives; {where})"
             else:
-                said = f"a {duration(site.ms)} timeout is set ({site.how}, {where})"
+                length = duration(site.ms)
+                article = "an" if length.startswith("8") or length.split()[0] in ("11", "18") else "a"
+                said = f"{article} {length} timeout is set ({site.how}, {where})"
                 if isinstance(limit, (int, float)) and site.ms <= limit * 1000:
                     waits = f"within the scenario's {limit:g} s, yet the call did not end"
             hints.append(Hint(f"{name}: hung — {said}; {waits}", DiffLine(site.path, site.line)))
