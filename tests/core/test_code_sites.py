@@ -248,3 +248,32 @@ def test_hung_beside_the_timeouts_the_code_sets():
         "the scenario's 6 s, yet the call did not end"
     ]
     assert hung_words("fetch(url);\n") == ["timeout: hung — no timeout found in the code; the scenario waits 6 s"]
+
+
+def test_a_class_field_a_copied_header_and_an_options_parameter_are_followed():
+    source = """\
+class Payments {
+  key = crypto.randomUUID();
+  async charge(amount, options) {
+    const headers = { "content-type": "application/json" };
+    Object.assign(headers, { "Idempotency-Key": this.key });
+    await fetch(URL, { method: "POST", headers, body: JSON.stringify({ amount }) });
+    await fetch(URL, { headers: { "Idempotency-Key": options.idempotencyKey } });
+  }
+}
+export async function chargeWithRetry(amount) {
+  const requestId = crypto.randomUUID();
+  return new Payments().charge(amount, { requestId, idempotencyKey: `k-${amount}-${Date.now()}` });
+}
+"""
+    reading = code_reading.read_file("checkout.mjs", source.encode())
+    assert {(s.kind, s.line) for s in reading.sites} == {
+        ("key-sent", 5),
+        ("request", 6),
+        ("key-made", 2),
+        ("key-sent", 7),
+        ("request", 7),
+        ("key-sent", 12),  # the options' field, carried into charge()'s second fetch
+        ("key-made", 12),
+    }
+    assert reading.problems == []

@@ -104,4 +104,6 @@ def text_lines(document) -> list[str]:
             "    ",
         )
         lines += _wrapped("; ".join(scenario["reasons"]), "      ", "      ")
+        for said in scenario.get("read_from_code", []):
+            lines += _wrapped(f"read from the code: {said}", "      ", "        ")
     return lines

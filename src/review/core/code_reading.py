@@ -34,6 +34,7 @@ _STARTS = Query(
     (function_declaration) @function
     (method_definition) @function
     (import_statement) @import
+    (field_definition) @field
     """,
 )
 
@@ -283,15 +284,13 @@ def request_carrying(code: _File, node: Node, steps: int = 0, seen: set[int] | N
     while current is not None:
         callee = _callee(current) if current.type in ("call_expression", "new_expression") else None
         if callee is not None and not _contains(callee, child):
-            # A function of this file first (`post(body)` wrapping fetch): the request is inside it.
-            passed = _through_parameter(code, current, node, steps, seen)
-            if passed is not None:
-                return passed
-            if _is_request(current):
-                return current
-            written = _written_request(code, current)
-            if written is not None:
-                return written
+            args = _arguments(current)
+            if _text(callee) == "Object.assign" and args and args[0].type == "identifier":
+                if not _contains(args[0], node):  # copied into the first argument: whatever carries it
+                    return _through_name(code, _text(args[0]), current, steps, seen)
+            found = _through_call(code, current, node, steps, seen)
+            if found is not None:
+                return found
         elif current.type == "variable_declarator" and child == current.child_by_field_name("value"):
             return _through_name(code, _text(current.child_by_field_name("name")), current, steps, seen)
         elif current.type == "assignment_expression" and child == current.child_by_field_name("right"):
@@ -307,15 +306,21 @@ def request_carrying(code: _File, node: Node, steps: int = 0, seen: set[int] | N
         ):
             function = current if current.type == "arrow_function" else _enclosing_function(current)
             name = _function_name(function) if function is not None else ""
-            for call in code.calls.get(name, []) if name else []:
-                found = request_carrying(code, call, steps + 1, seen)
-                if found is not None:
-                    return found
-            return None
+            calls = code.calls.get(name, []) if name else []
+            return next((f for call in calls for f in [request_carrying(code, call, steps + 1, seen)] if f), None)
         elif current.type in FUNCTIONS:
             return None
         child, current = current, current.parent
     return None
+
+
+def _through_call(code: _File, call: Node, node: Node, steps: int, seen: set[int]) -> Node | None:
+    """The request a call around `node` makes: inside a function of this file it is passed to first
+    (`post(body)` wrapping fetch), else the call itself, or the request whose body it writes."""
+    passed = _through_parameter(code, call, node, steps, seen)
+    if passed is not None:
+        return passed
+    return call if _is_request(call) else _written_request(code, call)
 
 
 def _carrier(code: _File, field_node: Node) -> Node:
@@ -439,28 +444,34 @@ def _follow_name(code: _File, node: Node, steps: int, seen: set[int], found: lis
         for each in ([value] if value is not None else []) + assigned:
             _follow(code, each, steps + 1, seen, found)
         return
-    # A parameter: what the file's calls of its function pass there.
-    function = _enclosing_function(bound)
-    function_name = _function_name(function) if function is not None else ""
-    owner = f"`{function_name}`" if function_name else "a function"
-    params = bound.parent
-    index = [p for p in params.named_children if p.type != "comment"].index(bound) if params is not None else 0
-    calls = code.calls.get(function_name, []) if function_name else []
-    passed = [args[index] for call in calls for args in [_arguments(call)] if index < len(args)]
-    target = bound.child_by_field_name("left") if bound.type == "assignment_pattern" else bound
-    default = bound.child_by_field_name("right") if bound.type == "assignment_pattern" else None
-    if not passed and default is not None:
-        passed, target = [default], None  # the default is the value itself
+    passed, destructured, owner = _passed(code, bound)
     if not passed:
         raise _Unfollowed(f"`{name}` is a parameter of {owner}, passed by a caller outside this file")
     for arg in passed:
-        if target is not None and target.type != "identifier":
-            # Destructured (`{ key }`): the property of the object literal the call passes.
+        if destructured:
+            # `{ key }`: the property of the object literal the call passes.
             taken = _property(_unwrapped(arg), name)
             if taken is None:
                 raise _Unfollowed(f"`{name}` is destructured from what a call of {owner} passes")
             arg = taken
         _follow(code, arg, steps + 1, seen, found)
+
+
+def _passed(code: _File, param: Node) -> tuple[list[Node], bool, str]:
+    """What the file's calls of a parameter's function pass there (its default when none does),
+    whether the parameter is destructured, and how to name the function."""
+    function = _enclosing_function(param)
+    function_name = _function_name(function) if function is not None else ""
+    owner = f"`{function_name}`" if function_name else "a function"
+    params = param.parent
+    index = [p for p in params.named_children if p.type != "comment"].index(param) if params is not None else 0
+    calls = code.calls.get(function_name, []) if function_name else []
+    passed = [args[index] for call in calls for args in [_arguments(call)] if index < len(args)]
+    target = param.child_by_field_name("left") if param.type == "assignment_pattern" else param
+    default = param.child_by_field_name("right") if param.type == "assignment_pattern" else None
+    if not passed and default is not None:
+        return [default], False, owner  # the default is the value itself
+    return passed, target is not None and target.type != "identifier", owner
 
 
 def _property(value: Node, name: str) -> Node | None:
@@ -496,8 +507,28 @@ def _follow_member(code: _File, node: Node, steps: int, seen: set[int], found: l
         if left is not None and right is not None and re.sub(r"\s+", "", _text(left)) == wanted
     ]
     target, prop = node.child_by_field_name("object"), _text(node.child_by_field_name("property"))
+    if not assigned and target is not None and target.type == "this":
+        # A class field: `key = crypto.randomUUID();` in the class body.
+        assigned = [
+            value
+            for declared in code.captures.get("field", [])
+            for value in [declared.child_by_field_name("value")]
+            if value is not None and _text(declared.child_by_field_name("property")) == prop
+        ]
     if not assigned and target is not None and target.type == "identifier":
         bound = code.binding(_text(target), node)
+        if bound is not None and bound.type != "variable_declarator":
+            # A parameter's property (`options.idempotencyKey`): what the file's calls pass there.
+            passed, _, owner = _passed(code, bound)
+            if not passed:
+                raise _Unfollowed(
+                    f"`{_text(node)}` comes from a parameter of {owner}, passed by a caller outside this file"
+                )
+            for arg in passed:
+                taken = _property(_unwrapped(arg), prop)
+                if taken is None:
+                    raise _Unfollowed(f"`{_text(node)}` is not an object literal's property where {owner} is called")
+                assigned.append(taken)
         value = (
             bound.child_by_field_name("value") if bound is not None and bound.type == "variable_declarator" else None
         )

@@ -314,7 +314,9 @@ def _code_hints(code: CodeReading | None) -> list[Hint]:
             )
         )
     if sent is None and named is None:
-        hints.append(Hint("no line of the code names an idempotency key (header or body field)", Code()))
+        unread = [problem for problem in code.problems if "not read" in problem or "does not parse" in problem]
+        said = "no line of the code names an idempotency key (header or body field)"
+        hints.append(Hint(said + (f"; but {'; '.join(unread[:2])}" if unread else ""), Code()))
     return hints
 
 

@@ -155,7 +155,16 @@ def build(
     hints = evidence.gather(inputs)
     sections = [Section(s.id, s.name, "signal", hints.get(s.id, [])) for s in the_rubric.signals]
     sections += [Section(f.id, f.label, "flag", hints.get(f.id, [])) for f in the_rubric.flags]
-    return EvidenceDocument(_summary(analysis, suite, scores), sections, analysis.code, _suite(analysis.head, suite))
+    document = EvidenceDocument(
+        _summary(analysis, suite, scores), sections, analysis.code, _suite(analysis.head, suite)
+    )
+    for scenario in document.suite.scenarios:
+        # What the code says of a scenario's window (a timeout longer than it waits), beside its verdict.
+        prefix = f"{scenario['name']}: {scenario['verdict']} — "
+        scenario["read_from_code"] = [
+            h.text[len(prefix) :] for h in hints.get("key-scope", []) if h.text.startswith(prefix)
+        ]
+    return document
 
 
 def _summary(analysis: Analysis, suite: SuiteResult | None, scores: store.ScoreFile | None) -> Summary:
