@@ -277,3 +277,24 @@ export async function chargeWithRetry(amount) {
         ("key-made", 12),
     }
     assert reading.problems == []
+
+
+def test_a_key_from_the_submissions_own_module_is_said_to_come_from_there():
+    from review.core import evidence
+
+    source = """\
+import { randomUUID } from "node:crypto";
+import { loadKey } from "./keys.mjs";
+export async function chargeWithRetry(amount) {
+  const traceId = randomUUID();
+  const key = await loadKey(amount);
+  return fetch(URL, { headers: { "x-trace-id": traceId, "Idempotency-Key": key } });
+}
+"""
+    reading = code_reading.read_file("checkout.mjs", source.encode())
+    hints = evidence.gather(evidence.Inputs("", [], {}, None, [], None, code=reading))["key-scope"]
+    assert hints[0].text == (
+        "the key comes from a function of another file, called at checkout.mjs:5: const key = await loadKey(amount);"
+    )
+    made = code_reading.read_file("checkout.mjs", source.replace("./keys.mjs", "node:crypto").encode())
+    assert [site.how for site in made.sites if site.kind == "key-made"] == ["made"]

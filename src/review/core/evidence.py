@@ -296,6 +296,8 @@ def _code_hints(code: CodeReading | None) -> list[Hint]:
         what = "the key is made and sent on one line" if together else "the key is made"
         if site.how == "read":
             what = "the key is taken from a value read"
+        elif site.how == "imported":
+            what = "the key comes from a function of another file, called"
         hints.append(Hint(f"{what} at {site.path}:{site.line}: {site.text[:80]}", DiffLine(site.path, site.line)))
     shown = {(site.path, site.line) for site in made}
     if sent is not None and (sent.path, sent.line) not in shown:

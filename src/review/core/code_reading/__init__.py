@@ -47,7 +47,7 @@ def read_file(path: str, data: bytes) -> CodeReading:
             line, _ = code.line_of(field_node)
             reading.problems.append(f"{path}:{line}: could not follow the key from the request ({why})")
             continue
-        reading.sites += [code.site("key-made", node, how_made(node)) for node in made]
+        reading.sites += [code.site("key-made", node, how_made(code, node)) for node in made]
     reading.sites = list({(s.kind, s.path, s.line): s for s in reading.sites}.values())
     reading.timeouts = timeouts(code)
     return reading

@@ -367,5 +367,13 @@ def _returned(function: Node) -> list[Node]:
     return sorted(returns, key=lambda node: node.start_byte)
 
 
-def how_made(node: Node) -> str:
-    return "read" if node.type in ("member_expression", "subscript_expression", "variable_declarator") else "made"
+def how_made(code: SyntaxFile, node: Node) -> str:
+    """made (here), read (taken from a property or a destructuring: a file read back) or imported (a
+    call of a function another file of the submission defines: made there)."""
+    if node.type in ("member_expression", "subscript_expression", "variable_declarator"):
+        return "read"
+    callee = callee_of(node) if node.type == "call_expression" else None
+    root = callee
+    while root is not None and root.type == "member_expression":
+        root = root.child_by_field_name("object")
+    return "imported" if root is not None and node_text(root) in code.imported_locally else "made"

@@ -12,8 +12,9 @@ class CodeSite:
     path: str
     line: int  # at HEAD
     text: str
-    # key-made: "made" (a call, a literal, a template: the value is made there) or "read" (a property
-    # or a destructuring of something else, such as a file read back: the value is taken there).
+    # key-made: "made" (a call, a literal, a template: the value is made there), "read" (a property
+    # or a destructuring of something else, such as a file read back: the value is taken there) or
+    # "imported" (a call of a function from another file of the submission: made there).
     how: str = ""
 
 

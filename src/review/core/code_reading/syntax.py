@@ -82,6 +82,8 @@ class SyntaxFile:
         self.functions: dict[str, list[Node]] = {}
         self.calls: dict[str, list[Node]] = {}
         self.imported: set[str] = set()
+        # Imported from the submission's own files (`./keys.mjs`), not from a package or Node itself.
+        self.imported_locally: set[str] = set()
         self._index_bindings()
         for function in self.captures.get("function", []):
             name = function.child_by_field_name("name")
@@ -94,7 +96,10 @@ class SyntaxFile:
         for call in self.captures.get("call", []):
             self.calls.setdefault(last_name(callee_of(call)), []).append(call)
         for statement in self.captures.get("import", []):
-            self.imported |= {node_text(name) for name in identifiers(statement)}
+            names = {node_text(name) for name in identifiers(statement)}
+            self.imported |= names
+            if node_text(statement.child_by_field_name("source")).strip("'\"").startswith("."):
+                self.imported_locally |= names
 
     def _index_bindings(self) -> None:
         """Every declared name and parameter, with the scope it is bound in; functions bound to a name."""
