@@ -170,55 +170,47 @@ def test_two_runs_quoted_on_one_note_line_are_both_counted():
 
 
 def test_the_key_is_sent_where_a_request_carries_it_not_where_it_is_first_named():
-    from review.core import evidence
+    from review.core import code_reading, evidence
 
-    sites = evidence.code_sites(
-        [
-            ("checkout.mjs", 5, "  const key = crypto.randomUUID();"),
-            ("checkout.mjs", 13, "  if (pending.amount === amount) return pending.idempotencyKey;"),
-            ("checkout.mjs", 31, "  const res = await fetch(`${BASE}/charges`, {"),
-            ("checkout.mjs", 34, "    body: JSON.stringify({ amount, idempotencyKey }),"),
-        ]
+    def key_scope(source: str) -> list[str]:
+        reading = code_reading.read_file("checkout.mjs", source.encode())
+        return [h.text for h in evidence.gather(evidence.Inputs("", [], {}, None, [], None, code=reading))["key-scope"]]
+
+    chen = (
+        "function pendingKey(amount) {\n"
+        "  const pending = readPending();\n"
+        "  if (pending.amount === amount) return pending.idempotencyKey;\n"
+        "  const key = crypto.randomUUID();\n"
+        "  return key;\n"
+        "}\n"
+        "export async function chargeWithRetry(amount) {\n"
+        "  const idempotencyKey = pendingKey(amount);\n"
+        "  const res = await fetch(`${BASE}/charges`, {\n"
+        "    body: JSON.stringify({ amount, idempotencyKey }),\n"
+        "  });\n"
+        "}\n"
     )
-    inputs = evidence.Inputs("", [], {}, None, [], None, sites=sites)
-    texts = [h.text for h in evidence.gather(inputs)["key-scope"]]
-    assert texts[:2] == [
-        "the key is made at checkout.mjs:5: const key = crypto.randomUUID();",
-        "the key is sent at checkout.mjs:34: body: JSON.stringify({ amount, idempotencyKey }),",
+    assert key_scope(chen)[:3] == [
+        "the key is made at checkout.mjs:4: const key = crypto.randomUUID();",
+        "the key is taken from a value read at checkout.mjs:3: if (pending.amount === amount) return "
+        "pending.idempotencyKey;",
+        "the key is sent at checkout.mjs:10: body: JSON.stringify({ amount, idempotencyKey }),",
     ]
     # Named only, no request sending it: said as that, not as sent.
-    alone = evidence.Inputs(
-        "",
-        [],
-        {},
-        None,
-        [],
-        None,
-        sites=evidence.code_sites(
-            [("checkout.mjs", 13, "  if (pending.amount === amount) return pending.idempotencyKey;")]
-        ),
-    )
-    assert evidence.gather(alone)["key-scope"][0].text.startswith(
-        "the key is named (no request sends it there) at checkout.mjs:13"
-    )
+    alone = "const saved = { idempotencyKey: crypto.randomUUID() };\nwriteFileSync(PATH, JSON.stringify(saved));\n"
+    assert key_scope(alone)[0].startswith("the key is named at checkout.mjs:1 (no request sends it there)")
     # Made inside the request itself (the model draft's defect): said as one line.
-    draft = evidence.Inputs(
-        "",
-        [],
-        {},
-        None,
-        [],
-        None,
-        sites=evidence.code_sites(
-            [
-                ("checkout.mjs", 4, '    const res = await fetch("http://localhost:8099/charge", {'),
-                ("checkout.mjs", 9, "        idempotencyKey: crypto.randomUUID(), // fresh key per attempt"),
-            ]
-        ),
+    draft = (
+        'const res = await fetch("http://localhost:8099/charge", {\n'
+        "  body: JSON.stringify({\n"
+        "    idempotencyKey: crypto.randomUUID(), // fresh key per attempt\n"
+        "  }),\n"
+        "});\n"
     )
-    assert evidence.gather(draft)["key-scope"][0].text.startswith(
-        "the key is made and sent on one line at checkout.mjs:9"
-    )
+    assert key_scope(draft)[0].startswith("the key is made and sent on one line at checkout.mjs:3")
+    assert key_scope("export const charge = (amount) => fetch(URL, { body: String(amount) });\n")[:1] == [
+        "no line of the code names an idempotency key (header or body field)"
+    ]
 
 
 def test_hints_carry_typed_sources_the_console_navigates_by():

@@ -53,6 +53,7 @@ COMMANDS = (
     ),
     Command("triage", "the triage rows, headless", "headless"),
     Command("harness", "run a submission against the pinned fake gateway", "headless"),
+    Command("show", "one submission's evidence beside each rubric signal, and its cached suite", "show"),
     Command("export", "every review of a cohort, with per-signal tiers and agreement", "headless"),
     Command("bench", "benchmarks that print figures and ratios", "dev"),
     Command("doctor", "what this machine gives the console: versions, sandbox, folders", "dev"),

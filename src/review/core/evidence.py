@@ -6,20 +6,14 @@ line, a commit), and the reviewer picks the tier. Nothing here ever chooses one.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
+from review.core import note_words
+from review.core.code_reading import CodeReading, TimeoutSite
+from review.core.note_words import Quote
+
 CODE_FILE = re.compile(r"\.(?:[cm]?js|ts)$")
-# Where the client's code makes the key, sends it, and sends the request: what `g` goes to from a
-# key-scope hint or a request in the stub log. Short lines only (the patterns never see a huge one).
-SITE_PATTERNS = {
-    "key-made": re.compile(r"randomUUID|\buuid\w*\(|crypto\.random|randomBytes|nanoid|createHash", re.I),
-    "key-sent": re.compile(r"idempotency[-_ ]?key", re.I),
-    "request": re.compile(r"\bfetch\s*\(|\bhttps?\.request\s*\(|\baxios\b|\bundici\b|\brequest\s*\(", re.I),
-}
-MAX_SITE_LINE = 500
-_REQUIRE = re.compile(r"=\s*require\s*\(")
 ARTICLE_LINE = re.compile(r'\{\s*"charges"\s*:\s*(\d+)\s*,\s*"distinctKeys"\s*:\s*(\d+)\s*\}')
 TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|spec)/|\.(test|spec)\.[cm]?[jt]s$")
 
@@ -80,75 +74,24 @@ class Attribution:
         return "attribution"
 
 
-Source = NoteLines | LogLines | CommitRef | DiffLine | Attribution
-
-
 @dataclass(frozen=True)
-class CodeSite:
-    kind: str  # key-made | key-sent | key-named (names the key, sends nothing) | request
-    path: str
-    line: int  # at HEAD
-    text: str
+class Code:
+    """The client's code as a whole (nothing to point at: a key no line names, a key not followed)."""
+
+    @property
+    def label(self) -> str:
+        return "code"
 
 
-# One pass over every line, lowered, for the words every pattern above needs (plain words: 14 times
-# faster than the patterns' case-blind alternation, 0.9 s on 130k lines); the three patterns run only
-# on the few lines it finds.
-SITE_WORDS = re.compile(r"uuid|crypto\.random|randombytes|nanoid|createhash|idempotency|fetch|request|axios|undici")
-
-
-def code_sites(lines: list[tuple[str, int, str]]) -> list[CodeSite]:
-    """Code lines at HEAD (path, line, text), as the diff shows them → the sites, in file order,
-    test files left out (they call the client; they do not send its requests)."""
-    found = []
-    wanted: dict[str, bool] = {}  # per path, not per line: a 130k-line file is one path
-    for path, number, text in lines:
-        if path not in wanted:
-            wanted[path] = bool(CODE_FILE.search(path)) and not TEST_PATH.search(path)
-        if not wanted[path] or len(text) > MAX_SITE_LINE or not SITE_WORDS.search(text.lower()):
-            continue
-        code = text.strip()
-        if code.startswith(("//", "*", "/*")):
-            continue  # a comment that names the header is not the code that sends it
-        if code.startswith(("import ", "import{")) or _REQUIRE.search(code):
-            continue  # importing createHash or fetch makes and sends nothing
-        for kind, pattern in SITE_PATTERNS.items():
-            if pattern.search(code):
-                found.append(CodeSite(kind, path, number, code))
-    return _tell_sends(found)
-
-
-# A line naming the key as part of a request: a header or body field, the header's own name.
-_IN_REQUEST = re.compile(r"\bheaders\s*:|\bbody\s*:|[\"']idempotency[-_ ]?key[\"']\s*[:,]", re.I)
-# A line that declares, returns or defines the key rather than sending it.
-_NOT_SENT = re.compile(r"^\s*(?:(?:export\s+)?(?:const|let|var)\s|return\b|(?:export\s+)?(?:async\s+)?function\b)")
-# How many lines after a request's first line its options (headers, body) may run.
-NEAR_REQUEST = 8
-
-
-def _tell_sends(found: list[CodeSite]) -> list[CodeSite]:
-    """A line naming the key sends it only inside a request: in the lines just after a request starts,
-    or in a headers or body field. Any other line naming it (a declaration, a read, a return, a file
-    write) is `key-named`, and said to be only that."""
-    requests = [site for site in found if site.kind == "request"]
-
-    def sends(site: CodeSite) -> bool:
-        if _NOT_SENT.search(site.text):
-            return False
-        return bool(_IN_REQUEST.search(site.text)) or any(
-            r.path == site.path and r.line <= site.line <= r.line + NEAR_REQUEST for r in requests
-        )
-
-    return [
-        site if site.kind != "key-sent" or sends(site) else dataclasses.replace(site, kind="key-named")
-        for site in found
-    ]
+Source = NoteLines | LogLines | CommitRef | DiffLine | Attribution | Code
 
 
 @dataclass(frozen=True)
 class Hint:
     text: str
     source: Source  # where it was seen, so the reviewer can check it: the UI goes there by its type
+    # What it matched in the note, line by line (note hints only).
+    quotes: tuple[Quote, ...] = ()
 
     @property
     def where(self) -> str:
@@ -162,16 +105,21 @@ class Inputs:
     note_text: str
     commits: list[tuple[str, str]]  # (sha, subject), oldest first
     changed: dict[str, list[str]]  # sha -> paths
-    verdicts: dict[str, dict] | None  # scenario name -> {verdict, distinct_keys, requests, charges_created, ...}
+    # scenario name -> {verdict, distinct_keys, requests, charges_created, limit_s, ...}
+    verdicts: dict[str, dict] | None
     conflicts: list[str]
     draft: tuple[str, int, int] | None  # (sha, added, surviving)
     test_runs: dict[str, str] | None = None  # sha -> "red" | "green" | "none", from the candidate's own tests
-    sites: list[CodeSite] | None = None  # where the code makes and sends the key (code_sites)
+    code: CodeReading | None = None  # what the code at HEAD says (code_reading), None: not read
 
 
-def _note_lines(note: str, pattern: str) -> list[int]:
-    regex = re.compile(pattern, re.I)
-    return [number for number, line in enumerate(note.splitlines(), start=1) if regex.search(line)]
+def _mentions(note: str, topic: str, said: str | None = None) -> Hint | None:
+    """A hint quoting the note's words of `topic` (note_words' lexicon), or None when it has none."""
+    quotes = note_words.find(note, topic)
+    if not quotes:
+        return None
+    what = said or f"mentions {note_words.LEXICON[topic][0]}"
+    return Hint(f"{what}: {note_words.quoted(quotes)}", NoteLines(tuple(q.line for q in quotes)), tuple(quotes))
 
 
 def _lines(numbers: list[int]) -> NoteLines:
@@ -222,29 +170,13 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
             hints["found-defect"].append(
                 Hint("the candidate's own tests went red, then green (see the timeline)", CommitRef(reds[0]))
             )
-    red_words = _note_lines(note, r"went red|\bfail(ed|ing|s)?\b|not ok\b|red\b")
-    if red_words:
-        hints["found-defect"].append(Hint("the note says a test failed first", _lines(red_words)))
+    failed = _mentions(note, "test-failed", "the note says a test failed")
+    if failed:
+        hints["found-defect"].append(failed)
 
     # Key scope: where the code makes and sends the key (first, so g lands on the code), then what
     # the gateway recorded.
-    shown_sites: set[tuple[str, int]] = set()
-    first_site = {
-        kind: next((site for site in inputs.sites or [] if site.kind == kind), None)
-        for kind in ("key-made", "key-sent", "key-named")
-    }
-    made, sent = first_site["key-made"], first_site["key-sent"]
-    together = made is not None and sent is not None and (made.path, made.line) == (sent.path, sent.line)
-    for site, what in (
-        (made, "the key is made and sent on one line" if together else "the key is made"),
-        (sent, "the key is sent"),
-        (None if sent else first_site["key-named"], "the key is named (no request sends it there)"),
-    ):
-        if site and (site.path, site.line) not in shown_sites:
-            shown_sites.add((site.path, site.line))
-            hints["key-scope"].append(
-                Hint(f"{what} at {site.path}:{site.line}: {site.text[:80]}", DiffLine(site.path, site.line))
-            )
+    hints["key-scope"] += _code_hints(inputs.code)
     if verdicts is None:
         hints["key-scope"].append(Hint("the harness has not run on this commit (r runs it)", LogLines()))
     else:
@@ -275,6 +207,7 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
             hints["key-scope"].append(
                 Hint("two orders of the same amount got one key: the second order was lost", LogLines("two-orders"))
             )
+        hints["key-scope"] += _window_hints(verdicts, inputs.code)
 
     # Evidence: raw stub output in the note.
     # Every quoted run, two on one line too ("before: {…}; after: {…}").
@@ -288,28 +221,22 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
         hints["evidence"].append(
             Hint(f"the note quotes {kind}: {', then '.join(distinct)}", _lines([n for n, _ in runs]))
         )
-    passes = _note_lines(note, r"\bit passes\b|\bpasses\b|tests? (are )?green")
+    passes = _mentions(note, "passes", "the note says it passes")
     if passes:
-        hints["evidence"].append(Hint("the note says it passes", _lines(passes)))
+        hints["evidence"].append(passes)
 
     # Explanation: idempotency named, the restart gap explained.
-    named = _note_lines(note, r"idempoten")
-    hints["explanation"].append(Hint("names idempotency" if named else "does not name idempotency", _lines(named)))
-    restart = _note_lines(note, r"restart|process (dies|died|crash)|killed|in[- ]memory|dies with the process")
+    named = _mentions(note, "idempotency", "names idempotency")
+    hints["explanation"].append(named or Hint("does not name idempotency", NoteLines()))
+    restart = _mentions(note, "restart")
     if restart:
-        hints["explanation"].append(Hint("mentions the restart / in-memory key gap", _lines(restart)))
+        hints["explanation"].append(restart)
 
     # Blast radius: what else is unsafe.
-    for label, pattern in (
-        ("timeouts", r"time ?outs?|hang|abort"),
-        ("partial writes", r"partial|disk|rename|crash"),
-        ("duplicates", r"duplicate|double[- ]charg|twice|two charges"),
-        ("key expiry", r"expir|window|24 ?h"),
-        ("order identity", r"order id"),
-    ):
-        found = _note_lines(note, pattern)
+    for topic in ("timeouts", "partial-writes", "duplicates", "key-expiry", "order-identity"):
+        found = _mentions(note, topic)
         if found:
-            hints["blast-radius"].append(Hint(f"mentions {label}", _lines(found)))
+            hints["blast-radius"].append(found)
     if not hints["blast-radius"]:
         hints["blast-radius"].append(Hint("names nothing else that is unsafe", NoteLines()))
 
@@ -351,3 +278,83 @@ def _key_reading(result: dict) -> str:
     if keys == requests:
         return "a new key per attempt"
     return f"{keys} keys over {requests} attempts"
+
+
+def _code_hints(code: CodeReading | None) -> list[Hint]:
+    """Where the key sent with the request is made (followed from the request, code_reading), where it
+    is sent, and what could not be followed, said as such."""
+    if code is None:
+        return []
+    sites = code.sites
+    sent = next((site for site in sites if site.kind == "key-sent"), None)
+    made = sorted(
+        (site for site in sites if site.kind == "key-made"), key=lambda site: (site.how != "made", site.path, site.line)
+    )
+    hints = []
+    for site in made[:3]:
+        together = sent is not None and (site.path, site.line) == (sent.path, sent.line)
+        what = "the key is made and sent on one line" if together else "the key is made"
+        if site.how == "read":
+            what = "the key is taken from a value read"
+        elif site.how == "imported":
+            what = "the key comes from a function of another file, called"
+        hints.append(Hint(f"{what} at {site.path}:{site.line}: {site.text[:80]}", DiffLine(site.path, site.line)))
+    shown = {(site.path, site.line) for site in made}
+    if sent is not None and (sent.path, sent.line) not in shown:
+        hints.append(
+            Hint(f"the key is sent at {sent.path}:{sent.line}: {sent.text[:80]}", DiffLine(sent.path, sent.line))
+        )
+    unfollowed = [problem for problem in code.problems if "could not follow the key" in problem]
+    for problem in unfollowed[:2]:
+        hints.append(Hint(problem, DiffLine(sent.path, sent.line) if sent else Code()))
+    named = next((site for site in sites if site.kind == "key-named"), None)
+    if sent is None and named is not None:
+        hints.append(
+            Hint(
+                f"the key is named at {named.path}:{named.line} (no request sends it there): {named.text[:80]}",
+                DiffLine(named.path, named.line),
+            )
+        )
+    if sent is None and named is None:
+        unread = [problem for problem in code.problems if "not read" in problem or "does not parse" in problem]
+        said = "no line of the code names an idempotency key (header or body field)"
+        hints.append(Hint(said + (f"; but {'; '.join(unread[:2])}" if unread else ""), Code()))
+    return hints
+
+
+def duration(ms: float) -> str:
+    """60 s, 10 min, 500 ms, 1.5 s: a timeout's length as a reviewer reads it."""
+    if ms < 1000:
+        return f"{ms:g} ms"
+    if ms >= 120_000 and ms % 60_000 == 0:
+        return f"{ms / 60_000:g} min"
+    return f"{ms / 1000:g} s"
+
+
+def _window_hints(verdicts: dict[str, dict], code: CodeReading | None) -> list[Hint]:
+    """A `hung` scenario beside the timeouts the code sets (read from the code, labelled so): one
+    longer than the scenario's wait is a timeout the harness could not see end."""
+    hints = []
+    for name, result in verdicts.items():
+        if result.get("verdict") != "hung" or code is None:
+            continue
+        limit = result.get("limit_s")
+        waits = f"the scenario waits {limit:g} s" if isinstance(limit, (int, float)) else "the scenario's limit"
+        if not code.timeouts:
+            hints.append(Hint(f"{name}: hung — no timeout found in the code; {waits}", LogLines(name)))
+        for site in _longest_first(code.timeouts)[:2]:
+            where = f"read from the code, {site.path}:{site.line}"
+            if site.ms is None:
+                said = f"a timeout is set ({site.how}; its length is not a number the file gives; {where})"
+            else:
+                length = duration(site.ms)
+                article = "an" if length.startswith("8") or length.split()[0] in ("11", "18") else "a"
+                said = f"{article} {length} timeout is set ({site.how}, {where})"
+                if isinstance(limit, (int, float)) and site.ms <= limit * 1000:
+                    waits = f"within the scenario's {limit:g} s, yet the call did not end"
+            hints.append(Hint(f"{name}: hung — {said}; {waits}", DiffLine(site.path, site.line)))
+    return hints
+
+
+def _longest_first(sites: list[TimeoutSite]) -> list[TimeoutSite]:
+    return sorted(sites, key=lambda site: -(site.ms if site.ms is not None else -1))

@@ -4,6 +4,7 @@ end before anything the candidate chose."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Generator
@@ -104,12 +105,18 @@ class SafeRepo:
         """The id of the empty tree in this repository's object format (SHA-1 or SHA-256)."""
         return EMPTY_TREE_SHA256 if len(self.head) == 64 else EMPTY_TREE
 
-    @staticmethod
-    def check_rev(rev: str) -> str:
-        """Accept a full commit id, or a ref name we made; never anything option-like."""
-        if SHA_RE.match(rev) or rev == "HEAD":
+    def check_rev(self, rev: str) -> str:
+        """Accept a full commit id, or HEAD (this repository's `head`); never anything option-like."""
+        if rev == "HEAD":
+            return self.head
+        if SHA_RE.match(rev):
             return rev
         raise GitSafeError(f"not a commit id: {rev[:60]!r}")
+
+    def at(self, commit: str) -> SafeRepo:
+        """The same clone read as if its HEAD were `commit` (a full id this clone holds): every read of
+        "HEAD" reads that commit. The clone itself is not changed; its object reader is shared."""
+        return dataclasses.replace(self, head=self.check_rev(commit))
 
     def resolve(self, rev: str) -> str:
         """The full commit id of any revision git accepts (`HEAD~1`, a branch, a tag, a short id),

@@ -7,13 +7,14 @@ This is the service layer between gitsafe (the only module that runs git) and th
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from concurrent import futures
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from review import gitsafe
-from review.core import attribution, diff, diff_moves, evidence, line_origins, share
+from review.core import attribution, code_reading, diff, diff_moves, evidence, line_origins, share
 from review.core.attribution import Blame
 from review.services import line_sources
 from review.services.note_files import Note, declaration_entries, read_note, readme_disclosure
@@ -56,18 +57,15 @@ class Analysis:
         return self.repo.head
 
     @functools.cached_property
-    def sites(self) -> list[evidence.CodeSite]:
-        """Where the code at HEAD makes and sends the key and the request (from the diff's lines)."""
-        return evidence.code_sites(
-            [
-                (f.path, line.new_no, line.text)
-                for f in self.diff.files
-                if not f.binary and evidence.CODE_FILE.search(f.path)
-                for hunk in f.hunks
-                for line in hunk.lines
-                if line.new_no is not None and line.kind in "+ "
-            ]
-        )
+    def code(self) -> code_reading.CodeReading:
+        """What the code at HEAD says, read from its syntax tree: where the key is made and sent, the
+        request, the timeouts (reads git objects and parses: call it in a worker)."""
+        return read_code(self.repo, [f.path for f in self.diff.files if f.status != "deleted"])
+
+    @property
+    def sites(self) -> list[code_reading.CodeSite]:
+        """Where the code at HEAD makes and sends the key and the request."""
+        return self.code.sites
 
     def to_json(self) -> dict:
         totals = self.diff.totals()
@@ -91,6 +89,36 @@ class Analysis:
         )
         data["cut"] = self.cut
         return data
+
+
+# Past this a file is not parsed for code sites (said, never a silent cap): a client is a few KB.
+MAX_CODE_BYTES = 1 << 20
+MAX_CODE_FILES = 200
+# A file that names none of these has no site to find (most of a large submission's files).
+_CODE_WORDS = re.compile(rb"idempoten|timeout|abort", re.IGNORECASE)
+
+
+def read_code(repo: gitsafe.SafeRepo, paths: list[str]) -> code_reading.CodeReading:
+    """The client's code files among `paths` (tests left out: they call the client, they do not send
+    its requests), each read at HEAD and parsed; one too large, binary or unreadable is said."""
+    reading = code_reading.CodeReading()
+    wanted = [path for path in paths if evidence.CODE_FILE.search(path) and not evidence.TEST_PATH.search(path)]
+    if len(wanted) > MAX_CODE_FILES:
+        reading.problems.append(
+            f"{len(wanted) - MAX_CODE_FILES} of {len(wanted)} code files not read for where the key is made "
+            f"(the first {MAX_CODE_FILES} were)"
+        )
+    for path in wanted[:MAX_CODE_FILES]:
+        data = repo.show("HEAD", path, limit=MAX_CODE_BYTES + 1)
+        if data is None:
+            continue
+        if len(data) > MAX_CODE_BYTES:
+            reading.problems.append(f"{path}: over {MAX_CODE_BYTES >> 20} MB; not read for where the key is made")
+        elif b"\0" in data[:8192]:
+            reading.problems.append(f"{path}: binary, not JavaScript; not read for where the key is made")
+        elif _CODE_WORDS.search(data):
+            reading.extend(code_reading.read_file(path, data))
+    return reading
 
 
 def commit_attributions(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:

@@ -8,7 +8,8 @@ from typing import Any, Protocol
 
 from textual.app import App
 
-from review.core.evidence import Attribution, CodeSite, CommitRef, DiffLine, LogLines, NoteLines, Source
+from review.core.code_reading import CodeSite
+from review.core.evidence import Attribution, Code, CommitRef, DiffLine, LogLines, NoteLines, Source
 from review.core.text import safe_line
 from review.harness import runner, scenarios
 from review.services import store
@@ -93,6 +94,8 @@ class Navigation:
                     break
         elif isinstance(source, DiffLine):
             self.show_diff_line(source.path, source.line, focus=tabs)
+        elif isinstance(source, Code):
+            go("diff")
         back = " · 4 goes back to the rubric" if tabs else " · g again: the next hint"
         self.screen.app.notify(safe_line(f"{signal}: {source.label}{back}", 200), markup=False, timeout=3)
 

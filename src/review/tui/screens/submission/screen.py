@@ -25,10 +25,9 @@ from textual.widgets import DataTable, Static, Tab, Tabs
 
 from review import gitsafe
 from review.core.diff import Diff
-from review.core.evidence import Inputs, gather
 from review.core.text import safe_line
 from review.harness import candidate_tests, runner, scenarios
-from review.services import cohort, failures, store, viewed
+from review.services import cohort, evidence_document, failures, store, viewed
 from review.services.analysis import Analysis
 from review.services.runs import Target
 from review.services.scoring import RubricChoice, ScoreSession
@@ -348,7 +347,7 @@ class SubmissionScreen(Screen[Closed]):
             # Candidate-blind: its authors are masked before anything is drawn.
             self.context.register_people(self.path, result.commits, result.base)
             # Computed here, in the worker: a 130k-line diff took a second on the UI thread.
-            result.sites  # noqa: B018
+            result.code  # noqa: B018
             load_lexers(result.diff)
             suites, tests = self.session.earlier_runs(result.commits)
             scores = self.session.scores(self.path)
@@ -422,38 +421,21 @@ class SubmissionScreen(Screen[Closed]):
 
     # ----------------------------------------------------------------- evidence
 
-    def evidence_inputs(self) -> Inputs:
+    def evidence(self) -> evidence_document.EvidenceDocument:
+        """The evidence `review show` prints, from what this screen holds (no I/O: the code was read
+        in the load worker)."""
         assert self.analysis is not None
-        analysis = self.analysis
-        verdicts = (
-            {
-                s.name: {
-                    "verdict": s.verdict,
-                    "requests": s.requests,
-                    "distinct_keys": s.distinct_keys,
-                    "charges_created": s.charges_created,
-                }
-                for s in self.suite.scenarios
-            }
-            if self.suite
-            else None
-        )
-        conflicts = [c.message for c in analysis.attribution.conflicts if c.path is None]
-        draft = (analysis.draft, analysis.draft_added, analysis.draft_surviving) if analysis.draft else None
-        return Inputs(
-            analysis.note.text,
-            [(c.sha, c.subject) for c in analysis.commits],
-            analysis.changed,
-            verdicts,
-            conflicts,
-            draft,
-            dict(self.test_runs) or None,
-            analysis.sites,
+        return evidence_document.build(
+            self.analysis,
+            self.suite,
+            dict(self.test_runs),
+            self.score_session.rubric,
+            self.score_session.scores,
         )
 
     def refresh_evidence(self) -> None:
         if self.analysis is not None:
-            self.form.set_evidence(gather(self.evidence_inputs()))
+            self.form.set_evidence(self.evidence().hints())
 
     @on(SignalRow.GoTo)
     def go_to_evidence(self, message: SignalRow.GoTo) -> None:

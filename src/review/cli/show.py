@@ -1,0 +1,109 @@
+"""``review show SUBMISSION``: the submission screen's evidence, headless — the row's summary, every
+hint per rubric signal and flag with what it quotes and where it points, what the code says, and the
+cached suite (never run here). One document (services.evidence_document) feeds this and the screen."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from review.core.text import safe_line
+
+WIDTH = 80
+
+
+def show_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("submission", type=Path)
+    parser.add_argument("--commit", default="HEAD", help="the commit to show (any revision; default HEAD)")
+    parser.add_argument("--json", action="store_true", help="one JSON document (fields in the docs)")
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from review import gitsafe
+    from review.services import cohort, evidence_document
+
+    named = safe_line(str(args.submission))
+    if args.submission.is_symlink():
+        print(f"review: {named}: a symbolic link; not followed (name the folder it points to)", file=sys.stderr)
+        return 2
+    if not args.submission.is_dir():
+        why = "not a folder" if args.submission.exists() else "no such folder"
+        print(f"review: {named}: {why}", file=sys.stderr)
+        return 2
+    try:
+        document = evidence_document.show(args.submission, args.commit)
+    except (gitsafe.GitSafeError, cohort.CohortError) as error:
+        print(f"review: {named}: {safe_line(str(error))}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(document.to_json(), sys.stdout, indent=2)
+        print()
+        return 0
+    print("\n".join(text_lines(document)))
+    return 0
+
+
+def _wrapped(text: str, first: str, rest: str) -> list[str]:
+    """One sanitised paragraph, wrapped at WIDTH columns under its indents."""
+    return textwrap.wrap(
+        safe_line(text, 2000), WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    ) or [first.rstrip()]
+
+
+def text_lines(document) -> list[str]:
+    """The document as a reviewer reads it in a terminal or a pipe: at most 80 columns a line."""
+    from review.core import triage
+
+    summary, suite = document.summary, document.suite
+    at = summary.commit[:12] + (" (HEAD)" if summary.commit == summary.head else f" (HEAD is {summary.head[:12]})")
+    share = f"{summary.ai_share:.0%}" if summary.ai_share is not None else "—"
+    lines = _wrapped(f"{summary.name} @ {at} · {summary.commits} commits", "", "  ")
+    lines += _wrapped(
+        f"assistants: {', '.join(summary.assistants) or 'none'} · AI share {share} · disclosure: {summary.disclosure}"
+        f" · state: {summary.state}",
+        "",
+        "  ",
+    )
+    runs = triage.marks(summary.runs) if summary.runs else "—"
+    lines += _wrapped(f"key scope: {summary.key_scope or '—'} · runs: {runs} · harness: {suite.said}", "", "  ")
+    for note in [summary.base_note, *summary.cut]:
+        if note:
+            lines += _wrapped(f"note: {note}", "", "  ")
+    for kind, heading in (("signal", None), ("flag", "Failure-mode flags")):
+        if heading:
+            lines += ["", heading]
+        for section in (s for s in document.sections if s.kind == kind):
+            lines += ["", *_wrapped(section.title, "" if kind == "signal" else "  ", "    ")]
+            indent = "  " if kind == "signal" else "    "
+            if not section.hints:
+                lines.append(f"{indent}(nothing observed)")
+            for hint in section.hints:
+                lines += _wrapped(hint.text, f"{indent}· ", f"{indent}  ")
+                lines += _wrapped(f"→ {hint.where}", f"{indent}    ", f"{indent}      ")
+    lines += ["", "Code (read from its syntax tree)"]
+    for site in document.code.sites:
+        lines += _wrapped(f"{site.kind} {site.path}:{site.line}: {site.text}", "  ", "      ")
+    for timeout in document.code.timeouts:
+        length = f"{timeout.ms:g} ms" if timeout.ms is not None else "length not read"
+        lines += _wrapped(
+            f"timeout {timeout.path}:{timeout.line} ({timeout.how}, {length}): {timeout.text}", "  ", "      "
+        )
+    for problem in document.code.problems:
+        lines += _wrapped(problem, "  ! ", "      ")
+    if not (document.code.sites or document.code.timeouts or document.code.problems):
+        lines.append("  no request, key or timeout found in the code")
+    lines += ["", *_wrapped(f"Suite: {suite.said}", "", "  ")]
+    for scenario in suite.scenarios:
+        lines += _wrapped(
+            f"{scenario['name']}: {scenario['verdict']} · requests {scenario['requests']} · keys "
+            f"{scenario['distinct_keys']} · charges created {scenario['charges_created']}",
+            "  ",
+            "    ",
+        )
+        lines += _wrapped("; ".join(scenario["reasons"]), "      ", "      ")
+        for said in scenario.get("read_from_code", []):
+            lines += _wrapped(f"read from the code: {said}", "      ", "        ")
+    return lines
