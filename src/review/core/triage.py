@@ -23,18 +23,20 @@ SHORT = {
 }
 OK, BAD, NOT_RUN = "✓", "✗", "·"
 
-# Worst first, as a sort by the column puts them: no key at all, a new key per retry (the draft's
-# bug), two orders sharing one, not shown by the runs, reused by retries only, persisted.
-KEY_SCOPES = ("none", "per-attempt", "per-amount", "unknown", "per-call", "persisted")
+# Worst first, as a sort by the column puts them: no key at all (or a retry without one), a new key
+# per retry (the draft's bug), two orders sharing one, nothing recorded, no retry to show it, reused by
+# retries only, reused after a restart.
+NO_RETRY_SEEN = "no retry seen"
+KEY_SCOPES = ("none", "per-attempt", "per-amount", "unknown", NO_RETRY_SEEN, "per-call", "persisted")
 KEY_SCOPE_MEANS = {
-    "per-attempt": "a new key on every retry: a retry is a new payment (the model draft's bug)",
-    "per-call": "one key per call, reused by its retries, but not across a restart",
-    "persisted": "the same key after a process restart",
+    "per-attempt": "a new key on a retry: a retry is a new payment (the model draft's bug)",
+    "per-call": "a retry reused its call's key; no retry after a restart reused it",
+    "persisted": "the call after a process restart reused the key sent before it",
     "per-amount": "two orders of the same amount share a key: the second order is lost",
-    "none": "no idempotency key sent",
-    "unknown": "the runs did not show it (nothing retried, no restart observed)",
+    "none": "no idempotency key sent (on any request, or on a retry)",
+    NO_RETRY_SEEN: "the client never retried, so no retry showed what it does with the key",
+    "unknown": "no request recorded",
 }
-RETRYING = ("first-503", "lost-response", "timeout", "always-503")
 
 # Worst first: sources that disagree, nothing disclosed, lines that map nowhere, none declared, named.
 DISCLOSURES = ("conflict", "none", "unmapped", "no-ai", "ok")
@@ -96,35 +98,52 @@ def spelled_marks(verdicts: Mapping[str, str]) -> str:
     return " · ".join(parts)
 
 
-def key_scope(records: Mapping[str, Iterable[Mapping]]) -> str:
-    """The key's scope from the gateway's records, per scenario name: each record has `process`,
-    `call` and `key` (None when no key was sent)."""
+def key_scope(records: Mapping[str, Iterable[Mapping]], restart: str = "restart", orders: str = "two-orders") -> str:
+    """The key's scope from what the gateway recorded, per scenario name: each record has `process`,
+    `call` and `key` (None when no key was sent). Only what was observed: `per-call` needs a retry that
+    reused its key, `persisted` a call after the restart (scenario `restart`) that reused the key sent
+    before it; a client that never retried has shown no scope (`no retry seen`)."""
     by_scenario = {name: list(found) for name, found in records.items()}
     every = [r for found in by_scenario.values() for r in found]
     if not every:
         return "unknown"
     if all(r.get("key") is None for r in every):
         return "none"
-    reused_in_a_call = False
-    for name in RETRYING:
-        calls: dict[tuple, set] = {}
-        for record in by_scenario.get(name, []):
-            calls.setdefault((record.get("process"), record.get("call")), set()).add(record.get("key"))
+    reused = False
+    for found in by_scenario.values():
+        calls: dict[tuple, list] = {}
+        for record in found:
+            calls.setdefault((record.get("process"), record.get("call")), []).append(record.get("key"))
         for keys in calls.values():
-            if len(keys) > 1:
+            if len(keys) < 2:
+                continue
+            if None in keys:
+                return "none"  # a retry without a key: the gateway cannot tell it from a new payment
+            if len(set(keys)) > 1:
                 return "per-attempt"
-        reused_in_a_call |= any(len(keys) == 1 for keys in calls.values()) and len(by_scenario.get(name, [])) > 1
-    two = by_scenario.get("two-orders", [])
+            reused = True
     by_call: dict[object, set] = {}
-    for record in two:
+    for record in by_scenario.get(orders, []):
         by_call.setdefault(record.get("call"), set()).add(record.get("key"))
-    if len(by_call) > 1 and len({key for keys in by_call.values() for key in keys}) == 1:
+    if len(by_call) > 1 and len({key for keys in by_call.values() for key in keys} - {None}) == 1:
         return "per-amount"
-    restart = by_scenario.get("restart", [])
-    processes = {r.get("process") for r in restart}
-    if len(processes) > 1:
-        return "persisted" if len({r.get("key") for r in restart}) == 1 else "per-call"
-    return "per-call" if reused_in_a_call else "unknown"
+    after_restart = _keys_after_restart(by_scenario.get(restart, []))
+    if after_restart is not None:
+        before, after = after_restart
+        if after and after <= before:
+            return "persisted"
+        if None in after:
+            return "none"
+    return "per-call" if reused else NO_RETRY_SEEN
+
+
+def _keys_after_restart(records: list[Mapping]) -> tuple[set, set] | None:
+    """The keys sent before the restart (the first process) and after it (the later ones), or None
+    when no request came after the restart."""
+    first = min((r.get("process") or 1 for r in records), default=1)
+    before = {r.get("key") for r in records if (r.get("process") or 1) == first} - {None}
+    after = {r.get("key") for r in records if (r.get("process") or 1) != first}
+    return (before, after) if after else None
 
 
 def assistants_text(assistants: list[str], attribution: Mapping | None, empty: str = "none detected") -> str:

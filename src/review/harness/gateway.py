@@ -246,7 +246,7 @@ class Gateway:
         return [r for r in self.requests if r.path.rstrip("/") == "/charge"]
 
     def distinct_keys(self) -> int:
-        return len({r.key for r in self.charge_requests})
+        return len({r.key for r in self.charge_requests if r.key is not None})
 
 
 def _idempotency_key(request: web.Request, body: dict) -> tuple[str | None, str, str | None]:

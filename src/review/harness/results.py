@@ -21,7 +21,7 @@ class HarnessEvent:
 class ScenarioResult:
     name: str
     requests: int
-    distinct_keys: int
+    distinct_keys: int  # keys sent: a request without one adds none (0 when none was sent)
     charges_created: int
     outcomes: list[dict]
     gaps_ms: list[float]
@@ -31,6 +31,7 @@ class ScenarioResult:
     records: list[dict] = field(default_factory=list)
     wall_ms: float = 0.0
     coverage: dict[str, dict[int, int]] | None = None  # path -> line -> times it ran (coverage runs only)
+    requests_without_key: int = 0  # requests to /charge that carried no idempotency key
 
     def to_json(self) -> dict:
         return asdict(self)

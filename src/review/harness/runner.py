@@ -157,7 +157,8 @@ def _judged(
     return ScenarioResult(
         name=scenario.name,
         requests=len(charge_requests),
-        distinct_keys=len({r.key for r in charge_requests}),
+        distinct_keys=len(scenarios.keys_sent(charge_requests)),
+        requests_without_key=sum(r.key is None for r in charge_requests),
         charges_created=len(gateway.charges),
         outcomes=[o.to_json() for o in facts.outcomes],
         gaps_ms=scenarios.gaps_ms(charge_requests),

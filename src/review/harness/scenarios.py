@@ -144,10 +144,10 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
             ]
         return "no-request", ["no request reached the gateway: no payment was ever attempted"]
     orders = len(scenario.calls)
-    keys = {r.key for r in reqs}
-    reasons = [counted(len(reqs), len(keys), facts.charges)]
-    if any(r.key is None for r in reqs):
-        reasons.append("no idempotency key sent on some request")
+    reasons = [counted(len(reqs), len(keys_sent(reqs)), facts.charges)]
+    keyless = keyless_reason(reqs)
+    if keyless:
+        reasons.append(keyless)
     if facts.charges > orders:
         return "double-charge", reasons + [f"{facts.charges} charges created for {orders} order(s)"]
     for (_process, call), call_keys in _keys_per_call(reqs).items():
@@ -195,8 +195,12 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
     if scenario.name in ("first-503", "lost-response", "timeout", "always-503") and per_call <= 1:
         return "no-retry", reasons + ["gave up after the first attempt"]
     gaps = gaps_ms([r for r in reqs if r.process == final_process])
-    if gaps and scenario.name in ("first-503", "always-503") and min(gaps) < MIN_BACKOFF_MS:
-        return "no-backoff", reasons + [f"waits between attempts: {gaps} ms"]
+    if scenario.name in ("first-503", "always-503"):
+        backoff, said = backoff_reading(gaps)
+        if said:
+            reasons.append(said)
+        if not backoff:
+            return "no-backoff", reasons
     if scenario.name == "always-503" and len(gaps) >= 2:
         reasons.append("waits grow" if all(b > a for a, b in zip(gaps, gaps[1:])) else "waits do not grow")
     expected_rejects = scenario.name in ("always-503", "decline")
@@ -205,10 +209,56 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
     return "ok", reasons
 
 
-def _keys_per_call(requests: list[RequestRecord]) -> dict[tuple[int, int | None], set[str | None]]:
-    keys: dict[tuple[int, int | None], set[str | None]] = {}
+def backoff_reading(gaps: list[float]) -> tuple[bool, str]:
+    """Whether the waits between one call's attempts, as a whole, show a backoff, and what they were.
+
+    A backoff is a policy; one wait is one draw of it. Full jitter (a random wait in 0..cap) draws a
+    wait under the floor now and then, so no single wait decides: the waits show no backoff only when
+    there are at least two and none of them reaches the floor. A lone short wait is said, not judged."""
+    if not gaps:
+        return True, ""
+    shown = ", ".join(f"{gap:g}" for gap in gaps)
+    short = [gap for gap in gaps if gap < MIN_BACKOFF_MS]
+    if len(gaps) >= 2 and len(short) == len(gaps):
+        return (
+            False,
+            f"no backoff: none of the {len(gaps)} waits between attempts reached {MIN_BACKOFF_MS:g} ms ({shown} ms)",
+        )
+    if not short:
+        return True, ""
+    if len(gaps) == 1:
+        return True, (
+            f"one wait between attempts, {shown} ms, under {MIN_BACKOFF_MS:g} ms: one wait is one draw of a "
+            "policy, not the policy (always-503 shows more)"
+        )
+    return True, (
+        f"waits between attempts: {shown} ms; {len(short)} of {len(gaps)} under {MIN_BACKOFF_MS:g} ms, "
+        f"the others at or over it (a random wait can draw a short one)"
+    )
+
+
+def keys_sent(requests: list[RequestRecord]) -> set[str]:
+    """The distinct idempotency keys the requests carried: a request without one adds none."""
+    return {r.key for r in requests if r.key is not None}
+
+
+def keyless_reason(requests: list[RequestRecord]) -> str:
+    """How many requests carried no idempotency key, in words ("" when every one carried one)."""
+    without = sum(r.key is None for r in requests)
+    if not without:
+        return ""
+    if without == len(requests):
+        return "no idempotency key sent" + (f" on any of the {without} requests" if without > 1 else "")
+    return f"no idempotency key sent on {without} of {len(requests)} requests"
+
+
+def _keys_per_call(requests: list[RequestRecord]) -> dict[tuple[int, int | None], set[str]]:
+    """The keys each call sent (a request without a key sends none)."""
+    keys: dict[tuple[int, int | None], set[str]] = {}
     for record in requests:
-        keys.setdefault((record.process, record.call), set()).add(record.key)
+        found = keys.setdefault((record.process, record.call), set())
+        if record.key is not None:
+            found.add(record.key)
     return keys
 
 
@@ -232,4 +282,8 @@ def article_line(requests: list[RequestRecord]) -> str:
     """What the article's stub prints once two requests arrived — requests received (which it calls
     charges) and distinct keys — labelled as its line, not this gateway's count of charges created."""
     printed = '{"charges":%d,"distinctKeys":%d}' % (len(requests), len({r.key for r in requests}))
-    return f"{ARTICLE_LABEL}: {printed} {ARTICLE_MEANS}"
+    keyless = sum(r.key is None for r in requests)
+    # The stub puts every request's key in a Set, so requests without one count as one more "key".
+    also = ' and its "distinctKeys" counts a missing key as one' if keyless else ""
+    means = ARTICLE_MEANS[:-1] + also + ")"
+    return f"{ARTICLE_LABEL}: {printed} {means}"

@@ -432,6 +432,7 @@ class SubmissionScreen(Screen[Closed]):
                     "requests": s.requests,
                     "distinct_keys": s.distinct_keys,
                     "charges_created": s.charges_created,
+                    "requests_without_key": s.requests_without_key,
                 }
                 for s in self.suite.scenarios
             }

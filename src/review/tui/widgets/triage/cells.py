@@ -160,7 +160,8 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
         "name": [safe_line(row.name)],  # the alias in a candidate-blind session: a real name finds nothing
         "state": [my_state(row, me), row.state] + (["arrived"] if arrived else []),
         "tool": list(row.assistants),
-        "scope": [row.key_scope or ""],
+        # `scope:no-retry-seen` as well as `scope:no`: a filter's words cannot hold a space.
+        "scope": [row.key_scope or "", (row.key_scope or "").replace(" ", "-")],
         "disclosure": [row.disclosure or ""],
         "verdict": sorted(set((row.scenarios or {}).values())),
         "reviewer": list(row.reviewers),
