@@ -69,6 +69,13 @@ class SuiteResult:
         return [line for result in self.scenarios for line in result.log]
 
     @property
+    def is_full(self) -> bool:
+        """Every scenario ran: a suite, not one scenario run on its own (which never stands for one)."""
+        from review.harness.scenarios import SCENARIOS
+
+        return {s.name for s in self.scenarios} >= {s.name for s in SCENARIOS}
+
+    @property
     def verdicts(self) -> dict[str, str]:
         """Scenario name -> verdict."""
         return {s.name: s.verdict for s in self.scenarios}
