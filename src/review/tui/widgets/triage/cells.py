@@ -3,6 +3,7 @@ matches. The columns that answer "whom do I read first" come first, so 80 column
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,6 +42,14 @@ def my_state(row: cohort.Row, me: str) -> str:
 def others(row: cohort.Row, me: str) -> str | None:
     found = [f"{who} {state}" for who, state in row.states.items() if who != me]
     return ", ".join(found) if found else None
+
+
+def as_seen(row: cohort.Row, me: str, blind: bool) -> cohort.Row:
+    """The row as this reviewer may see it: reviewing blind, how far the others agree is hidden (its
+    cell, its sort) until this reviewer's own review at HEAD is final, as the others' scores are."""
+    if not blind or row.agreement is None or my_state(row, me) == "final":
+        return row
+    return dataclasses.replace(row, agreement=None)
 
 
 def agreement_text(row: cohort.Row) -> str | None:
