@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from review.core import agreement, triage
+from review.core.scenarios import SCENARIOS
 
 
 def record(process: int, call: int, key: str | None) -> dict:
@@ -39,7 +40,7 @@ def test_key_scope_tells_the_seeded_bug_from_the_restart_gap():
 
 @given(
     st.dictionaries(
-        st.sampled_from(list(triage.SHORT)),
+        st.sampled_from([scenario.name for scenario in SCENARIOS]),
         st.lists(
             st.fixed_dictionaries(
                 {

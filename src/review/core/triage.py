@@ -10,17 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-# Short names for the scenarios, in the suite's order: the marks and the legend.
-SHORT = {
-    "happy": "ok",
-    "first-503": "503",
-    "lost-response": "lost",
-    "always-503": "503∞",
-    "timeout": "t/o",
-    "decline": "402",
-    "restart": "rst",
-    "two-orders": "2×",
-}
+from review.core.scenarios import SCENARIOS
+
 OK, BAD, NOT_RUN = "✓", "✗", "·"
 
 # Worst first, as a sort by the column puts them: no key at all (or a retry without one), a new key
@@ -81,14 +72,14 @@ def runs_severity(verdicts: Mapping[str, str]) -> tuple[int, int]:
 
 def marks(verdicts: Mapping[str, str]) -> str:
     """One glyph per scenario, in the suite's order: ✓ ok, ✗ anything else, · not run."""
-    return "".join(OK if verdicts.get(name) == "ok" else BAD if name in verdicts else NOT_RUN for name in SHORT)
+    return "".join(OK if verdicts.get(s.name) == "ok" else BAD if s.name in verdicts else NOT_RUN for s in SCENARIOS)
 
 
 def spelled_marks(verdicts: Mapping[str, str]) -> str:
     """`503 ✓ lost ✗ double-charge …`: the legend and the marks in one line."""
     parts = []
-    for name, short in SHORT.items():
-        verdict = verdicts.get(name)
+    for scenario in SCENARIOS:
+        short, verdict = scenario.short, verdicts.get(scenario.name)
         if verdict is None:
             parts.append(f"{short} {NOT_RUN}")
         elif verdict == "ok":
@@ -98,43 +89,63 @@ def spelled_marks(verdicts: Mapping[str, str]) -> str:
     return " · ".join(parts)
 
 
-def key_scope(records: Mapping[str, Iterable[Mapping]], restart: str = "restart", orders: str = "two-orders") -> str:
+def legend() -> str:
+    """The scenarios' short names, in the suite's order, as the marks show them."""
+    return " ".join(scenario.short for scenario in SCENARIOS)
+
+
+def key_scope(records: Mapping[str, Iterable[Mapping]]) -> str:
     """The key's scope from what the gateway recorded, per scenario name: each record has `process`,
     `call` and `key` (None when no key was sent). Only what was observed: `per-call` needs a retry that
-    reused its key, `persisted` a call after the restart (scenario `restart`) that reused the key sent
-    before it; a client that never retried has shown no scope (`no retry seen`)."""
+    reused its key, `persisted` a call after a restart that reused the key sent before it; a client
+    that never retried has shown no scope (`no retry seen`)."""
     by_scenario = {name: list(found) for name, found in records.items()}
     every = [r for found in by_scenario.values() for r in found]
     if not every:
         return "unknown"
     if all(r.get("key") is None for r in every):
         return "none"
-    reused = False
-    for found in by_scenario.values():
-        calls: dict[tuple, list] = {}
-        for record in found:
-            calls.setdefault((record.get("process"), record.get("call")), []).append(record.get("key"))
-        for keys in calls.values():
-            if len(keys) < 2:
-                continue
-            if None in keys:
-                return "none"  # a retry without a key: the gateway cannot tell it from a new payment
-            if len(set(keys)) > 1:
-                return "per-attempt"
-            reused = True
+    retries = _retry_keys(by_scenario)
+    if retries == "new key":
+        return "per-attempt"
+    if retries == "no key":
+        return "none"  # a retry without a key: the gateway cannot tell it from a new payment
+    for scenario in SCENARIOS:
+        found = by_scenario.get(scenario.name, [])
+        if scenario.orders > 1 and _one_key_for_all_calls(found):
+            return "per-amount"
+    for scenario in SCENARIOS:
+        after_restart = _keys_after_restart(by_scenario.get(scenario.name, [])) if scenario.restarts else None
+        if after_restart is not None:
+            before, after = after_restart
+            if after <= before:
+                return "persisted"
+            if None in after:
+                return "none"
+    return "per-call" if retries == "same key" else NO_RETRY_SEEN
+
+
+def _retry_keys(by_scenario: Mapping[str, list[Mapping]]) -> str | None:
+    """What the retries (a call's attempts after its first, in one process of one scenario) sent: "new
+    key" when one sent another key than its call's first, "no key" when one sent none, "same key" when
+    every one reused it, None when nothing retried."""
+    calls: dict[tuple, list] = {}
+    for name, records in by_scenario.items():
+        for record in records:
+            calls.setdefault((name, record.get("process"), record.get("call")), []).append(record.get("key"))
+    retried = [keys for keys in calls.values() if len(keys) > 1]
+    if any(len(set(keys) - {None}) > 1 for keys in retried):
+        return "new key"
+    if any(None in keys for keys in retried):
+        return "no key"
+    return "same key" if retried else None
+
+
+def _one_key_for_all_calls(records: list[Mapping]) -> bool:
     by_call: dict[object, set] = {}
-    for record in by_scenario.get(orders, []):
+    for record in records:
         by_call.setdefault(record.get("call"), set()).add(record.get("key"))
-    if len(by_call) > 1 and len({key for keys in by_call.values() for key in keys} - {None}) == 1:
-        return "per-amount"
-    after_restart = _keys_after_restart(by_scenario.get(restart, []))
-    if after_restart is not None:
-        before, after = after_restart
-        if after and after <= before:
-            return "persisted"
-        if None in after:
-            return "none"
-    return "per-call" if reused else NO_RETRY_SEEN
+    return len(by_call) > 1 and len({key for keys in by_call.values() for key in keys} - {None}) == 1
 
 
 def _keys_after_restart(records: list[Mapping]) -> tuple[set, set] | None:

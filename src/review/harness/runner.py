@@ -151,7 +151,7 @@ def _judged(
     facts.requests, facts.charges = charge_requests, len(gateway.charges)
     facts.other_requests = len(gateway.requests) - len(charge_requests) + gateway.refused + gateway.unparsed
     verdict, reasons = scenarios.judge(scenario, facts)
-    if scenario.name == "first-503" and charge_requests:
+    if scenario.starter_stub_line and charge_requests:
         emit("summary", {}, scenarios.article_line(charge_requests))
     emit("scenario-done", {"verdict": verdict}, f"verdict {verdict} — {'; '.join(reasons)}")
     return ScenarioResult(

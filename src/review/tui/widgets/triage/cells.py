@@ -180,11 +180,7 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
 MAX_NOTICES = 5  # line-level sources' notices in the row's detail; the Note pane lists every one
 
 # One row at 80 columns, under the detail (a long detail no longer pushes it off).
-LEGEND = (
-    "Runs, in order: "
-    + " ".join(triage.SHORT.values())
-    + f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
-)
+LEGEND = "Runs, in order: " + triage.legend() + f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
 
 
 def detail(row: cohort.Row) -> str:
