@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from review.core import agreement, triage
+from review.core.scenarios import SCENARIOS
 
 
 def record(process: int, call: int, key: str | None) -> dict:
@@ -34,12 +35,12 @@ def test_key_scope_tells_the_seeded_bug_from_the_restart_gap():
     assert triage.key_scope(per_amount) == "per-amount"
     assert triage.key_scope({"happy": [record(1, 1, None)], "first-503": [record(1, 1, None)]}) == "none"
     assert triage.key_scope({}) == "unknown"
-    assert triage.key_scope({"happy": [record(1, 1, "a")]}) == "unknown"  # nothing retried, no restart seen
+    assert triage.key_scope({"happy": [record(1, 1, "a")]}) == "no retry seen"  # nothing retried, no restart
 
 
 @given(
     st.dictionaries(
-        st.sampled_from(list(triage.SHORT)),
+        st.sampled_from([scenario.name for scenario in SCENARIOS]),
         st.lists(
             st.fixed_dictionaries(
                 {

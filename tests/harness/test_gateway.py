@@ -8,7 +8,8 @@ import json
 import aiohttp
 import pytest
 
-from review.harness.gateway import FaultPlan, Gateway
+from review.core.scenarios import Fault, FaultPlan
+from review.harness.gateway import Gateway
 
 
 @pytest.fixture
@@ -87,7 +88,7 @@ async def test_header_key_raw_and_quoted_and_bad_keys(gateway_factory):
 
 
 async def test_injected_503_stores_nothing(gateway_factory):
-    gateway, session = await gateway_factory(FaultPlan(first="503"))
+    gateway, session = await gateway_factory(FaultPlan(first=Fault.UNAVAILABLE))
     async with session:
         assert (await charge(session))[0] == 503
         status, headers, _ = await charge(session)
@@ -95,7 +96,7 @@ async def test_injected_503_stores_nothing(gateway_factory):
 
 
 async def test_lost_response_charges_then_drops(gateway_factory):
-    gateway, session = await gateway_factory(FaultPlan(first="drop-after-charge"))
+    gateway, session = await gateway_factory(FaultPlan(first=Fault.DROP_AFTER_CHARGE))
     async with session:
         with pytest.raises(aiohttp.ClientError):
             await charge(session)
@@ -105,7 +106,7 @@ async def test_lost_response_charges_then_drops(gateway_factory):
 
 
 async def test_decline_is_stored_and_replayed(gateway_factory):
-    gateway, session = await gateway_factory(FaultPlan(first="decline", every="decline"))
+    gateway, session = await gateway_factory(FaultPlan(first=Fault.DECLINE, every=Fault.DECLINE))
     async with session:
         first = await charge(session)
         second = await charge(session)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import shutil
@@ -18,7 +19,7 @@ from review import gitsafe
 from review.harness import run_dirs, runner, sandbox, scenarios
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-QUICK = scenarios.Scenario("quick", "200", "1 charge", scenarios.FaultPlan(), limit_s=3.0)
+QUICK = dataclasses.replace(scenarios.BY_NAME["happy"], name="quick", limit_s=3.0)
 BWRAP = sandbox.detect().kind == "bwrap"
 
 
@@ -457,9 +458,7 @@ async def test_memory_disk_and_output_past_the_caps_get_a_verdict_of_their_own(t
     assert any("[runner]" in line and words in line for line in lines)
 
 
-TWO_QUICK = scenarios.Scenario(
-    "two-orders", "two calls, both 200", "2 charges", scenarios.FaultPlan(), calls=(1999, 1999), limit_s=3.0
-)
+TWO_QUICK = dataclasses.replace(scenarios.BY_NAME["two-orders"], limit_s=3.0)
 SECOND_CALL_HANGS = """
 let calls = 0;
 export async function chargeWithRetry(amount) {

@@ -49,7 +49,7 @@ def test_evidence_hints_cite_where_and_never_choose():
             {"a" * 40: ["checkout.mjs"], "b" * 40: ["test/x.test.mjs"], "c" * 40: ["checkout.mjs"]},
             {
                 "first-503": {"verdict": "ok", "requests": 2, "distinct_keys": 1},
-                "restart": {"verdict": "double-charge"},
+                "restart": {"verdict": "double-charge", "requests": 2, "distinct_keys": 2},
             },
             [],
             ("a" * 40, 16, 2),

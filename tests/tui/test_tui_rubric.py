@@ -179,6 +179,44 @@ async def test_blind_mode_hides_others_until_final(sample_cohort):
         assert "bob" in others and "Evidence: strong ≠" in others
 
 
+async def test_blind_mode_hides_how_far_the_others_agree_until_mine_is_final(sample_cohort):
+    """The Agree column (and its sort) says whether the other reviewer disagrees: blind, it waits for
+    this reviewer's own final review at HEAD, as the other reviewers' scores do."""
+    from review.tui.widgets.triage.cells import COLUMN_INDEX
+
+    head = git("rev-parse", "HEAD", cwd=sample_cohort / "eve-santos").strip()
+    tiers = {"found-defect": "weak", "key-scope": "weak", "evidence": "strong"}
+    store.save(sample_cohort / "eve-santos", store.Review(["bob"], head, state="final", tiers=tiers))
+    store.save(sample_cohort / "eve-santos", store.Review(["ana"], head, tiers={**tiers, "evidence": "weak"}))
+
+    def agree_cell(screen) -> str:
+        return str(screen.table.get_cell("eve-santos", "agreement"))
+
+    seeing = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with seeing.run_test(size=(100, 40)) as pilot:
+        await settle(seeing, pilot)
+        assert agree_cell(seeing.screen) == "2/3"  # not blind: shown
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",), blind=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        triage = app.screen
+        assert agree_cell(triage) == ""
+        # Sorting by it puts eve with the rows no one has agreed on, not first as the most disagreed.
+        for _ in range(COLUMN_INDEX["agreement"]):
+            await pilot.press("s")
+        order = [row.name for row in triage.visible_rows()]
+        assert order == sorted(order)  # nothing to sort by: by name, eve among them
+        assert "2/3" not in " ".join(triage.title_bar.parts) + str(triage.detail.render())
+        screen = await open_submission(app, pilot, "eve-santos")
+        await score_all(pilot, "11111")
+        await pilot.press("f3", "4", "F", "ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, CohortScreen), timeout=10)
+        assert screen.score_session.scores.find((("ana",), head)).state == "final"
+        await wait_until(pilot, lambda: agree_cell(app.screen) == "2/3", timeout=10)
+
+
 async def test_g_follows_a_hint_to_the_note_line_and_4_comes_back_to_the_signal(sample_cohort):
     from review.tui.widgets.note_view import NoteView
 

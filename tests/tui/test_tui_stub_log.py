@@ -104,6 +104,43 @@ async def test_one_scenario_from_the_picker(sample_cohort):
         assert not any("happy:" in line for line in log.raw_lines)
 
 
+async def test_one_scenario_run_never_rewrites_the_triage_row(sample_cohort):
+    """The row, its sort and its filters stay on the latest full suite; the one run is said as such."""
+    from helpers import seed_ben_suite
+    from review.core import triage
+    from review.tui.widgets.triage.cells import COLUMN_INDEX, COLUMNS
+
+    seed_ben_suite()
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        full = dict(screen.suite.verdicts)
+        assert len(full) == 8 and full["restart"] == "double-charge" and full["always-503"] == "ok"
+        await pilot.press("5", "s")
+        await pilot.pause()
+        await pilot.press("down", "down", "enter")  # always-503
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: any(line.startswith("one scenario run on its own") for line in log.raw_lines))
+        await wait_until(pilot, lambda: not log.running)
+        said = next(line for line in log.raw_lines if line.startswith("one scenario run on its own"))
+        assert said.startswith("one scenario run on its own (always-503 ok): the evidence and the triage row keep")
+        # The evidence keeps the suite's restart.
+        assert "restart: double-charge" in hints(screen, "key-scope")
+        assert screen.suite.verdicts == full
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, SubmissionScreen), timeout=10)
+        triage_screen = app.screen
+        row = triage_screen.rows["ben-larsen"]
+        assert row.scenarios == full and row.key_scope == "per-call"
+        assert str(triage_screen.table.get_cell("ben-larsen", "runs")) == triage.marks(full) == "✓✓✗✓✗✗✗✓"
+        assert str(triage_screen.table.get_cell("ben-larsen", "key_scope")) == "per-call"
+        runs = COLUMNS[COLUMN_INDEX["runs"]]
+        assert runs.sort_key(row, "ana") == (False, triage.runs_severity(full))
+        await pilot.press("slash", *"verdict:double-charge scope:per-call")
+        await pilot.pause()
+        assert "ben-larsen" in [str(key.value) for key in triage_screen.table.rows]
+
+
 async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restart(sample_cohort):
     from helpers import seed_ben_suite
 

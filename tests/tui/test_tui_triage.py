@@ -344,7 +344,7 @@ def test_verdict_like_columns_sort_worst_first(tmp_path):
         return [row.name for row in sorted(rows, key=lambda row: column.sort_key(row, "ana"))]
 
     rows = []
-    for scope in ("persisted", "per-call", "unknown", "per-attempt", None, "none", "per-amount"):
+    for scope in ("persisted", "per-call", "no retry seen", "unknown", "per-attempt", None, "none", "per-amount"):
         row = cohort.placeholder(tmp_path / f"scope-{scope}")
         row.key_scope = scope
         rows.append(row)
@@ -353,6 +353,7 @@ def test_verdict_like_columns_sort_worst_first(tmp_path):
         "scope-per-attempt",
         "scope-per-amount",
         "scope-unknown",
+        "scope-no retry seen",
         "scope-per-call",
         "scope-persisted",
         "scope-None",
@@ -376,6 +377,18 @@ def test_verdict_like_columns_sort_worst_first(tmp_path):
         row.disclosure = disclosure
         rows.append(row)
     assert ordered("disclosure", rows) == ["conflict", "none", "unmapped", "no-ai", "ok"]
+
+
+def test_the_scope_filter_finds_a_client_that_never_retried(tmp_path):
+    from review.core import triage
+    from review.services import cohort
+    from review.tui.widgets.triage.cells import filter_fields
+
+    row = cohort.placeholder(tmp_path / "never")
+    row.key_scope = triage.NO_RETRY_SEEN
+    for typed, found in (("scope:no-retry-seen", True), ("scope:no-retry", True), ("scope:per-call", False)):
+        terms, problems = triage.parse_filter(typed)
+        assert not problems and triage.matches(terms, filter_fields(row, "ana")) is found, typed
 
 
 async def test_a_submission_copied_in_while_the_console_is_open_appears_marked_and_a_reaches_it(

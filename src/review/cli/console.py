@@ -41,7 +41,10 @@ CONSOLE_OPTIONS: tuple[tuple[str, dict], ...] = (
             "help": "who is reviewing (default: your login name); give it twice for a pair",
         },
     ),
-    ("--blind", {"action": "store_true", "help": "hide other reviewers' scores until yours is final"}),
+    (
+        "--blind",
+        {"action": "store_true", "help": "hide other reviewers' scores, and how far they agree, until yours is final"},
+    ),
     (
         "--no-harness",
         {"action": "store_true", "help": "do not run the harness in the background for the triage column"},

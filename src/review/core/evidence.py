@@ -190,18 +190,10 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
                     LogLines("first-503"),
                 )
             )
-        for name, good, bad in (
-            ("lost-response", "a retry after a lost response reused the key", "lost response: {v}"),
-            (
-                "restart",
-                "the key survived a process restart (persisted)",
-                "restart: {v} — the key did not survive the restart",
-            ),
-        ):
+        for name in ("lost-response", "restart"):
             result = verdicts.get(name)
             if result:
-                text = good if result.get("verdict") == "ok" else bad.format(v=result.get("verdict"))
-                hints["key-scope"].append(Hint(text, LogLines(name)))
+                hints["key-scope"].append(Hint(_retry_reading(name, result), LogLines(name)))
         two = verdicts.get("two-orders")
         if two and two.get("verdict") == "lost-order":
             hints["key-scope"].append(
@@ -250,7 +242,13 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
                 )
         storm = verdicts.get("always-503") or {}
         if storm.get("verdict") == "no-backoff":
-            hints["deleted-model-work"].append(Hint("always-503: no backoff between retries", LogLines("always-503")))
+            # The verdict reads the waits as a whole (a jittered wait drawn short is not it).
+            hints["deleted-model-work"].append(
+                Hint(
+                    "always-503: no backoff between retries (none of the waits reached the floor)",
+                    LogLines("always-503"),
+                )
+            )
     if inputs.draft:
         sha, added, surviving = inputs.draft
         if added:
@@ -271,6 +269,9 @@ def _key_reading(result: dict) -> str:
         return f"no request reached the gateway ({result.get('verdict')}): nothing to say of keys"
     if result.get("verdict") == "wrong-endpoint":
         return "no request reached POST /charge: nothing to say of keys"
+    without = _without_key(result)
+    if without:
+        return NO_KEY_SENT + (f" on {without} of {requests} requests" if without < requests else "")
     if requests == 1:
         return "one request, no retry after the 503"
     if keys == 1:
@@ -358,3 +359,39 @@ def _window_hints(verdicts: dict[str, dict], code: CodeReading | None) -> list[H
 
 def _longest_first(sites: list[TimeoutSite]) -> list[TimeoutSite]:
     return sorted(sites, key=lambda site: -(site.ms if site.ms is not None else -1))
+
+
+NO_KEY_SENT = "no idempotency key sent"
+
+
+def _without_key(result: dict) -> int:
+    """Requests that carried no key: counted by the harness, or, from an older result, none sent at all."""
+    requests = result.get("requests") or 0
+    if "requests_without_key" in result:
+        return result.get("requests_without_key") or 0
+    return requests if requests and not result.get("distinct_keys") else 0
+
+
+def _retry_reading(name: str, result: dict) -> str:
+    """What a retrying scenario says of the key, from what the gateway counted: a key is said to be
+    reused or to survive only when one was sent, on every request, and the retry happened."""
+    verdict, requests, keys = result.get("verdict"), result.get("requests") or 0, result.get("distinct_keys") or 0
+    label = "lost response" if name == "lost-response" else name
+    if "requests" not in result:
+        return f"{label}: {verdict}"  # no counts: nothing to say of keys
+    without = _without_key(result)
+    if without:
+        return f"{label}: {verdict} — {NO_KEY_SENT}" + (
+            f" on {without} of {requests} requests" if without < requests else ""
+        )
+    if requests < 2:
+        return f"{label}: {verdict} — " + ("no request after the restart" if name == "restart" else "no retry seen")
+    if name == "restart":
+        if keys == 1:
+            return "the key survived a process restart (persisted)" + (
+                "" if verdict == "ok" else f"; verdict {verdict}"
+            )
+        return f"restart: {verdict} — a new key after it: the key did not survive the restart"
+    if keys == 1:
+        return "a retry after a lost response reused the key" + ("" if verdict == "ok" else f"; verdict {verdict}")
+    return f"lost response: {verdict} — {keys} keys over {requests} attempts"

@@ -10,31 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-# Short names for the scenarios, in the suite's order: the marks and the legend.
-SHORT = {
-    "happy": "ok",
-    "first-503": "503",
-    "lost-response": "lost",
-    "always-503": "503∞",
-    "timeout": "t/o",
-    "decline": "402",
-    "restart": "rst",
-    "two-orders": "2×",
-}
+from review.core.scenarios import SCENARIOS
+
 OK, BAD, NOT_RUN = "✓", "✗", "·"
 
-# Worst first, as a sort by the column puts them: no key at all, a new key per retry (the draft's
-# bug), two orders sharing one, not shown by the runs, reused by retries only, persisted.
-KEY_SCOPES = ("none", "per-attempt", "per-amount", "unknown", "per-call", "persisted")
+# Worst first, as a sort by the column puts them: no key at all (or a retry without one), a new key
+# per retry (the draft's bug), two orders sharing one, nothing recorded, no retry to show it, reused by
+# retries only, reused after a restart.
+NO_RETRY_SEEN = "no retry seen"
+KEY_SCOPES = ("none", "per-attempt", "per-amount", "unknown", NO_RETRY_SEEN, "per-call", "persisted")
 KEY_SCOPE_MEANS = {
-    "per-attempt": "a new key on every retry: a retry is a new payment (the model draft's bug)",
-    "per-call": "one key per call, reused by its retries, but not across a restart",
-    "persisted": "the same key after a process restart",
+    "per-attempt": "a new key on a retry: a retry is a new payment (the model draft's bug)",
+    "per-call": "a retry reused its call's key; no retry after a restart reused it",
+    "persisted": "the call after a process restart reused the key sent before it",
     "per-amount": "two orders of the same amount share a key: the second order is lost",
-    "none": "no idempotency key sent",
-    "unknown": "the runs did not show it (nothing retried, no restart observed)",
+    "none": "no idempotency key sent (on any request, or on a retry)",
+    NO_RETRY_SEEN: "the client never retried, so no retry showed what it does with the key",
+    "unknown": "no request recorded",
 }
-RETRYING = ("first-503", "lost-response", "timeout", "always-503")
 
 # Worst first: sources that disagree, nothing disclosed, lines that map nowhere, none declared, named.
 DISCLOSURES = ("conflict", "none", "unmapped", "no-ai", "ok")
@@ -79,14 +72,14 @@ def runs_severity(verdicts: Mapping[str, str]) -> tuple[int, int]:
 
 def marks(verdicts: Mapping[str, str]) -> str:
     """One glyph per scenario, in the suite's order: ✓ ok, ✗ anything else, · not run."""
-    return "".join(OK if verdicts.get(name) == "ok" else BAD if name in verdicts else NOT_RUN for name in SHORT)
+    return "".join(OK if verdicts.get(s.name) == "ok" else BAD if s.name in verdicts else NOT_RUN for s in SCENARIOS)
 
 
 def spelled_marks(verdicts: Mapping[str, str]) -> str:
     """`503 ✓ lost ✗ double-charge …`: the legend and the marks in one line."""
     parts = []
-    for name, short in SHORT.items():
-        verdict = verdicts.get(name)
+    for scenario in SCENARIOS:
+        short, verdict = scenario.short, verdicts.get(scenario.name)
         if verdict is None:
             parts.append(f"{short} {NOT_RUN}")
         elif verdict == "ok":
@@ -96,35 +89,72 @@ def spelled_marks(verdicts: Mapping[str, str]) -> str:
     return " · ".join(parts)
 
 
+def legend() -> str:
+    """The scenarios' short names, in the suite's order, as the marks show them."""
+    return " ".join(scenario.short for scenario in SCENARIOS)
+
+
 def key_scope(records: Mapping[str, Iterable[Mapping]]) -> str:
-    """The key's scope from the gateway's records, per scenario name: each record has `process`,
-    `call` and `key` (None when no key was sent)."""
+    """The key's scope from what the gateway recorded, per scenario name: each record has `process`,
+    `call` and `key` (None when no key was sent). Only what was observed: `per-call` needs a retry that
+    reused its key, `persisted` a call after a restart that reused the key sent before it; a client
+    that never retried has shown no scope (`no retry seen`)."""
     by_scenario = {name: list(found) for name, found in records.items()}
     every = [r for found in by_scenario.values() for r in found]
     if not every:
         return "unknown"
     if all(r.get("key") is None for r in every):
         return "none"
-    reused_in_a_call = False
-    for name in RETRYING:
-        calls: dict[tuple, set] = {}
-        for record in by_scenario.get(name, []):
-            calls.setdefault((record.get("process"), record.get("call")), set()).add(record.get("key"))
-        for keys in calls.values():
-            if len(keys) > 1:
-                return "per-attempt"
-        reused_in_a_call |= any(len(keys) == 1 for keys in calls.values()) and len(by_scenario.get(name, [])) > 1
-    two = by_scenario.get("two-orders", [])
+    retries = _retry_keys(by_scenario)
+    if retries == "new key":
+        return "per-attempt"
+    if retries == "no key":
+        return "none"  # a retry without a key: the gateway cannot tell it from a new payment
+    for scenario in SCENARIOS:
+        found = by_scenario.get(scenario.name, [])
+        if scenario.orders > 1 and _one_key_for_all_calls(found):
+            return "per-amount"
+    for scenario in SCENARIOS:
+        after_restart = _keys_after_restart(by_scenario.get(scenario.name, [])) if scenario.restarts else None
+        if after_restart is not None:
+            before, after = after_restart
+            if after <= before:
+                return "persisted"
+            if None in after:
+                return "none"
+    return "per-call" if retries == "same key" else NO_RETRY_SEEN
+
+
+def _retry_keys(by_scenario: Mapping[str, list[Mapping]]) -> str | None:
+    """What the retries (a call's attempts after its first, in one process of one scenario) sent: "new
+    key" when one sent another key than its call's first, "no key" when one sent none, "same key" when
+    every one reused it, None when nothing retried."""
+    calls: dict[tuple, list] = {}
+    for name, records in by_scenario.items():
+        for record in records:
+            calls.setdefault((name, record.get("process"), record.get("call")), []).append(record.get("key"))
+    retried = [keys for keys in calls.values() if len(keys) > 1]
+    if any(len(set(keys) - {None}) > 1 for keys in retried):
+        return "new key"
+    if any(None in keys for keys in retried):
+        return "no key"
+    return "same key" if retried else None
+
+
+def _one_key_for_all_calls(records: list[Mapping]) -> bool:
     by_call: dict[object, set] = {}
-    for record in two:
+    for record in records:
         by_call.setdefault(record.get("call"), set()).add(record.get("key"))
-    if len(by_call) > 1 and len({key for keys in by_call.values() for key in keys}) == 1:
-        return "per-amount"
-    restart = by_scenario.get("restart", [])
-    processes = {r.get("process") for r in restart}
-    if len(processes) > 1:
-        return "persisted" if len({r.get("key") for r in restart}) == 1 else "per-call"
-    return "per-call" if reused_in_a_call else "unknown"
+    return len(by_call) > 1 and len({key for keys in by_call.values() for key in keys} - {None}) == 1
+
+
+def _keys_after_restart(records: list[Mapping]) -> tuple[set, set] | None:
+    """The keys sent before the restart (the first process) and after it (the later ones), or None
+    when no request came after the restart."""
+    first = min((r.get("process") or 1 for r in records), default=1)
+    before = {r.get("key") for r in records if (r.get("process") or 1) == first} - {None}
+    after = {r.get("key") for r in records if (r.get("process") or 1) != first}
+    return (before, after) if after else None
 
 
 def assistants_text(assistants: list[str], attribution: Mapping | None, empty: str = "none detected") -> str:

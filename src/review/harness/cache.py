@@ -10,7 +10,7 @@ from review.harness import sandbox
 from review.harness.results import ScenarioResult, SuiteResult
 from review.support import files
 
-HARNESS_VERSION = "2"  # 2: results carry the environment fingerprint
+HARNESS_VERSION = "3"  # 2: results carry the environment fingerprint; 3: keys sent counted, backoff as a policy
 
 
 def _cache_file(commit: str, kind: str) -> Path:

@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from review.core.scenarios import Fault
 from review.core.text import safe_line
 from review.harness import process, sandbox, scenarios
 from review.harness.gateway import Gateway
@@ -77,7 +78,7 @@ async def run_driver(
     watchdog = asyncio.create_task(process.watch_resources(proc.pid, work, LIMITS, output=written))
     kill_task = (
         asyncio.create_task(gateway.kill_requested.wait())
-        if scenario.plan.first == "kill-after-charge" and process_no == 1
+        if scenario.plan.first == Fault.KILL_AFTER_CHARGE and process_no == 1
         else None
     )
     waits = {exit_task, watchdog, *([kill_task] if kill_task else [])}

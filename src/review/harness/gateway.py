@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from review.core import jsondata
-from review.harness.records import FaultPlan, RequestRecord
+from review.core.scenarios import Fault, FaultPlan
+from review.harness.records import RequestRecord
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -175,7 +176,7 @@ class Gateway:
             )
 
         fault = self.plan.first if seq == 1 else self.plan.every
-        if fault == "503":
+        if fault == Fault.UNAVAILABLE:
             return self._answer(record, 503, {"ok": False, "error": "service_unavailable"})
 
         scope = (request.method, request.path.rstrip("/"), key or "")
@@ -206,7 +207,7 @@ class Gateway:
             self._keys[scope] = state
         if self.plan.processing_ms:
             await asyncio.sleep(self.plan.processing_ms / 1000)
-        if fault == "decline":
+        if fault == Fault.DECLINE:
             state.done, state.status = True, 402
             state.body = {"ok": False, "error": "card_declined", "message": "Your card was declined."}
             return self._answer(record, 402, state.body)
@@ -218,16 +219,16 @@ class Gateway:
         state.done, state.status, state.charge_id = True, 200, charge.id
         state.body = {"ok": True, "id": charge.id, "amount": record.amount}
 
-        if fault == "drop-after-charge":
+        if fault == Fault.DROP_AFTER_CHARGE:
             record.status = "dropped"
             self.on_event("response", record.to_json())
             if request.transport is not None:
                 request.transport.abort()  # the charge exists, the client never hears of it
             raise asyncio.CancelledError()
-        if fault in ("hang-after-charge", "kill-after-charge"):
+        if fault in (Fault.HANG_AFTER_CHARGE, Fault.KILL_AFTER_CHARGE):
             record.status = "no answer"
             self.on_event("response", record.to_json())
-            if fault == "kill-after-charge":
+            if fault == Fault.KILL_AFTER_CHARGE:
                 self.kill_requested.set()
             await self._stopping.wait()  # never answer; the client must time out (or be killed)
             raise asyncio.CancelledError()
@@ -246,7 +247,7 @@ class Gateway:
         return [r for r in self.requests if r.path.rstrip("/") == "/charge"]
 
     def distinct_keys(self) -> int:
-        return len({r.key for r in self.charge_requests})
+        return len({r.key for r in self.charge_requests if r.key is not None})
 
 
 def _idempotency_key(request: web.Request, body: dict) -> tuple[str | None, str, str | None]:

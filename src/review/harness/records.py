@@ -6,14 +6,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from review.core.scenarios import FaultPlan
 
-@dataclass(frozen=True)
-class FaultPlan:
-    """What the gateway does to the first request(s) of a scenario. Data, not code paths."""
-
-    first: str = "ok"  # ok | 503 | drop-after-charge | hang-after-charge | kill-after-charge
-    every: str = "ok"  # ok | 503 | decline: what every later request (or every request) gets
-    processing_ms: int = 0  # time a charge takes to execute (a window for concurrent duplicates: 409)
+__all__ = ["FaultPlan", "RequestRecord"]
 
 
 @dataclass

@@ -21,7 +21,7 @@ class HarnessEvent:
 class ScenarioResult:
     name: str
     requests: int
-    distinct_keys: int
+    distinct_keys: int  # keys sent: a request without one adds none (0 when none was sent)
     charges_created: int
     outcomes: list[dict]
     gaps_ms: list[float]
@@ -31,6 +31,7 @@ class ScenarioResult:
     records: list[dict] = field(default_factory=list)
     wall_ms: float = 0.0
     coverage: dict[str, dict[int, int]] | None = None  # path -> line -> times it ran (coverage runs only)
+    requests_without_key: int = 0  # requests to /charge that carried no idempotency key
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -66,6 +67,13 @@ class SuiteResult:
     def log_lines(self) -> list[str]:
         """Every scenario's log lines, in order: an earlier run's raw output, shown again."""
         return [line for result in self.scenarios for line in result.log]
+
+    @property
+    def is_full(self) -> bool:
+        """Every scenario ran: a suite, not one scenario run on its own (which never stands for one)."""
+        from review.harness.scenarios import SCENARIOS
+
+        return {s.name for s in self.scenarios} >= {s.name for s in SCENARIOS}
 
     @property
     def verdicts(self) -> dict[str, str]:

@@ -151,13 +151,14 @@ def _judged(
     facts.requests, facts.charges = charge_requests, len(gateway.charges)
     facts.other_requests = len(gateway.requests) - len(charge_requests) + gateway.refused + gateway.unparsed
     verdict, reasons = scenarios.judge(scenario, facts)
-    if scenario.name == "first-503" and charge_requests:
+    if scenario.starter_stub_line and charge_requests:
         emit("summary", {}, scenarios.article_line(charge_requests))
     emit("scenario-done", {"verdict": verdict}, f"verdict {verdict} — {'; '.join(reasons)}")
     return ScenarioResult(
         name=scenario.name,
         requests=len(charge_requests),
-        distinct_keys=len({r.key for r in charge_requests}),
+        distinct_keys=len(scenarios.keys_sent(charge_requests)),
+        requests_without_key=sum(r.key is None for r in charge_requests),
         charges_created=len(gateway.charges),
         outcomes=[o.to_json() for o in facts.outcomes],
         gaps_ms=scenarios.gaps_ms(charge_requests),

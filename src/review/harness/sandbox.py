@@ -85,14 +85,16 @@ class SandboxInfo:
 
 # How a verdict is reached: the runner and the two modules it hands the driver's process to (how it
 # is supervised and how its exit code becomes each call's outcome).
+# Paths from the package's root: the scenarios' table is the core's.
 _PINNED_FILES = (
-    "gateway.py",
-    "scenarios.py",
-    "driver.mjs",
-    "runner.py",
-    "driver_run.py",
-    "driver_protocol.py",
-    "sandbox.py",
+    "harness/gateway.py",
+    "harness/scenarios.py",
+    "core/scenarios.py",
+    "harness/driver.mjs",
+    "harness/runner.py",
+    "harness/driver_run.py",
+    "harness/driver_protocol.py",
+    "harness/sandbox.py",
 )
 
 
@@ -102,7 +104,7 @@ def gateway_version() -> str:
     they are run gives another version, so results from two consoles compare only when it matches."""
     digest = hashlib.sha256()
     for name in _PINNED_FILES:
-        digest.update(name.encode() + b"\0" + Path(__file__).with_name(name).read_bytes())
+        digest.update(name.encode() + b"\0" + (Path(__file__).parent.parent / name).read_bytes())
     return digest.hexdigest()[:12]
 
 

@@ -12,11 +12,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from review.harness.records import FaultPlan, RequestRecord
+from review.core.scenarios import (
+    AMOUNT,
+    BY_NAME,
+    FIRST_RETRY_COST_MS,
+    MIN_BACKOFF_MS,
+    RETRY_BUDGET,
+    SCENARIOS,
+    Fault,
+    FaultPlan,
+    Scenario,
+)
+from review.harness.records import RequestRecord
 
-AMOUNT = 1999
-RETRY_BUDGET = 4  # one call + 3 retries, as the task allows
-MIN_BACKOFF_MS = 20.0
+__all__ = [
+    "AMOUNT",
+    "BY_NAME",
+    "FIRST_RETRY_COST_MS",
+    "MIN_BACKOFF_MS",
+    "RETRY_BUDGET",
+    "SCENARIOS",
+    "Fault",
+    "FaultPlan",
+    "Scenario",
+]
 
 VERDICTS = (
     "ok",
@@ -34,61 +53,6 @@ VERDICTS = (
     "no-request",
     "resource-limit",
 )
-
-
-@dataclass(frozen=True)
-class Scenario:
-    name: str
-    gateway_does: str
-    correct_client: str
-    plan: FaultPlan
-    calls: tuple[int, ...] = (AMOUNT,)
-    processes: int = 1  # 2: the first is killed when its first request arrives, a second calls again
-    limit_s: float = 8.0
-
-
-SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("happy", "200", "1 request, 1 charge created", FaultPlan()),
-    Scenario("first-503", "503 on the first request, then 200", "2 requests, 1 distinct key", FaultPlan(first="503")),
-    Scenario(
-        "lost-response",
-        "creates the charge, then drops the connection without answering",
-        "retries with the same key → 1 charge created",
-        FaultPlan(first="drop-after-charge"),
-    ),
-    Scenario(
-        "always-503",
-        "503 forever",
-        "gives up within its retry budget (≤ 4 requests), waits grow, rejects",
-        FaultPlan(first="503", every="503"),
-    ),
-    Scenario(
-        "timeout",
-        "creates the charge and stores its response, but never answers the first request",
-        "aborts and retries with the same key → 1 charge created",
-        FaultPlan(first="hang-after-charge"),
-        limit_s=6.0,
-    ),
-    Scenario(
-        "decline", "402 card_declined", "1 request, no retry, rejects", FaultPlan(first="decline", every="decline")
-    ),
-    Scenario(
-        "restart",
-        "the process is killed as its first request arrives (after the charge); a new one calls again",
-        "1 distinct key across both processes → 1 charge created",
-        FaultPlan(first="kill-after-charge"),
-        processes=2,
-    ),
-    Scenario(
-        "two-orders",
-        "two calls in one process, same amount, both 200",
-        "2 keys, 2 charges created",
-        FaultPlan(),
-        calls=(AMOUNT, AMOUNT),
-    ),
-)
-
-BY_NAME = {s.name: s for s in SCENARIOS}
 
 
 @dataclass
@@ -144,14 +108,14 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
             ]
         return "no-request", ["no request reached the gateway: no payment was ever attempted"]
     orders = len(scenario.calls)
-    keys = {r.key for r in reqs}
-    reasons = [counted(len(reqs), len(keys), facts.charges)]
-    if any(r.key is None for r in reqs):
-        reasons.append("no idempotency key sent on some request")
+    reasons = [counted(len(reqs), len(keys_sent(reqs)), facts.charges)]
+    keyless = keyless_reason(reqs)
+    if keyless:
+        reasons.append(keyless)
     if facts.charges > orders:
         return "double-charge", reasons + [f"{facts.charges} charges created for {orders} order(s)"]
     for (_process, call), call_keys in _keys_per_call(reqs).items():
-        if len(call_keys) > 1 and scenario.name != "decline":  # there, retrying at all is the fault
+        if len(call_keys) > 1 and not scenario.refusal_is_final:  # there, retrying at all is the fault
             # The article's stub counts every request as a charge: two keys for one order is its
             # {"charges":2,"distinctKeys":2}. This gateway created fewer only because the failure
             # came before execution; after a lost response the same client charges twice.
@@ -163,14 +127,14 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
     final_process = max((o.process for o in facts.outcomes), default=1)
     finals = [o for o in facts.outcomes if o.process == final_process and o.kind != "killed"]
     resolved = [o for o in finals if o.kind == "resolved"]
-    if scenario.name == "two-orders" and len(resolved) == orders and facts.charges < orders:
+    if orders > 1 and len(resolved) == orders and facts.charges < orders:
         return "lost-order", reasons + [
             "both calls resolved but only one charge exists: the second order was "
             "deduplicated into the first (a key derived from the amount?)"
         ]
     for outcome in resolved:
         charged = [r for r in reqs if r.process == outcome.process and r.call == outcome.call and r.charge_id]
-        if scenario.processes > 1:
+        if scenario.restarts:
             charged = [r for r in reqs if r.charge_id]
         if not charged:
             return "dropped-payment", reasons + [
@@ -188,27 +152,79 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
     if crashed:
         return "crashed", reasons + [crashed[0].detail or (facts.crash or "the process died")]
     per_call = max((sum(1 for r in reqs if (r.process, r.call) == (o.process, o.call)) for o in finals), default=0)
-    if scenario.name == "decline" and len(reqs) > 1:
+    if scenario.refusal_is_final and len(reqs) > 1:
         return "retried-decline", reasons + ["a 402 decline is final; retrying it is wrong"]
     if per_call > RETRY_BUDGET:
         return "retry-storm", reasons + [f"{per_call} attempts for one call; the budget is {RETRY_BUDGET}"]
-    if scenario.name in ("first-503", "lost-response", "timeout", "always-503") and per_call <= 1:
+    if scenario.retries and per_call <= 1:
         return "no-retry", reasons + ["gave up after the first attempt"]
     gaps = gaps_ms([r for r in reqs if r.process == final_process])
-    if gaps and scenario.name in ("first-503", "always-503") and min(gaps) < MIN_BACKOFF_MS:
-        return "no-backoff", reasons + [f"waits between attempts: {gaps} ms"]
-    if scenario.name == "always-503" and len(gaps) >= 2:
+    if scenario.checks_backoff:
+        backoff, said = backoff_reading(gaps)
+        if said:
+            reasons.append(said)
+        if not backoff:
+            return "no-backoff", reasons
+    if scenario.checks_backoff and len(gaps) >= 2:
         reasons.append("waits grow" if all(b > a for a, b in zip(gaps, gaps[1:])) else "waits do not grow")
-    expected_rejects = scenario.name in ("always-503", "decline")
-    if expected_rejects and resolved:
+    if scenario.rejects and resolved:
         return "dropped-payment", reasons + ["the call resolved although the payment failed"]
     return "ok", reasons
 
 
-def _keys_per_call(requests: list[RequestRecord]) -> dict[tuple[int, int | None], set[str | None]]:
-    keys: dict[tuple[int, int | None], set[str | None]] = {}
+def backoff_reading(gaps: list[float]) -> tuple[bool, str]:
+    """Whether the waits between one call's attempts, as a whole, show a backoff, and what they were.
+
+    A backoff is a policy; one wait is one draw of it. Full jitter (a random wait in 0..cap) draws a
+    wait under the floor now and then, so no single wait decides: the waits show no backoff only when
+    there are at least two and none reaches the floor — the first allowed FIRST_RETRY_COST_MS more, as
+    it also carries the client's first failure (its error path run cold: 40 ms for a client that never
+    waits, on a loaded machine). A lone short wait is said, not judged."""
+    if not gaps:
+        return True, ""
+    shown = ", ".join(f"{gap:g}" for gap in gaps)
+    first_floor = MIN_BACKOFF_MS + FIRST_RETRY_COST_MS
+    if len(gaps) >= 2 and gaps[0] < first_floor and all(gap < MIN_BACKOFF_MS for gap in gaps[1:]):
+        return False, (
+            f"no backoff: none of the {len(gaps)} waits between attempts reached {MIN_BACKOFF_MS:g} ms "
+            f"({first_floor:g} ms for the first) — {shown} ms"
+        )
+    short = [gap for gap in gaps if gap < MIN_BACKOFF_MS]
+    if not short:
+        return True, ""
+    if len(gaps) == 1:
+        return True, (
+            f"one wait between attempts, {shown} ms, under {MIN_BACKOFF_MS:g} ms: one wait is one draw of a "
+            "policy, not the policy (always-503 shows more)"
+        )
+    return True, (
+        f"waits between attempts: {shown} ms; {len(short)} of {len(gaps)} under {MIN_BACKOFF_MS:g} ms, "
+        f"the others past it (a random wait can draw a short one)"
+    )
+
+
+def keys_sent(requests: list[RequestRecord]) -> set[str]:
+    """The distinct idempotency keys the requests carried: a request without one adds none."""
+    return {r.key for r in requests if r.key is not None}
+
+
+def keyless_reason(requests: list[RequestRecord]) -> str:
+    """How many requests carried no idempotency key, in words ("" when every one carried one)."""
+    without = sum(r.key is None for r in requests)
+    if not without:
+        return ""
+    if without == len(requests):
+        return "no idempotency key sent" + (f" on any of the {without} requests" if without > 1 else "")
+    return f"no idempotency key sent on {without} of {len(requests)} requests"
+
+
+def _keys_per_call(requests: list[RequestRecord]) -> dict[tuple[int, int | None], set[str]]:
+    """The keys each call sent (a request without a key sends none)."""
+    keys: dict[tuple[int, int | None], set[str]] = {}
     for record in requests:
-        keys.setdefault((record.process, record.call), set()).add(record.key)
+        found = keys.setdefault((record.process, record.call), set())
+        if record.key is not None:
+            found.add(record.key)
     return keys
 
 
@@ -232,4 +248,8 @@ def article_line(requests: list[RequestRecord]) -> str:
     """What the article's stub prints once two requests arrived — requests received (which it calls
     charges) and distinct keys — labelled as its line, not this gateway's count of charges created."""
     printed = '{"charges":%d,"distinctKeys":%d}' % (len(requests), len({r.key for r in requests}))
-    return f"{ARTICLE_LABEL}: {printed} {ARTICLE_MEANS}"
+    keyless = sum(r.key is None for r in requests)
+    # The stub puts every request's key in a Set, so requests without one count as one more "key".
+    also = ' and its "distinctKeys" counts a missing key as one' if keyless else ""
+    means = ARTICLE_MEANS[:-1] + also + ")"
+    return f"{ARTICLE_LABEL}: {printed} {means}"

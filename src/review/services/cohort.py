@@ -343,7 +343,10 @@ def head_agreement(scores: store.ScoreFile, head: str | None) -> list[int] | Non
 
 
 def apply_suite(row: Row, suite: SuiteResult) -> None:
-    """A suite's verdicts into the row: the summary, one verdict per scenario, the key's scope."""
+    """A suite's verdicts into the row: the summary, one verdict per scenario, the key's scope. Only a
+    full suite: one scenario run on its own is shown where it ran, never as the row's."""
+    if not suite.is_full:
+        return
     row.harness = suite.summary
     row.scenarios = suite.verdicts
     row.key_scope = suite.key_scope

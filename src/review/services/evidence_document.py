@@ -127,6 +127,7 @@ def verdict_facts(suite: SuiteResult | None) -> dict[str, dict] | None:
             "requests": s.requests,
             "distinct_keys": s.distinct_keys,
             "charges_created": s.charges_created,
+            "requests_without_key": s.requests_without_key,
             "limit_s": scenarios.BY_NAME[s.name].limit_s if s.name in scenarios.BY_NAME else None,
         }
         for s in suite.scenarios
@@ -207,6 +208,7 @@ def _suite(commit: str, suite: SuiteResult | None) -> SuiteSection:
                 "requests": s.requests,
                 "distinct_keys": s.distinct_keys,
                 "charges_created": s.charges_created,
+                "requests_without_key": s.requests_without_key,
                 "gaps_ms": list(s.gaps_ms),
                 "reasons": list(s.reasons),
             }

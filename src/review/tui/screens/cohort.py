@@ -30,7 +30,7 @@ from review.tui.context import ConsoleContext
 from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.parts_line import PartsLine
-from review.tui.widgets.triage.cells import COLUMNS, LEGEND, cells, detail, filter_fields
+from review.tui.widgets.triage.cells import COLUMNS, LEGEND, as_seen, cells, detail, filter_fields
 from review.tui.widgets.triage.order import table_order
 from review.tui.widgets.triage.table import TriageTable
 
@@ -225,7 +225,9 @@ class CohortScreen(Screen[None]):
     # ----------------------------------------------------------------- table contents
 
     def row_cells(self, row: cohort.Row) -> list[Text]:
-        return cells(self.app, row, self.me, arrived=row.name in self.cohort_watch.arrived)
+        return cells(
+            self.app, as_seen(row, self.me, self.context.blind), self.me, arrived=row.name in self.cohort_watch.arrived
+        )
 
     def update_row(self, row: cohort.Row) -> None:
         self.table.update_cells(row.name, self.row_cells(row))
@@ -246,7 +248,7 @@ class CohortScreen(Screen[None]):
     def visible_rows(self) -> list[cohort.Row]:
         index, backwards = self.sort
         return table_order(
-            (row for row in self.rows.values() if self.matches(row)),
+            (as_seen(row, self.me, self.context.blind) for row in self.rows.values() if self.matches(row)),
             COLUMNS[index],
             backwards,
             self.me,

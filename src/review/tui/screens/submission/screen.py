@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Static, Tab, Tabs
 from review import gitsafe
 from review.core.diff import Diff
 from review.core.text import safe_line
-from review.harness import candidate_tests, runner, scenarios
+from review.harness import candidate_tests, runner
 from review.services import cohort, evidence_document, failures, store, viewed
 from review.services.analysis import Analysis
 from review.services.runs import Target
@@ -54,7 +54,7 @@ class Closed:
     open_next: bool
     # The score file as last read or written here.
     scores: store.ScoreFile | None
-    # The latest suite at HEAD.
+    # The latest full suite at HEAD (one scenario run on its own never stands for it).
     suite: runner.SuiteResult | None
 
 
@@ -483,8 +483,20 @@ class SubmissionScreen(Screen[Closed]):
     def suite_done(self, message: StubLog.SuiteDone) -> None:
         """A run just finished: its verdicts become evidence beside the rubric at once."""
         suite = message.suite
-        if len(suite.scenarios) == len(scenarios.SCENARIOS):
-            self.commits_table.set_cells(suite.commit, suite=suite)
+        if not suite.is_full:
+            # One scenario on its own: shown in the log as that, never as the suite (the evidence, the
+            # commits table and the triage row keep the latest full suite).
+            ran = ", ".join(f"{result.name} {result.verdict}" for result in suite.scenarios)
+            kept = (
+                "keep the latest full suite"
+                if self.suite and suite.commit == self.suite.commit
+                else "wait for a full suite"
+            )
+            self.stub_log.add(
+                f"one scenario run on its own ({ran}): the evidence and the triage row {kept} (r runs it)"
+            )
+            return
+        self.commits_table.set_cells(suite.commit, suite=suite)
         if self.analysis is not None and suite.commit == self.analysis.head:
             self.suite = suite
             self.refresh_evidence()

@@ -3,6 +3,7 @@ matches. The columns that answer "whom do I read first" come first, so 80 column
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,6 +42,14 @@ def my_state(row: cohort.Row, me: str) -> str:
 def others(row: cohort.Row, me: str) -> str | None:
     found = [f"{who} {state}" for who, state in row.states.items() if who != me]
     return ", ".join(found) if found else None
+
+
+def as_seen(row: cohort.Row, me: str, blind: bool) -> cohort.Row:
+    """The row as this reviewer may see it: reviewing blind, how far the others agree is hidden (its
+    cell, its sort) until this reviewer's own review at HEAD is final, as the others' scores are."""
+    if not blind or row.agreement is None or my_state(row, me) == "final":
+        return row
+    return dataclasses.replace(row, agreement=None)
 
 
 def agreement_text(row: cohort.Row) -> str | None:
@@ -160,7 +169,8 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
         "name": [safe_line(row.name)],  # the alias in a candidate-blind session: a real name finds nothing
         "state": [my_state(row, me), row.state] + (["arrived"] if arrived else []),
         "tool": list(row.assistants),
-        "scope": [row.key_scope or ""],
+        # `scope:no-retry-seen` as well as `scope:no`: a filter's words cannot hold a space.
+        "scope": [row.key_scope or "", (row.key_scope or "").replace(" ", "-")],
         "disclosure": [row.disclosure or ""],
         "verdict": sorted(set((row.scenarios or {}).values())),
         "reviewer": list(row.reviewers),
@@ -170,11 +180,7 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
 MAX_NOTICES = 5  # line-level sources' notices in the row's detail; the Note pane lists every one
 
 # One row at 80 columns, under the detail (a long detail no longer pushes it off).
-LEGEND = (
-    "Runs, in order: "
-    + " ".join(triage.SHORT.values())
-    + f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
-)
+LEGEND = "Runs, in order: " + triage.legend() + f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
 
 
 def detail(row: cohort.Row) -> str:
