@@ -12,7 +12,7 @@ from review.core.attribution import segments
 from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
-from review.core.attribution.tools import is_known_tool, is_model_name
+from review.core.attribution.tools import UNNAMED, is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
@@ -343,6 +343,10 @@ def attribute(
             *(tool for found in rewritten or [] for tool in found.tools),
         }
     )
+    if any(tool not in UNNAMED for tool in tools):
+        # An unnamed assistant is named where another source names it: listed only where it wins lines.
+        winning = {claim.tool for runs in winners.values() for _, _, claim in runs}
+        tools = [tool for tool in tools if tool not in UNNAMED or tool in winning]
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
     return Attribution(
         tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown
@@ -437,33 +441,53 @@ def _line_claims(holding: list[segments.Interval]) -> list[Claim]:
     for members in families.values():
         best = max(iv.claim[1] for iv in members)
         said += [iv.claim[2] for iv in members if iv.claim[1] == best and iv.claim[2] is not None]
-    noted = [iv for iv in holding if iv.kind == segments.NOTE]
-    if noted:
-        said.append(max(noted, key=lambda iv: iv.seq).claim)
+    # Each file of the disclosure (AI-DECLARATION.md, then the note) says what its last entry naming
+    # the line says; the note's comes last, and wins.
+    last: dict[str, segments.Interval] = {}
+    for iv in sorted((iv for iv in holding if iv.kind == segments.NOTE), key=lambda iv: iv.seq):
+        last.pop(_disclosure_file(iv.claim), None)
+        last[_disclosure_file(iv.claim)] = iv
+    said += [iv.claim for iv in last.values()]
     return said
+
+
+def _disclosure_file(claim: Claim) -> str:
+    """The file a disclosure's claim was written in ("note", "README.md", "AI-DECLARATION.md")."""
+    return claim.source.rpartition(" line ")[0]
 
 
 def _settle(
     line_claims: list[Claim], both: dict[tuple[Claim, str], Claim]
 ) -> tuple[Claim, str | None, list[tuple[str, str | None]]]:
     """The winning claim of a line, and the disagreement it shows (its message and each side), if any.
-    `both` keeps the claims made for two sources agreeing, so their lines share one."""
+    `both` keeps the claims made for two sources agreeing, so their lines share one.
+
+    Sources disagree only when one names a person and another an assistant, or two name different
+    assistants: an unnamed assistant (a git-ai session with no tool, an Agent Trace `ai` range with no
+    name) beside a named one is the named one, and both sources are listed."""
     claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
     if len(claiming) <= 1:  # most lines: one source, nothing to agree or disagree with
         return (claiming[0] if claiming else line_claims[0]), None, []
     best = max(line_claims, key=lambda c: c.layer)
-    agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
-    if agreeing:  # two sources saying the same: both shown
-        key = (best, agreeing[0])
+    if best.layer == 2:  # of two disclosure files (AI-DECLARATION.md, the note), the note says last
+        best = [c for c in line_claims if c.layer == 2][-1]
+    tool = best.tool
+    if tool in UNNAMED:
+        named = [c for c in claiming if c.tool is not None and c.tool not in UNNAMED]
+        if named:
+            tool = max(named, key=lambda c: c.layer).tool
+    agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and _agree(c.tool, best.tool)]
+    if agreeing or tool != best.tool:  # two sources saying the same: both shown
+        key = (best, f"{agreeing[0] if agreeing else ''}\x00{tool}")
         if key not in both:
-            both[key] = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
+            both[key] = Claim(tool, f"{best.source}, and {agreeing[0]}" if agreeing else best.source, best.layer)
         best = both[key]
-    said = next((c for c in claiming if c.layer == 2), None)
-    other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
+    said = next((c for c in reversed(claiming) if c.layer == 2), None)
+    other = next((c for c in claiming if c is not said and said is not None and not _agree(c.tool, said.tool)), None)
     if said and other:
         message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
         return best, message, [(said.source, said.tool), (other.source, other.tool)]
-    if said is None and len({c.tool for c in claiming}) > 1:
+    if said is None and _disagree(claiming):
         ordered = sorted(claiming, key=lambda c: -c.layer)
         return (
             best,
@@ -471,6 +495,20 @@ def _settle(
             [(c.source, c.tool) for c in ordered],
         )
     return best, None, []
+
+
+def _agree(one: str | None, other: str | None) -> bool:
+    """Two sources say the same of a line: the same author, or an assistant one names and the other
+    leaves unnamed."""
+    return one == other or (one is not None and other is not None and (one in UNNAMED or other in UNNAMED))
+
+
+def _disagree(claiming: list[Claim]) -> bool:
+    """A person beside an assistant, or two different named assistants."""
+    named = {c.tool for c in claiming if c.tool is not None and c.tool not in UNNAMED}
+    person = any(c.tool is None for c in claiming)
+    assistant = any(c.tool is not None for c in claiming)
+    return len(named) > 1 or (person and assistant)
 
 
 def _as_person_when_named(record: LineRecord, commit: CommitAttribution | None) -> LineRecord:
