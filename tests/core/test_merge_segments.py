@@ -106,7 +106,8 @@ def outcome(result) -> tuple:
     )
     return (
         lines,
-        [s.to_json() for s in result.spans],
+        # The reference knows no line states (person, unknown): the lines' claims say the rest.
+        [{k: v for k, v in s.to_json().items() if k != "state"} for s in result.spans],
         [c.to_json() for c in result.conflicts],
         [u.to_json() for u in result.unmapped],
         [n.to_json() for n in result.notices],

@@ -27,6 +27,25 @@ class Claim:
     source: str
     layer: int  # 0 a person's commit (no claim), 1 commit metadata, 2 the note, 3 line-level records
     moved: bool = False  # a block moved or copied from where its commit wrote it (the source says where)
+    # A commit with no AI marker, in a submission that discloses nothing (or a commit a line-level
+    # record describes, on a line it does not name): no source says who wrote its lines.
+    unknown: bool = False
+    # Written at or before the base (the starter's code, moved, copied or renamed into another file):
+    # not written in the submission at all.
+    base: bool = False
+
+    @property
+    def state(self) -> str:
+        """ai | person | unknown | base: what the line's author is known to be."""
+        if self.base:
+            return BASE
+        if self.tool:
+            return AI
+        return UNKNOWN if self.unknown else PERSON
+
+
+# Each added line's state, where a claim is shown or counted; a line with no claim at all is unknown.
+AI, PERSON, UNKNOWN, BASE = "ai", "person", "unknown", "base"
 
 
 @dataclass
@@ -36,9 +55,17 @@ class Span:
     end: int
     tool: str | None
     source: str
+    state: str = PERSON  # Claim.state
 
     def to_json(self) -> dict:
-        return {"path": self.path, "start": self.start, "end": self.end, "tool": self.tool, "source": self.source}
+        return {
+            "path": self.path,
+            "start": self.start,
+            "end": self.end,
+            "tool": self.tool,
+            "source": self.source,
+            "state": self.state,
+        }
 
 
 @dataclass
@@ -97,6 +124,9 @@ class Attribution:
 
     # Tools named in an explicit disclosure form that the console does not know: shown as written.
     unknown_tools: list[str] = field(default_factory=list)
+    # Whether any source speaks for the submission as a whole (the note's disclosure or its "no AI",
+    # an AI marker on some commit): then a commit with no AI marker is the person's.
+    discloses: bool = False
     _by_line: dict[str, dict[int, Claim]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
@@ -200,6 +230,7 @@ def attribute(
     notices: list[Notice] | None = None,
     rewritten: list[RewrittenNote] | None = None,
     prepared: Prepared | None = None,
+    base_commits: frozenset[str] = frozenset(),
 ) -> Attribution:
     """Merge every source into one claim per HEAD line.
 
@@ -210,13 +241,29 @@ def attribute(
     history (their carried lines are among `records`; their tools are named).
 
     A commit without an assistant in its metadata claims nothing: its lines default to a person
-    (layer 0), which no other source conflicts with. `prepared`: what was read of these commits and
-    of the first records before the lines' origins were known (`Prepared`).
+    (layer 0), which no other source conflicts with — when the submission discloses anything;
+    otherwise, and on the lines of a commit a line-level record describes but does not name, no
+    source says who wrote them (unknown). `prepared`: what was read of these commits and of the first
+    records before the lines' origins were known (`Prepared`). `base_commits`: the base and its
+    ancestors: a line written in one of them is from the base, whatever any source says of it.
     """
     if prepared is None or not prepared.begins(commits, records):
         prepared = Prepared(commits, authors)
-    by_commit, commit_claim = prepared.by_commit, prepared.commit_claim
+    by_commit = prepared.by_commit
     records, parts = prepared.read(records)
+    discloses = note.discloses or note.declares_none or any(c.signals for c in commits)
+    described = {r.commit for r in records if r.commit}
+    unknown_claims: dict[str, Claim] = {}
+
+    def commit_claim(sha: str) -> Claim | None:
+        """The commit's claim; a person's commit in a submission that discloses nothing, or one a
+        line-level record describes (its other lines are ones the record does not speak for), unknown."""
+        claim = prepared.commit_claim(sha)
+        if claim is None or claim.layer or (discloses and sha not in described):
+            return claim
+        if sha not in unknown_claims:
+            unknown_claims[sha] = dataclasses.replace(claim, unknown=True)
+        return unknown_claims[sha]
 
     def moved_claim(sha: str, from_path: str, line_no: int) -> Claim | None:
         """A moved or copied block is still its writer's: the origin commit's claim, saying so."""
@@ -230,16 +277,23 @@ def attribute(
             f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where,
             claim.layer,
             moved=True,
+            unknown=claim.unknown,
         )
+
+    def from_base(block: segments.Block) -> Claim:
+        return Claim(None, f"from the base: {block.there}:{block.orig_start} ({block.sha[:7]})", 0, base=True)
 
     # Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
     # moved or copied block, one claim saying where from.
     by_path = {path: segments.blocks(origins) for path, origins in blame.items()}
     for path_blocks in by_path.values():
         for block in path_blocks:
-            block.claim = (
-                moved_claim(block.sha, block.there, block.orig_start) if block.mover else commit_claim(block.sha)
-            )
+            if block.sha in base_commits:
+                block.claim = from_base(block)
+            elif block.mover:
+                block.claim = moved_claim(block.sha, block.there, block.orig_start)
+            else:
+                block.claim = commit_claim(block.sha)
     intervals: dict[str, list[segments.Interval]] = {
         path: [segments.Interval(b.start, b.end, segments.COMMIT, 0, b.claim) for b in path_blocks if b.claim]
         for path, path_blocks in by_path.items()
@@ -279,7 +333,10 @@ def attribute(
     for path in sorted(intervals):
         path_winners: list[tuple[int, int, Claim]] = []
         for first, last, holding in segments.sweep(intervals[path]):
-            if (
+            if holding[0].kind == segments.COMMIT and holding[0].claim.base:
+                # Not written in the submission: nothing any source says of it counts.
+                winner, message, said_by = holding[0].claim, None, []
+            elif (
                 len(holding) == 2
                 and holding[0].kind == segments.COMMIT
                 and holding[1].kind == segments.RECORD
@@ -302,11 +359,11 @@ def attribute(
                 previous is not None
                 and previous.path == path
                 and previous.end + 1 == first
-                and (previous.tool, previous.source) == (winner.tool, winner.source)
+                and (previous.tool, previous.source, previous.state) == (winner.tool, winner.source, winner.state)
             ):
                 previous.end = last
             else:
-                spans.append(Span(path, first, last, winner.tool, winner.source))
+                spans.append(Span(path, first, last, winner.tool, winner.source, winner.state))
         # A record about a path with no lines at HEAD: nothing to win.
         if path_winners:
             winners[path] = path_winners
@@ -349,7 +406,7 @@ def attribute(
         tools = [tool for tool in tools if tool not in UNNAMED or tool in winning]
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
     return Attribution(
-        tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown
+        tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown, discloses
     )
 
 
