@@ -168,3 +168,18 @@ def test_a_block_copied_from_the_starter_is_from_the_base(tmp_path):
     result = analysed(repo)
     assert states(result, "copy.mjs") == ["Claude Code"] + ["base"] * 5
     assert result.diff.totals().counted == 1 and result.diff.ai_share == 1.0
+
+
+def test_the_export_and_the_triage_row_say_a_silent_submission_is_unknown(tmp_path):
+    from review.core import triage
+    from review.services import export
+
+    repo = make_repo(tmp_path / "cohort" / "quiet", STARTER, "starter")
+    commit_as(repo, "Add the client\n", {"lib.mjs": CLIENT}, author=PAT)
+    csv_text = export.render(tmp_path / "cohort", "csv")
+    header, row = csv_text.splitlines()[:2]
+    values = dict(zip(header.split(","), row.split(",")))
+    assert [values[f] for f in ("ai_share", "person_share", "unknown_share")] == ["0.00", "0.00", "1.00"]
+    assert "| unknown\\_share |" in export.render(tmp_path / "cohort", "md")
+    quiet = row_of(repo)
+    assert triage.shares_text(quiet.ai_share, quiet.person_share, quiet.unknown_share) == "AI 0% · unknown 100%"

@@ -510,6 +510,7 @@ def mark(the_diff: diff.Diff, result: attribution.Attribution, traced: set[str])
     """Put each added line's winning claim on it (diffs whose new side is HEAD). A file not `traced`
     is one no source could give to an assistant: when the submission discloses, its lines are the
     person's; otherwise no source speaks for them."""
+    the_diff.marked = True
     for file_diff in the_diff.files:
         runs = result.stretches.get(file_diff.path, [])
         default = diff.PERSON if result.discloses and file_diff.path not in traced else ""
@@ -540,6 +541,7 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
         ),
         None,
     )
+    the_diff.marked = single is not None
     if single and single.signals:
         claim = single.claim_signal
         for file_diff in the_diff.files:
