@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import unidiff
 
 from review.core.git_paths import unquote_path
+from review.core.share import Totals
 
 MAX_PATCH_BYTES = 64 << 20  # beyond this the diff is cut, and says so
 
@@ -68,41 +69,6 @@ class Tally(NamedTuple):
 
 
 PERSON, BASE = "person", "base"
-
-
-class Totals(NamedTuple):
-    added: int
-    ai_added: int
-    code_added: int  # the share counts code only: not prose, lockfiles, vendored or generated files
-    code_ai_added: int
-    code_person_added: int = 0
-    code_base_added: int = 0  # added lines of code from the base: not written in the submission
-
-    @property
-    def counted(self) -> int:
-        """The lines of code the share counts: added in the range, and written there (not from the base)."""
-        return self.code_added - self.code_base_added
-
-    @property
-    def code_unknown_added(self) -> int:
-        """Counted lines no source speaks for."""
-        return self.counted - self.code_ai_added - self.code_person_added
-
-    def _of_counted(self, lines: int) -> float | None:
-        return lines / self.counted if self.counted else None
-
-    @property
-    def ai_share(self) -> float | None:
-        """AI-attributed lines ÷ the counted lines of code (added in the range and written there)."""
-        return self._of_counted(self.code_ai_added)
-
-    @property
-    def person_share(self) -> float | None:
-        return self._of_counted(self.code_person_added)
-
-    @property
-    def unknown_share(self) -> float | None:
-        return self._of_counted(self.code_unknown_added)
 
 
 @dataclass
