@@ -19,7 +19,7 @@ from review.core.attribution.merge import (
 from review.core.attribution.note import NoteDisclosure
 from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote
-from review.core.attribution.tools import is_known_tool, is_model_name
+from review.core.attribution.tools import UNNAMED, is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
 
 
@@ -155,9 +155,11 @@ def attribute_per_line(
 
     # Layer 2: the note, in order, so a later, more specific line overrides an earlier one.
     unmapped: list[Unmapped] = []
-    note_claims: dict[str, dict[int, Claim]] = {}
-    for entry in note.entries:
+    # Per file of the disclosure (AI-DECLARATION.md, the note): its last entry on a line, with its place.
+    by_file: dict[str, dict[str, dict[int, tuple[int, Claim]]]] = {}
+    for seq, entry in enumerate(note.entries):
         source = f"{entry.file or 'note'} line {entry.line_no}"
+        note_claims = _Placed(by_file.setdefault(entry.file or "note", {}), seq)
         if entry.kind in ("prose", "unread"):
             reason = entry.reason or "names no file, lines or commit: shown as written, not mapped to code"
             unmapped.append(_unmapped(entry, reason))
@@ -216,8 +218,13 @@ def attribute_per_line(
             continue
         for line in range(start, end + 1):
             note_claims.setdefault(path, {})[line] = Claim(entry.tool, source, 2)
-    for path, noted in note_claims.items():
-        for line, claim in noted.items():
+    placed: dict[tuple[str, int], list[tuple[int, Claim]]] = {}
+    for file_claims in by_file.values():
+        for path, noted in file_claims.items():
+            for line, said in noted.items():
+                placed.setdefault((path, line), []).append(said)
+    for (path, line), said in placed.items():
+        for _seq, claim in sorted(said, key=lambda s: s[0]):  # the files in the order they last spoke
             add(path, line, claim)
 
     # Winners and conflicts.
@@ -234,17 +241,32 @@ def attribute_per_line(
                 path_winners[line] = claiming[0] if claiming else line_claims[0]
                 continue
             best = max(line_claims, key=lambda c: c.layer)
-            agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
+            if best.layer == 2:  # the note's own line says after the declaration's
+                best = [c for c in line_claims if c.layer == 2][-1]
+
+            def same(one: str | None, other: str | None) -> bool:
+                # an unnamed assistant beside a named one is the named one
+                return one == other or (one is not None and other is not None and (one in UNNAMED or other in UNNAMED))
+
+            tool = best.tool
+            named = [c for c in claiming if c.tool is not None and c.tool not in UNNAMED]
+            if tool in UNNAMED and named:
+                tool = max(named, key=lambda c: c.layer).tool
+            agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and same(c.tool, best.tool)]
             if agreeing:  # two sources saying the same: both shown
-                best = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
+                best = Claim(tool, f"{best.source}, and {agreeing[0]}", best.layer)
             path_winners[line] = best
-            said = next((c for c in claiming if c.layer == 2), None)
-            other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
+            said = next((c for c in reversed(claiming) if c.layer == 2), None)
+            other = next(
+                (c for c in claiming if c is not said and said is not None and not same(c.tool, said.tool)), None
+            )
+            tools_named = {c.tool for c in named}
+            mixed = any(c.tool is None for c in claiming) and any(c.tool is not None for c in claiming)
             if said and other:
                 message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
                 disagreements.setdefault((path, message), []).append(line)
                 sides[message] = [(said.source, said.tool), (other.source, other.tool)]
-            elif said is None and len({c.tool for c in claiming}) > 1:
+            elif said is None and (len(tools_named) > 1 or mixed):
                 ordered = sorted(claiming, key=lambda c: -c.layer)
                 message = "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered)
                 disagreements.setdefault((path, message), []).append(line)
@@ -295,7 +317,28 @@ def attribute_per_line(
             *(tool for found in rewritten or [] for tool in found.tools),
         }
     )
+    if any(tool not in UNNAMED for tool in tools):
+        won = {claim.tool for by_line in winners.values() for claim in by_line.values()}
+        tools = [tool for tool in tools if tool not in UNNAMED or tool in won]
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
     # Each line a run of its own: the product keeps runs of lines one claim wins.
     runs = {path: [(line, line, won[line]) for line in sorted(won)] for path, won in winners.items()}
     return Attribution(tools, runs, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown)
+
+
+class _Placed:
+    """One disclosure file's claims per path and line, each kept with the entry's place in the note."""
+
+    def __init__(self, claims: dict[str, dict[int, tuple[int, Claim]]], seq: int) -> None:
+        self.claims, self.seq = claims, seq
+
+    def setdefault(self, path: str, default: dict) -> _Lines:
+        return _Lines(self.claims.setdefault(path, {}), self.seq)
+
+
+class _Lines:
+    def __init__(self, lines: dict[int, tuple[int, Claim]], seq: int) -> None:
+        self.lines, self.seq = lines, seq
+
+    def __setitem__(self, line: int, claim: Claim) -> None:
+        self.lines[line] = (self.seq, claim)

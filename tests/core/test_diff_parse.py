@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from helpers import commit_as, make_repo
 from review.core import diff
+from review.core.attribution import Claim
 
 # Lines a hostile file can hold that look like parts of a patch, or end a line for some readers.
 TRICKY = [
@@ -146,30 +147,37 @@ def test_a_patch_cut_inside_a_hunk_says_it_could_not_be_read():
     assert parsed.files == []
 
 
-class _Claim:
-    """What a hunk reads of a winning claim."""
-
-    def __init__(self, tool):
-        self.tool, self.source, self.moved = tool, f"said by {tool}", False
+# A winning claim of each state: an assistant's, the person's, no source's, the base's.
+CLAIMS = {
+    "Claude Code": Claim("Claude Code", "said by Claude Code", 1),
+    "Cursor": Claim("Cursor", "said by Cursor", 3),
+    "person": Claim(None, "note line 3", 2),
+    "unknown": Claim(None, "commit abc by Pat", 0, unknown=True),
+    "base": Claim(None, "from the base: a.mjs:1 (abc)", 0, base=True),
+}
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["Claude Code", "Cursor", None])), max_size=12),
+    st.lists(st.tuples(st.integers(1, 4), st.sampled_from(sorted(CLAIMS))), max_size=12),
     st.integers(1, 40),
     st.integers(1, 30),
+    st.sampled_from(["", "person"]),
 )
-def test_a_hunk_read_without_its_lines_counts_its_claimed_lines_as_marking_them_would(widths, start, count):
+def test_a_hunk_read_without_its_lines_counts_its_claimed_lines_as_marking_them_would(widths, start, count, default):
     runs, line = [], 1
-    for width, tool in widths:
-        runs.append((line, line + width - 1, _Claim(tool)))
-        line += width + (width % 2)  # some lines no run claims
+    for width, said in widths:
+        runs.append((line, line + width - 1, CLAIMS[said]))
+        line += width + (width % 2)  # some lines no run claims: `default` says their state
     patch = patch_of(["x"] * (start - 1), ["x"] * (start - 1) + ["new"] * count, context=0)
     lean, whole = diff.parse(patch, keep_lines=False), diff.parse(patch)
     (hunk,) = lean.files[0].hunks
     assert hunk.added_at == range(start, start + count) and not hunk.lines
-    hunk.count_claims(runs, [first for first, _, _ in runs])
+    hunk.count_claims(runs, [first for first, _, _ in runs], default)
     by_line = {n: claim for first, last, claim in runs for n in range(first, last + 1)}
     (marked,) = whole.files[0].hunks
-    marked.put_claims(by_line)
+    marked.put_claims(by_line, default)
+    tally = marked.counts()
+    states = [line.tool or line.state or "unknown" for line in marked.lines]
+    assert (tally.person_added, tally.base_added) == (states.count("person"), states.count("base"))
     assert hunk.counts() == marked.counts()

@@ -15,7 +15,7 @@ from review.core.attribution.note import NoteDisclosure
 SHAS = [f"{n:x}" * 40 for n in range(1, 7)]
 HEAD_SHA = SHAS[-1]
 PATHS = ["checkout.mjs", "lib/retry.mjs", "test/checkout.test.mjs"]
-TOOLS = ["Claude Code", "GitHub Copilot", "Cursor", None]
+TOOLS = ["Claude Code", "GitHub Copilot", "Cursor", "an agent (git-ai)", None]
 TRAILERS = [
     "",
     "\n\nCo-authored-by: Claude <noreply@anthropic.com>",
@@ -60,6 +60,7 @@ ENTRY = st.one_of(
         line_no=st.integers(1, 30),
         raw=st.just("Claude wrote lines 2-6 of checkout.mjs"),
         kind=st.just("range"),
+        file=st.sampled_from(["", "AI-DECLARATION.md"]),
         path=st.sampled_from(PATHS + ["gone.mjs"]),
         start=st.integers(0, 12),
         end=st.integers(0, 16),
@@ -105,7 +106,8 @@ def outcome(result) -> tuple:
     )
     return (
         lines,
-        [s.to_json() for s in result.spans],
+        # The reference knows no line states (person, unknown): the lines' claims say the rest.
+        [{k: v for k, v in s.to_json().items() if k != "state"} for s in result.spans],
         [c.to_json() for c in result.conflicts],
         [u.to_json() for u in result.unmapped],
         [n.to_json() for n in result.notices],

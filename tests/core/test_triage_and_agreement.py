@@ -74,6 +74,18 @@ def test_filter_fields_and_plain_words():
     assert not triage.matches([triage.Term("name", "unreadable")], {"name": ["ada"], "state": ["unreadable"]})
 
 
+def test_share_filters_compare_percentages_and_the_share_text_never_says_0_alone():
+    terms, problems = triage.parse_filter("unknown:>0 ai:<=50 person:12 unknown:lots")
+    assert problems == ["unknown:lots"]
+    row = {"unknown": triage.share_values(0.4), "ai": triage.share_values(0.5), "person": triage.share_values(0.12)}
+    assert triage.matches(terms, row)
+    assert not triage.matches(terms, {**row, "unknown": triage.share_values(0.0)})
+    assert not triage.matches(terms, {**row, "unknown": []})  # no share read yet: not "more than 0"
+    assert triage.shares_text(0.0, 0.0, 1.0) == "AI 0% · unknown 100%"
+    assert triage.shares_text(0.88, 0.12, 0.0) == "AI 88% · person 12%"
+    assert triage.shares_text(None, None, None) is None
+
+
 def test_submission_agreement_counts_signals_scored_by_two():
     same, compared = agreement.submission_agreement(
         [{"a": "weak", "b": "strong", "c": "no-decision"}, {"a": "weak", "b": "acceptable", "c": "weak"}],

@@ -112,6 +112,8 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
         "last_commit",
         "assistants",
         "ai_share",
+        "person_share",
+        "unknown_share",
         "harness",
         "state",
         "reviewers",

@@ -317,7 +317,9 @@ def test_a_git_ai_style_history_gives_the_true_share_each_tool_once_and_no_noise
     assert [n.message for n in result.attribution.notices] == [
         "the note names no assistant; commit metadata names Claude Code, Devin"
     ]
-    assert len(result.blame) == 4  # only the files an assistant could have written were traced
+    # Every file the share counts is traced (the history's one replay has them all): a line from the
+    # starter is no line of the submission's, whoever's file it is in now.
+    assert len(result.blame) == 25 and result.diff.totals().code_base_added == 0
 
 
 def test_a_function_named_in_the_note_maps_to_its_lines_in_the_diff(tmp_path):

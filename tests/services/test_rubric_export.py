@@ -136,6 +136,9 @@ def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort
     assert rows["ana"]["stale"] == "no" and rows["ana"]["agreement"] == "0.60"
     assert rows["ana"]["key_scope"] == "per-call" and rows["ana"]["scenario:restart"] == "double-charge"
     assert rows["ana"]["scenario:happy"] == "ok" and rows["ana"]["disclosure"] in triage.DISCLOSURES
+    # The three states of the lines Ben wrote in the range: Copilot's draft, his own fix, none unknown.
+    shares = [rows["ana"][f] for f in ("ai_share", "person_share", "unknown_share", "base_lines")]
+    assert shares == ["0.88", "0.12", "0.00", "0"]
     signals = {r["signal"]: r for r in csv.DictReader(io.StringIO(totals))}
     assert signals["found-defect"]["same tier"] == "1" and signals["key-scope"]["same tier"] == "0"
     assert signals["lean of ana"]["alpha (ordinal)"] == "-0.40"  # two of five signals one tier lower
@@ -144,6 +147,7 @@ def test_export_of_a_pair_carries_both_comments_runs_and_agreement(sample_cohort
     by_signal = {a["signal"]: a for a in document["agreement"]}
     assert by_signal["key-scope"]["items"] == 1 and document["leans"] == {"ana": -0.4, "bob": 0.4}
     assert {r["comments"].get("key-scope") for r in document["rows"]} >= {"hoisted, good enough"}
+    assert {r["unknown_share"] for r in document["rows"] if r["submission"] == "ben-larsen"} == {0.0}
     # A submission no one scored carries what the harness saw at its HEAD too.
     store.read_scores(ben).path.unlink()
     assert main(["export", str(sample_cohort), "--format", "csv"]) == 0

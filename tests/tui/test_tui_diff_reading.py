@@ -77,7 +77,10 @@ async def test_W_hides_the_reformat_says_how_many_lines_and_keeps_numbers_and_ai
         assert any("only whitespace changed (3 lines hidden; W shows them)" in row for row in rows)
         # The real change keeps HEAD's number and its assistant's tag; the range's counts are its own.
         assert any("    6 CC│+    const response = await send(amount, { maxRetries: limit });" in row for row in rows)
-        assert "+11 lines · AI-attributed 5 of 11 lines of code" in header(screen)
+        # parseAmount, moved from the starter's util.mjs, is no line the submission wrote.
+        assert "+11 lines · AI-attributed 5 of 5 lines of code (AI 100%) · ⌂ 6 added lines from the base" in header(
+            screen
+        )
         await pilot.press("W")
         await settle(app, pilot)
         assert any("CC│+    const base = 100" in row for row in rows_of(view))

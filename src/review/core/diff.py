@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import unidiff
 
 from review.core.git_paths import unquote_path
+from review.core.share import Totals
 
 MAX_PATCH_BYTES = 64 << 20  # beyond this the diff is cut, and says so
 
@@ -29,6 +30,9 @@ class DiffLine:
     tool: str | None = None  # the assistant this line is attributed to, if any
     source: str = ""  # where that attribution came from
     moved: bool = False  # moved or copied here from where it was first written (source says where)
+    # An added line's state beside its tool: "person" (a source says so), "base" (written at or before
+    # the base: not the submission's), or "" when no source speaks for it (unknown).
+    state: str = ""
     # Part of a block this diff moves: removed here and added, the same text, elsewhere (or the other way).
     move: MoveEnd | None = None
 
@@ -60,18 +64,11 @@ class Tally(NamedTuple):
     tools: tuple[str, ...]
     widest: int  # the longest line, in characters
     paired: int  # rows side by side: a change's removed and added lines share rows
+    person_added: int = 0  # added lines a source gives to the person
+    base_added: int = 0  # added lines written at or before the base (moved or copied from the starter)
 
 
-class Totals(NamedTuple):
-    added: int
-    ai_added: int
-    code_added: int  # the share counts code only: not prose, lockfiles, vendored or generated files
-    code_ai_added: int
-
-    @property
-    def ai_share(self) -> float | None:
-        """AI-attributed added lines of code ÷ added lines of code."""
-        return self.code_ai_added / self.code_added if self.code_added else None
+PERSON, BASE = "person", "base"
 
 
 @dataclass
@@ -93,7 +90,7 @@ class Hunk:
 
     def counts(self) -> Tally:
         if self._tally is None:
-            added = removed = ai = widest = paired = 0
+            added = removed = ai = widest = paired = person = base = 0
             # The change under way: its removed and added lines so far (side by side, the longer side's rows).
             change_removed = change_added = 0
             tools: set[str] = set()
@@ -106,6 +103,9 @@ class Hunk:
                     if line.tool:
                         ai += 1
                         tools.add(line.tool)
+                    elif line.state:
+                        person += line.state == PERSON
+                        base += line.state == BASE
                 elif kind == "-":
                     removed += 1
                     change_removed += 1
@@ -113,7 +113,7 @@ class Hunk:
                     paired += 1 + max(change_removed, change_added)
                     change_removed = change_added = 0
             paired += max(change_removed, change_added)
-            self._tally = Tally(added, removed, ai, tuple(sorted(tools)), widest, paired)
+            self._tally = Tally(added, removed, ai, tuple(sorted(tools)), widest, paired, person, base)
         return self._tally
 
     def side_by_side(self) -> list[tuple[int, int]]:
@@ -154,40 +154,57 @@ class Hunk:
             self._tally = None
         return self.counts()
 
-    def count_claims(self, runs: Sequence[tuple[int, int, Any]], firsts: Sequence[int]) -> None:
+    def count_claims(self, runs: Sequence[tuple[int, int, Any]], firsts: Sequence[int], default: str = "") -> None:
         """For a hunk read without its lines (`added_at`): its AI count and tools, from the runs of HEAD
-        lines each claim wins ((first, last, claim), in line order; `firsts` their first lines)."""
+        lines each claim wins ((first, last, claim), in line order; `firsts` their first lines); lines
+        no claim covers are in the `default` state (put_claims)."""
         if self.added_at is None or not self.added_at:
             return
         low, high = self.added_at[0], self.added_at[-1]
-        ai = 0
+        counted = {"ai": 0, PERSON: 0, BASE: 0, "unknown": 0}
         tools: set[str] = set()
         # The run holding `low`, or the first after it; then on while the runs start within the hunk.
         at = max(0, bisect.bisect_right(firsts, low) - 1)
         while at < len(runs) and runs[at][0] <= high:
             first, last, claim = runs[at]
-            if last >= low and claim.tool:
-                ai += min(last, high) - max(first, low) + 1
-                tools.add(claim.tool)
+            if last >= low:
+                counted[claim.state] += min(last, high) - max(first, low) + 1
+                if claim.tool:
+                    tools.add(claim.tool)
             at += 1
-        self._tally = self.counts()._replace(ai_added=ai, tools=tuple(sorted(tools)))
+        if default == PERSON:
+            counted[PERSON] += len(self.added_at) - sum(counted.values())
+        self._tally = self.counts()._replace(
+            ai_added=counted["ai"], tools=tuple(sorted(tools)), person_added=counted[PERSON], base_added=counted[BASE]
+        )
 
-    def put_claims(self, claims: Mapping[int, Any]) -> None:
-        """Each added line's winning claim (anything with a tool, a source and `moved`) put on it where
-        the claim names a tool or a move; the tally's AI count and tools follow in the same pass (the
-        hunk is not counted again: 100k lines, a tenth of a triage's tail)."""
-        ai = 0
+    def put_claims(self, claims: Mapping[int, Any], default: str = "") -> None:
+        """Each added line's winning claim (anything with a tool, a source, `moved`, `base` and a
+        `state`) put on it where the claim names a tool, a move or the base, and its state; a line no
+        claim covers gets the `default` state ("" unknown, or "person"). The tally's counts and tools
+        follow in the same pass (the hunk is not counted again: 100k lines, a tenth of a triage's tail)."""
+        ai = person = base = 0
         tools: set[str] = set()
         for line in self.lines:
             if line.kind == "+":
                 claim = claims.get(line.new_no)  # type: ignore[arg-type]
-                # a person's moved lines say where from too.
-                if claim is not None and (claim.tool or claim.moved):
-                    line.tool, line.source, line.moved = claim.tool, claim.source, claim.moved
+                if claim is None:
+                    line.state = default
+                else:
+                    # a person's moved lines, and lines from the base, say where from too.
+                    if claim.tool or claim.moved or claim.base:
+                        line.tool, line.source, line.moved = claim.tool, claim.source, claim.moved
+                    state = claim.state
+                    line.state = state if state in (PERSON, BASE) else ""
                 if line.tool:
                     ai += 1
                     tools.add(line.tool)
-        self._tally = self.counts()._replace(ai_added=ai, tools=tuple(sorted(tools)))
+                else:
+                    person += line.state == PERSON
+                    base += line.state == BASE
+        self._tally = self.counts()._replace(
+            ai_added=ai, tools=tuple(sorted(tools)), person_added=person, base_added=base
+        )
 
     @property
     def tools(self) -> list[str]:
@@ -237,6 +254,15 @@ class FileDiff:
         return sum(h.ai_added for h in self.hunks)
 
     @property
+    def person_added(self) -> int:
+        return sum(h.counts().person_added for h in self.hunks)
+
+    @property
+    def base_added(self) -> int:
+        """Added lines written at or before the base: moved, copied or renamed here from the starter."""
+        return sum(h.counts().base_added for h in self.hunks)
+
+    @property
     def tools(self) -> list[str]:
         return sorted({tool for h in self.hunks for tool in h.tools})
 
@@ -251,10 +277,12 @@ class Diff:
     partial: bool = False  # only the patch's first lines (head_of): painted while the rest is parsed
     # A copy without its whitespace-only changes (core.whitespace): how many changed lines it hides.
     whitespace_hidden: int | None = None
+    # Who wrote which line has been put on its added lines: one with no tool and no state is unknown.
+    marked: bool = False
 
     def totals(self) -> Totals:
         """Every count the header and the share need, in one pass over the files (not one each)."""
-        added = ai_added = code_added = code_ai_added = 0
+        added = ai_added = code_added = code_ai_added = code_person = code_base = 0
         for file_diff in self.files:
             for hunk in file_diff.hunks:
                 tally = hunk.counts()
@@ -263,7 +291,9 @@ class Diff:
                 if file_diff.excluded is None:
                     code_added += tally.added
                     code_ai_added += tally.ai_added
-        return Totals(added, ai_added, code_added, code_ai_added)
+                    code_person += tally.person_added
+                    code_base += tally.base_added
+        return Totals(added, ai_added, code_added, code_ai_added, code_person, code_base)
 
     @property
     def added(self) -> int:

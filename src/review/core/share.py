@@ -1,12 +1,15 @@
 """Which added lines the AI share counts: code. Not the note and other prose, lockfiles, vendored or
 generated files (known folders, and `.gitattributes`' linguist-generated / linguist-vendored), binary
-files. Each file left out says why, so the reviewer sees why the share is what it is. Pure."""
+files. Each file left out says why, so the reviewer sees why the share is what it is. Of what is
+counted, lines from the base (the starter's code moved or copied) are not the submission's; the rest
+is the AI's, the person's or unknown (`Totals`). Pure."""
 
 from __future__ import annotations
 
 import fnmatch
 from collections.abc import Sequence
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 PROSE = (".md", ".markdown", ".txt", ".rst", ".adoc", ".org")
 LOCKFILES = frozenset(
@@ -93,3 +96,38 @@ def exclusion(path: str, binary: bool, patterns: Sequence[tuple[str, str]] = ())
     if pure.name.endswith((".min.js", ".map")):
         return "generated (minified or a source map)"
     return None
+
+
+class Totals(NamedTuple):
+    added: int
+    ai_added: int
+    code_added: int  # the share counts code only: not prose, lockfiles, vendored or generated files
+    code_ai_added: int
+    code_person_added: int = 0
+    code_base_added: int = 0  # added lines of code from the base: not written in the submission
+
+    @property
+    def counted(self) -> int:
+        """The lines of code the share counts: added in the range, and written there (not from the base)."""
+        return self.code_added - self.code_base_added
+
+    @property
+    def code_unknown_added(self) -> int:
+        """Counted lines no source speaks for."""
+        return self.counted - self.code_ai_added - self.code_person_added
+
+    def _of_counted(self, lines: int) -> float | None:
+        return lines / self.counted if self.counted else None
+
+    @property
+    def ai_share(self) -> float | None:
+        """AI-attributed lines ÷ the counted lines of code (added in the range and written there)."""
+        return self._of_counted(self.code_ai_added)
+
+    @property
+    def person_share(self) -> float | None:
+        return self._of_counted(self.code_person_added)
+
+    @property
+    def unknown_share(self) -> float | None:
+        return self._of_counted(self.code_unknown_added)

@@ -7,6 +7,7 @@ in which call, in which process), never from the candidate's code or output.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -163,6 +164,17 @@ def assistants_text(assistants: list[str], attribution: Mapping | None, empty: s
     return ", ".join(f"{tool} (not a known tool)" if tool in unknown else tool for tool in assistants) or empty
 
 
+def shares_text(ai: float | None, person: float | None, unknown: float | None) -> str | None:
+    """ "AI 40% · person 20% · unknown 40%": the lines written in the range by state, a state with none
+    left out but the AI's; never the AI's alone when a source speaks for no line ("AI 0% · unknown
+    100%", not "0%", which reads as the candidate's own work). None when no line was counted."""
+    if ai is None:
+        return None
+    parts = [f"AI {ai:.0%}"]
+    parts += [f"{name} {share:.0%}" for name, share in (("person", person), ("unknown", unknown)) if share]
+    return " · ".join(parts)
+
+
 def disclosure_state(tools: list[str], conflicts: int, unmapped: int, declares_none: bool) -> str:
     if conflicts:
         return "conflict"
@@ -175,7 +187,10 @@ def disclosure_state(tools: list[str], conflicts: int, unmapped: int, declares_n
 
 # --------------------------------------------------------------------------- the filter
 
-FILTER_FIELDS = ("name", "state", "tool", "scope", "disclosure", "verdict", "reviewer")
+FILTER_FIELDS = ("name", "state", "tool", "scope", "disclosure", "verdict", "reviewer", "ai", "person", "unknown")
+# Fields holding a share in percent, matched by a comparison: `unknown:>0`, `ai:<50`, `person:100`.
+SHARE_FIELDS = ("ai", "person", "unknown")
+_COMPARISON = re.compile(r"(>=|<=|>|<|=)?(\d{1,3})%?")
 
 
 @dataclass(frozen=True)
@@ -185,24 +200,48 @@ class Term:
 
 
 def parse_filter(text: str) -> tuple[list[Term], list[str]]:
-    """`state:draft tool:claude ada` → terms, and the words not understood (an unknown field)."""
+    """`state:draft tool:claude unknown:>0 ada` → terms, and the words not understood (an unknown
+    field, or a share that is no comparison)."""
     terms, problems = [], []
     for word in text.lower().split():
         field, colon, value = word.partition(":")
         if not colon:
             terms.append(Term("name", word))
-        elif field in FILTER_FIELDS and value:
+        elif field in FILTER_FIELDS and value and (field not in SHARE_FIELDS or _COMPARISON.fullmatch(value)):
             terms.append(Term(field, value))
         else:
             problems.append(word)
     return terms, problems
 
 
+def share_values(share: float | None) -> list[str]:
+    """A share as the filter matches it: its whole percent ([] when the row has none)."""
+    return [] if share is None else [str(round(share * 100))]
+
+
+def _compared(wanted: str, value: str) -> bool:
+    found = _COMPARISON.fullmatch(wanted)
+    if found is None or not value.isdigit():
+        return False
+    sign, number, percent = found[1] or "=", int(found[2]), int(value)
+    return {
+        ">": percent > number,
+        "<": percent < number,
+        ">=": percent >= number,
+        "<=": percent <= number,
+        "=": percent == number,
+    }[sign]
+
+
 def matches(terms: list[Term], fields: Mapping[str, Iterable[str]]) -> bool:
-    """Every term matches (a substring of one of its field's values, case-insensitive)."""
+    """Every term matches: a substring of one of its field's values, case-insensitive; a share field's
+    percent by its comparison (`unknown:>0`)."""
     for term in terms:
         values = [v.lower() for v in fields.get(term.field, ())]
-        if not any(term.value in value for value in values):
+        if term.field in SHARE_FIELDS:
+            if not any(_compared(term.value, value) for value in values):
+                return False
+        elif not any(term.value in value for value in values):
             return False
     return True
 

@@ -72,11 +72,17 @@ class Analysis:
         data = self.attribution.to_json(totals.ai_share)
         data["added_lines"] = totals.code_added
         data["ai_added_lines"] = totals.code_ai_added
+        data["person_added_lines"] = totals.code_person_added
+        data["unknown_added_lines"] = totals.code_unknown_added
+        data["base_lines"] = totals.code_base_added
+        data["ai_share"], data["person_share"], data["unknown_share"] = shares(totals)
         data["files"] = [
             {
                 "path": f.path,
                 "added": f.added,
                 "ai_added": f.ai_added,
+                "person_added": f.person_added,
+                "base_lines": f.base_added,
                 "counted": f.excluded is None,
                 "reason": f.excluded,
             }
@@ -119,6 +125,24 @@ def read_code(repo: gitsafe.SafeRepo, paths: list[str]) -> code_reading.CodeRead
         elif _CODE_WORDS.search(data):
             reading.extend(code_reading.read_file(path, data))
     return reading
+
+
+def shares(totals: diff.Totals) -> tuple[float | None, float | None, float | None]:
+    """(AI, the person's, unknown) shares of the lines of code written in the range."""
+    return totals.ai_share, totals.person_share, totals.unknown_share
+
+
+def base_commits(commits: list[gitsafe.Commit], base: str) -> frozenset[str]:
+    """The base and its ancestors among the commits read: a line one of them wrote is the starter's."""
+    parents = {c.sha: c.parents for c in commits}
+    seen: set[str] = set()
+    todo = [base] if base in parents else []
+    while todo:
+        sha = todo.pop()
+        if sha not in seen and sha in parents:
+            seen.add(sha)
+            todo.extend(parents[sha])
+    return frozenset(seen)
 
 
 def commit_attributions(commits: list[gitsafe.Commit]) -> list[attribution.CommitAttribution]:
@@ -237,6 +261,11 @@ class _Sources:
             or any(a.signals for a in self.attributions)
         )
 
+    @property
+    def has_starter(self) -> bool:
+        """A base commit to compare with (not the empty tree): lines of the diff may come from it."""
+        return self.base in {a.commit for a in self.attributions}
+
 
 def _read_sources(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit], base: str | None, truncated: bool) -> _Sources:
     base_sha, base_problem = choose_base(repo, commits, base, truncated)
@@ -324,9 +353,9 @@ def _to_trace(
     head_files: dict[str, gitsafe.FileEntry],
     commits: list[gitsafe.Commit],
 ) -> list[str]:
-    """The files whose lines are traced to their commits: those in the diff some source could claim
-    (a file no source could give to an assistant needs no blame: a person's lines), and those the note
-    names."""
+    """The files whose lines are traced to their commits: those in the diff some source could claim,
+    every file the share counts when there is a starter (its lines may be the starter's, moved or
+    copied), and those the note names."""
     wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
     claimed = could_be_claimed(
         sources.attributions,
@@ -339,7 +368,8 @@ def _to_trace(
         set(head_files),
     )
     if claimed is not None:
-        wanted = [path for path in wanted if path in claimed]
+        counted = {f.path for f in the_diff.files if f.excluded is None} if sources.has_starter else set()
+        wanted = [path for path in wanted if path in claimed or path in counted]
     return wanted + [
         e.path for e in sources.disclosure.entries if e.path and e.path in head_files and e.path not in wanted
     ]
@@ -437,7 +467,8 @@ def analyse(
         )
         sources = _read_sources(repo, commits, base, truncated)
         cut += sources.lines.cut
-        origins.plan(sources.may_claim, screen_waits=on_diff is not None)
+        # Every line's origin is wanted when there is a starter: a line from it is not the submission's.
+        origins.plan(sources.may_claim or sources.has_starter, screen_waits=on_diff is not None)
         the_diff = _read_diff(
             repo, sources.base, sources.patch, on_diff, keep_lines=not for_row or line_sources.needs_text(sources.lines)
         )
@@ -475,8 +506,9 @@ def analyse(
         sources.lines.notices,
         sources.lines.rewritten,
         prepared,
+        base_commits(commits, sources.base),
     )
-    mark(the_diff, result)
+    mark(the_diff, result, set(blame))
     analysis = Analysis(
         repo,
         sources.base,
@@ -502,18 +534,22 @@ def leave_out_non_code(the_diff: diff.Diff, patterns: list[tuple[str, str]]) -> 
         file_diff.excluded = share.exclusion(file_diff.path, file_diff.binary, patterns)
 
 
-def mark(the_diff: diff.Diff, result: attribution.Attribution) -> None:
-    """Put each added line's winning claim on it (diffs whose new side is HEAD)."""
+def mark(the_diff: diff.Diff, result: attribution.Attribution, traced: set[str]) -> None:
+    """Put each added line's winning claim on it (diffs whose new side is HEAD). A file not `traced`
+    is one no source could give to an assistant: when the submission discloses, its lines are the
+    person's; otherwise no source speaks for them."""
+    the_diff.marked = True
     for file_diff in the_diff.files:
-        runs = result.stretches.get(file_diff.path)
-        if not runs:
+        runs = result.stretches.get(file_diff.path, [])
+        default = diff.PERSON if result.discloses and file_diff.path not in traced else ""
+        if not runs and not default:
             continue
         firsts = [first for first, _, _ in runs]
         for hunk in file_diff.hunks:
             if hunk.added_at is not None:  # read for a row: counted from the runs, no line to mark
-                hunk.count_claims(runs, firsts)
+                hunk.count_claims(runs, firsts, default)
             else:
-                hunk.put_claims(result.lines_of(file_diff.path))
+                hunk.put_claims(result.lines_of(file_diff.path), default)
 
 
 def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
@@ -523,7 +559,7 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
     diff_moves.find_moves(the_diff)
     leave_out_non_code(the_diff, analysis.share_patterns)
     if target == analysis.head:
-        mark(the_diff, analysis.attribution)
+        mark(the_diff, analysis.attribution, set(analysis.blame))
         return the_diff
     single = next(
         (
@@ -533,6 +569,7 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
         ),
         None,
     )
+    the_diff.marked = single is not None
     if single and single.signals:
         claim = single.claim_signal
         for file_diff in the_diff.files:
@@ -540,5 +577,13 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
                 for line in hunk.lines:
                     if line.kind == "+":
                         line.tool, line.source = claim.tool, f"commit {target[:7]}: {single.claim_source}"
+                hunk.retally()
+    elif single and analysis.attribution.discloses:
+        # A commit with no AI marker, in a submission that discloses: the person's.
+        for file_diff in the_diff.files:
+            for hunk in file_diff.hunks:
+                for line in hunk.lines:
+                    if line.kind == "+":
+                        line.state = diff.PERSON
                 hunk.retally()
     return the_diff

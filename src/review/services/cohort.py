@@ -54,6 +54,10 @@ class Row:
     last_commit: str | None = None
     assistants: list[str] = field(default_factory=list)
     ai_share: float | None = None
+    # The rest of the lines of code written in the range: those a source gives to the person, and
+    # those no source speaks for (ai_share + person_share + unknown_share = 1).
+    person_share: float | None = None
+    unknown_share: float | None = None
     harness: str | None = None
     state: str = "new"
     reviewers: list[str] = field(default_factory=list)
@@ -326,7 +330,7 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
     row.last_commit = commits[-1].author_date if commits else None
     if understood is not None:
         row.assistants = understood.attribution.tools
-        row.ai_share = understood.diff.ai_share
+        row.ai_share, row.person_share, row.unknown_share = analysis.shares(understood.diff.totals())
         row.attribution = understood.to_json()
         found = understood.attribution
         row.disclosure = marks.disclosure_state(

@@ -43,6 +43,12 @@ class ExportRow:
     disclosure: str | None  # the submission's disclosure state at HEAD
     problem: str | None = None  # why this submission's scores or history could not be read
     anchored: list[dict[str, str]] = field(default_factory=list)  # comments on a diff hunk or a log line
+    # At HEAD, of the lines of code written in the range: the AI's, the person's, no source's; and the
+    # added lines from the base (the starter's code moved or copied), which the shares leave out.
+    ai_share: float | None = None
+    person_share: float | None = None
+    unknown_share: float | None = None
+    base_lines: int | None = None
 
 
 def agreement(reviews: list[store.Review], signal_ids: list[str]) -> float | None:
@@ -72,11 +78,15 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
     rows = []
     finals: list[dict[str, dict[str, str]]] = []
     planted = planted_in(cohort_dir)
+    shares: dict[str, tuple[float | None, float | None, float | None, int | None]] = {}
     for path in cohort.list_submissions(cohort_dir):
         if path.name in planted:
             continue  # a known-answer submission is no candidate: its reviews are the drift table's
         scores = store.read_scores(path)
         row = cohort.load_row(path) if read_rows else None
+        if row is not None:
+            base = (row.attribution or {}).get("base_lines")
+            shares[path.name] = (row.ai_share, row.person_share, row.unknown_share, base)
         head = row.head if row else _head(path)
         if scores.problem:  # one bad file is its row, never the export's end
             rows.append(
@@ -170,6 +180,10 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
                     review.anchored,
                 )
             )
+    for export_row in rows:
+        found = shares.get(export_row.submission)
+        if found:
+            export_row.ai_share, export_row.person_share, export_row.unknown_share, export_row.base_lines = found
     if anonymous:
         _blind(cohort_dir, rows)
     return Export(
@@ -243,6 +257,10 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
         "agreement",
         "key_scope",
         "disclosure",
+        "ai_share",
+        "person_share",
+        "unknown_share",
+        "base_lines",
         *(f"scenario:{n}" for n in names),
         "problem",
     ]
@@ -262,6 +280,10 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
             _number(row.agreement),
             row.key_scope or "",
             row.disclosure or "",
+            _number(row.ai_share),
+            _number(row.person_share),
+            _number(row.unknown_share),
+            "" if row.base_lines is None else str(row.base_lines),
             *(row.scenarios.get(n, "") for n in names),
             row.problem or "",
         ]

@@ -18,7 +18,17 @@ from review.gitsafe.head import check_repository
 from review.harness import cache
 from review.support import paths
 
-CACHED_FIELDS = ("head", "commits", "last_commit", "assistants", "ai_share", "attribution", "disclosure")
+CACHED_FIELDS = (
+    "head",
+    "commits",
+    "last_commit",
+    "assistants",
+    "ai_share",
+    "person_share",
+    "unknown_share",
+    "attribution",
+    "disclosure",
+)
 
 
 @functools.cache

@@ -12,7 +12,7 @@ from review.core.attribution import segments
 from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
-from review.core.attribution.tools import is_known_tool, is_model_name
+from review.core.attribution.tools import UNNAMED, is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
@@ -27,6 +27,25 @@ class Claim:
     source: str
     layer: int  # 0 a person's commit (no claim), 1 commit metadata, 2 the note, 3 line-level records
     moved: bool = False  # a block moved or copied from where its commit wrote it (the source says where)
+    # A commit with no AI marker, in a submission that discloses nothing (or a commit a line-level
+    # record describes, on a line it does not name): no source says who wrote its lines.
+    unknown: bool = False
+    # Written at or before the base (the starter's code, moved, copied or renamed into another file):
+    # not written in the submission at all.
+    base: bool = False
+
+    @property
+    def state(self) -> str:
+        """ai | person | unknown | base: what the line's author is known to be."""
+        if self.base:
+            return BASE
+        if self.tool:
+            return AI
+        return UNKNOWN if self.unknown else PERSON
+
+
+# Each added line's state, where a claim is shown or counted; a line with no claim at all is unknown.
+AI, PERSON, UNKNOWN, BASE = "ai", "person", "unknown", "base"
 
 
 @dataclass
@@ -36,9 +55,17 @@ class Span:
     end: int
     tool: str | None
     source: str
+    state: str = PERSON  # Claim.state
 
     def to_json(self) -> dict:
-        return {"path": self.path, "start": self.start, "end": self.end, "tool": self.tool, "source": self.source}
+        return {
+            "path": self.path,
+            "start": self.start,
+            "end": self.end,
+            "tool": self.tool,
+            "source": self.source,
+            "state": self.state,
+        }
 
 
 @dataclass
@@ -97,6 +124,9 @@ class Attribution:
 
     # Tools named in an explicit disclosure form that the console does not know: shown as written.
     unknown_tools: list[str] = field(default_factory=list)
+    # Whether any source speaks for the submission as a whole (the note's disclosure or its "no AI",
+    # an AI marker on some commit): then a commit with no AI marker is the person's.
+    discloses: bool = False
     _by_line: dict[str, dict[int, Claim]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
@@ -200,6 +230,7 @@ def attribute(
     notices: list[Notice] | None = None,
     rewritten: list[RewrittenNote] | None = None,
     prepared: Prepared | None = None,
+    base_commits: frozenset[str] = frozenset(),
 ) -> Attribution:
     """Merge every source into one claim per HEAD line.
 
@@ -210,13 +241,29 @@ def attribute(
     history (their carried lines are among `records`; their tools are named).
 
     A commit without an assistant in its metadata claims nothing: its lines default to a person
-    (layer 0), which no other source conflicts with. `prepared`: what was read of these commits and
-    of the first records before the lines' origins were known (`Prepared`).
+    (layer 0), which no other source conflicts with — when the submission discloses anything;
+    otherwise, and on the lines of a commit a line-level record describes but does not name, no
+    source says who wrote them (unknown). `prepared`: what was read of these commits and of the first
+    records before the lines' origins were known (`Prepared`). `base_commits`: the base and its
+    ancestors: a line written in one of them is from the base, whatever any source says of it.
     """
     if prepared is None or not prepared.begins(commits, records):
         prepared = Prepared(commits, authors)
-    by_commit, commit_claim = prepared.by_commit, prepared.commit_claim
+    by_commit = prepared.by_commit
     records, parts = prepared.read(records)
+    discloses = note.discloses or note.declares_none or any(c.signals for c in commits)
+    described = {r.commit for r in records if r.commit}
+    unknown_claims: dict[str, Claim] = {}
+
+    def commit_claim(sha: str) -> Claim | None:
+        """The commit's claim; a person's commit in a submission that discloses nothing, or one a
+        line-level record describes (its other lines are ones the record does not speak for), unknown."""
+        claim = prepared.commit_claim(sha)
+        if claim is None or claim.layer or (discloses and sha not in described):
+            return claim
+        if sha not in unknown_claims:
+            unknown_claims[sha] = dataclasses.replace(claim, unknown=True)
+        return unknown_claims[sha]
 
     def moved_claim(sha: str, from_path: str, line_no: int) -> Claim | None:
         """A moved or copied block is still its writer's: the origin commit's claim, saying so."""
@@ -230,16 +277,23 @@ def attribute(
             f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where,
             claim.layer,
             moved=True,
+            unknown=claim.unknown,
         )
+
+    def from_base(block: segments.Block) -> Claim:
+        return Claim(None, f"from the base: {block.there}:{block.orig_start} ({block.sha[:7]})", 0, base=True)
 
     # Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
     # moved or copied block, one claim saying where from.
     by_path = {path: segments.blocks(origins) for path, origins in blame.items()}
     for path_blocks in by_path.values():
         for block in path_blocks:
-            block.claim = (
-                moved_claim(block.sha, block.there, block.orig_start) if block.mover else commit_claim(block.sha)
-            )
+            if block.sha in base_commits:
+                block.claim = from_base(block)
+            elif block.mover:
+                block.claim = moved_claim(block.sha, block.there, block.orig_start)
+            else:
+                block.claim = commit_claim(block.sha)
     intervals: dict[str, list[segments.Interval]] = {
         path: [segments.Interval(b.start, b.end, segments.COMMIT, 0, b.claim) for b in path_blocks if b.claim]
         for path, path_blocks in by_path.items()
@@ -279,7 +333,10 @@ def attribute(
     for path in sorted(intervals):
         path_winners: list[tuple[int, int, Claim]] = []
         for first, last, holding in segments.sweep(intervals[path]):
-            if (
+            if holding[0].kind == segments.COMMIT and holding[0].claim.base:
+                # Not written in the submission: nothing any source says of it counts.
+                winner, message, said_by = holding[0].claim, None, []
+            elif (
                 len(holding) == 2
                 and holding[0].kind == segments.COMMIT
                 and holding[1].kind == segments.RECORD
@@ -302,11 +359,11 @@ def attribute(
                 previous is not None
                 and previous.path == path
                 and previous.end + 1 == first
-                and (previous.tool, previous.source) == (winner.tool, winner.source)
+                and (previous.tool, previous.source, previous.state) == (winner.tool, winner.source, winner.state)
             ):
                 previous.end = last
             else:
-                spans.append(Span(path, first, last, winner.tool, winner.source))
+                spans.append(Span(path, first, last, winner.tool, winner.source, winner.state))
         # A record about a path with no lines at HEAD: nothing to win.
         if path_winners:
             winners[path] = path_winners
@@ -343,9 +400,13 @@ def attribute(
             *(tool for found in rewritten or [] for tool in found.tools),
         }
     )
+    if any(tool not in UNNAMED for tool in tools):
+        # An unnamed assistant is named where another source names it: listed only where it wins lines.
+        winning = {claim.tool for runs in winners.values() for _, _, claim in runs}
+        tools = [tool for tool in tools if tool not in UNNAMED or tool in winning]
     unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
     return Attribution(
-        tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown
+        tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown, discloses
     )
 
 
@@ -437,33 +498,53 @@ def _line_claims(holding: list[segments.Interval]) -> list[Claim]:
     for members in families.values():
         best = max(iv.claim[1] for iv in members)
         said += [iv.claim[2] for iv in members if iv.claim[1] == best and iv.claim[2] is not None]
-    noted = [iv for iv in holding if iv.kind == segments.NOTE]
-    if noted:
-        said.append(max(noted, key=lambda iv: iv.seq).claim)
+    # Each file of the disclosure (AI-DECLARATION.md, then the note) says what its last entry naming
+    # the line says; the note's comes last, and wins.
+    last: dict[str, segments.Interval] = {}
+    for iv in sorted((iv for iv in holding if iv.kind == segments.NOTE), key=lambda iv: iv.seq):
+        last.pop(_disclosure_file(iv.claim), None)
+        last[_disclosure_file(iv.claim)] = iv
+    said += [iv.claim for iv in last.values()]
     return said
+
+
+def _disclosure_file(claim: Claim) -> str:
+    """The file a disclosure's claim was written in ("note", "README.md", "AI-DECLARATION.md")."""
+    return claim.source.rpartition(" line ")[0]
 
 
 def _settle(
     line_claims: list[Claim], both: dict[tuple[Claim, str], Claim]
 ) -> tuple[Claim, str | None, list[tuple[str, str | None]]]:
     """The winning claim of a line, and the disagreement it shows (its message and each side), if any.
-    `both` keeps the claims made for two sources agreeing, so their lines share one."""
+    `both` keeps the claims made for two sources agreeing, so their lines share one.
+
+    Sources disagree only when one names a person and another an assistant, or two name different
+    assistants: an unnamed assistant (a git-ai session with no tool, an Agent Trace `ai` range with no
+    name) beside a named one is the named one, and both sources are listed."""
     claiming = [c for c in line_claims if c.layer > 0]  # a plain commit by a person claims nothing
     if len(claiming) <= 1:  # most lines: one source, nothing to agree or disagree with
         return (claiming[0] if claiming else line_claims[0]), None, []
     best = max(line_claims, key=lambda c: c.layer)
-    agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and c.tool == best.tool]
-    if agreeing:  # two sources saying the same: both shown
-        key = (best, agreeing[0])
+    if best.layer == 2:  # of two disclosure files (AI-DECLARATION.md, the note), the note says last
+        best = [c for c in line_claims if c.layer == 2][-1]
+    tool = best.tool
+    if tool in UNNAMED:
+        named = [c for c in claiming if c.tool is not None and c.tool not in UNNAMED]
+        if named:
+            tool = max(named, key=lambda c: c.layer).tool
+    agreeing = [c.source for c in line_claims if c is not best and c.layer > 0 and _agree(c.tool, best.tool)]
+    if agreeing or tool != best.tool:  # two sources saying the same: both shown
+        key = (best, f"{agreeing[0] if agreeing else ''}\x00{tool}")
         if key not in both:
-            both[key] = Claim(best.tool, f"{best.source}, and {agreeing[0]}", best.layer)
+            both[key] = Claim(tool, f"{best.source}, and {agreeing[0]}" if agreeing else best.source, best.layer)
         best = both[key]
-    said = next((c for c in claiming if c.layer == 2), None)
-    other = next((c for c in claiming if c.layer != 2 and said is not None and c.tool != said.tool), None)
+    said = next((c for c in reversed(claiming) if c.layer == 2), None)
+    other = next((c for c in claiming if c is not said and said is not None and not _agree(c.tool, said.tool)), None)
     if said and other:
         message = f"the note ({said.source}) says {_label(said.tool)}; {other.source} says {_label(other.tool)}"
         return best, message, [(said.source, said.tool), (other.source, other.tool)]
-    if said is None and len({c.tool for c in claiming}) > 1:
+    if said is None and _disagree(claiming):
         ordered = sorted(claiming, key=lambda c: -c.layer)
         return (
             best,
@@ -471,6 +552,20 @@ def _settle(
             [(c.source, c.tool) for c in ordered],
         )
     return best, None, []
+
+
+def _agree(one: str | None, other: str | None) -> bool:
+    """Two sources say the same of a line: the same author, or an assistant one names and the other
+    leaves unnamed."""
+    return one == other or (one is not None and other is not None and (one in UNNAMED or other in UNNAMED))
+
+
+def _disagree(claiming: list[Claim]) -> bool:
+    """A person beside an assistant, or two different named assistants."""
+    named = {c.tool for c in claiming if c.tool is not None and c.tool not in UNNAMED}
+    person = any(c.tool is None for c in claiming)
+    assistant = any(c.tool is not None for c in claiming)
+    return len(named) > 1 or (person and assistant)
 
 
 def _as_person_when_named(record: LineRecord, commit: CommitAttribution | None) -> LineRecord:

@@ -106,7 +106,7 @@ class CohortScreen(Screen[None]):
         self.cohort_watch = CohortWatch(self)
         self.title_bar = PartsLine(one_row=True, id="triage-title")
         self.filter_box = Input(
-            placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: (e.g. scope:per-call)",
+            placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: ai: unknown: (unknown:>0)",
             id="triage-filter",
             classes="hidden",
         )

@@ -3,7 +3,7 @@ counts and AI share, the model draft's survival, what was not read, and the cove
 
 from __future__ import annotations
 
-from review.core import diff
+from review.core import diff, triage
 from review.services.analysis import Analysis
 
 # A coverage run: (the commit it ran, what ran, path -> HEAD-side line -> times it ran).
@@ -16,7 +16,12 @@ def range_parts(label: str, the_diff: diff.Diff, analysis: Analysis | None, whol
     share = totals.ai_share
     parts = [label, f"+{totals.added} lines"]
     if share is not None:
-        parts.append(f"AI-attributed {totals.code_ai_added} of {totals.code_added} lines of code ({share:.0%})")
+        said = (
+            triage.shares_text(share, totals.person_share, totals.unknown_share) if the_diff.marked else f"{share:.0%}"
+        )
+        parts.append(f"AI-attributed {totals.code_ai_added} of {totals.counted} lines of code ({said})")
+    if totals.code_base_added:
+        parts.append(f"⌂ {totals.code_base_added} added lines from the base (the starter's code): not counted")
     left_out = totals.added - totals.code_added
     if left_out:
         reasons = sorted({f.excluded for f in the_diff.files if f.excluded and f.added})

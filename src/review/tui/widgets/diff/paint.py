@@ -24,6 +24,9 @@ SIDE_GUTTER = 10  # side by side, each side: "line_ TG│" and the +/- sign
 COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
 HIGHLIGHT_BLOCK = 64
 MOVED_MARK = "↕"
+# In the tag's place, for an added line no source speaks for, and for one from the base (the starter's
+# code moved or copied here): glyphs, so they read the same under NO_COLOR.
+UNKNOWN_TAG, BASE_TAG = "? ", "⌂ "
 # At a pane's right edge: this line goes on past it (scroll right, or z for a wider pane).
 CUT_MARK = "›"
 
@@ -140,12 +143,21 @@ class RowPainter:
         return line_style
 
     def _mark_and_sign(self, line: diff.DiffLine, line_style: RichStyle, gutter_style: RichStyle) -> list[Segment]:
-        """The tag (the tool's two letters; `mv` for a person's line moved by a commit), the column
-        that says the line is part of a block this diff moves (`↕`), and the line's sign."""
-        tag = tool_tag(line.tool) if line.tool else ("mv" if line.moved else "  ")
+        """The tag (the tool's two letters; `⌂` from the base; `?` for an added line no source speaks
+        for; `mv` for a person's line moved by a commit), the column that says the line is part of a
+        block this diff moves (`↕`), and the line's sign."""
+        tag_style = gutter_style
+        if line.tool:
+            tag, tag_style = tool_tag(line.tool), line_style + self._style("diff-view--ai-tag")
+        elif line.kind == "+" and line.state == diff.BASE:
+            tag, tag_style = BASE_TAG, gutter_style + self._style("diff-view--base-tag")
+        elif line.kind == "+" and not line.state and self.view.diff.marked:
+            tag, tag_style = UNKNOWN_TAG, gutter_style + self._style("diff-view--unknown-tag")
+        else:
+            tag = "mv" if line.moved else "  "
         moved = line.move is not None
         return [
-            Segment(tag, line_style + self._style("diff-view--ai-tag") if line.tool else gutter_style),
+            Segment(tag, tag_style),
             Segment(
                 MOVED_MARK if moved else "│", gutter_style + self._style("diff-view--moved") if moved else gutter_style
             ),

@@ -395,9 +395,17 @@ class DiffPane(Vertical):
             return
         sources = sorted({line.source for line in hunk.lines if line.tool and line.source})
         moved = sorted({line.source for line in hunk.lines if line.moved and not line.tool})
+        base = sorted({line.source for line in hunk.lines if line.state == diff.BASE and line.source})
+        unknown = (
+            sum(line.kind == "+" and not line.tool and not line.state for line in hunk.lines)
+            if self.shown_diff is not None and self.shown_diff.marked
+            else 0
+        )
         text = (
             f"{message.file.path if message.file else ''} {hunk.header.split(' @@')[0]} @@ — "
             + (f"AI ({', '.join(hunk.tools)}) per {'; '.join(sources)}" if sources else "no AI attribution")
+            + (f" · ? {unknown} line{'s' * (unknown != 1)} no source speaks for" if unknown else "")
+            + (f" · ⌂ {'; '.join(base)} (not counted)" if base else "")
             + (f" · {'; '.join(moved)}" if moved else "")
             + (f" · ↕ {'; '.join(end.text for _index, end in hunk.moves)} (M: the other end)" if hunk.moves else "")
         )

@@ -50,6 +50,8 @@ class DiffView(ScrollView, can_focus=True):
         "diff-view--ai",
         "diff-view--gutter",
         "diff-view--ai-tag",
+        "diff-view--unknown-tag",
+        "diff-view--base-tag",
         "diff-view--info",
         "diff-view--ran",
         "diff-view--not-ran",
@@ -70,6 +72,8 @@ class DiffView(ScrollView, can_focus=True):
     DiffView > .diff-view--ai { background: $ai-hunk-background; }
     DiffView > .diff-view--gutter { color: $text-muted; }
     DiffView > .diff-view--ai-tag { color: $ai-gutter; text-style: bold; }
+    DiffView > .diff-view--unknown-tag { color: $warning; text-style: bold; }
+    DiffView > .diff-view--base-tag { color: $text-muted; }
     DiffView > .diff-view--info { color: $text-muted; text-style: italic; }
     DiffView > .diff-view--ran { color: $text-success; text-style: bold; }
     DiffView > .diff-view--not-ran { color: $text-error; }

@@ -93,6 +93,8 @@ COLUMNS = (
         lambda row, me: ranked(triage.DISCLOSURES, row.disclosure),
     ),
     Column("ai_share", "AI", lambda row, me: row.ai_share),
+    # Lines no source speaks for: sorted by, most first, the submissions whose share says least.
+    Column("unknown_share", "Unknown", lambda row, me: row.unknown_share, lambda row, me: _negated(row.unknown_share)),
     Column("others", "Others", others),
     # Sorted by the share of signals agreed on, least first: the submissions the reviewers disagree on.
     Column(
@@ -111,25 +113,40 @@ COLUMN_INDEX = {column.key: index for index, column in enumerate(COLUMNS)}
 GOOD_SCOPE, BAD_SCOPES = "persisted", ("per-attempt", "per-amount", "none")
 
 
+def _negated(share: float | None) -> float | None:
+    return None if share is None else -share
+
+
+def share_cell(row: cohort.Row) -> str | None:
+    """The AI column: the AI's share, and beside it the share no source speaks for when there is one
+    ("0% · unknown 100%": a submission that discloses nothing is never a bare "0%")."""
+    if row.ai_share is None:
+        return None
+    return f"{row.ai_share:.0%}" + (f" · unknown {row.unknown_share:.0%}" if row.unknown_share else "")
+
+
 # Before the candidate's name: the row arrived after the console opened.
 ARRIVED = "+ "
 
 
+def cell_text(column: Column, row: cohort.Row, me: str) -> str:
+    """What one cell says: the value, or what stands for none yet (…) or none at all (—)."""
+    pending = PENDING if not row.complete else MISSING
+    value = column.value(row, me)
+    if column.key == "ai_share":
+        return share_cell(row) or MISSING
+    if column.key == "unknown_share":
+        return f"{value:.0%}" if isinstance(value, float) else MISSING
+    if column.key == "last_commit":
+        return str(value)[:10] if value else pending
+    if value is None or value == []:
+        return pending if column.key not in ("problem", "others", "agreement") else ""
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Text]:
     """Every cell as plain Text: DataTable would parse a str as markup."""
-    pending = PENDING if not row.complete else MISSING
-    texts = []
-    for column in COLUMNS:
-        value = column.value(row, me)
-        if column.key == "ai_share":
-            shown = f"{value:.0%}" if isinstance(value, float) else MISSING
-        elif column.key == "last_commit":
-            shown = str(value)[:10] if value else pending
-        elif value is None or value == []:
-            shown = pending if column.key not in ("problem", "others", "agreement") else ""
-        else:
-            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-        texts.append(Text(safe_line(shown, 80)))
+    texts = [Text(safe_line(cell_text(column, row, me), 80)) for column in COLUMNS]
     by_key = dict(zip(COLUMN_INDEX, texts))
     if arrived:
         by_key["name"] = texts[COLUMN_INDEX["name"]] = Text.assemble(
@@ -148,6 +165,8 @@ def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Tex
         by_key["key_scope"].stylize(palette.style(app, "bad"))
     if row.disclosure in ("conflict", "unmapped", "none"):
         by_key["disclosure"].stylize(palette.style(app, "warn"))
+    if row.unknown_share:
+        by_key["unknown_share"].stylize(palette.style(app, "warn"))
     if row.scenarios:
         runs = by_key["runs"]
         for index, mark in enumerate(runs.plain):
@@ -174,6 +193,9 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
         "disclosure": [row.disclosure or ""],
         "verdict": sorted(set((row.scenarios or {}).values())),
         "reviewer": list(row.reviewers),
+        "ai": triage.share_values(row.ai_share),
+        "person": triage.share_values(row.person_share),
+        "unknown": triage.share_values(row.unknown_share),
     }
 
 
@@ -201,9 +223,16 @@ def detail(row: cohort.Row) -> str:
         parts.append(f"key scope: {row.key_scope} — {triage.KEY_SCOPE_MEANS.get(row.key_scope, '')}")
     if row.disclosure:
         parts.append(f"disclosure: {row.disclosure} — {triage.DISCLOSURE_MEANS.get(row.disclosure, '')}")
+    found = row.attribution or {}
+    shares = triage.shares_text(row.ai_share, row.person_share, row.unknown_share)
+    if shares:
+        base = found.get("base_lines") or 0
+        parts.append(
+            f"share of the lines of code written here: {shares}"
+            + (f" ({base} added lines from the base not counted)" if base else "")
+        )
     if row.problem:
         parts.append(f"problem: {row.problem}")
-    found = row.attribution or {}
     if found.get("rewritten_summary"):
         parts.append(str(found["rewritten_summary"]))
     notices = found.get("notices") or []
