@@ -133,3 +133,25 @@ async def test_the_screen_shows_the_hints_review_show_prints(sample_cohort, caps
             assert shown[signal] == [h["text"] for h in section(printed, signal)["hints"]]
         observed = str(screen.form.rows()[1].observed.render())
         assert "the key is made at checkout.mjs:3" in observed
+
+
+def test_show_gives_the_three_states_and_the_lines_from_the_base(tmp_path, capsys):
+    """A submission that discloses nothing reads 'AI 0% · unknown 100%', never a bare 0%; a block copied
+    from the starter is counted apart, not in the share."""
+    from helpers import commit_as
+
+    helper = (
+        "export function backoffDelay(attempt, baseMilliseconds = 100) {\n"
+        "  const exponential = baseMilliseconds * 2 ** attempt;\n"
+        "  const jitter = Math.floor(Math.random() * baseMilliseconds);\n"
+        "  return Math.min(exponential + jitter, 5000);\n"
+        "}\n"
+    )
+    repo = make_repo(tmp_path / "s", {"README.md": "# Task\n", "checkout.mjs": "// starter\n" + helper}, "starter")
+    commit_as(repo, "Copy the helper\n", {"copy.mjs": "// my copy\n" + helper})
+    summary = show_json(capsys, str(repo))["summary"]
+    assert (summary["ai_share"], summary["person_share"], summary["unknown_share"]) == (0.0, 0.0, 1.0)
+    assert summary["base_lines"] == 5
+    assert main(["show", str(repo)]) == 0
+    text = capsys.readouterr().out
+    assert "AI 0% · unknown 100% · 5 lines from the base, not counted" in text

@@ -59,10 +59,12 @@ def text_lines(document) -> list[str]:
 
     summary, suite = document.summary, document.suite
     at = summary.commit[:12] + (" (HEAD)" if summary.commit == summary.head else f" (HEAD is {summary.head[:12]})")
-    share = f"{summary.ai_share:.0%}" if summary.ai_share is not None else "—"
+    share = triage.shares_text(summary.ai_share, summary.person_share, summary.unknown_share) or "no lines counted"
+    if summary.base_lines:
+        share += f" · {summary.base_lines} lines from the base, not counted"
     lines = _wrapped(f"{summary.name} @ {at} · {summary.commits} commits", "", "  ")
     lines += _wrapped(
-        f"assistants: {', '.join(summary.assistants) or 'none'} · AI share {share} · disclosure: {summary.disclosure}"
+        f"assistants: {', '.join(summary.assistants) or 'none'} · {share} · disclosure: {summary.disclosure}"
         f" · state: {summary.state}",
         "",
         "  ",

@@ -35,6 +35,11 @@ class Summary:
     base_note: str | None
     assistants: list[str]
     ai_share: float | None
+    # The rest of the range's own lines: the person's (a source says so) and those no source speaks for.
+    person_share: float | None
+    unknown_share: float | None
+    # Added lines whose origin is at or before the base (moved or copied starter code): left out of the shares.
+    base_lines: int
     disclosure: str
     state: str  # new | in review | scored | stale, from the score file
     reviewers: list[str]
@@ -170,6 +175,7 @@ def build(
 
 def _summary(analysis: Analysis, suite: SuiteResult | None, scores: store.ScoreFile | None) -> Summary:
     found = analysis.attribution
+    totals = analysis.diff.totals()
     return Summary(
         name=analysis.repo.source.name,
         path=str(analysis.repo.source),
@@ -179,7 +185,10 @@ def _summary(analysis: Analysis, suite: SuiteResult | None, scores: store.ScoreF
         base=analysis.base,
         base_note=analysis.base_problem,
         assistants=list(found.tools),
-        ai_share=analysis.diff.ai_share,
+        ai_share=totals.ai_share,
+        person_share=totals.person_share,
+        unknown_share=totals.unknown_share,
+        base_lines=totals.code_base_added,
         disclosure=triage.disclosure_state(
             found.tools, len(found.conflicts), len(found.unmapped) + found.unplaced, found.note.declares_none
         ),
