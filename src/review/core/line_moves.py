@@ -60,14 +60,16 @@ class MoveFinder:
         self.moved_into: dict[str, set[str]] = {}  # commit -> the paths its lines were moved or copied into
         self._alive: Counter[bytes] = Counter()  # text -> copies alive at the parent, across every file
         self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
+        self.renamed: dict[str, str] = {}  # a path -> the path a later commit renamed it to
         self._indexed: dict[int, tuple[list[bytes], dict[bytes, list[int]]]] = {}  # see _positions
         self._indexed_lines = 0
         self._commit = ""
         self._parent: Callable[[str], tuple[Origins, list[bytes]] | None] = lambda _path: None
         self._changed: Callable[[str], bool] = lambda _path: False
 
-    def record(self, sections: list[Section], removed: list[tuple[str, list[bytes]]]) -> None:
-        """The commit just read is now the parent: its added lines alive, its removed ones gone."""
+    def record(self, sections: list[Section], removed: list[tuple[str, list[bytes]]], forget: bool = True) -> None:
+        """The commit just read is now the parent: its added lines alive, its removed ones gone (with
+        `forget`; else kept: another commit the replay keeps may hold them)."""
         alive, holder = self._alive, self._holder
         for section in sections:
             path, texts = section.path, section.texts
@@ -75,6 +77,8 @@ class MoveFinder:
                 added = texts[start : start + count]
                 alive.update(added)  # counted in C, as holder's entries are written
                 holder.update(zip(added, repeat(path)))
+        if not forget:
+            return
         for _path, texts in removed:
             for text in texts:
                 left = alive.get(text, 0) - 1
@@ -120,6 +124,14 @@ class MoveFinder:
                             for text in gone:
                                 removed_from[text] = path
                     self._match(section, first, position, removed_from)
+
+    def _renamed_to(self, path: str | None) -> str | None:
+        """Where the file that added a text is now, following renames (a rename adds no line)."""
+        for _ in range(len(self.renamed)):
+            if path is None or path not in self.renamed or self._parent(path) is not None:
+                break
+            path = self.renamed[path]
+        return path
 
     def _positions(self, texts: list[bytes]) -> dict[bytes, list[int]]:
         """Where each text stands in one file's version, built once per version: a version is a list
@@ -169,7 +181,7 @@ class MoveFinder:
             text = texts[first + seed]
             if not weights[seed] or alive.get(text, 0) > MAX_SEED_COPIES:
                 continue
-            for path in (section.old_path, removed_from.get(text), holder.get(text)):
+            for path in (section.old_path, removed_from.get(text), self._renamed_to(holder.get(text))):
                 if path is None:
                     continue
                 if path != section.old_path:

@@ -24,16 +24,20 @@ from itertools import repeat
 from review.core.diff import HUNK_HEADER
 from review.core.git_paths import unquote_path
 from review.core.line_moves import COPY_MIN_ALNUM, MOVE_MIN_ALNUM, MoveFinder, Origin, Origins, Section
+from review.core.line_parents import Aside, Header, Kept, pass_to_parents, read_header
 
 __all__ = ["COPY_MIN_ALNUM", "MOVE_MIN_ALNUM", "Origin", "Origins", "Replay", "TooLarge", "replay"]
 
-COMMIT_MARK = b"\x00commit "
-MAX_TRACKED_LINES = 4_000_000  # past this the replay gives up (blame per file takes over)
+COMMIT_MARK = b"commit "  # --pretty=raw: the message's own lines are indented, so only a header starts so
+# Lines held at once, counted per commit kept for a child (a line two kept commits share counted twice:
+# a bound, never an underestimate) with each kept commit's files; past it the replay gives up and blame
+# per file takes over.
+MAX_TRACKED_LINES = 4_000_000
 DETECT_MOVES = True  # off only to measure what move detection costs (review bench repo)
 
 
 class TooLarge(Exception):
-    """More lines than MAX_TRACKED_LINES at once: the caller falls back to blame."""
+    """More lines than MAX_TRACKED_LINES held at once: the caller falls back to blame."""
 
 
 def _path(raw: bytes, prefix: bytes) -> str | None:
@@ -80,6 +84,11 @@ class Replay:
         self.texts: dict[str, list[bytes]] = {}
         self._touched: set[str] = set()  # the paths in changed[commit] of the commit being read
         self._commit = ""
+        self._parents: list[str] = []
+        self._children = 0
+        self._header: Header | None = None  # read, its patch not begun
+        self._kept: dict[str, Kept] = {}  # commits whose files a child still needs
+        self._kept_lines = 0
         self._start_commit()
         self._reset_section()
         self._minus = self._plus = 0  # hunk body lines still to skip
@@ -89,6 +98,8 @@ class Replay:
         self._sections: list[Section] = []  # this commit's files with hunks applied
         self._before: dict[str, tuple[Origins, list[bytes]] | None] = {}  # parent's version of each path it changed
         self._removed: list[tuple[str, list[bytes]]] = []  # (path, the texts this commit removed from it)
+        self._asides: list[Aside] = []  # a merge's patches against its other parents
+        self._aside: Aside | None = None  # the one being read
 
     def _reset_section(self) -> None:
         self._old_path: str | None = None
@@ -104,6 +115,8 @@ class Replay:
         self._in_section = False
         self._binary = False
         self._header_path: str | None = None  # from "diff --git a/P b/P": a binary section has no ---/+++
+        self._created = self._deleted = False  # "new file mode", "deleted file mode"
+        self._hunks: list[tuple[int, int, int, int]] = []  # a patch aside's hunks
 
     def _keep_before(self, path: str | None) -> None:
         """Remember the parent's version of `path` before this commit replaces it (once per commit)."""
@@ -120,6 +133,9 @@ class Replay:
 
     def _finish_section(self) -> None:
         if not self._in_section:
+            return
+        if self._aside is not None:
+            self._aside_section(self._aside)
             return
         touched = self.changed.setdefault(self._commit, [])
         for path in (self._header_path, self._old_path, self._new_path, self._rename_from, self._rename_to):
@@ -147,7 +163,7 @@ class Replay:
                 self.files.pop(old_path, None)
                 self.texts.pop(old_path, None)
                 if new_path:
-                    self._renamed(new_path, self._new)
+                    self._renamed(old_path, new_path, self._new)
             if new_path:
                 self.files[new_path] = self._new
                 self.texts[new_path] = self._new_text
@@ -161,26 +177,82 @@ class Replay:
             self._keep_before(self._rename_to)
             self.files[self._rename_to] = self.files.pop(self._rename_from, [])
             self.texts[self._rename_to] = self.texts.pop(self._rename_from, [])
-            self._renamed(self._rename_to, self.files[self._rename_to])
+            self._renamed(self._rename_from, self._rename_to, self.files[self._rename_to])
             if self._rename_from in self.untracked:
                 self.untracked.add(self._rename_to)
         self._reset_section()
 
-    def _renamed(self, path: str, origins: Origins) -> None:
+    def _aside_section(self, aside: Aside) -> None:
+        """A section of a merge's patch against another parent: where each path came from, and the hunks."""
+        if not self._deleted and not self._binary:
+            new = self._new_path or self._rename_to or self._header_path
+            old = None if self._created else (self._old_path or self._rename_from or self._header_path)
+            if new is not None:
+                aside.paths[new] = (old, self._hunks)
+        self._reset_section()
+
+    def _renamed(self, old_path: str, path: str, origins: Origins) -> None:
         """A rename carries the file's lines, as blame follows it: each commit that wrote them now
-        has lines at `path` (so the analysis traces it)."""
+        has lines at `path` (so the analysis traces it), and a text the old path held is found there."""
+        self._moves.renamed[old_path] = path
         into = self._moves.moved_into
         for sha in {origin[0] for origin in origins}:
             if sha not in into:
                 into[sha] = set()
             into[sha].add(path)
 
+    def _begin(self, header: Header) -> None:
+        """A commit's patch begins (or, for a merge, its patch against another parent)."""
+        self._header = None
+        if header.sha != self._commit:
+            self._commit, self._parents, self._children = header.sha, header.parents, header.children
+            self.files, self.texts, self.tracked = self._take(header.parents[0] if header.parents else None)
+        if header.against is not None and self._parents and header.against != self._parents[0]:
+            self._aside = Aside(header.against)
+            self._asides.append(self._aside)
+
+    def _take(self, parent: str | None) -> tuple[dict[str, Origins], dict[str, list[bytes]], int]:
+        """The files of a commit's first parent: handed over by its last child to be read, else copied."""
+        kept = self._kept.get(parent) if parent is not None else None
+        if kept is None:
+            return {}, {}, 0  # a root (or a parent a shallow copy lacks)
+        kept.children -= 1
+        if kept.children > 0:
+            return dict(kept.files), dict(kept.texts), kept.tracked
+        del self._kept[parent]  # type: ignore[arg-type]
+        self._kept_lines -= kept.lines
+        return kept.files, kept.texts, kept.tracked
+
     def _finish_commit(self) -> None:
         self._finish_section()
+        if self._header is not None:
+            self._begin(self._header)  # a commit without a patch
+        self._aside = None
+        if len(self._parents) > 1:
+            # A parent git wrote no patch against is one the merge is identical to, every file.
+            against = {aside.parent: aside for aside in self._asides}
+            asides = [against.get(parent) or Aside(parent) for parent in self._parents[1:]]
+            # Its own lines are those no parent holds (blame's passing, not a search for moved blocks).
+            self.added[self._commit] = pass_to_parents(
+                self._sections, self.files, asides, self._kept, self._moves.moved_into
+            )
+            for parent in self._parents[1:]:
+                kept = self._kept.get(parent)
+                if kept is not None:
+                    kept.children -= 1
+                    if kept.children <= 0:
+                        self._kept_lines -= self._kept.pop(parent).lines
+        elif self.detect_moves and self._sections:
+            self._moves.find(self._commit, self._sections, self._removed, self._parent, self._changed)
         if self.detect_moves:
-            if self._sections:
-                self._moves.find(self._commit, self._sections, self._removed, self._parent, self._changed)
-            self._moves.record(self._sections, self._removed)  # the index now describes the next one's parent
+            # The index now describes the next one's parent: exactly while no other commit is kept, else
+            # it forgets nothing (a line removed here may be alive in a kept commit).
+            self._moves.record(self._sections, self._removed, forget=not self._kept)
+        if self._children > 0 and self._commit:
+            lines = self.tracked + len(self.files)
+            self._kept[self._commit] = Kept(self.files, self.texts, self.tracked, lines, self._children)
+            self._kept_lines += lines
+        self._children = 0
         self._start_commit()
 
     def _parent(self, path: str) -> tuple[Origins, list[bytes]] | None:
@@ -210,7 +282,7 @@ class Replay:
                 return
             if line.startswith(b"+"):
                 self._plus -= 1
-                if self.detect_moves:
+                if self.detect_moves and self._aside is None:
                     self._new_text.append(line)
                 return
             if line.startswith(b"\\"):
@@ -219,15 +291,18 @@ class Replay:
         if line.startswith(b"\\"):
             return
         if line.startswith(COMMIT_MARK):
-            self._finish_commit()
-            self._commit = line[len(COMMIT_MARK) :].strip().decode("ascii", "replace")
+            self._commit_line(line)
             return
         if line.startswith(b"diff --git "):
             self._finish_section()
+            if self._header is not None:
+                self._begin(self._header)
             self._in_section = True
             self._header_path = _header_path(line[len(b"diff --git ") :])
             return
         if not self._in_section:
+            if self._header is not None and line.startswith(b"parent "):
+                self._header.parents.append(line[7:].strip().decode("ascii", "replace"))
             return
         if line.startswith(b"--- "):
             self._old_path = _path(line[4:], b"a/")
@@ -241,6 +316,19 @@ class Replay:
             self._binary = True
         elif line.startswith(b"@@ "):
             self._hunk(line)
+        elif line.startswith(b"new file mode "):
+            self._created = True
+        elif line.startswith(b"deleted file mode "):
+            self._deleted = True
+
+    def _commit_line(self, line: bytes) -> None:
+        self._finish_section()
+        if self._header is not None:
+            self._begin(self._header)
+        header = read_header(line)
+        if header.sha != self._commit or header.against is None:
+            self._finish_commit()
+        self._header = header
 
     def _hunk(self, line: bytes) -> None:
         match = HUNK_HEADER.match(line)
@@ -248,6 +336,10 @@ class Replay:
             return
         a, b = int(match[1]), int(match[2]) if match[2] is not None else 1
         c, d = int(match[3]), int(match[4]) if match[4] is not None else 1
+        if self._aside is not None:  # only where the lines are: their bodies are skipped
+            self._hunks.append((a, b, c, d))
+            self._minus, self._plus = b, d
+            return
         if self._new is None:  # the section's first hunk: start from the old file's origins
             source = self._old_path or self._rename_from
             self._old = self.files.get(source, []) if source else []
@@ -268,7 +360,7 @@ class Replay:
         self._new += zip(repeat(self._commit, d), range(c, c + d), repeat(self._new_path or ""), repeat(""))
         self.added[self._commit] = self.added.get(self._commit, 0) + d
         self.tracked += d - (self._cursor - keep)  # lines alive now, across every file
-        if self.tracked > MAX_TRACKED_LINES:
+        if self.tracked + self._kept_lines > MAX_TRACKED_LINES:
             raise TooLarge(f"more than {MAX_TRACKED_LINES} lines to replay")
         self._minus, self._plus = b, d
 
@@ -281,7 +373,7 @@ class Replay:
             if self._minus or self._plus:
                 minus, plus = self._minus, self._plus
                 # The added lines' texts are kept for move detection (a list of the batch's own objects).
-                keep = self._new_text.append if self.detect_moves else None
+                keep = self._new_text.append if self.detect_moves and self._aside is None else None
                 while i < end and (minus or plus):
                     line = lines[i]
                     first = line[:1]
@@ -302,6 +394,7 @@ class Replay:
 
     def close(self) -> None:
         self._finish_commit()
+        self._kept, self._kept_lines = {}, 0
         # The texts and their index served the replay only: the origins are what is kept.
         moved_into = self._moves.moved_into
         self.texts, self._moves = {}, MoveFinder()

@@ -254,8 +254,11 @@ class SafeRepo:
         return origins
 
     def history_patches(self, rev: str = "HEAD") -> Generator[list[bytes], None, None]:
-        """Every commit's patch, oldest first, in batches of lines: a ``\\0commit <id>`` line, then its -U0 hunks
-        (renames detected, no textconv or external diff). One git process for the whole history."""
+        """Every commit's patch, parents before children, in batches of lines: a ``commit <id> <children…>``
+        line (a merge's ``(from <parent>)`` after), its ``parent <id>`` lines and its indented message
+        (``--pretty=raw``), then its -U0 hunks (renames detected, no textconv or external diff); a merge
+        has one patch per parent it differs from (``-m``), which is what blame compares it with. One git
+        process for the whole history."""
         rev = self.check_rev(rev)
         return stream_lines(
             [
@@ -263,14 +266,16 @@ class SafeRepo:
                 str(self.path),
                 "log",
                 "--reverse",
-                "--first-parent",
+                "--topo-order",
+                "--children",
+                "-m",
                 "-p",
                 "-U0",
                 "-M",
                 "--no-color",
                 "--no-ext-diff",
                 "--no-textconv",
-                "--format=%x00commit %H",
+                "--pretty=raw",
                 "--end-of-options",
                 rev,
                 "--",
