@@ -61,6 +61,9 @@ class MoveFinder:
         self._alive: Counter[bytes] = Counter()  # text -> copies alive at the parent, across every file
         self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
         self.renamed: dict[str, str] = {}  # a path -> the path a later commit renamed it to
+        # While other commits are kept (branches), a text's earlier holders too: the last one may be on
+        # another branch than the commit being read.
+        self._also: dict[bytes, set[str]] = {}
         self._indexed: dict[int, tuple[list[bytes], dict[bytes, list[int]]]] = {}  # see _positions
         self._indexed_lines = 0
         self._commit = ""
@@ -76,6 +79,12 @@ class MoveFinder:
             for start, count in section.runs:
                 added = texts[start : start + count]
                 alive.update(added)  # counted in C, as holder's entries are written
+                if not forget:
+                    also = self._also
+                    for text in added:
+                        was = holder.get(text)
+                        if was is not None and was != path:
+                            also.setdefault(text, set()).add(was)
                 holder.update(zip(added, repeat(path)))
         if not forget:
             return
@@ -181,7 +190,9 @@ class MoveFinder:
             text = texts[first + seed]
             if not weights[seed] or alive.get(text, 0) > MAX_SEED_COPIES:
                 continue
-            for path in (section.old_path, removed_from.get(text), self._renamed_to(holder.get(text))):
+            paths = (section.old_path, removed_from.get(text), self._renamed_to(holder.get(text)))
+            also = [self._renamed_to(path) for path in self._also.get(text, ())] if self._also else []
+            for path in (*paths, *also) if also else paths:
                 if path is None:
                     continue
                 if path != section.old_path:

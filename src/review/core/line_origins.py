@@ -24,11 +24,12 @@ from itertools import repeat
 from review.core.diff import HUNK_HEADER
 from review.core.git_paths import unquote_path
 from review.core.line_moves import COPY_MIN_ALNUM, MOVE_MIN_ALNUM, MoveFinder, Origin, Origins, Section
-from review.core.line_parents import Aside, Header, Kept, pass_to_parents, read_header
+from review.core.line_parents import Aside, Kept, pass_to_parents
 
 __all__ = ["COPY_MIN_ALNUM", "MOVE_MIN_ALNUM", "Origin", "Origins", "Replay", "TooLarge", "replay"]
 
-COMMIT_MARK = b"commit "  # --pretty=raw: the message's own lines are indented, so only a header starts so
+COMMIT_MARK = b"\x00commit "  # then the commit, its tree and its parents
+CHILDREN_MARK = b"\x00children "  # before the patches: a commit and its children (git rev-list --children)
 # Lines held at once, counted per commit kept for a child (a line two kept commits share counted twice:
 # a bound, never an underestimate) with each kept commit's files; past it the replay gives up and blame
 # per file takes over.
@@ -86,9 +87,13 @@ class Replay:
         self._commit = ""
         self._parents: list[str] = []
         self._children = 0
-        self._header: Header | None = None  # read, its patch not begun
+        self._tree = ""
+        self._against: list[str] = []  # a merge's parents git wrote a patch against, in order
+        self._patches = 0  # the commit's patches read so far (a merge has one per parent it differs from)
+        self._children_of: dict[str, int] = {}  # commit -> its children in the history
         self._kept: dict[str, Kept] = {}  # commits whose files a child still needs
         self._kept_lines = 0
+        self._last: tuple[str, int, str] | None = None  # the commit just read, its children and tree, not kept yet
         self._start_commit()
         self._reset_section()
         self._minus = self._plus = 0  # hunk body lines still to skip
@@ -201,15 +206,31 @@ class Replay:
                 into[sha] = set()
             into[sha].add(path)
 
-    def _begin(self, header: Header) -> None:
-        """A commit's patch begins (or, for a merge, its patch against another parent)."""
-        self._header = None
-        if header.sha != self._commit:
-            self._commit, self._parents, self._children = header.sha, header.parents, header.children
-            self.files, self.texts, self.tracked = self._take(header.parents[0] if header.parents else None)
-        if header.against is not None and self._parents and header.against != self._parents[0]:
-            self._aside = Aside(header.against)
+    def _begin(self, sha: str, tree: str, parents: list[str]) -> None:
+        """A commit's first patch begins."""
+        first = parents[0] if parents else None
+        last, self._last = self._last, None
+        if last is None or last[:2] != (first, 1) or len(parents) > 1:
+            self._last = last
+            self._keep_last()
+            if len(parents) > 1:
+                # git writes a patch against each parent whose tree differs (identical trees: no diff).
+                trees = {p: self._kept[p].tree for p in parents if p in self._kept}
+                self._against = [p for p in parents if trees.get(p) != tree] or parents[:1]
+            self.files, self.texts, self.tracked = self._take(first)
+        self._commit, self._tree, self._parents = sha, tree, parents
+        self._children = self._children_of.pop(sha, 0)
+        self._patches = 0
+
+    def _next_patch(self) -> None:
+        """A merge's next patch: against the first parent it is applied; against another, put aside."""
+        at, self._patches = self._patches, self._patches + 1
+        parent = self._against[at] if at < len(self._against) else None
+        if parent is not None and parent != self._parents[0]:
+            self._aside = Aside(parent)
             self._asides.append(self._aside)
+        elif at:
+            self._aside = Aside("")  # more patches than parents that differ: none of ours
 
     def _take(self, parent: str | None) -> tuple[dict[str, Origins], dict[str, list[bytes]], int]:
         """The files of a commit's first parent: handed over by its last child to be read, else copied."""
@@ -225,8 +246,6 @@ class Replay:
 
     def _finish_commit(self) -> None:
         self._finish_section()
-        if self._header is not None:
-            self._begin(self._header)  # a commit without a patch
         self._aside = None
         if len(self._parents) > 1:
             # A parent git wrote no patch against is one the merge is identical to, every file.
@@ -248,12 +267,19 @@ class Replay:
             # The index now describes the next one's parent: exactly while no other commit is kept, else
             # it forgets nothing (a line removed here may be alive in a kept commit).
             self._moves.record(self._sections, self._removed, forget=not self._kept)
-        if self._children > 0 and self._commit:
-            lines = self.tracked + len(self.files)
-            self._kept[self._commit] = Kept(self.files, self.texts, self.tracked, lines, self._children)
-            self._kept_lines += lines
+        # Kept for its children once the next commit read is not its only child (a linear stretch hands
+        # its files over without a copy or an entry).
+        self._last = (self._commit, self._children, self._tree) if self._children > 0 and self._commit else None
         self._children = 0
         self._start_commit()
+
+    def _keep_last(self) -> None:
+        if self._last is not None:
+            lines = self.tracked + len(self.files)
+            sha, children, tree = self._last
+            self._kept[sha] = Kept(self.files, self.texts, self.tracked, lines, children, tree)
+            self._kept_lines += lines
+            self._last = None
 
     def _parent(self, path: str) -> tuple[Origins, list[bytes]] | None:
         """`path` as it was before the commit being read."""
@@ -295,14 +321,13 @@ class Replay:
             return
         if line.startswith(b"diff --git "):
             self._finish_section()
-            if self._header is not None:
-                self._begin(self._header)
             self._in_section = True
             self._header_path = _header_path(line[len(b"diff --git ") :])
             return
         if not self._in_section:
-            if self._header is not None and line.startswith(b"parent "):
-                self._header.parents.append(line[7:].strip().decode("ascii", "replace"))
+            if line.startswith(CHILDREN_MARK):
+                words = line.split()
+                self._children_of[words[1].decode("ascii", "replace")] = len(words) - 2
             return
         if line.startswith(b"--- "):
             self._old_path = _path(line[4:], b"a/")
@@ -323,12 +348,12 @@ class Replay:
 
     def _commit_line(self, line: bytes) -> None:
         self._finish_section()
-        if self._header is not None:
-            self._begin(self._header)
-        header = read_header(line)
-        if header.sha != self._commit or header.against is None:
+        sha, tree, *parents = line[len(COMMIT_MARK) :].decode("ascii", "replace").split()
+        if sha != self._commit:
             self._finish_commit()
-        self._header = header
+            self._begin(sha, tree, parents)
+        if len(parents) > 1:
+            self._next_patch()
 
     def _hunk(self, line: bytes) -> None:
         match = HUNK_HEADER.match(line)

@@ -35,26 +35,7 @@ class Kept:
     tracked: int  # the lines of its files
     lines: int  # those and its files, counted against the bound
     children: int  # children not read yet
-
-
-@dataclass
-class Header:
-    """What the stream says of a commit before its patch: ``commit <id> <children…> [(from <parent>)]``
-    then a ``parent <id>`` line per parent (``--pretty=raw --children``)."""
-
-    sha: str
-    children: int
-    against: str | None  # the parent this patch is against (a merge's; none for one parent)
-    parents: list[str] = field(default_factory=list)
-
-
-def read_header(line: bytes) -> Header:
-    words = line.split()
-    against = None
-    if len(words) >= 4 and words[-2] == b"(from":
-        against = words[-1].rstrip(b")").decode("ascii", "replace")
-        words = words[:-2]
-    return Header(words[1].decode("ascii", "replace"), len(words) - 2, against)
+    tree: str  # its tree: a merge has no patch against a parent with the same
 
 
 @dataclass

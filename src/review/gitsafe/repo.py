@@ -254,20 +254,21 @@ class SafeRepo:
         return origins
 
     def history_patches(self, rev: str = "HEAD") -> Generator[list[bytes], None, None]:
-        """Every commit's patch, parents before children, in batches of lines: a ``commit <id> <children…>``
-        line (a merge's ``(from <parent>)`` after), its ``parent <id>`` lines and its indented message
-        (``--pretty=raw``), then its -U0 hunks (renames detected, no textconv or external diff); a merge
-        has one patch per parent it differs from (``-m``), which is what blame compares it with. One git
-        process for the whole history."""
+        """Every commit and its children first (``\\0children <id> <child>…``, one git call), then every
+        commit's patch, parents before children, in batches of lines: a ``\\0commit <id> <tree>
+        <parents…>`` line, then its -U0 hunks (renames detected, no textconv or external diff); a merge
+        has one patch per parent whose tree differs (``-m``), in the parents' order: what blame compares
+        it with. One git process for the whole history's patches."""
         rev = self.check_rev(rev)
-        return stream_lines(
+        children = self.git("rev-list", "--children", "--end-of-options", rev, "--")
+        yield [b"\0children " + line for line in children.splitlines()]
+        yield from stream_lines(
             [
                 "--git-dir",
                 str(self.path),
                 "log",
                 "--reverse",
                 "--topo-order",
-                "--children",
                 "-m",
                 "-p",
                 "-U0",
@@ -275,7 +276,7 @@ class SafeRepo:
                 "--no-color",
                 "--no-ext-diff",
                 "--no-textconv",
-                "--pretty=raw",
+                "--format=%x00commit %H %T %P",
                 "--end-of-options",
                 rev,
                 "--",

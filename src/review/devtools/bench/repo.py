@@ -3,7 +3,9 @@
 The generator writes, with one ``git fast-import`` stream, a repository of `commits` commits that
 add `lines` lines in all across 250 files, every tenth commit with a ``Co-authored-by`` trailer, and
 a git-ai note (refs/notes/ai, authorship/3.0.0) on every commit naming the lines it added — a
-real-repository shape (thousands of commits, notes, a 100k-line diff) anyone can rebuild.
+real-repository shape (thousands of commits, notes, a 100k-line diff) anyone can rebuild. With
+`merges`, the history is built through branches merged back (bench.merges: branches touching the
+same files, octopus and criss-cross merges, conflicts resolved by hand); without, it is linear.
 
 Measured beside baselines made of plain git on the same repository, in the same run: triage cold (a
 new cache) against the safe floor, what any cold triage costs under the rule that git never runs in
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from review import gitsafe
+from review.devtools.bench import merges as merges_shape
 
 FILES = 250
 # Runs of each timed part whose best is taken.
@@ -73,16 +76,25 @@ def fast_import_stream(commits: int, lines: int) -> bytes:
     return b"".join(out)
 
 
-def make_large_repo(folder: Path, commits: int = 5000, lines: int = 100_000) -> str:
+def make_large_repo(folder: Path, commits: int = 5000, lines: int = 100_000, merges: int = 0) -> str:
     """Build the repository at `folder` (a trusted one: this program writes it); returns HEAD."""
     git_dir = folder / ".git"
     if not (git_dir / "HEAD").exists():
         folder.mkdir(parents=True, exist_ok=True)
         gitsafe.run_trusted(["init", "-q", "--template=", "--initial-branch=main", str(folder)])
-        gitsafe.run_trusted(
-            ["--git-dir", str(git_dir), "fast-import", "--quiet"], input_bytes=fast_import_stream(commits, lines)
-        )
+        if merges:
+            data = merges_shape.stream(merges_shape.merge_history(commits, merges, lines), NOTE_META)
+        else:
+            data = fast_import_stream(commits, lines)
+        gitsafe.run_trusted(["--git-dir", str(git_dir), "fast-import", "--quiet"], input_bytes=data)
     return gitsafe.run_trusted(["--git-dir", str(git_dir), "rev-parse", "HEAD"]).decode().strip()
+
+
+def history_shape(git_dir: str, head: str) -> dict[str, int]:
+    """Commits, merges and octopus merges of the history, as git counts them."""
+    parents = gitsafe.run_trusted(["--git-dir", git_dir, "rev-list", "--parents", head]).decode().splitlines()
+    widths = [len(line.split()) - 1 for line in parents]
+    return {"commits": len(widths), "merges": sum(w > 1 for w in widths), "octopus": sum(w > 2 for w in widths)}
 
 
 def _timed(args: list[str], input_bytes: bytes | None = None) -> tuple[float, bytes]:
