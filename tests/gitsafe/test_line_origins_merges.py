@@ -205,10 +205,10 @@ def _draw_history(steps: list[tuple]) -> list[tuple[list[int], Tree]]:
             tips[branch] = commit([tips[branch], tips[step[2] % len(tips)]], state)
             continue
         elif kind == "octopus" and len(set(tips)) >= 3:
-            parents = list(dict.fromkeys(tips))[:3]
+            parents = [tips[branch], *[tip for tip in dict.fromkeys(tips) if tip != tips[branch]][:2]]
             for other in parents[1:]:
                 state = _merged(state, units[other], "both", number)
-            tips[branch] = commit(parents if tips[branch] == parents[0] else [tips[branch], *parents[1:]], state)
+            tips[branch] = commit(parents, state)
             continue
         else:
             continue

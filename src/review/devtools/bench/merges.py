@@ -144,10 +144,13 @@ def merge_history(commits: int = 5000, merges: int = 1000, lines: int = 100_000,
     history.trees[0] = {}
     main = _commit(history, 0, paths[0], False, size)
     per_branch = max(1, (plain - merges) // max(1, merges))  # commits on a branch; the rest on the main line
+    # In every `period` merges: one octopus, one conflict resolved by hand, one criss-cross.
+    period = max(10, min(50, merges // 2))
+    octopus, conflicted, criss_cross = period // 5, 2 * period // 5, 3 * period // 5
     while history.made < commits - 2:
-        kind = history.merged % 50
+        kind = history.merged % period
         fork = main
-        branches = 2 if kind in (10, 30) and history.made < commits - 8 else 1
+        branches = 2 if kind in (octopus, criss_cross) and history.made < commits - 8 else 1
         tips, touched = [], []
         for _ in range(branches):
             tip = fork
@@ -158,10 +161,10 @@ def merge_history(commits: int = 5000, merges: int = 1000, lines: int = 100_000,
             tips.append(tip)
         # The main line moves on meanwhile, in a file the branch touched too.
         main = _commit(history, main, touched[0], False, size)
-        conflict = kind == 20
+        conflict = kind == conflicted
         if conflict:
             main = _commit(history, main, touched[0], True, size)  # the same place as the branch: a conflict
-        if branches == 2 and kind == 30 and history.merged + 4 <= merges:
+        if branches == 2 and kind == criss_cross and history.merged + 4 <= merges:
             # Criss-cross: each branch merges the other, then both are merged.
             left = _merge(history, fork, [tips[0], tips[1]])
             right = _merge(history, fork, [tips[1], tips[0]])
