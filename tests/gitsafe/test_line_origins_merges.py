@@ -234,3 +234,21 @@ def test_any_history_with_merges_gives_every_line_blames_commit(tmp_path_factory
     commits = _draw_history(steps)
     repo = build(tmp_path_factory.mktemp("h") / "r", commits)
     assert_like_blame(repo, whole=False)
+
+
+def test_the_bound_counts_the_lines_of_every_commit_kept_for_a_child(tmp_path, monkeypatch):
+    """A commit with two children is kept while the first is read: its lines count beside the child's."""
+    base = {"a.mjs": [f"line {i}" for i in range(20)]}
+    one, two = {"a.mjs": [*base["a.mjs"], "one"]}, {"a.mjs": ["two", *base["a.mjs"]]}
+    linear = build(tmp_path / "linear", [([], base), ([0], one), ([1], {"a.mjs": ["two", *one["a.mjs"]]})])
+    branched = build(
+        tmp_path / "branched", [([], base), ([0], one), ([0], two), ([1, 2], {"a.mjs": ["two", *one["a.mjs"]]})]
+    )
+    monkeypatch.setattr(line_origins, "MAX_TRACKED_LINES", 30)
+    assert len(line_origins.replay(linear.history_patches("HEAD")).files["a.mjs"]) == 22
+    try:
+        line_origins.replay(branched.history_patches("HEAD"))
+    except line_origins.TooLarge:
+        pass
+    else:
+        raise AssertionError("the lines kept for the second child were not counted")

@@ -1,11 +1,12 @@
 """Where each line at HEAD came from, read forward from one ``git log -p`` stream. Pure.
 
 ``git blame`` answers this one file at a time, each walking the whole history again: on a
-5,000-commit submission that was 250 processes and 33 s. For a linear history the same answer
-comes from replaying every commit's hunks in order (``git log --reverse -p -U0 -M``): a line
-added by commit C at line N of C's version keeps (C, N) until a later commit removes it. The
-hunks are the same xdiff hunks blame uses; renames carry a file's lines over, as blame follows
-them. A history with merges is left to blame (which picks the right parent per line).
+5,000-commit submission that was 250 processes and 33 s. The same answer comes from replaying every
+commit's hunks, parents first (``git log --topo-order --reverse -m -p -U0 -M``): a line added by commit
+C at line N of C's version keeps (C, N) until a later commit removes it. The hunks are the same xdiff
+hunks blame uses; renames carry a file's lines over, as blame follows them. Each commit's files are kept
+only while a child is still to be read (the counts come first in the stream); a merge's patches against
+its other parents pass it their lines as blame does (core.line_parents).
 
 Moved and copied blocks keep where they were first written, as ``git blame -M -C -C`` gives it:
 once a commit is read, core.line_moves looks for the runs of lines it added in the parent's files
