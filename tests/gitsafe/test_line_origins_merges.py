@@ -217,14 +217,23 @@ def _draw_history(steps: list[tuple]) -> list[tuple[list[int], Tree]]:
 
 
 def _merged(ours: dict, theirs: dict, how: str, number: int) -> dict:
+    """Each side's units where that side has them (a unit only theirs goes after the unit it follows
+    there, as git's merge places it; a merge moving code is a case the replay leaves to the merge)."""
     state = {path: list(body) for path, body in ours.items()}
     for path, body in theirs.items():
         mine = state.get(path)
         if mine is None or how == "theirs":
             state[path] = list(body)
         elif mine != body and how in ("both", "hand"):
-            extra = [unit for unit in body if unit not in mine]
-            state[path] = mine + ([[f"resolved {number}"]] if how == "hand" else []) + extra
+            after = -1
+            for unit in body:
+                if unit in mine:
+                    after = mine.index(unit)
+                else:
+                    mine.insert(after + 1, unit)
+                    after += 1
+            if how == "hand":
+                mine.insert(after + 1, [f"resolved {number}"])
     return state
 
 
@@ -252,3 +261,17 @@ def test_the_bound_counts_the_lines_of_every_commit_kept_for_a_child(tmp_path, m
         pass
     else:
         raise AssertionError("the lines kept for the second child were not counted")
+
+
+def test_a_block_a_merge_itself_moves_is_the_merges_where_blame_finds_the_move(tmp_path):
+    """The one case the replay leaves to the merge on purpose (docs/attribution.md): a merge's own lines
+    are not searched for blocks in its parents, where blame runs -M and -C on them."""
+    tail = [f"export const t{i} = {i};" for i in range(10)]
+    base = {"a.mjs": ["top", *FUNCTION, *tail]}
+    side = {"a.mjs": [*base["a.mjs"], "side"]}
+    moved = {"a.mjs": ["main", "top", *tail, "side", *FUNCTION]}  # the resolution moves the function down
+    repo = build(tmp_path / "r", [([], base), ([0], {"a.mjs": ["main", *base["a.mjs"]]}), ([0], side), ([1, 2], moved)])
+    first, *_, merge = commit_ids(repo)
+    replayed = line_origins.replay(repo.history_patches("HEAD")).files["a.mjs"]
+    assert {o[0] for o in replayed[-5:]} == {merge}
+    assert {o[0] for o in repo.blame("HEAD", "a.mjs")[-5:]} == {first}

@@ -61,8 +61,8 @@ class MoveFinder:
         self._alive: Counter[bytes] = Counter()  # text -> copies alive at the parent, across every file
         self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
         self.renamed: dict[str, str] = {}  # a path -> the path a later commit renamed it to
-        # While other commits are kept (branches), a text's earlier holders too: the last one may be on
-        # another branch than the commit being read.
+        # A text's other holders: blame looks for a copy in every file (the last by path wins a tie), and
+        # while other commits are kept (branches) the last holder may be on another branch.
         self._also: dict[bytes, set[str]] = {}
         self._indexed: dict[int, tuple[list[bytes], dict[bytes, list[int]]]] = {}  # see _positions
         self._indexed_lines = 0
@@ -79,12 +79,10 @@ class MoveFinder:
             for start, count in section.runs:
                 added = texts[start : start + count]
                 alive.update(added)  # counted in C, as holder's entries are written
-                if not forget:
-                    also = self._also
-                    for text in added:
-                        was = holder.get(text)
-                        if was is not None and was != path:
-                            also.setdefault(text, set()).add(was)
+                for text in set(added).intersection(holder):  # held already (few: most lines are new)
+                    was = holder[text]
+                    if was != path:
+                        self._also.setdefault(text, set()).add(was)
                 holder.update(zip(added, repeat(path)))
         if not forget:
             return
@@ -96,6 +94,7 @@ class MoveFinder:
                 elif text in alive:
                     del alive[text]
                     holder.pop(text, None)
+                    self._also.pop(text, None)
 
     def find(
         self,
@@ -227,7 +226,12 @@ class MoveFinder:
                         blocks.append((-same, -score, low, high - low, low + offset, path))
         if not blocks:
             return
-        blocks.sort()
+        # The best block first, the same file's first (-M before -C); between equal blocks from other
+        # files, the last file by path, as blame keeps the later of two equal candidates (git walks them
+        # in path order and replaces its best unless the new one scores less).
+        blocks.sort(key=lambda block: block[4])
+        blocks.sort(key=lambda block: block[5], reverse=True)
+        blocks.sort(key=lambda block: block[:4])
         assigned = [False] * count
         commit, moved_into = self._commit, self.moved_into
         for minus_same, _score, low, length, at, path in blocks:
