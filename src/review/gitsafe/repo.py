@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Generator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -260,9 +261,21 @@ class SafeRepo:
         has one patch per parent whose tree differs (``-m``), in the parents' order: what blame compares
         it with. One git process for the whole history's patches."""
         rev = self.check_rev(rev)
-        children = self.git("rev-list", "--children", "--end-of-options", rev, "--")
-        yield [b"\0children " + line for line in children.splitlines()]
-        yield from stream_lines(
+        # Counted while git log walks the history before its first patch (--reverse waits for the walk).
+        stream = self._log_patches(rev)
+        try:
+            with ThreadPoolExecutor(1) as pool:
+                counted = pool.submit(self.git, "rev-list", "--children", "--end-of-options", rev, "--")
+                first = next(stream, None)
+                yield [b"\0children " + line for line in counted.result().splitlines()]
+            if first is not None:
+                yield first
+                yield from stream
+        finally:
+            stream.close()  # stopped early, or failed: git is stopped
+
+    def _log_patches(self, rev: str) -> Generator[list[bytes], None, None]:
+        return stream_lines(
             [
                 "--git-dir",
                 str(self.path),
