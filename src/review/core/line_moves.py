@@ -79,7 +79,7 @@ class MoveFinder:
             for start, count in section.runs:
                 added = texts[start : start + count]
                 alive.update(added)  # counted in C, as holder's entries are written
-                for text in set(added).intersection(holder):  # held already (few: most lines are new)
+                for text in filter(holder.__contains__, added):  # held already (few: most lines are new)
                     was = holder[text]
                     if was != path:
                         self._also.setdefault(text, set()).add(was)
