@@ -190,7 +190,9 @@ class MoveFinder:
             if not weights[seed] or alive.get(text, 0) > MAX_SEED_COPIES:
                 continue
             paths = (section.old_path, removed_from.get(text), self._renamed_to(holder.get(text)))
-            also = [self._renamed_to(path) for path in self._also.get(text, ())] if self._also else []
+            # Other holders: any file for a file created (-C -C), else only the files this commit changed (-C).
+            others = self._also.get(text, ()) if self._also else ()
+            also = [self._renamed_to(path) for path in others if creates or self._changed(path)] if others else []
             for path in (*paths, *also) if also else paths:
                 if path is None:
                     continue
