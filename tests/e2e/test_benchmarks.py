@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from review import gitsafe
 from review.cli import main
+from review.core import line_origins
+from review.devtools.bench import merges
 from review.devtools.bench.diff import first_frames_in_tmux, make_huge_submission
-from review.devtools.bench.repo import make_large_repo
+from review.devtools.bench.repo import history_shape, make_large_repo
 from review.services import cohort
 
 
@@ -20,9 +23,11 @@ def test_the_synthetic_repository_is_what_it_says_and_bench_repo_reports_its_goa
     row = cohort.load_row(tmp_path / "cohort" / "large")
     assert row.head == head and row.commits == 60 and row.problem is None
     assert row.assistants == ["Claude Code"] and row.ai_share == 1.0  # every line named by a git-ai note
-    assert main(["bench", "repo", "--commits", "60", "--lines", "600", "--into", str(tmp_path), "--json"]) == 0
+    command = ["bench", "repo", "--commits", "60", "--lines", "600", "--merges", "0", "--into", str(tmp_path)]
+    assert main([*command, "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["repository"]["commits"] == 60 and figures["sanitised_clone_s"] > 0
+    assert figures["repository"]["merges"] == 0 and figures["triage_cold_blame_per_file"] is None
     # Cold against the safe floor (copy + git log -p + notes), warm against the log, both whole processes.
     assert figures["triage_cold"]["goal"] == 1.2 and figures["triage_warm"]["goal"] == 2.0
     for name in ("triage_cold", "triage_warm"):
@@ -38,9 +43,35 @@ def test_the_synthetic_repository_is_what_it_says_and_bench_repo_reports_its_goa
     # Run again into the same folder: the cold figure starts from an empty cache, so it makes the copy again.
     left = next((tmp_path / "cache" / "repos").glob("*.git")) / "left-by-the-first-run"
     left.write_text("")
-    assert main(["bench", "repo", "--commits", "60", "--lines", "600", "--into", str(tmp_path), "--json"]) == 0
+    assert main([*command, "--json"]) == 0
     capsys.readouterr()
     assert not left.exists()
+
+
+def test_bench_repo_on_a_history_with_merges_prints_the_fallbacks_time_beside_the_replays(tmp_path, capsys):
+    command = ["bench", "repo", "--commits", "80", "--lines", "800", "--merges", "16", "--blame-fallback"]
+    assert main([*command, "--into", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "80 commits, 16 merges (" in out and "conflicts resolved by hand" in out
+    assert "blame per file (the fallback, files in parallel)" in out
+    cold = next(line for line in out.splitlines() if line.strip().startswith("triage cold"))
+    assert "goal ≤ 1.5×, stretch 1.2" in cold
+
+
+def test_the_merge_history_has_its_shapes_and_replays_as_blame_reads_it(tmp_path):
+    """Branches touching the main line's files, an octopus, a criss-cross, a conflict resolved by hand:
+    the generated history is what the benchmark says, and every line's origin is blame's."""
+    history = merges.merge_history(150, 30, 1500)
+    assert (history.made, history.merged) == (150, 30)
+    assert history.octopus >= 1 and history.criss_cross >= 1 and history.resolved >= 1
+    head = make_large_repo(tmp_path / "m", commits=150, lines=1500, merges=30)
+    assert history_shape(str(tmp_path / "m" / ".git"), head) == {"commits": 150, "merges": 30, "octopus": 2}
+    repo = gitsafe.open_submission(tmp_path / "m")
+    replayed = line_origins.replay(repo.history_patches("HEAD"))
+    for entry in repo.files("HEAD"):
+        assert [o[:3] for o in replayed.files[entry.path]] == [o[:3] for o in repo.blame("HEAD", entry.path)]
+    row = cohort.load_row(tmp_path / "m")
+    assert row.problem is None and row.assistants == ["Claude Code"]
 
 
 def test_bench_diff_times_the_first_frame_that_holds_the_diff(tmp_path, capsys):

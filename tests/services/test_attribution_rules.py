@@ -401,8 +401,8 @@ def test_a_commit_co_authored_by_two_tools_says_so_on_its_lines(tmp_path):
 @pytest.mark.parametrize("merged", [False, True], ids=["linear", "with-a-merge"])
 def test_an_assistants_lines_keep_their_writer_through_a_later_rename_that_also_edits(tmp_path, merged):
     """git blame follows a renamed file: a person who moves the agent's file into src/ (and adds to
-    it in the same commit) did not write the agent's lines. A linear history is replayed; with a merge
-    in it, lines are traced by blame per file, and the renamed file is traced too."""
+    it in the same commit) did not write the agent's lines, in a linear history and in one with a merge
+    (the replay reads both), and the renamed file is traced too."""
     repo = make_repo(tmp_path / "s", STARTER, "starter")
     agents = "".join(f"export const step{n} = await gateway.charge({n}, idempotencyKey);\n" for n in range(1, 6))
     if merged:

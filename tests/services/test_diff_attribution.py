@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers import git, make_repo
 from review import gitsafe
-from review.core import diff
+from review.core import diff, line_origins
 from review.services import analysis
 
 
@@ -453,8 +453,8 @@ def test_a_persons_function_moved_by_an_aider_commit_stays_the_persons_and_the_r
     assert result.diff.code_ai_added == 4  # aider's line and its 3-line function; Ann's 5 moved lines are hers
 
 
-def test_in_a_history_with_merges_blame_follows_a_moved_function_to_its_writer(tmp_path):
-    """A merge sends line origins to blame per file, which runs with -M -C -C as the replay reads."""
+def test_in_a_history_with_merges_the_replay_follows_a_moved_function_to_its_writer(tmp_path):
+    """A history with merges is replayed too: the moved function keeps its writer and says who moved it."""
     repo = make_repo(tmp_path / "merged", {"README.md": "task\n"}, "starter")
     _commit_as(repo, "parse amounts", "Ann", {"checkout.mjs": "import x from 'y';\n" + PARSE_AMOUNT})
     git("checkout", "-q", "-b", "side", cwd=repo)
@@ -472,6 +472,19 @@ def test_in_a_history_with_merges_blame_follows_a_moved_function_to_its_writer(t
     money = added(result, "money.mjs")
     assert money[1].tool == "Aider" and [money[n].tool for n in range(2, 7)] == [None] * 5
     assert [origin[2] for origin in result.blame["money.mjs"][1:]] == ["checkout.mjs"] * 5
+    assert money[2].moved and money[2].source.startswith("moved from checkout.mjs:2")
+    assert not any("blame per file" in reason for reason in result.cut)
+
+
+def test_past_the_replays_bound_files_are_blamed_in_parallel_and_the_row_says_which_and_why(tmp_path, monkeypatch):
+    repo = make_repo(tmp_path / "merged", {"README.md": "task\n"}, "starter")
+    _commit_as(repo, "parse amounts", "Ann (aider)", {"checkout.mjs": "import x from 'y';\n" + PARSE_AMOUNT})
+    _commit_as(repo, "more", "Ann (aider)", {"money.mjs": PARSE_AMOUNT})
+    monkeypatch.setattr(line_origins, "MAX_TRACKED_LINES", 4)
+    result = analysis.analyse(gitsafe.open_submission(repo))
+    (said,) = [reason for reason in result.cut if "blame per file" in reason]
+    assert "2 file(s) (checkout.mjs, money.mjs)" in said and "more than 4 lines" in said
+    assert [added(result, "checkout.mjs")[n].tool for n in range(1, 7)] == ["Aider"] * 6
 
 
 def test_an_assistants_function_moved_into_a_file_only_people_touched_is_still_the_assistants(tmp_path):

@@ -66,6 +66,18 @@ def _repo_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="how many lines those commits add in all (default 100000)",
     )
+    parser.add_argument(
+        "--merges",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="how many of those commits are merges of branches (default 1000; 0: a linear history)",
+    )
+    parser.add_argument(
+        "--blame-fallback",
+        action="store_true",
+        help="also time a cold triage whose line origins come from blame per file (the fallback)",
+    )
     _json(parser)
     _into(parser)
 
@@ -181,7 +193,9 @@ def _run_store(args: argparse.Namespace) -> int:
 def _run_repo(args: argparse.Namespace) -> int:
     from review.devtools.bench import repo
 
-    return repo.repo_benchmark(args.commits, args.lines, args.into, args.json)
+    return repo.repo_benchmark(
+        args.commits, args.lines, args.into, args.json, merges=args.merges, blame_fallback=args.blame_fallback
+    )
 
 
 def _run_memory(args: argparse.Namespace) -> int:
@@ -256,7 +270,8 @@ BENCHMARKS = (
     Benchmark(
         "repo",
         "a generated long history with notes: triage cold and warm beside git log, peak memory",
-        "Generates one submission with N commits (git-ai notes on each, a trailer on every tenth) and runs "
+        "Generates one submission with N commits, M of them merges (git-ai notes on each other commit, a "
+        "trailer on every tenth) and runs "
         "`review triage --json` on it in its own process, cold and warm, beside `git log`, `git log -p` "
         "and one batch read of every note, with each ratio and peak RSS beside its goal.",
         _repo_arguments,

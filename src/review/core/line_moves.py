@@ -60,21 +60,32 @@ class MoveFinder:
         self.moved_into: dict[str, set[str]] = {}  # commit -> the paths its lines were moved or copied into
         self._alive: Counter[bytes] = Counter()  # text -> copies alive at the parent, across every file
         self._holder: dict[bytes, str] = {}  # text -> the file that last added it (may since have lost it)
+        self.renamed: dict[str, str] = {}  # a path -> the path a later commit renamed it to
+        # A text's other holders: blame looks for a copy in every file (the last by path wins a tie), and
+        # while other commits are kept (branches) the last holder may be on another branch.
+        self._also: dict[bytes, set[str]] = {}
         self._indexed: dict[int, tuple[list[bytes], dict[bytes, list[int]]]] = {}  # see _positions
         self._indexed_lines = 0
         self._commit = ""
         self._parent: Callable[[str], tuple[Origins, list[bytes]] | None] = lambda _path: None
         self._changed: Callable[[str], bool] = lambda _path: False
 
-    def record(self, sections: list[Section], removed: list[tuple[str, list[bytes]]]) -> None:
-        """The commit just read is now the parent: its added lines alive, its removed ones gone."""
+    def record(self, sections: list[Section], removed: list[tuple[str, list[bytes]]], forget: bool = True) -> None:
+        """The commit just read is now the parent: its added lines alive, its removed ones gone (with
+        `forget`; else kept: another commit the replay keeps may hold them)."""
         alive, holder = self._alive, self._holder
         for section in sections:
             path, texts = section.path, section.texts
             for start, count in section.runs:
                 added = texts[start : start + count]
                 alive.update(added)  # counted in C, as holder's entries are written
+                for text in filter(holder.__contains__, added):  # held already (few: most lines are new)
+                    was = holder[text]
+                    if was != path:
+                        self._also.setdefault(text, set()).add(was)
                 holder.update(zip(added, repeat(path)))
+        if not forget:
+            return
         for _path, texts in removed:
             for text in texts:
                 left = alive.get(text, 0) - 1
@@ -83,6 +94,7 @@ class MoveFinder:
                 elif text in alive:
                     del alive[text]
                     holder.pop(text, None)
+                    self._also.pop(text, None)
 
     def find(
         self,
@@ -120,6 +132,14 @@ class MoveFinder:
                             for text in gone:
                                 removed_from[text] = path
                     self._match(section, first, position, removed_from)
+
+    def _renamed_to(self, path: str | None) -> str | None:
+        """Where the file that added a text is now, following renames (a rename adds no line)."""
+        for _ in range(len(self.renamed)):
+            if path is None or path not in self.renamed or self._parent(path) is not None:
+                break
+            path = self.renamed[path]
+        return path
 
     def _positions(self, texts: list[bytes]) -> dict[bytes, list[int]]:
         """Where each text stands in one file's version, built once per version: a version is a list
@@ -169,7 +189,11 @@ class MoveFinder:
             text = texts[first + seed]
             if not weights[seed] or alive.get(text, 0) > MAX_SEED_COPIES:
                 continue
-            for path in (section.old_path, removed_from.get(text), holder.get(text)):
+            paths = (section.old_path, removed_from.get(text), self._renamed_to(holder.get(text)))
+            # Other holders: any file for a file created (-C -C), else only the files this commit changed (-C).
+            others = self._also.get(text, ()) if self._also else ()
+            also = [self._renamed_to(path) for path in others if creates or self._changed(path)] if others else []
+            for path in (*paths, *also) if also else paths:
                 if path is None:
                     continue
                 if path != section.old_path:
@@ -204,7 +228,12 @@ class MoveFinder:
                         blocks.append((-same, -score, low, high - low, low + offset, path))
         if not blocks:
             return
-        blocks.sort()
+        # The best block first, the same file's first (-M before -C); between equal blocks from other
+        # files, the last file by path, as blame keeps the later of two equal candidates (git walks them
+        # in path order and replaces its best unless the new one scores less).
+        blocks.sort(key=lambda block: block[4])
+        blocks.sort(key=lambda block: block[5], reverse=True)
+        blocks.sort(key=lambda block: block[:4])
         assigned = [False] * count
         commit, moved_into = self._commit, self.moved_into
         for minus_same, _score, low, length, at, path in blocks:

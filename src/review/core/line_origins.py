@@ -1,11 +1,12 @@
 """Where each line at HEAD came from, read forward from one ``git log -p`` stream. Pure.
 
 ``git blame`` answers this one file at a time, each walking the whole history again: on a
-5,000-commit submission that was 250 processes and 33 s. For a linear history the same answer
-comes from replaying every commit's hunks in order (``git log --reverse -p -U0 -M``): a line
-added by commit C at line N of C's version keeps (C, N) until a later commit removes it. The
-hunks are the same xdiff hunks blame uses; renames carry a file's lines over, as blame follows
-them. A history with merges is left to blame (which picks the right parent per line).
+5,000-commit submission that was 250 processes and 33 s. The same answer comes from replaying every
+commit's hunks, parents first (``git log --topo-order --reverse -m -p -U0 -M``): a line added by commit
+C at line N of C's version keeps (C, N) until a later commit removes it. The hunks are the same xdiff
+hunks blame uses; renames carry a file's lines over, as blame follows them. Each commit's files are kept
+only while a child is still to be read (the counts come first in the stream); a merge's patches against
+its other parents pass it their lines as blame does (core.line_parents).
 
 Moved and copied blocks keep where they were first written, as ``git blame -M -C -C`` gives it:
 once a commit is read, core.line_moves looks for the runs of lines it added in the parent's files
@@ -24,16 +25,21 @@ from itertools import repeat
 from review.core.diff import HUNK_HEADER
 from review.core.git_paths import unquote_path
 from review.core.line_moves import COPY_MIN_ALNUM, MOVE_MIN_ALNUM, MoveFinder, Origin, Origins, Section
+from review.core.line_parents import Aside, Kept, pass_to_parents
 
 __all__ = ["COPY_MIN_ALNUM", "MOVE_MIN_ALNUM", "Origin", "Origins", "Replay", "TooLarge", "replay"]
 
-COMMIT_MARK = b"\x00commit "
-MAX_TRACKED_LINES = 4_000_000  # past this the replay gives up (blame per file takes over)
+COMMIT_MARK = b"\x00commit "  # then the commit, its tree and its parents
+CHILDREN_MARK = b"\x00children "  # before the patches: a commit and its children (git rev-list --children)
+# Lines held at once, counted per commit kept for a child (a line two kept commits share counted twice:
+# a bound, never an underestimate) with each kept commit's files; past it the replay gives up and blame
+# per file takes over.
+MAX_TRACKED_LINES = 4_000_000
 DETECT_MOVES = True  # off only to measure what move detection costs (review bench repo)
 
 
 class TooLarge(Exception):
-    """More lines than MAX_TRACKED_LINES at once: the caller falls back to blame."""
+    """More lines than MAX_TRACKED_LINES held at once: the caller falls back to blame."""
 
 
 def _path(raw: bytes, prefix: bytes) -> str | None:
@@ -80,6 +86,15 @@ class Replay:
         self.texts: dict[str, list[bytes]] = {}
         self._touched: set[str] = set()  # the paths in changed[commit] of the commit being read
         self._commit = ""
+        self._parents: list[str] = []
+        self._children = 0
+        self._tree = ""
+        self._against: list[str] = []  # a merge's parents git wrote a patch against, in order
+        self._patches = 0  # the commit's patches read so far (a merge has one per parent it differs from)
+        self._children_of: dict[str, int] = {}  # commit -> its children in the history
+        self._kept: dict[str, Kept] = {}  # commits whose files a child still needs
+        self._kept_lines = 0
+        self._last: tuple[str, int, str] | None = None  # the commit just read, its children and tree, not kept yet
         self._start_commit()
         self._reset_section()
         self._minus = self._plus = 0  # hunk body lines still to skip
@@ -89,6 +104,8 @@ class Replay:
         self._sections: list[Section] = []  # this commit's files with hunks applied
         self._before: dict[str, tuple[Origins, list[bytes]] | None] = {}  # parent's version of each path it changed
         self._removed: list[tuple[str, list[bytes]]] = []  # (path, the texts this commit removed from it)
+        self._asides: list[Aside] = []  # a merge's patches against its other parents
+        self._aside: Aside | None = None  # the one being read
 
     def _reset_section(self) -> None:
         self._old_path: str | None = None
@@ -104,6 +121,8 @@ class Replay:
         self._in_section = False
         self._binary = False
         self._header_path: str | None = None  # from "diff --git a/P b/P": a binary section has no ---/+++
+        self._created = self._deleted = False  # "new file mode", "deleted file mode"
+        self._hunks: list[tuple[int, int, int, int]] = []  # a patch aside's hunks
 
     def _keep_before(self, path: str | None) -> None:
         """Remember the parent's version of `path` before this commit replaces it (once per commit)."""
@@ -120,6 +139,9 @@ class Replay:
 
     def _finish_section(self) -> None:
         if not self._in_section:
+            return
+        if self._aside is not None:
+            self._aside_section(self._aside)
             return
         touched = self.changed.setdefault(self._commit, [])
         for path in (self._header_path, self._old_path, self._new_path, self._rename_from, self._rename_to):
@@ -147,7 +169,7 @@ class Replay:
                 self.files.pop(old_path, None)
                 self.texts.pop(old_path, None)
                 if new_path:
-                    self._renamed(new_path, self._new)
+                    self._renamed(old_path, new_path, self._new)
             if new_path:
                 self.files[new_path] = self._new
                 self.texts[new_path] = self._new_text
@@ -161,27 +183,104 @@ class Replay:
             self._keep_before(self._rename_to)
             self.files[self._rename_to] = self.files.pop(self._rename_from, [])
             self.texts[self._rename_to] = self.texts.pop(self._rename_from, [])
-            self._renamed(self._rename_to, self.files[self._rename_to])
+            self._renamed(self._rename_from, self._rename_to, self.files[self._rename_to])
             if self._rename_from in self.untracked:
                 self.untracked.add(self._rename_to)
         self._reset_section()
 
-    def _renamed(self, path: str, origins: Origins) -> None:
+    def _aside_section(self, aside: Aside) -> None:
+        """A section of a merge's patch against another parent: where each path came from, and the hunks."""
+        if not self._deleted and not self._binary:
+            new = self._new_path or self._rename_to or self._header_path
+            old = None if self._created else (self._old_path or self._rename_from or self._header_path)
+            if new is not None:
+                aside.paths[new] = (old, self._hunks)
+        self._reset_section()
+
+    def _renamed(self, old_path: str, path: str, origins: Origins) -> None:
         """A rename carries the file's lines, as blame follows it: each commit that wrote them now
-        has lines at `path` (so the analysis traces it)."""
+        has lines at `path` (so the analysis traces it), and a text the old path held is found there."""
+        self._moves.renamed[old_path] = path
         into = self._moves.moved_into
         for sha in {origin[0] for origin in origins}:
             if sha not in into:
                 into[sha] = set()
             into[sha].add(path)
 
+    def _begin(self, sha: str, tree: str, parents: list[str]) -> None:
+        """A commit's first patch begins."""
+        first = parents[0] if parents else None
+        last, self._last = self._last, None
+        if last is None or last[:2] != (first, 1) or len(parents) > 1:
+            self._last = last
+            self._keep_last()
+            if len(parents) > 1:
+                # git writes a patch against each parent whose tree differs (identical trees: no diff).
+                trees = {p: self._kept[p].tree for p in parents if p in self._kept}
+                self._against = [p for p in parents if trees.get(p) != tree] or parents[:1]
+            self.files, self.texts, self.tracked = self._take(first)
+        self._commit, self._tree, self._parents = sha, tree, parents
+        self._children = self._children_of.pop(sha, 0)
+        self._patches = 0
+
+    def _next_patch(self) -> None:
+        """A merge's next patch: against the first parent it is applied; against another, put aside."""
+        at, self._patches = self._patches, self._patches + 1
+        parent = self._against[at] if at < len(self._against) else None
+        if parent is not None and parent != self._parents[0]:
+            self._aside = Aside(parent)
+            self._asides.append(self._aside)
+        elif at:
+            self._aside = Aside("")  # more patches than parents that differ: none of ours
+
+    def _take(self, parent: str | None) -> tuple[dict[str, Origins], dict[str, list[bytes]], int]:
+        """The files of a commit's first parent: handed over by its last child to be read, else copied."""
+        kept = self._kept.get(parent) if parent is not None else None
+        if kept is None:
+            return {}, {}, 0  # a root (or a parent a shallow copy lacks)
+        kept.children -= 1
+        if kept.children > 0:
+            return dict(kept.files), dict(kept.texts), kept.tracked
+        del self._kept[parent]  # type: ignore[arg-type]
+        self._kept_lines -= kept.lines
+        return kept.files, kept.texts, kept.tracked
+
     def _finish_commit(self) -> None:
         self._finish_section()
+        self._aside = None
+        if len(self._parents) > 1:
+            # A parent git wrote no patch against is one the merge is identical to, every file.
+            against = {aside.parent: aside for aside in self._asides}
+            asides = [against.get(parent) or Aside(parent) for parent in self._parents[1:]]
+            # Its own lines are those no parent holds (blame's passing, not a search for moved blocks).
+            self.added[self._commit] = pass_to_parents(
+                self._sections, self.files, asides, self._kept, self._moves.moved_into
+            )
+            for parent in self._parents[1:]:
+                kept = self._kept.get(parent)
+                if kept is not None:
+                    kept.children -= 1
+                    if kept.children <= 0:
+                        self._kept_lines -= self._kept.pop(parent).lines
+        elif self.detect_moves and self._sections:
+            self._moves.find(self._commit, self._sections, self._removed, self._parent, self._changed)
         if self.detect_moves:
-            if self._sections:
-                self._moves.find(self._commit, self._sections, self._removed, self._parent, self._changed)
-            self._moves.record(self._sections, self._removed)  # the index now describes the next one's parent
+            # The index now describes the next one's parent: exactly while no other commit is kept, else
+            # it forgets nothing (a line removed here may be alive in a kept commit).
+            self._moves.record(self._sections, self._removed, forget=not self._kept)
+        # Kept for its children once the next commit read is not its only child (a linear stretch hands
+        # its files over without a copy or an entry).
+        self._last = (self._commit, self._children, self._tree) if self._children > 0 and self._commit else None
+        self._children = 0
         self._start_commit()
+
+    def _keep_last(self) -> None:
+        if self._last is not None:
+            lines = self.tracked + len(self.files)
+            sha, children, tree = self._last
+            self._kept[sha] = Kept(self.files, self.texts, self.tracked, lines, children, tree)
+            self._kept_lines += lines
+            self._last = None
 
     def _parent(self, path: str) -> tuple[Origins, list[bytes]] | None:
         """`path` as it was before the commit being read."""
@@ -210,7 +309,7 @@ class Replay:
                 return
             if line.startswith(b"+"):
                 self._plus -= 1
-                if self.detect_moves:
+                if self.detect_moves and self._aside is None:
                     self._new_text.append(line)
                 return
             if line.startswith(b"\\"):
@@ -219,8 +318,7 @@ class Replay:
         if line.startswith(b"\\"):
             return
         if line.startswith(COMMIT_MARK):
-            self._finish_commit()
-            self._commit = line[len(COMMIT_MARK) :].strip().decode("ascii", "replace")
+            self._commit_line(line)
             return
         if line.startswith(b"diff --git "):
             self._finish_section()
@@ -228,6 +326,9 @@ class Replay:
             self._header_path = _header_path(line[len(b"diff --git ") :])
             return
         if not self._in_section:
+            if line.startswith(CHILDREN_MARK):
+                words = line.split()
+                self._children_of[words[1].decode("ascii", "replace")] = len(words) - 2
             return
         if line.startswith(b"--- "):
             self._old_path = _path(line[4:], b"a/")
@@ -241,6 +342,19 @@ class Replay:
             self._binary = True
         elif line.startswith(b"@@ "):
             self._hunk(line)
+        elif line.startswith(b"new file mode "):
+            self._created = True
+        elif line.startswith(b"deleted file mode "):
+            self._deleted = True
+
+    def _commit_line(self, line: bytes) -> None:
+        self._finish_section()
+        sha, tree, *parents = line[len(COMMIT_MARK) :].decode("ascii", "replace").split()
+        if sha != self._commit:
+            self._finish_commit()
+            self._begin(sha, tree, parents)
+        if len(parents) > 1:
+            self._next_patch()
 
     def _hunk(self, line: bytes) -> None:
         match = HUNK_HEADER.match(line)
@@ -248,6 +362,10 @@ class Replay:
             return
         a, b = int(match[1]), int(match[2]) if match[2] is not None else 1
         c, d = int(match[3]), int(match[4]) if match[4] is not None else 1
+        if self._aside is not None:  # only where the lines are: their bodies are skipped
+            self._hunks.append((a, b, c, d))
+            self._minus, self._plus = b, d
+            return
         if self._new is None:  # the section's first hunk: start from the old file's origins
             source = self._old_path or self._rename_from
             self._old = self.files.get(source, []) if source else []
@@ -268,7 +386,7 @@ class Replay:
         self._new += zip(repeat(self._commit, d), range(c, c + d), repeat(self._new_path or ""), repeat(""))
         self.added[self._commit] = self.added.get(self._commit, 0) + d
         self.tracked += d - (self._cursor - keep)  # lines alive now, across every file
-        if self.tracked > MAX_TRACKED_LINES:
+        if self.tracked + self._kept_lines > MAX_TRACKED_LINES:
             raise TooLarge(f"more than {MAX_TRACKED_LINES} lines to replay")
         self._minus, self._plus = b, d
 
@@ -281,7 +399,7 @@ class Replay:
             if self._minus or self._plus:
                 minus, plus = self._minus, self._plus
                 # The added lines' texts are kept for move detection (a list of the batch's own objects).
-                keep = self._new_text.append if self.detect_moves else None
+                keep = self._new_text.append if self.detect_moves and self._aside is None else None
                 while i < end and (minus or plus):
                     line = lines[i]
                     first = line[:1]
@@ -302,6 +420,7 @@ class Replay:
 
     def close(self) -> None:
         self._finish_commit()
+        self._kept, self._kept_lines = {}, 0
         # The texts and their index served the replay only: the origins are what is kept.
         moved_into = self._moves.moved_into
         self.texts, self._moves = {}, MoveFinder()

@@ -8,6 +8,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Generator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -261,23 +262,41 @@ class SafeRepo:
         return origins
 
     def history_patches(self, rev: str = "HEAD") -> Generator[list[bytes], None, None]:
-        """Every commit's patch, oldest first, in batches of lines: a ``\\0commit <id>`` line, then its -U0 hunks
-        (renames detected, no textconv or external diff). One git process for the whole history."""
+        """Every commit and its children first (``\\0children <id> <child>…``, one git call), then every
+        commit's patch, parents before children, in batches of lines: a ``\\0commit <id> <tree>
+        <parents…>`` line, then its -U0 hunks (renames detected, no textconv or external diff); a merge
+        has one patch per parent whose tree differs (``-m``), in the parents' order: what blame compares
+        it with. One git process for the whole history's patches."""
         rev = self.check_rev(rev)
+        # Counted while git log walks the history before its first patch (--reverse waits for the walk).
+        stream = self._log_patches(rev)
+        try:
+            with ThreadPoolExecutor(1) as pool:
+                counted = pool.submit(self.git, "rev-list", "--children", "--end-of-options", rev, "--")
+                first = next(stream, None)
+                yield [b"\0children " + line for line in counted.result().splitlines()]
+            if first is not None:
+                yield first
+                yield from stream
+        finally:
+            stream.close()  # stopped early, or failed: git is stopped
+
+    def _log_patches(self, rev: str) -> Generator[list[bytes], None, None]:
         return stream_lines(
             [
                 "--git-dir",
                 str(self.path),
                 "log",
                 "--reverse",
-                "--first-parent",
+                "--topo-order",
+                "-m",
                 "-p",
                 "-U0",
                 "-M",
                 "--no-color",
                 "--no-ext-diff",
                 "--no-textconv",
-                "--format=%x00commit %H",
+                "--format=%x00commit %H %T %P",
                 "--end-of-options",
                 rev,
                 "--",

@@ -18,7 +18,7 @@ from review.core import attribution, code_reading, diff, diff_moves, evidence, l
 from review.core.attribution import Blame
 from review.services import line_sources
 from review.services.note_files import Note, declaration_entries, read_note, readme_disclosure
-from review.services.origins import LONG_HISTORY, Origins, in_thread
+from review.services.origins import LONG_HISTORY, Origins, blame_files, in_thread
 
 # Files an assistant could have written; past this, the cut says so.
 MAX_BLAMED_FILES = 1000
@@ -403,22 +403,29 @@ def _trace(
     disclosure: attribution.NoteDisclosure,
     head_files: dict[str, gitsafe.FileEntry],
     cut: list[str],
+    why_blame: list[str],
 ) -> tuple[attribution.Blame, dict[str, int]]:
-    """Each traced file's lines: from the replay when it has the file, else blame; and how many lines
-    each file has at HEAD."""
+    """Each traced file's lines: from the replay when it has the file, else blame (in parallel, the row
+    told which files and why); and how many lines each file has at HEAD."""
     blame: attribution.Blame = {}
     head_lines: dict[str, int] = {}
+    to_blame = []
     for path in wanted[:MAX_BLAMED_FILES]:
         if replayed is not None and path in replayed.files:
             blame[path] = replayed.files[path]
             head_lines[path] = len(blame[path])
+        else:
+            to_blame.append(path)
+    if to_blame:
+        why = "; ".join(why_blame) if replayed is None and why_blame else "not in the history's replay"
+        shown = ", ".join(to_blame[:5]) + (f" and {len(to_blame) - 5} more" if len(to_blame) > 5 else "")
+        cut.append(f"line origins from git blame per file for {len(to_blame)} file(s) ({shown}): {why}")
+    for path, found in blame_files(repo, to_blame).items():
+        if isinstance(found, gitsafe.GitSafeError):
+            cut.append(f"{path}: not traced to its commits ({found})")
             continue
-        try:
-            blame[path] = repo.blame("HEAD", path)
-        except gitsafe.GitSafeError as error:
-            cut.append(f"{path}: not traced to its commits ({error})")
-            continue
-        head_lines[path] = len(blame[path])
+        blame[path] = found
+        head_lines[path] = len(found)
     for entry in disclosure.entries:
         if entry.path and entry.path in head_files and entry.path not in head_lines:
             data = repo.show("HEAD", entry.path) or b""
@@ -462,9 +469,7 @@ def analyse(
         commits = repo.commits(limit=gitsafe.MAX_COMMITS) if commits is None else commits
         truncated = len(commits) >= gitsafe.MAX_COMMITS
         cut = _history_cut(repo, commits, truncated)
-        origins.history_read(
-            not truncated and not any(len(c.parents) > 1 for c in commits), len(commits) >= LONG_HISTORY
-        )
+        origins.history_read(not truncated, len(commits) >= LONG_HISTORY)
         sources = _read_sources(repo, commits, base, truncated)
         cut += sources.lines.cut
         # Every line's origin is wanted when there is a starter: a line from it is not the submission's.
@@ -492,7 +497,7 @@ def analyse(
         raise
     wanted = _untraced(wanted, the_diff, head_files, cut)
     replayed = origins.traced(wanted, replayed)
-    blame, head_lines = _trace(repo, wanted, replayed, sources.disclosure, head_files, cut)
+    blame, head_lines = _trace(repo, wanted, replayed, sources.disclosure, head_files, cut, origins.why_blame)
     records = line_sources.records(sources.lines, commits, blame)
     result = attribution.attribute(
         sources.attributions,

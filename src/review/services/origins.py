@@ -1,11 +1,14 @@
 """Where each line of a submission comes from, worked out beside the rest of its reading: the
-history's replay (one `git log -p` stream, core.line_origins) in a thread of its own, so git runs on
-the other core while the notes and the diff are read; or, when nothing could claim a line or the
-history is not linear, which paths each commit changed (one git call) and blame per file later."""
+history's replay (one `git log -p` stream, core.line_origins, merges included) in a thread of its own,
+so git runs on the other core while the notes and the diff are read; when nothing could claim a line,
+which paths each commit changed (one git call). Blame per file is the named fallback: a history past
+the commits read, a replay past its bound, or git failing; then the files are blamed in parallel and
+the row says which and why."""
 
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections.abc import Callable, Iterator
 from concurrent import futures
@@ -21,9 +24,12 @@ T = TypeVar("T")
 LONG_HISTORY = 64
 
 
-def replay_history(repo: gitsafe.SafeRepo, stop: threading.Event) -> line_origins.Replay | None:
+def replay_history(
+    repo: gitsafe.SafeRepo, stop: threading.Event, why: list[str] | None = None
+) -> line_origins.Replay | None:
     """Every line's origin from one `git log -p` stream; None leaves it to blame per file (a replay
-    past its memory bound, git failing, or `stop` set because nothing needs it after all)."""
+    past its memory bound, git failing, or `stop` set because nothing needs it after all), the reason
+    added to `why`."""
 
     def until_stopped(batches: Iterator[list[bytes]]) -> Iterator[list[bytes]]:
         for batch in batches:
@@ -34,7 +40,13 @@ def replay_history(repo: gitsafe.SafeRepo, stop: threading.Event) -> line_origin
     stream = repo.history_patches("HEAD")
     try:
         replayed = line_origins.replay(until_stopped(stream))
-    except (gitsafe.GitSafeError, line_origins.TooLarge):
+    except line_origins.TooLarge:
+        if why is not None:
+            why.append(f"the history's replay held more than {line_origins.MAX_TRACKED_LINES:,} lines at once")
+        return None
+    except gitsafe.GitSafeError as error:
+        if why is not None:
+            why.append(f"git could not write the history's patches ({error})")
         return None
     finally:
         # Stopped early: git is stopped here.
@@ -68,7 +80,8 @@ class Origins:
     is handed out. Which paths each commit touched comes from the replay on its way, else one git call."""
 
     def __init__(self, repo: gitsafe.SafeRepo, start_now: bool = False) -> None:
-        self.repo, self.linear = repo, False
+        self.repo, self.replayable = repo, False
+        self.why_blame: list[str] = []  # why the replay gave way to blame per file
         self.stop = threading.Event()
         # Started before the commits are read when the copy looks long (`looks_long`): git replays the
         # history while they are read and parsed.
@@ -81,11 +94,13 @@ class Origins:
         """Whether the copy holds objects enough for a long history (a commit, a tree and a blob each)."""
         return repo.object_count() >= 3 * LONG_HISTORY
 
-    def history_read(self, linear: bool, long_history: bool) -> None:
-        """The commits are read: a history that is not linear is never replayed (blame per file); a
-        long one is replayed from now on, before that any source could claim a line is known."""
-        self.linear = linear
-        if not linear:
+    def history_read(self, whole: bool, long_history: bool) -> None:
+        """The commits are read: a history not read whole (past gitsafe.MAX_COMMITS) is not replayed
+        (blame per file); a long one is replayed from now on, before that any source could claim a line
+        is known."""
+        self.replayable = whole
+        if not whole:
+            self.why_blame.append(f"the history is past the {gitsafe.MAX_COMMITS:,} commits read")
             self.cancel_replay()
         elif long_history and self.replay is None:
             self.replay = self.start_replay()
@@ -93,11 +108,11 @@ class Origins:
     def start_replay(self) -> Future[line_origins.Replay | None]:
         # Each replay has its own stop: one stopped before never stops the next.
         self.stop = threading.Event()
-        return in_thread(functools.partial(replay_history, self.repo, self.stop), "line-origins")
+        return in_thread(functools.partial(replay_history, self.repo, self.stop, self.why_blame), "line-origins")
 
     def plan(self, may_claim: bool, screen_waits: bool) -> None:
         """The sources are read: whether any could claim a line decides the replay."""
-        self.wanted = self.linear and may_claim
+        self.wanted = self.replayable and may_claim
         if self.replay is not None and not self.wanted:
             self.cancel_replay()
         if self.wanted and self.replay is None and not screen_waits:
@@ -126,8 +141,8 @@ class Origins:
             return replayed
         if self.replay is not None:
             return self.replay.result()
-        if wanted and self.linear:
-            return replay_history(self.repo, threading.Event())
+        if wanted and self.replayable:
+            return replay_history(self.repo, threading.Event(), self.why_blame)
         return replayed
 
     def cancel_replay(self) -> None:
@@ -141,3 +156,21 @@ class Origins:
         self.stop.set()
         running: list[Future] = [f for f in (self.replay, self.changed) if f is not None]
         futures.wait(running)
+
+
+def blame_files(
+    repo: gitsafe.SafeRepo, paths: list[str]
+) -> dict[str, list[line_origins.Origin] | gitsafe.GitSafeError]:
+    """`git blame -M -C -C` of each path, as many at once as there are cores (the fallback when the
+    replay cannot answer): each path's lines, or the error that stopped it."""
+
+    def one(path: str) -> list[line_origins.Origin] | gitsafe.GitSafeError:
+        try:
+            return repo.blame("HEAD", path)
+        except gitsafe.GitSafeError as error:
+            return error
+
+    if len(paths) < 2:
+        return {path: one(path) for path in paths}
+    with futures.ThreadPoolExecutor(max_workers=min(len(paths), os.cpu_count() or 1)) as pool:
+        return dict(zip(paths, pool.map(one, paths)))

@@ -2,9 +2,10 @@
 caches and imports are not the next one's:
 
     python -m review.devtools.bench console COHORT     the console on COHORT: painted, complete (s)
-    python -m review.devtools.bench triage-json COHORT [--no-moves]
+    python -m review.devtools.bench triage-json COHORT [--no-moves] [--blame]
                                         `review triage COHORT --json`: s, peak RSS KiB, exit code
-                                        (--no-moves: the history replay without move detection)
+                                        (--no-moves: the history replay without move detection;
+                                        --blame: line origins from blame per file, the fallback)
     python -m review.devtools.bench clone SUBMISSION    the sanitised clone alone: s
     python -m review.devtools.bench memory-console COHORT DISTINCT REOPEN
                                         the console on COHORT driven through a day's work: RSS per step
@@ -47,6 +48,10 @@ def _triage_json(cohort: str, *options: str) -> None:
         from review.core import line_origins
 
         line_origins.DETECT_MOVES = False
+    if "--blame" in options:  # the replay gives way at once: blame per file, the fallback, is timed
+        from review.core import line_origins
+
+        line_origins.MAX_TRACKED_LINES = 0
 
     sys.argv = ["review", "triage", cohort, "--json"]
     start = time.perf_counter()

@@ -131,7 +131,9 @@ def measure(step: str, quick: bool = False) -> list[Goal]:
     if step == "startup":
         code = startup.startup_benchmark(None, goals=goals)
     elif step == "repo":
-        code = repo.repo_benchmark(1000 if quick else 5000, 20_000 if quick else 100_000, None, False, goals)
+        code = repo.repo_benchmark(
+            1000 if quick else 5000, 20_000 if quick else 100_000, None, False, goals, merges=200 if quick else 1000
+        )
     elif step == "diff":
         code = diff.diff_benchmark(30_000 if quick else 130_000, None, goals)
     elif step == "memory":
