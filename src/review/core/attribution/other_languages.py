@@ -80,20 +80,20 @@ _NAME_END = re.compile(
 # A tool the sentence says was not used, or did not write: "No usé Cursor", "não usei o Copilot",
 # "Je n'ai pas utilisé Copilot", "Ich habe Copilot nicht benutzt", "Claude Code no escribió …".
 NEGATED_USE = re.compile(
-    r"(?<![\w'’-])(?:no|não|nunca|jamás|jamais)\s+(?:\w+\s+){0,2}?(?:usé|utilicé|he usado|he utilizado|usamos|"
+    r"(?<![\w'’-])(?:no|não|nunca|jamás|jamais)\s+(?:\w{1,40}\s{1,5}){0,2}?(?:usé|utilicé|he usado|he utilizado|usamos|"
     r"utilizamos|usei|utilizei|escribió|generó|escreveu|gerou|se usó|se utilizó|foi usado|foi utilizado|fue usado|"
     r"fue utilizado)(?![\w-])|"
     r"n['’](?:ai|avons|a|ont)\s+(?:pas|jamais|rien|point)\s+"
-    r"(?:\w+\s+){0,1}?(?:utilisé|employé|eu recours|écrit|généré)|"
-    r"(?<![\w-])(?:nicht|nie|niemals|keine?n?)\s+(?:\w+\s+){0,1}?(?:benutzt|verwendet|genutzt|eingesetzt|geschrieben|"
-    r"generiert)(?![\w-])|(?<![\w-])(?:schrieb|nutzte|benutzte|verwendete)\s+(?:\w+\s+){0,3}?(?:nicht|nichts|nie)(?![\w-])|"
+    r"(?:\w{1,40}\s{1,5}){0,1}?(?:utilisé|employé|eu recours|écrit|généré)|"
+    r"(?<![\w-])(?:nicht|nie|niemals|keine?n?)\s+(?:\w{1,40}\s{1,5}){0,1}?(?:benutzt|verwendet|genutzt|eingesetzt|geschrieben|"
+    r"generiert)(?![\w-])|(?<![\w-])(?:schrieb|nutzte|benutzte|verwendete)\s+(?:\w{1,40}\s{1,5}){0,3}?(?:nicht|nichts|nie)(?![\w-])|"
     r"(?<![\w'’-])(?:sin|sem|sans|ohne)\s+(?:usar|utilizar|utiliser|l['’]aide|ayuda|ajuda|hilfe)(?![\w-])",
     re.I,
 )
 # No AI at all: "No usé ninguna herramienta de IA", "Não usei nenhuma IA", "Je n'ai utilisé aucune IA",
 # "Ich habe keine KI verwendet", "sin IA", "ohne KI".
 NONE = re.compile(
-    r"(?<![\w'’-])(?:ninguna|ningún|nenhuma|nenhum|aucune?|keine?n?)\s+(?:\w+\s+){0,3}?(?:ia|i\.a\.|ki|llms?|"
+    r"(?<![\w'’-])(?:ninguna|ningún|nenhuma|nenhum|aucune?|keine?n?)\s+(?:\w{1,40}\s{1,5}){0,3}?(?:ia|i\.a\.|ki|llms?|"
     r"inteligencia artificial|inteligência artificial|intelligence artificielle|asistentes?|assistentes?|assistants?)"
     r"(?![\w-])|(?<![\w'’-])(?:sin|sem|sans|ohne)\s+(?:(?:la|a|l['’]|die)\s*)?(?:ia|i\.a\.|ki)(?![\w-])",
     re.I,
