@@ -210,7 +210,7 @@ def test_no_pattern_of_the_attribution_parsers_nests_unbounded_repeats():
 
     assert _nested_repeats(_parser.parse(r"(?:\s+\w)*x")) and not _nested_repeats(_parser.parse(r"(?:\s{1,5}\w){0,3}x"))
     offenders = []
-    modules = ("trailers", "tools", "names", "note", "sentences", "other_languages", "git_ai", "records", "merge")
+    modules = ("trailers", "tools", "names", "note", "sentences", "languages", "git_ai", "records", "merge")
     for name in (*modules, "agent_trace"):
         module = importlib.import_module(f"review.core.attribution.{name}")
         for attribute, value in vars(module).items():

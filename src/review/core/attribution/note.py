@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from review.core.attribution import other_languages
+from review.core.attribution.languages import word_set, words
 from review.core.attribution.names import who_is
 from review.core.attribution.note_blocks import Block, blocks, plain
-from review.core.attribution.sentences import Writer, disclosed_writer
+from review.core.attribution.sentences import CLAUSES, NONE_USED, WRITING, Writer, denies_use, disclosed_writer
 from review.core.attribution.tools import tool_in_text
 
 HUMAN = None  # a span's tool when a person wrote it
@@ -43,36 +43,14 @@ _WHOLE_FILE = re.compile(
 _COMMIT = re.compile(r"^commit\s+`?(?P<sha>[0-9a-fA-F]{6,40})`?", re.I)
 _WHO = re.compile(r"^\s*(?:[—–=:]+>?|-{1,2}>?|\bby\b|\bfrom\b|\bwritten by\b)?", re.I)
 _HUMAN_WORDS = re.compile(r"\b(me|mine|myself|i|human|by hand|hand[- ]written|the candidate|author)\b", re.I)
-_NONE = re.compile(
-    r"^(?:ai(?: use)?:\s*)?(?:none|no|n/?a|nothing)\b|\bno (?:ai|assistants?|llms?|tools?|ai tools?)\b(?! other)|"
-    r"\bdid(?: not|n't) use (?:any )?(?:ai|assistants?|llms?|tools|copilot|chatgpt)|"
-    r"\bwithout (?:any )?(?:ai|assistants?)|"
-    r"\bwrote (?:this|it|everything|all of it) (?:myself|by hand)",
-    re.I,
-)
-
-
-# A tool the candidate says they did not use ("I did not use Copilot", "Cursor was not used", "Claude
-# Code did not write it") is named, not disclosed.
-_NEGATED_USE = re.compile(
-    r"(?<![\w-])(?:(?:did|do|does|have|had)(?:\s+not|n't)|never|(?:was|were)(?:\s+not|n't))\s+"
-    r"(?:use|used|ask|asked|need|needed|rely|relied|touch|touched|involve|involved|write|wrote|"
-    r"written|generate|generated)(?![\w-])",
-    re.I,
-)
-
-
-def _denies_use(sentence: str) -> bool:
-    """The sentence says a tool was not used or did not write, in English or the other four languages."""
-    return bool(_NEGATED_USE.search(sentence) or other_languages.NEGATED_USE.search(sentence))
 
 
 def affirmed_tool(text: str) -> str | None:
     """The first tool a sentence of `text` names, sentences that deny using one left out."""
     for sentence in _SENTENCE.split(text):
         # Clause by clause: "No usé Cursor, pero Claude Code escribió …" affirms Claude Code.
-        for clause in other_languages.CLAUSES.split(sentence):
-            named = None if _denies_use(clause) else tool_in_text(clause)
+        for clause in CLAUSES.split(sentence):
+            named = None if denies_use(clause) else tool_in_text(clause)
             if named:
                 return named
     return None
@@ -165,7 +143,7 @@ def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
         if whole:
             who, tool = _who(rest[whole.end() :])
             return NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool)
-    if (_NONE.search(text) or other_languages.NONE.search(text)) and not affirmed_tool(text):
+    if NONE_USED.search(text) and not affirmed_tool(text):
         return NoteEntry(line_no, raw, "none")
     return NoteEntry(line_no, raw, "prose", tool=None, who="")
 
@@ -205,12 +183,16 @@ def _file_in(text: str) -> _Found | None:
 # "lines 12-30 of", and as candidates write it in their own language ("las líneas 1-10 de", "les lignes
 # 1 à 10 de", "die Zeilen 1-10 von").
 _LINES_OF = re.compile(
-    r"\b(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?|righe|riga)\s+(?P<a>\d+)"
-    r"(?:\s*(?:[-–—]|to|a|à|bis)\s*(?P<b>\d+))?\s+(?:of|in|de|da|do|del|von|der|di|della)\s+",
+    r"\b"
+    + words("lines")
+    + r"\s+(?P<a>\d+)(?:\s*(?:[-–—]|"
+    + words("to")
+    + r")\s*(?P<b>\d+))?\s+"
+    + words("of")
+    + r"\s+",
     re.I,
 )
 _WHOLE_OF = re.compile(r"\b(?:all|the whole|the entire|entirely|whole|every line)\b(?:\s+of)?", re.I)
-_WROTE = re.compile(r"\b(?:wrote|written|generated|produced|drafted|created|implemented|authored)\b", re.I)
 _SUBJECT = re.compile(r"\bcommit\s+[\"“'](?P<subject>[^\"”']{3,200})[\"”']", re.I)
 _SYMBOL = re.compile(r"`(?P<quoted>[A-Za-z_$][\w$]{2,80})(?:\(\))?`|\b(?P<called>[A-Za-z_$][\w$]{2,80})\(\)")
 _TESTS = re.compile(r"\b(?:the|my|all(?: of)? the)\s+tests?\b", re.I)
@@ -250,20 +232,6 @@ def _but_for(
     ]
 
 
-def _writer_of(sentence: str, in_section: bool) -> Writer | None:
-    """Who the sentence says wrote something: read whole, then clause by clause ("I did not use
-    Copilot, Claude Code wrote checkout.mjs" names Claude Code), then in the other four languages."""
-    found = disclosed_writer(sentence, in_section)
-    if found is not None:
-        return found
-    clauses = other_languages.CLAUSES.split(sentence)
-    for clause in clauses if len(clauses) > 1 else []:
-        found = disclosed_writer(clause, in_section)
-        if found and found.tool and not _denies_use(clause):
-            return found
-    return other_languages.writer_abroad(sentence, in_section)
-
-
 def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True) -> list[NoteEntry]:
     """Prose, sentence by sentence: "Claude Code wrote checkout.mjs.", "I used aider for all of
     checkout.mjs.", "lines 12–30 of checkout.mjs are Copilot's", "Codex wrote the first draft
@@ -276,9 +244,9 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
     for sentence in _SENTENCE.split(text):
         if len(sentence) > MAX_NOTE_LINE:
             continue
-        writer = _writer_of(sentence, in_section)
+        writer = disclosed_writer(sentence, in_section)
         if writer is None and in_section:
-            named = None if _denies_use(sentence) else tool_in_text(sentence)
+            named = None if denies_use(sentence) else tool_in_text(sentence)
             if named or _HUMAN_WORDS.search(sentence):
                 writer = Writer(named or "me", named)
         if writer is None:
@@ -330,13 +298,9 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
                     tool=tool,
                 )
             )
-        elif (
-            path
-            and (_WHOLE_OF.search(sentence) or _WROTE.search(sentence) or other_languages.WRITING.search(sentence))
-            and tool
-        ):
+        elif path and (_WHOLE_OF.search(sentence) or WRITING.search(sentence)) and tool:
             found.append(NoteEntry(line_no, raw, "file", path=path.path, who=who, tool=tool))
-        elif _TESTS.search(sentence) and tool and _WROTE.search(sentence):
+        elif _TESTS.search(sentence) and tool and WRITING.search(sentence):
             found.append(NoteEntry(line_no, raw, "tests", who=who, tool=tool))
         elif (symbol := _SYMBOL.search(sentence)) and not path:
             # "Copilot wrote `backoff()`": the function's lines, found in the diff by the analysis.
@@ -354,67 +318,11 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
 # AI word with a word of use ("Tools used"); or AI words alone, one of them AI itself ("AI",
 # "Assistants", "AI tools"; not "Tools").
 # Candidates write in their own language too: "Uso de IA", "KI-Nutzung", "Utilisation de l'IA".
-_DISCLOSURE_WORD = re.compile(
-    r"disclos|provenance|authorship|\bwho wrote\b|\bai[- ]declaration\b|divulgaci|"
-    r"d[ée]claration|declaraci|offenlegung",
-    re.I,
-)
-_AI_CORE = re.compile(r"^(?:ai|a\.i\.|llms?|genai|assistan\w*|ia|i\.a\.|ki)$", re.I)
-_AI_WORD = re.compile(
-    r"^(?:ai|a\.i\.|ia|i\.a\.|ki|llms?|genai|generative|assistan\w*|agents?|models?|tools?|copilot|chatgpt|"
-    r"coding|code|machine|learning|language|large)$",
-    re.I,
-)
-_USE_WORD = re.compile(
-    r"^(?:use[ds]?|usage|using|help(?:ed)?|assist\w*|generat\w*|written|wrote|involvement|involved|"
-    r"declared|statement|policy|usos?|utili[sz]\w*|nutzung|verwendung|einsatz|emploi|empleo)$",
-    re.I,
-)
-_TITLE_FILLER = {
-    "of",
-    "the",
-    "my",
-    "and",
-    "&",
-    "/",
-    "on",
-    "in",
-    "for",
-    "a",
-    "an",
-    "i",
-    "how",
-    "what",
-    "which",
-    "this",
-    "work",
-    "submission",
-    "note",
-    "notes",
-    "about",
-    "de",
-    "del",
-    "la",
-    "le",
-    "l",
-    "les",
-    "el",
-    "los",
-    "las",
-    "d",
-    "da",
-    "do",
-    "della",
-    "des",
-    "der",
-    "die",
-    "das",
-    "von",
-    "y",
-    "et",
-    "e",
-    "und",
-}
+_DISCLOSURE_WORD = re.compile(words("disclosure_words"), re.I)
+_AI_CORE = re.compile(words("ai_core"), re.I)
+_AI_WORD = re.compile(words("ai_core") + "|" + words("ai_words"), re.I)
+_USE_WORD = re.compile(words("use_words"), re.I)
+_TITLE_FILLER = word_set("title_filler")
 
 
 def _is_disclosure_title(title: str) -> bool:
@@ -423,10 +331,12 @@ def _is_disclosure_title(title: str) -> bool:
         return True
     # "KI-Nutzung", "AI-generated code": the words a hyphen joins, each.
     words = [w for w in re.split(r"[^\w.&/]+|(?<=\w)-(?=\w)", text.lower()) if w and w not in _TITLE_FILLER]
-    ai = [w for w in words if _AI_WORD.match(w) or tool_in_text(w)]
+    ai = [w for w in words if _AI_WORD.fullmatch(w) or tool_in_text(w)]
     if not ai:
         return False
-    return any(_USE_WORD.match(w) for w in words) or (len(ai) == len(words) and any(_AI_CORE.match(w) for w in ai))
+    return any(_USE_WORD.fullmatch(w) for w in words) or (
+        len(ai) == len(words) and any(_AI_CORE.fullmatch(w) for w in ai)
+    )
 
 
 _SPAN_CELL = re.compile(r"(?:lines?\s+)?L?\d+(?:\s*(?:[-–—]|to)\s*L?\d+)?|all|whole(?: file)?|entire(?: file)?", re.I)
