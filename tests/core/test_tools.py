@@ -27,14 +27,14 @@ PERSON = ("Pat Doe", "pat@example.com")
 
 def test_each_name_is_one_row():
     names = [t.name for t in TOOLS]
-    spellings = [s for t in TOOLS for s in (t.name.lower(), *t.aliases)]
+    spellings = [s for t in TOOLS for s in (t.name.lower(), *t.each("aliases"))]
     assert len(set(names)) == len(names) and len(set(spellings)) == len(spellings)
 
 
 @ROWS
 def test_a_row_is_reachable_by_its_name_and_each_alias(tool: Tool):
     assert is_known_tool(tool.name)
-    for spelling in (tool.name, *tool.aliases):
+    for spelling in (tool.name, *tool.each("aliases")):
         assert canonical_tool(spelling) == tool.name, spelling
         assert canonical_tool(spelling.upper() + " 1.2") == tool.name, spelling
         assert who_is(spelling).tool == tool.name, spelling
@@ -42,26 +42,26 @@ def test_a_row_is_reachable_by_its_name_and_each_alias(tool: Tool):
 
 @ROWS
 def test_a_row_is_reachable_by_each_email(tool: Tool):
-    for email in tool.emails:
+    for email in (e for e in tool.each("emails") if not e.startswith("+")):
         assert match_identity("Some Name", email)[0] is tool  # type: ignore[index]
-    for suffix in tool.email_suffixes:
+    for suffix in (e for e in tool.each("emails") if e.startswith("+")):
         assert match_identity("some-bot", "41898282" + suffix)[0] is tool  # type: ignore[index]
         assert who_is(f"some-bot <41898282{suffix}>").tool == tool.name
 
 
 @ROWS
 def test_a_row_is_reachable_by_its_name_at_its_vendor_and_not_at_a_personal_address(tool: Tool):
-    spelling = next((s for s in (*tool.aliases, tool.name.lower()) if " " not in s), None)
+    spelling = next((s for s in (*tool.each("aliases"), tool.name.lower()) if " " not in s), None)
     if spelling is None or not tool.domains:
         return
-    for domain in tool.domains:
+    for domain in tool.each("domains"):
         assert who_is(f"{spelling.title()} <{spelling}@{domain}>").tool == tool.name, domain
     assert who_is(f"{spelling.title()} <{spelling}@example.org>").kind != "tool"
 
 
 @ROWS
 def test_a_row_is_reachable_by_its_session_trailer_and_its_footer(tool: Tool):
-    for key in tool.sessions:
+    for key in tool.each("sessions"):
         found = commit_signals("a" * 40, f"Change\n\n{key.title()}: 0a1b2c\n", PERSON, PERSON)
         assert [s.tool for s in found.signals] == [tool.name], key
     if tool.footer:

@@ -27,53 +27,12 @@ from review.core.attribution.tools import (
     written_name,
 )
 
-_PARTICLES = {
-    "van",
-    "von",
-    "de",
-    "der",
-    "den",
-    "da",
-    "di",
-    "du",
-    "le",
-    "la",
-    "del",
-    "della",
-    "bin",
-    "al",
-    "ibn",
-    "dos",
-    "das",
-    "y",
-    "ter",
-    "ten",
-}
+_PARTICLES = frozenset("van von de der den da di du le la del della bin al ibn dos das y ter ten".split())
 # Words no person's name holds, though a tool's may: they keep "Cursor Agent" or "Claude Sonnet" a tool.
-_TOOLISH = {
-    "agent",
-    "bot",
-    "ai",
-    "code",
-    "assistant",
-    "copilot",
-    "model",
-    "llm",
-    "gpt",
-    "chat",
-    "coder",
-    "cli",
-    "opus",
-    "sonnet",
-    "haiku",
-    "pilot",
-    "autopilot",
-    "studio",
-    "ide",
-    "cloud",
-    "labs",
-    "app",
-}
+_TOOLISH = frozenset(
+    "agent bot ai code assistant copilot model llm gpt chat coder cli opus sonnet haiku pilot autopilot studio ide "
+    "cloud labs app".split()
+)
 _PERSON_WORDS = re.compile(
     r"^(?:me|i|myself|we|us|ourselves|mine|the candidate|the author|human|a human|by hand|"
     r"hand[- ]written|handwritten|manual(?:ly)?|myself, by hand)$",
@@ -87,21 +46,9 @@ _PRODUCT_PART = re.compile(r"[A-Za-z0-9]+")
 _REMARK = re.compile(r"\s*[(,—–]")
 
 # Local parts of addresses people do not write from: a vendor's service address.
-_SERVICE_LOCAL = {
-    "noreply",
-    "no-reply",
-    "no_reply",
-    "donotreply",
-    "do-not-reply",
-    "help",
-    "support",
-    "bot",
-    "agent",
-    "ai",
-    "assistant",
-    "bots",
-    "automation",
-}
+_SERVICE_LOCAL = frozenset(
+    "noreply no-reply no_reply donotreply do-not-reply help support bot agent ai assistant bots automation".split()
+)
 
 # Automation that commits but writes no code of its own invention: dependency updates, CI fixes,
 # translations, formatting. Their service addresses name no assistant.

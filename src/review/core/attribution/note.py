@@ -126,19 +126,7 @@ def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
         for form in _RANGE_FORMS:
             match = form.match(rest)
             if match:
-                start = int(match["a"])
-                end = int(match["b"]) if match["b"] else start
-                who, tool = _who(rest[match.end() :])
-                return NoteEntry(
-                    line_no,
-                    raw,
-                    "range",
-                    path=path["path"],
-                    start=min(start, end),
-                    end=max(start, end),
-                    who=who,
-                    tool=tool,
-                )
+                return _range(line_no, raw, path["path"], match, *_who(rest[match.end() :]))
         whole = _WHOLE_FILE.match(rest)
         if whole:
             who, tool = _who(rest[whole.end() :])
@@ -204,32 +192,23 @@ _EXCEPT = re.compile(
 )
 
 
+def _range(line_no: int, raw: str, path: str, span: re.Match[str], who: str, tool: str | None) -> NoteEntry:
+    """A range entry from a match of its first line `a` and, when it names one, its last `b`: in order."""
+    first, last = int(span["a"]), int(span["b"] or span["a"])
+    return NoteEntry(line_no, raw, "range", path, min(first, last), max(first, last), who=who, tool=tool)
+
+
 def _but_for(
     line_no: int, raw: str, path: str, lines: re.Match[str] | None, excepted: re.Match[str], who: str, tool: str
 ) -> list[NoteEntry]:
     """The tool's file (or lines), then the lines the sentence leaves out as not the tool's: an entry
     after another wins on the lines both name."""
-    if lines:
-        first, last = int(lines["a"]), int(lines["b"] or lines["a"])
-        claimed = NoteEntry(
-            line_no, raw, "range", path=path, start=min(first, last), end=max(first, last), who=who, tool=tool
-        )
-    else:
-        claimed = NoteEntry(line_no, raw, "file", path=path, who=who, tool=tool)
-    start, end = int(excepted["a"]), int(excepted["b"] or excepted["a"])
-    return [
-        claimed,
-        NoteEntry(
-            line_no,
-            raw,
-            "range",
-            path=path,
-            start=min(start, end),
-            end=max(start, end),
-            who=f"not {tool} (excepted)",
-            tool=None,
-        ),
-    ]
+    claimed = (
+        _range(line_no, raw, path, lines, who, tool)
+        if lines
+        else NoteEntry(line_no, raw, "file", path, who=who, tool=tool)
+    )
+    return [claimed, _range(line_no, raw, path, excepted, f"not {tool} (excepted)", None)]
 
 
 def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True) -> list[NoteEntry]:
@@ -270,34 +249,8 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
             rest = sentence[path.end :]
             after = next((m for form in _RANGE_FORMS if (m := form.match(rest))), None)
-        if lines and path:
-            start, end = int(lines["a"]), int(lines["b"] or lines["a"])
-            found.append(
-                NoteEntry(
-                    line_no,
-                    raw,
-                    "range",
-                    path=path.path,
-                    start=min(start, end),
-                    end=max(start, end),
-                    who=who,
-                    tool=tool,
-                )
-            )
-        elif path and after:
-            start, end = int(after["a"]), int(after["b"] or after["a"])
-            found.append(
-                NoteEntry(
-                    line_no,
-                    raw,
-                    "range",
-                    path=path.path,
-                    start=min(start, end),
-                    end=max(start, end),
-                    who=who,
-                    tool=tool,
-                )
-            )
+        if path and (lines or after):
+            found.append(_range(line_no, raw, path.path, lines or after, who, tool))  # type: ignore[arg-type]
         elif path and (_WHOLE_OF.search(sentence) or WRITING.search(sentence)) and tool:
             found.append(NoteEntry(line_no, raw, "file", path=path.path, who=who, tool=tool))
         elif _TESTS.search(sentence) and tool and WRITING.search(sentence):

@@ -15,19 +15,22 @@ from review.core.text import visible
 
 @dataclass(frozen=True)
 class Tool:
-    """One assistant and every form a source names it by. Adding a tool is adding a row to TOOLS."""
+    """One assistant and every form a source names it by. Adding a tool is adding a row to TOOLS.
+    Lists are written `a|b`; patterns are regular expressions, matched case-insensitively."""
 
     name: str  # the one name shown
-    aliases: tuple[str, ...] = ()  # spellings that are this tool, lower-case ("claude-code"); its name is one too
-    words: str = ""  # a regex naming it inside free text ("uses copilot for tests"), matched as a whole word
-    identity: str = ""  # a regex for a commit's *whole* author name; the model, when present, in group "model"
-    emails: tuple[str, ...] = ()  # exact, lower-case
-    email_suffixes: tuple[str, ...] = ()  # GitHub noreply form: the numeric id is stable, match by suffix
-    domains: tuple[str, ...] = ()  # its vendor's: the tool's own name at one of these is the tool
-    sessions: tuple[str, ...] = ()  # trailer keys only its sessions write ("Claude-Session")
+    aliases: str = ""  # spellings that are this tool, lower-case ("claude-code"); its name is one too
+    words: str = ""  # a pattern naming it inside free text ("uses copilot for tests"), as a whole word
+    identity: str = ""  # a pattern for a commit's *whole* author name; the model, when present, in group "model"
+    emails: str = ""  # exact, lower-case; "+…" a GitHub noreply suffix (the numeric id before it varies)
+    domains: str = ""  # its vendor's: the tool's own name at one of these is the tool
+    sessions: str = ""  # trailer keys only its sessions write ("Claude-Session")
     footer: str = ""  # its name in a "Generated with …"/"Made with …" footer that carries no link
-    models: str = ""  # a regex for the model names its vendor writes alone ("claude-3-5-sonnet")
+    models: str = ""  # a pattern for the model names its vendor writes alone ("claude-3-5-sonnet")
     given_name: str = ""  # a word of its name that is also a person's first name ("Claude Martin")
+
+    def each(self, field: str) -> list[str]:
+        return [item for item in getattr(self, field).split("|") if item]
 
 
 # Order matters for text: a tool before the models it hosts ("Copilot (Claude Opus 4.6)" is Copilot,
@@ -35,180 +38,167 @@ class Tool:
 TOOLS: tuple[Tool, ...] = (
     Tool(
         "GitHub Copilot",
-        (
-            "copilot",
-            "copilot chat",
-            "copilot-agent",
-            "github-copilot",
-            "copilot cli",
-            "github copilot cli",
-            "copilot-cli",
-        ),
-        r"copilot",
-        r"(?:github )?copilot(?: autofix powered by ai)?|copilot-swe-agent\[bot\]",
-        ("copilot@github.com",),
-        ("+copilot@users.noreply.github.com",),
-        ("github.com",),
-        ("agent-logs-url",),
-        "copilot",
+        aliases="copilot|copilot chat|copilot-agent|github-copilot|copilot cli|github copilot cli|copilot-cli",
+        words="copilot",
+        identity=r"(?:github )?copilot(?: autofix powered by ai)?|copilot-swe-agent\[bot\]",
+        emails="copilot@github.com|+copilot@users.noreply.github.com",
+        domains="github.com",
+        sessions="agent-logs-url",
+        footer="copilot",
     ),
     Tool(
         "OpenAI Codex",
-        ("codex", "codex cli", "codex-cli", "openai-codex", "openai codex cli"),
-        r"codex",
-        r"(?:openai )?codex(?: cli)?(?: \((?P<model>[^)]*)\))?|chatgpt-codex-connector\[bot\]",
-        ("noreply@openai.com", "codex@openai.com"),
-        ("+chatgpt-codex-connector[bot]@users.noreply.github.com", "+codex@users.noreply.github.com"),
-        ("openai.com",),
-        ("codex-session",),
-        "codex",
-        r"codex-[\w.-]+",
+        aliases="codex|codex cli|codex-cli|openai-codex|openai codex cli",
+        words="codex",
+        identity=r"(?:openai )?codex(?: cli)?(?: \((?P<model>[^)]*)\))?|chatgpt-codex-connector\[bot\]",
+        emails="noreply@openai.com|codex@openai.com|+chatgpt-codex-connector[bot]@users.noreply.github.com|"
+        "+codex@users.noreply.github.com",
+        domains="openai.com",
+        sessions="codex-session",
+        footer="codex",
+        models=r"codex-[\w.-]+",
     ),
     Tool(
         "Cursor",
-        ("cursor agent", "cursor-agent"),
-        r"cursor",
-        r"cursor(?: agent)?",
-        ("cursoragent@cursor.com",),
-        ("+cursor[bot]@users.noreply.github.com",),
-        ("cursor.com", "cursor.sh"),
-        ("cursor-session",),
-        "cursor",
+        aliases="cursor agent|cursor-agent",
+        words="cursor",
+        identity="cursor(?: agent)?",
+        emails="cursoragent@cursor.com|+cursor[bot]@users.noreply.github.com",
+        domains="cursor.com|cursor.sh",
+        sessions="cursor-session",
+        footer="cursor",
     ),
     Tool(
         "Aider",
-        (),
-        r"aider",
-        r"aider \((?P<model>[^)]*)\)",
-        ("aider@aider.chat", "noreply@aider.chat", "noreply@aider.dev"),
-        domains=("aider.chat", "aider.dev"),
+        words="aider",
+        identity=r"aider \((?P<model>[^)]*)\)",
+        emails="aider@aider.chat|noreply@aider.chat|noreply@aider.dev",
+        domains="aider.chat|aider.dev",
         footer="aider",
     ),
     Tool(
         "Windsurf",
-        ("codeium",),
-        r"windsurf|codeium",
-        r"windsurf|codeium",
-        ("noreply@windsurf.com", "noreply@codeium.com"),
-        domains=("windsurf.com", "codeium.com"),
+        aliases="codeium",
+        words="windsurf|codeium",
+        identity="windsurf|codeium",
+        emails="noreply@windsurf.com|noreply@codeium.com",
+        domains="windsurf.com|codeium.com",
         footer="windsurf",
     ),
     Tool(
         "Devin",
-        (),
-        r"devin",
-        r"devin(?:-ai-integration\[bot\])?",
-        email_suffixes=("+devin-ai-integration[bot]@users.noreply.github.com",),
-        domains=("devin.ai", "cognition.ai"),
+        words="devin",
+        identity=r"devin(?:-ai-integration\[bot\])?",
+        emails="+devin-ai-integration[bot]@users.noreply.github.com",
+        domains="devin.ai|cognition.ai",
         footer="devin",
         given_name="devin",
     ),
     Tool(
-        "OpenCode", (), r"opencode", r"opencode", ("noreply@opencode.ai",), domains=("opencode.ai",), footer="opencode"
+        "OpenCode",
+        words="opencode",
+        identity="opencode",
+        emails="noreply@opencode.ai",
+        domains="opencode.ai",
+        footer="opencode",
     ),
     Tool(
         "Qwen Code",
-        ("qwen", "qwen-coder"),
-        r"qwen",
-        r"qwen-coder",
-        ("qwen-coder@alibabacloud.com",),
-        domains=("alibabacloud.com",),
+        aliases="qwen|qwen-coder",
+        words="qwen",
+        identity="qwen-coder",
+        emails="qwen-coder@alibabacloud.com",
+        domains="alibabacloud.com",
         models=r"qwen\d?-[\w.-]+",
     ),
     Tool(
         "Jules",
-        (),
-        r"jules",
-        r"google-labs-jules\[bot\]",
-        email_suffixes=("+google-labs-jules[bot]@users.noreply.github.com",),
+        words="jules",
+        identity=r"google-labs-jules\[bot\]",
+        emails="+google-labs-jules[bot]@users.noreply.github.com",
         given_name="jules",
     ),
     Tool(
         "Firebender",
-        (),
-        r"firebender",
-        r"firebender",
-        ("help@firebender.com",),
-        domains=("firebender.com",),
+        words="firebender",
+        identity="firebender",
+        emails="help@firebender.com",
+        domains="firebender.com",
         footer="firebender",
     ),
     Tool(
         "Factory Droid",
-        ("droid", "factory-droid"),
-        r"factory\s*droid|factory-droid",
-        r"factory-droid\[bot\]|droid",
-        email_suffixes=("+factory-droid[bot]@users.noreply.github.com",),
-        domains=("factory.ai",),
+        aliases="droid|factory-droid",
+        words=r"factory\s*droid|factory-droid",
+        identity=r"factory-droid\[bot\]|droid",
+        emails="+factory-droid[bot]@users.noreply.github.com",
+        domains="factory.ai",
     ),
     Tool(
         "Amazon Q Developer",
-        ("kiro", "amazon q"),
-        r"amazon\s*q|kiro",
-        r"amazon-q-developer\[bot\]",
-        email_suffixes=("+amazon-q-developer[bot]@users.noreply.github.com",),
-        domains=("amazon.com",),
+        aliases="kiro|amazon q",
+        words=r"amazon\s*q|kiro",
+        identity=r"amazon-q-developer\[bot\]",
+        emails="+amazon-q-developer[bot]@users.noreply.github.com",
+        domains="amazon.com",
     ),
-    Tool("Tabnine", (), r"tabnine", domains=("tabnine.com",)),
+    Tool("Tabnine", words="tabnine", domains="tabnine.com"),
     # "Cody" alone is also a person's name: only the whole product name is an alias.
-    Tool("Sourcegraph Cody", (), r"sourcegraph\s*cody", domains=("sourcegraph.com",)),
-    Tool("JetBrains AI Assistant", ("jetbrains ai",), r"jetbrains\s*ai(?:\s*assistant)?"),
-    Tool("Augment Code", ("augment",), r"augment\s*code"),
-    Tool("Supermaven", (), r"supermaven"),
-    Tool("Qodo", (), r"qodo"),
+    Tool("Sourcegraph Cody", words=r"sourcegraph\s*cody", domains="sourcegraph.com"),
+    Tool("JetBrains AI Assistant", aliases="jetbrains ai", words=r"jetbrains\s*ai(?:\s*assistant)?"),
+    Tool("Augment Code", aliases="augment", words=r"augment\s*code"),
+    Tool("Supermaven", words="supermaven"),
+    Tool("Qodo", words="qodo"),
     Tool(
         "Claude Code",
-        ("claude", "claude-code", "claude_code"),
-        r"claude\s*code|claude",
-        r"claude(?: code)?|claude (?P<model>(?:opus|sonnet|haiku|fable)\b.*|\d.*)|claude\[bot\]",
-        ("noreply@anthropic.com", "claude-code@anthropic.com"),
-        ("+claude[bot]@users.noreply.github.com",),
-        ("anthropic.com",),
-        ("claude-session",),
-        "claude code",
-        r"claude-[\w.-]+|(?:opus|sonnet|haiku)-?\d[\w.-]*",
-        "claude",
+        aliases="claude|claude-code|claude_code",
+        words=r"claude\s*code|claude",
+        identity=r"claude(?: code)?|claude (?P<model>(?:opus|sonnet|haiku|fable)\b.*|\d.*)|claude\[bot\]",
+        emails="noreply@anthropic.com|claude-code@anthropic.com|+claude[bot]@users.noreply.github.com",
+        domains="anthropic.com",
+        sessions="claude-session",
+        footer="claude code",
+        models=r"claude-[\w.-]+|(?:opus|sonnet|haiku)-?\d[\w.-]*",
+        given_name="claude",
     ),
     Tool(
         "ChatGPT",
-        (),
-        r"chatgpt|gpt-?\d|openai",
+        words=r"chatgpt|gpt-?\d|openai",
         models=r"o[1-9](?:-[a-z]+)?|gpt-?\d[\w.-]*|gpt-?4o[\w.-]*|chatgpt-[\w.-]+",
     ),
-    Tool("Gemini", (), r"gemini", domains=("google.com",), models=r"gemini-[\w.-]+"),
-    Tool("DeepSeek", (), r"deepseek", domains=("deepseek.com",), models=r"deepseek-[\w.-]+"),
+    Tool("Gemini", words="gemini", domains="google.com", models=r"gemini-[\w.-]+"),
+    Tool("DeepSeek", words="deepseek", domains="deepseek.com", models=r"deepseek-[\w.-]+"),
     Tool(
         "Mistral",
-        (),
-        r"mistral|codestral",
-        domains=("mistral.ai",),
+        words="mistral|codestral",
+        domains="mistral.ai",
         models=r"(?:mistral|codestral|devstral|mixtral)-[\w.-]+",
     ),
-    Tool("an LLM (unnamed)", ("llm",), r"llm|large language model|chatbot"),
-    Tool("Gemini CLI", ("gemini-cli",)),
+    Tool("an LLM (unnamed)", aliases="llm", words="llm|large language model|chatbot"),
+    Tool("Gemini CLI", aliases="gemini-cli"),
     Tool(
         "Gemini Code Assist",
         identity=r"gemini-code-assist\[bot\]",
-        email_suffixes=("+gemini-code-assist[bot]@users.noreply.github.com",),
+        emails="+gemini-code-assist[bot]@users.noreply.github.com",
     ),
     Tool(
         "Amp",
-        identity=r"amp",
-        emails=("amp@ampcode.com",),
-        domains=("ampcode.com",),
-        sessions=("amp-thread-id",),
+        identity="amp",
+        emails="amp@ampcode.com",
+        domains="ampcode.com",
+        sessions="amp-thread-id",
         footer="amp",
         given_name="amp",
     ),
     Tool(
         "Junie",
         identity=r"junie|jetbrains-junie\[bot\]",
-        emails=("junie@jetbrains.com",),
-        email_suffixes=("+jetbrains-junie[bot]@users.noreply.github.com",),
-        domains=("jetbrains.com",),
+        emails="junie@jetbrains.com|+jetbrains-junie[bot]@users.noreply.github.com",
+        domains="jetbrains.com",
         footer="junie",
         given_name="junie",
     ),
-    Tool("Replit Agent", domains=("replit.com",), sessions=("replit-commit-author",)),
+    Tool("Replit Agent", domains="replit.com", sessions="replit-commit-author"),
     Tool("Continue"),
     Tool("Pi", given_name="pi"),
     Tool("Cline"),
@@ -224,12 +214,14 @@ _OTHER_MODELS = (
 # --------------------------------------------------------------------------- lookups, built from TOOLS
 
 # One name per tool, whatever the source calls it (git-ai's agent ids, trailers, notes).
-ALIASES = {alias: tool.name for tool in TOOLS for alias in (tool.name.lower(), *tool.aliases)}
-VENDOR_DOMAINS = frozenset(domain for tool in TOOLS for domain in tool.domains)
+ALIASES = {alias: tool.name for tool in TOOLS for alias in (tool.name.lower(), *tool.each("aliases"))}
+VENDOR_DOMAINS = frozenset(domain for tool in TOOLS for domain in tool.each("domains"))
 GIVEN_NAMES = frozenset(tool.given_name for tool in TOOLS if tool.given_name)
 # The trailer key a tool's sessions write → that tool.
-SESSION_KEYS = {key: tool.name for tool in TOOLS for key in tool.sessions}
+SESSION_KEYS = {key: tool.name for tool in TOOLS for key in tool.each("sessions")}
 FOOTER_NAMES = tuple(tool.footer for tool in TOOLS if tool.footer)
+_EMAILS = {email: tool for tool in TOOLS for email in tool.each("emails") if not email.startswith("+")}
+_EMAIL_SUFFIXES = tuple((email, tool) for tool in TOOLS for email in tool.each("emails") if email.startswith("+"))
 _WORDS = tuple(
     (re.compile(rf"(?<![A-Za-z])(?:{tool.words})(?![A-Za-z])", re.I), tool.name) for tool in TOOLS if tool.words
 )
@@ -266,9 +258,9 @@ def match_identity(name: str, email: str) -> tuple[Tool, str | None] | None:
         return None  # no agent signs with a kilobyte of name; and the patterns only see short text
     email_l = email.strip().lower()
     name_s = name.strip()
-    for tool in TOOLS:
-        if email_l and (email_l in tool.emails or any(email_l.endswith(s) for s in tool.email_suffixes)):
-            return tool, _model_from_name(tool, name_s)
+    tool = _EMAILS.get(email_l) or next((t for suffix, t in _EMAIL_SUFFIXES if email_l.endswith(suffix)), None)
+    if email_l and tool:
+        return tool, _model_from_name(tool, name_s)
     for pattern, tool in _IDENTITIES:
         if pattern.fullmatch(name_s):
             if email_l and not _email_could_be_bot(email_l):
