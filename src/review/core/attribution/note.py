@@ -19,7 +19,7 @@ from review.core.attribution.languages import word_set, words
 from review.core.attribution.names import who_is
 from review.core.attribution.note_blocks import Block, blocks, plain
 from review.core.attribution.sentences import CLAUSES, NONE_USED, WRITING, Writer, denies_use, disclosed_writer
-from review.core.attribution.tools import tool_in_text
+from review.core.attribution.tools import is_known_tool, is_model_name, tool_in_text
 
 HUMAN = None  # a span's tool when a person wrote it
 
@@ -110,7 +110,17 @@ def _who(text: str) -> tuple[str, str | None]:
     return who, tool_in_text(who)
 
 
-def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
+def parse_note_line(line_no: int, raw: str, unknown_ok: bool = True) -> NoteEntry | None:
+    """One line's form: a range, a file or a commit and who wrote it, a declaration of none, or prose.
+    `unknown_ok` False: the line is no disclosure (a project document's file table, "| app.ts | NextJS |"),
+    so a name the console does not know as a tool is not one there: the line is prose."""
+    entry = _line_form(line_no, raw)
+    if entry and entry.tool and not (unknown_ok or is_known_tool(entry.tool) or is_model_name(entry.tool)):
+        return NoteEntry(line_no, raw, "prose")
+    return entry
+
+
+def _line_form(line_no: int, raw: str) -> NoteEntry | None:
     if len(raw) > MAX_NOTE_LINE:
         return NoteEntry(line_no, raw[:200] + "…", "prose")
     text = _BULLET.sub("", raw).strip()
@@ -321,19 +331,20 @@ def _table_row(text: str) -> str | None:
     return " — ".join(c for c in cells if c) or None
 
 
-def _entries_of(block: Block, where: str = "section") -> list[NoteEntry]:
+def _entries_of(block: Block, where: str = "section", unknown_ok: bool = True) -> list[NoteEntry]:
     """One block → its entries: a line form per line where lines start a new entry (a path, a
     commit), sentence forms for prose. `where`: "section" (a disclosure section or a labelled
     paragraph: everything counts), "note" (a note with neither: line forms and disclosure sentences),
-    "prose" (anywhere else: disclosure sentences only)."""
+    "prose" (anywhere else: disclosure sentences only). `unknown_ok` False: the block is no disclosure, so
+    its line forms name no tool the console does not know."""
     if block.kind == "header":
         # Column names, unless the header row itself names a file (a table written without one).
         form = _table_row(block.text) if where != "prose" else None
-        entry = parse_note_line(block.line, form) if form else None
+        entry = parse_note_line(block.line, form, unknown_ok) if form else None
         return [entry] if entry is not None and entry.path else []
     if block.kind == "row":
         form = _table_row(block.text) if where != "prose" else None
-        entry = parse_note_line(block.line, form) if form else None
+        entry = parse_note_line(block.line, form, unknown_ok) if form else None
         if entry is not None and entry.kind == "prose" and form:
             # A row that names no file: the tool it names is disclosed, its lines unmapped (listed).
             mapped = sentence_entries(block.line, form, form, where == "section")
@@ -352,7 +363,7 @@ def _entries_of(block: Block, where: str = "section") -> list[NoteEntry]:
     in_section = where == "section"
     entries: list[NoteEntry] = []
     for number, text in joined:
-        entry = parse_note_line(number, text)
+        entry = parse_note_line(number, text, unknown_ok)
         if entry is None:
             continue
         if entry.kind == "prose":
@@ -401,5 +412,6 @@ def parse_note(note: str, document: bool = False) -> NoteDisclosure:
     disclosing = "note" if document else "section"
     for index, block in enumerate(found):
         if block.kind in ("paragraph", "item", "row", "header"):
-            result.entries += _entries_of(block, disclosing if index in inside | labelled else elsewhere)
+            disclosure = index in inside | labelled
+            result.entries += _entries_of(block, disclosing if disclosure else elsewhere, disclosure or not document)
     return result
