@@ -183,18 +183,38 @@ def _nested_repeats(tree, outer: int | None = None) -> list[tuple[int, int]]:
     return found
 
 
+def _patterns(value, depth: int = 0) -> list:
+    """The compiled patterns a module-level value holds: itself, or inside its tables (tuples, dicts,
+    frozen dataclass rows), a few levels down."""
+    import dataclasses
+    import re
+
+    if isinstance(value, re.Pattern):
+        return [value]
+    if depth > 3 or isinstance(value, (str, bytes, type)):
+        return []
+    if isinstance(value, dict):
+        value = list(value.values())
+    elif dataclasses.is_dataclass(value):
+        value = [getattr(value, f.name) for f in dataclasses.fields(value)]
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return [p for item in value for p in _patterns(item, depth + 1)]
+    return []
+
+
 def test_no_pattern_of_the_attribution_parsers_nests_unbounded_repeats():
     """Linear time on hostile notes and commit messages: no pattern repeats a part that itself repeats
     without bound (the shape that backtracks catastrophically)."""
     import importlib
-    import re
     from re import _parser
 
     assert _nested_repeats(_parser.parse(r"(?:\s+\w)*x")) and not _nested_repeats(_parser.parse(r"(?:\s{1,5}\w){0,3}x"))
     offenders = []
-    for name in ("trailers", "tools", "names", "note", "sentences", "git_ai", "records", "merge", "agent_trace"):
+    modules = ("trailers", "tools", "names", "note", "sentences", "languages", "git_ai", "records", "merge")
+    for name in (*modules, "agent_trace"):
         module = importlib.import_module(f"review.core.attribution.{name}")
         for attribute, value in vars(module).items():
-            if isinstance(value, re.Pattern) and _nested_repeats(_parser.parse(value.pattern, value.flags)):
-                offenders.append(f"{name}.{attribute}")
+            for pattern in _patterns(value):
+                if _nested_repeats(_parser.parse(pattern.pattern, pattern.flags)):
+                    offenders.append(f"{name}.{attribute}")
     assert offenders == []

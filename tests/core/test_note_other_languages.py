@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from review.core.attribution import parse_note
-from review.core.attribution.other_languages import writer_abroad
+from review.core.attribution.sentences import disclosed_writer
 
 
 def read(note: str) -> list[tuple]:
@@ -119,10 +119,10 @@ def test_a_declaration_of_no_ai_in_another_language_is_read_as_one(note):
     st.booleans(),
 )
 def test_any_sentence_is_read_without_error(words, in_section):
-    writer_abroad(" ".join(words), in_section)
+    disclosed_writer(" ".join(words), in_section)
     parse_note(" ".join(words))
 
 
 def test_a_long_run_of_forms_with_no_end_is_read(in_section=True):
     # Every bounded window meets a form that never completes: read through once, not again per start.
-    writer_abroad("ich habe " * 5000 + "wurde mit " * 5000 + "hat " * 5000, in_section)
+    disclosed_writer("ich habe " * 5000 + "wurde mit " * 5000 + "hat " * 5000, in_section)

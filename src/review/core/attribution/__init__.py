@@ -16,7 +16,7 @@ from review.core.attribution.note import (
 )
 from review.core.attribution.records import LineRecord, Notice, parse_ranges
 from review.core.attribution.rewritten import RewrittenNote
-from review.core.attribution.tools import AGENTS, Agent, match_identity, tool_in_text
+from review.core.attribution.tools import TOOLS, Tool, match_identity, tool_in_text
 from review.core.attribution.trailer_block import trailer_block, trailers
 from review.core.attribution.trailers import (
     DISCLOSURE_KEYS,
@@ -28,10 +28,8 @@ from review.core.attribution.trailers import (
 )
 
 __all__ = [
-    "AGENTS",
     "DISCLOSURE_KEYS",
     "HUMAN",
-    "Agent",
     "Attribution",
     "Blame",
     "Claim",
@@ -46,6 +44,8 @@ __all__ = [
     "RewrittenNote",
     "Signal",
     "Span",
+    "TOOLS",
+    "Tool",
     "Trace",
     "TraceRange",
     "Unmapped",

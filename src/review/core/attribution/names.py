@@ -11,69 +11,28 @@ import re
 from dataclasses import dataclass
 
 from review.core.attribution.tools import (
-    _IDENT,
     ALIASES,
+    GIVEN_NAMES,
+    IDENTITY,
     MAX_NAME,
     NEGATIVE_VALUES,
     TEST_AGENTS,
-    _unversioned,
+    VENDOR_DOMAINS,
     canonical_tool,
     is_known_tool,
     is_model_name,
     match_identity,
     tool_in_text,
+    unversioned,
     written_name,
 )
 
-_PARTICLES = {
-    "van",
-    "von",
-    "de",
-    "der",
-    "den",
-    "da",
-    "di",
-    "du",
-    "le",
-    "la",
-    "del",
-    "della",
-    "bin",
-    "al",
-    "ibn",
-    "dos",
-    "das",
-    "y",
-    "ter",
-    "ten",
-}
+_PARTICLES = frozenset("van von de der den da di du le la del della bin al ibn dos das y ter ten".split())
 # Words no person's name holds, though a tool's may: they keep "Cursor Agent" or "Claude Sonnet" a tool.
-_TOOLISH = {
-    "agent",
-    "bot",
-    "ai",
-    "code",
-    "assistant",
-    "copilot",
-    "model",
-    "llm",
-    "gpt",
-    "chat",
-    "coder",
-    "cli",
-    "opus",
-    "sonnet",
-    "haiku",
-    "pilot",
-    "autopilot",
-    "studio",
-    "ide",
-    "cloud",
-    "labs",
-    "app",
-}
-# Tool words that are also given names: "Claude Martin" and "Devin Smith" are people.
-_GIVEN_NAMES = {"claude", "devin", "jules", "junie", "amp", "pi"}
+_TOOLISH = frozenset(
+    "agent bot ai code assistant copilot model llm gpt chat coder cli opus sonnet haiku pilot autopilot studio ide "
+    "cloud labs app".split()
+)
 _PERSON_WORDS = re.compile(
     r"^(?:me|i|myself|we|us|ourselves|mine|the candidate|the author|human|a human|by hand|"
     r"hand[- ]written|handwritten|manual(?:ly)?|myself, by hand)$",
@@ -87,49 +46,9 @@ _PRODUCT_PART = re.compile(r"[A-Za-z0-9]+")
 _REMARK = re.compile(r"\s*[(,—–]")
 
 # Local parts of addresses people do not write from: a vendor's service address.
-_SERVICE_LOCAL = {
-    "noreply",
-    "no-reply",
-    "no_reply",
-    "donotreply",
-    "do-not-reply",
-    "help",
-    "support",
-    "bot",
-    "agent",
-    "ai",
-    "assistant",
-    "bots",
-    "automation",
-}
-# Known vendors' domains: a tool's own name at its vendor ("Gemini <gemini@google.com>").
-_VENDOR_DOMAINS = {
-    "anthropic.com",
-    "openai.com",
-    "google.com",
-    "github.com",
-    "cursor.com",
-    "cursor.sh",
-    "jetbrains.com",
-    "aider.chat",
-    "aider.dev",
-    "ampcode.com",
-    "opencode.ai",
-    "windsurf.com",
-    "codeium.com",
-    "devin.ai",
-    "cognition.ai",
-    "factory.ai",
-    "alibabacloud.com",
-    "firebender.com",
-    "amazon.com",
-    "tabnine.com",
-    "sourcegraph.com",
-    "replit.com",
-    "deepseek.com",
-    "mistral.ai",
-}
-
+_SERVICE_LOCAL = frozenset(
+    "noreply no-reply no_reply donotreply do-not-reply help support bot agent ai assistant bots automation".split()
+)
 
 # Automation that commits but writes no code of its own invention: dependency updates, CI fixes,
 # translations, formatting. Their service addresses name no assistant.
@@ -192,11 +111,7 @@ def _vendor_own_name(name: str, email: str) -> bool:
     """`Gemini <gemini@google.com>`, `Junie <junie@jetbrains.com>`: a tool's name at its vendor."""
     local, _, domain = email.strip().lower().rpartition("@")
     key = " ".join(name.lower().split())
-    return (
-        domain in _VENDOR_DOMAINS
-        and key in ALIASES
-        and local.replace(".", " ").replace("-", " ") in (key, key.replace(" ", ""), key.replace(" ", "-"))
-    )
+    return domain in VENDOR_DOMAINS and key in ALIASES and re.sub(r"[\s._-]", "", local) == re.sub(r"[\s._-]", "", key)
 
 
 def person_shaped(name: str) -> bool:
@@ -208,7 +123,7 @@ def person_shaped(name: str) -> bool:
     lowered = [w.lower().strip(".") for w in words]
     if any(w in _TOOLISH for w in lowered):
         return False
-    if any(tool_in_text(w) and w not in _GIVEN_NAMES for w in lowered):
+    if any(tool_in_text(w) and w not in GIVEN_NAMES for w in lowered):
         return False
     if not any(w[0].isupper() for w in words):
         return False
@@ -256,12 +171,12 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
         return Who("unclear", reason=f"too long for a name ({len(text)} characters)")
     if lowered in TEST_AGENTS:
         return Who("unclear", reason="a tool's test double, not an assistant")
-    ident = _IDENT.match(text)
+    ident = IDENTITY.match(text)
     if ident:
         name, email = ident["name"].strip(" \"'"), ident["email"].strip()
         found = match_identity(name, email)
         if found:
-            return Who("tool", found[0].tool, found[1])
+            return Who("tool", found[0].name, found[1])
         if email.lower() == "noreply@github.com":
             return Who("unclear", reason="GitHub's own web committer, not an assistant")
         if name and (is_service_address(email) or _vendor_own_name(name, email)):
@@ -272,7 +187,7 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
         text, lowered = name, name.lower()
     if _PERSON_WORDS.match(lowered):
         return Who("person", reason="the candidate")
-    if lowered in ALIASES or _unversioned(lowered) in ALIASES:
+    if lowered in ALIASES or unversioned(lowered) in ALIASES:
         return Who("tool", canonical_tool(text))
     if lowered.startswith("llm ") or lowered == "llm":
         return Who("tool", "an LLM (unnamed)")
@@ -356,17 +271,17 @@ def _tool_and_model(name: str, model: str | None = None) -> tuple[str, str | Non
     """A tool's name → its one name and the model it carries ("Claude Opus 4.5" → Claude Code, Opus 4.5)."""
     name = name.strip()
     lowered = name.lower()
-    if lowered in ALIASES or _unversioned(lowered) in ALIASES:
+    if lowered in ALIASES or unversioned(lowered) in ALIASES:
         return canonical_tool(name) or written_name(name), model
     match = _PAREN.match(name)
     if match and model is None:
         return _tool_and_model(match["agent"], match["model"].strip() or None)
     found = match_identity(name, "")
     if found:
-        return found[0].tool, model or found[1]
+        return found[0].name, model or found[1]
     named = tool_in_text(name)
     if named:
-        return _refine(named, name), model or _model_in(name)
+        return named, model or _model_in(name)
     return canonical_tool(name) or written_name(name), model
 
 
@@ -383,15 +298,3 @@ def parse_agent_value(value: str) -> tuple[str, str | None] | None:
     """
     who = who_is(value)
     return (who.tool, who.model) if who.kind == "tool" and who.tool else None
-
-
-def _refine(tool: str, text: str) -> str:
-    """ "GitHub Copilot:Claude Opus 4.6" names Copilot as the tool and Claude as the model."""
-    lowered = text.lower()
-    if "copilot" in lowered:
-        return "GitHub Copilot"
-    if "codex" in lowered:
-        return "OpenAI Codex"
-    if "cursor" in lowered:
-        return "Cursor"
-    return tool

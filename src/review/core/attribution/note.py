@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from review.core.attribution import other_languages
+from review.core.attribution.languages import word_set, words
 from review.core.attribution.names import who_is
 from review.core.attribution.note_blocks import Block, blocks, plain
-from review.core.attribution.sentences import Writer, disclosed_writer
-from review.core.attribution.tools import tool_in_text
+from review.core.attribution.sentences import CLAUSES, NONE_USED, WRITING, Writer, denies_use, disclosed_writer
+from review.core.attribution.tools import is_known_tool, is_model_name, tool_in_text
 
 HUMAN = None  # a span's tool when a person wrote it
 
@@ -43,36 +43,14 @@ _WHOLE_FILE = re.compile(
 _COMMIT = re.compile(r"^commit\s+`?(?P<sha>[0-9a-fA-F]{6,40})`?", re.I)
 _WHO = re.compile(r"^\s*(?:[—–=:]+>?|-{1,2}>?|\bby\b|\bfrom\b|\bwritten by\b)?", re.I)
 _HUMAN_WORDS = re.compile(r"\b(me|mine|myself|i|human|by hand|hand[- ]written|the candidate|author)\b", re.I)
-_NONE = re.compile(
-    r"^(?:ai(?: use)?:\s*)?(?:none|no|n/?a|nothing)\b|\bno (?:ai|assistants?|llms?|tools?|ai tools?)\b(?! other)|"
-    r"\bdid(?: not|n't) use (?:any )?(?:ai|assistants?|llms?|tools|copilot|chatgpt)|"
-    r"\bwithout (?:any )?(?:ai|assistants?)|"
-    r"\bwrote (?:this|it|everything|all of it) (?:myself|by hand)",
-    re.I,
-)
-
-
-# A tool the candidate says they did not use ("I did not use Copilot", "Cursor was not used", "Claude
-# Code did not write it") is named, not disclosed.
-_NEGATED_USE = re.compile(
-    r"(?<![\w-])(?:(?:did|do|does|have|had)(?:\s+not|n't)|never|(?:was|were)(?:\s+not|n't))\s+"
-    r"(?:use|used|ask|asked|need|needed|rely|relied|touch|touched|involve|involved|write|wrote|"
-    r"written|generate|generated)(?![\w-])",
-    re.I,
-)
-
-
-def _denies_use(sentence: str) -> bool:
-    """The sentence says a tool was not used or did not write, in English or the other four languages."""
-    return bool(_NEGATED_USE.search(sentence) or other_languages.NEGATED_USE.search(sentence))
 
 
 def affirmed_tool(text: str) -> str | None:
     """The first tool a sentence of `text` names, sentences that deny using one left out."""
     for sentence in _SENTENCE.split(text):
         # Clause by clause: "No usé Cursor, pero Claude Code escribió …" affirms Claude Code.
-        for clause in other_languages.CLAUSES.split(sentence):
-            named = None if _denies_use(clause) else tool_in_text(clause)
+        for clause in CLAUSES.split(sentence):
+            named = None if denies_use(clause) else tool_in_text(clause)
             if named:
                 return named
     return None
@@ -132,7 +110,17 @@ def _who(text: str) -> tuple[str, str | None]:
     return who, tool_in_text(who)
 
 
-def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
+def parse_note_line(line_no: int, raw: str, unknown_ok: bool = True) -> NoteEntry | None:
+    """One line's form: a range, a file or a commit and who wrote it, a declaration of none, or prose.
+    `unknown_ok` False: the line is no disclosure (a project document's file table, "| app.ts | NextJS |"),
+    so a name the console does not know as a tool is not one there: the line is prose."""
+    entry = _line_form(line_no, raw)
+    if entry and entry.tool and not (unknown_ok or is_known_tool(entry.tool) or is_model_name(entry.tool)):
+        return NoteEntry(line_no, raw, "prose")
+    return entry
+
+
+def _line_form(line_no: int, raw: str) -> NoteEntry | None:
     if len(raw) > MAX_NOTE_LINE:
         return NoteEntry(line_no, raw[:200] + "…", "prose")
     text = _BULLET.sub("", raw).strip()
@@ -148,24 +136,12 @@ def parse_note_line(line_no: int, raw: str) -> NoteEntry | None:
         for form in _RANGE_FORMS:
             match = form.match(rest)
             if match:
-                start = int(match["a"])
-                end = int(match["b"]) if match["b"] else start
-                who, tool = _who(rest[match.end() :])
-                return NoteEntry(
-                    line_no,
-                    raw,
-                    "range",
-                    path=path["path"],
-                    start=min(start, end),
-                    end=max(start, end),
-                    who=who,
-                    tool=tool,
-                )
+                return _range(line_no, raw, path["path"], match, *_who(rest[match.end() :]))
         whole = _WHOLE_FILE.match(rest)
         if whole:
             who, tool = _who(rest[whole.end() :])
             return NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool)
-    if (_NONE.search(text) or other_languages.NONE.search(text)) and not affirmed_tool(text):
+    if NONE_USED.search(text) and not affirmed_tool(text):
         return NoteEntry(line_no, raw, "none")
     return NoteEntry(line_no, raw, "prose", tool=None, who="")
 
@@ -205,12 +181,16 @@ def _file_in(text: str) -> _Found | None:
 # "lines 12-30 of", and as candidates write it in their own language ("las líneas 1-10 de", "les lignes
 # 1 à 10 de", "die Zeilen 1-10 von").
 _LINES_OF = re.compile(
-    r"\b(?:lines?|l[íi]neas?|linhas?|lignes?|zeilen?|righe|riga)\s+(?P<a>\d+)"
-    r"(?:\s*(?:[-–—]|to|a|à|bis)\s*(?P<b>\d+))?\s+(?:of|in|de|da|do|del|von|der|di|della)\s+",
+    r"\b"
+    + words("lines")
+    + r"\s+(?P<a>\d+)(?:\s*(?:[-–—]|"
+    + words("to")
+    + r")\s*(?P<b>\d+))?\s+"
+    + words("of")
+    + r"\s+",
     re.I,
 )
 _WHOLE_OF = re.compile(r"\b(?:all|the whole|the entire|entirely|whole|every line)\b(?:\s+of)?", re.I)
-_WROTE = re.compile(r"\b(?:wrote|written|generated|produced|drafted|created|implemented|authored)\b", re.I)
 _SUBJECT = re.compile(r"\bcommit\s+[\"“'](?P<subject>[^\"”']{3,200})[\"”']", re.I)
 _SYMBOL = re.compile(r"`(?P<quoted>[A-Za-z_$][\w$]{2,80})(?:\(\))?`|\b(?P<called>[A-Za-z_$][\w$]{2,80})\(\)")
 _TESTS = re.compile(r"\b(?:the|my|all(?: of)? the)\s+tests?\b", re.I)
@@ -222,46 +202,23 @@ _EXCEPT = re.compile(
 )
 
 
+def _range(line_no: int, raw: str, path: str, span: re.Match[str], who: str, tool: str | None) -> NoteEntry:
+    """A range entry from a match of its first line `a` and, when it names one, its last `b`: in order."""
+    first, last = int(span["a"]), int(span["b"] or span["a"])
+    return NoteEntry(line_no, raw, "range", path, min(first, last), max(first, last), who=who, tool=tool)
+
+
 def _but_for(
     line_no: int, raw: str, path: str, lines: re.Match[str] | None, excepted: re.Match[str], who: str, tool: str
 ) -> list[NoteEntry]:
     """The tool's file (or lines), then the lines the sentence leaves out as not the tool's: an entry
     after another wins on the lines both name."""
-    if lines:
-        first, last = int(lines["a"]), int(lines["b"] or lines["a"])
-        claimed = NoteEntry(
-            line_no, raw, "range", path=path, start=min(first, last), end=max(first, last), who=who, tool=tool
-        )
-    else:
-        claimed = NoteEntry(line_no, raw, "file", path=path, who=who, tool=tool)
-    start, end = int(excepted["a"]), int(excepted["b"] or excepted["a"])
-    return [
-        claimed,
-        NoteEntry(
-            line_no,
-            raw,
-            "range",
-            path=path,
-            start=min(start, end),
-            end=max(start, end),
-            who=f"not {tool} (excepted)",
-            tool=None,
-        ),
-    ]
-
-
-def _writer_of(sentence: str, in_section: bool) -> Writer | None:
-    """Who the sentence says wrote something: read whole, then clause by clause ("I did not use
-    Copilot, Claude Code wrote checkout.mjs" names Claude Code), then in the other four languages."""
-    found = disclosed_writer(sentence, in_section)
-    if found is not None:
-        return found
-    clauses = other_languages.CLAUSES.split(sentence)
-    for clause in clauses if len(clauses) > 1 else []:
-        found = disclosed_writer(clause, in_section)
-        if found and found.tool and not _denies_use(clause):
-            return found
-    return other_languages.writer_abroad(sentence, in_section)
+    claimed = (
+        _range(line_no, raw, path, lines, who, tool)
+        if lines
+        else NoteEntry(line_no, raw, "file", path, who=who, tool=tool)
+    )
+    return [claimed, _range(line_no, raw, path, excepted, f"not {tool} (excepted)", None)]
 
 
 def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True) -> list[NoteEntry]:
@@ -276,9 +233,9 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
     for sentence in _SENTENCE.split(text):
         if len(sentence) > MAX_NOTE_LINE:
             continue
-        writer = _writer_of(sentence, in_section)
+        writer = disclosed_writer(sentence, in_section)
         if writer is None and in_section:
-            named = None if _denies_use(sentence) else tool_in_text(sentence)
+            named = None if denies_use(sentence) else tool_in_text(sentence)
             if named or _HUMAN_WORDS.search(sentence):
                 writer = Writer(named or "me", named)
         if writer is None:
@@ -302,41 +259,11 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
             rest = sentence[path.end :]
             after = next((m for form in _RANGE_FORMS if (m := form.match(rest))), None)
-        if lines and path:
-            start, end = int(lines["a"]), int(lines["b"] or lines["a"])
-            found.append(
-                NoteEntry(
-                    line_no,
-                    raw,
-                    "range",
-                    path=path.path,
-                    start=min(start, end),
-                    end=max(start, end),
-                    who=who,
-                    tool=tool,
-                )
-            )
-        elif path and after:
-            start, end = int(after["a"]), int(after["b"] or after["a"])
-            found.append(
-                NoteEntry(
-                    line_no,
-                    raw,
-                    "range",
-                    path=path.path,
-                    start=min(start, end),
-                    end=max(start, end),
-                    who=who,
-                    tool=tool,
-                )
-            )
-        elif (
-            path
-            and (_WHOLE_OF.search(sentence) or _WROTE.search(sentence) or other_languages.WRITING.search(sentence))
-            and tool
-        ):
+        if path and (lines or after):
+            found.append(_range(line_no, raw, path.path, lines or after, who, tool))  # type: ignore[arg-type]
+        elif path and (_WHOLE_OF.search(sentence) or WRITING.search(sentence)) and tool:
             found.append(NoteEntry(line_no, raw, "file", path=path.path, who=who, tool=tool))
-        elif _TESTS.search(sentence) and tool and _WROTE.search(sentence):
+        elif _TESTS.search(sentence) and tool and WRITING.search(sentence):
             found.append(NoteEntry(line_no, raw, "tests", who=who, tool=tool))
         elif (symbol := _SYMBOL.search(sentence)) and not path:
             # "Copilot wrote `backoff()`": the function's lines, found in the diff by the analysis.
@@ -354,67 +281,11 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
 # AI word with a word of use ("Tools used"); or AI words alone, one of them AI itself ("AI",
 # "Assistants", "AI tools"; not "Tools").
 # Candidates write in their own language too: "Uso de IA", "KI-Nutzung", "Utilisation de l'IA".
-_DISCLOSURE_WORD = re.compile(
-    r"disclos|provenance|authorship|\bwho wrote\b|\bai[- ]declaration\b|divulgaci|"
-    r"d[ée]claration|declaraci|offenlegung",
-    re.I,
-)
-_AI_CORE = re.compile(r"^(?:ai|a\.i\.|llms?|genai|assistan\w*|ia|i\.a\.|ki)$", re.I)
-_AI_WORD = re.compile(
-    r"^(?:ai|a\.i\.|ia|i\.a\.|ki|llms?|genai|generative|assistan\w*|agents?|models?|tools?|copilot|chatgpt|"
-    r"coding|code|machine|learning|language|large)$",
-    re.I,
-)
-_USE_WORD = re.compile(
-    r"^(?:use[ds]?|usage|using|help(?:ed)?|assist\w*|generat\w*|written|wrote|involvement|involved|"
-    r"declared|statement|policy|usos?|utili[sz]\w*|nutzung|verwendung|einsatz|emploi|empleo)$",
-    re.I,
-)
-_TITLE_FILLER = {
-    "of",
-    "the",
-    "my",
-    "and",
-    "&",
-    "/",
-    "on",
-    "in",
-    "for",
-    "a",
-    "an",
-    "i",
-    "how",
-    "what",
-    "which",
-    "this",
-    "work",
-    "submission",
-    "note",
-    "notes",
-    "about",
-    "de",
-    "del",
-    "la",
-    "le",
-    "l",
-    "les",
-    "el",
-    "los",
-    "las",
-    "d",
-    "da",
-    "do",
-    "della",
-    "des",
-    "der",
-    "die",
-    "das",
-    "von",
-    "y",
-    "et",
-    "e",
-    "und",
-}
+_DISCLOSURE_WORD = re.compile(words("disclosure_words"), re.I)
+_AI_CORE = re.compile(words("ai_core"), re.I)
+_AI_WORD = re.compile(words("ai_core") + "|" + words("ai_words"), re.I)
+_USE_WORD = re.compile(words("use_words"), re.I)
+_TITLE_FILLER = word_set("title_filler")
 
 
 def _is_disclosure_title(title: str) -> bool:
@@ -423,10 +294,12 @@ def _is_disclosure_title(title: str) -> bool:
         return True
     # "KI-Nutzung", "AI-generated code": the words a hyphen joins, each.
     words = [w for w in re.split(r"[^\w.&/]+|(?<=\w)-(?=\w)", text.lower()) if w and w not in _TITLE_FILLER]
-    ai = [w for w in words if _AI_WORD.match(w) or tool_in_text(w)]
+    ai = [w for w in words if _AI_WORD.fullmatch(w) or tool_in_text(w)]
     if not ai:
         return False
-    return any(_USE_WORD.match(w) for w in words) or (len(ai) == len(words) and any(_AI_CORE.match(w) for w in ai))
+    return any(_USE_WORD.fullmatch(w) for w in words) or (
+        len(ai) == len(words) and any(_AI_CORE.fullmatch(w) for w in ai)
+    )
 
 
 _SPAN_CELL = re.compile(r"(?:lines?\s+)?L?\d+(?:\s*(?:[-–—]|to)\s*L?\d+)?|all|whole(?: file)?|entire(?: file)?", re.I)
@@ -458,19 +331,20 @@ def _table_row(text: str) -> str | None:
     return " — ".join(c for c in cells if c) or None
 
 
-def _entries_of(block: Block, where: str = "section") -> list[NoteEntry]:
+def _entries_of(block: Block, where: str = "section", unknown_ok: bool = True) -> list[NoteEntry]:
     """One block → its entries: a line form per line where lines start a new entry (a path, a
     commit), sentence forms for prose. `where`: "section" (a disclosure section or a labelled
     paragraph: everything counts), "note" (a note with neither: line forms and disclosure sentences),
-    "prose" (anywhere else: disclosure sentences only)."""
+    "prose" (anywhere else: disclosure sentences only). `unknown_ok` False: the block is no disclosure, so
+    its line forms name no tool the console does not know."""
     if block.kind == "header":
         # Column names, unless the header row itself names a file (a table written without one).
         form = _table_row(block.text) if where != "prose" else None
-        entry = parse_note_line(block.line, form) if form else None
+        entry = parse_note_line(block.line, form, unknown_ok) if form else None
         return [entry] if entry is not None and entry.path else []
     if block.kind == "row":
         form = _table_row(block.text) if where != "prose" else None
-        entry = parse_note_line(block.line, form) if form else None
+        entry = parse_note_line(block.line, form, unknown_ok) if form else None
         if entry is not None and entry.kind == "prose" and form:
             # A row that names no file: the tool it names is disclosed, its lines unmapped (listed).
             mapped = sentence_entries(block.line, form, form, where == "section")
@@ -489,7 +363,7 @@ def _entries_of(block: Block, where: str = "section") -> list[NoteEntry]:
     in_section = where == "section"
     entries: list[NoteEntry] = []
     for number, text in joined:
-        entry = parse_note_line(number, text)
+        entry = parse_note_line(number, text, unknown_ok)
         if entry is None:
             continue
         if entry.kind == "prose":
@@ -538,5 +412,6 @@ def parse_note(note: str, document: bool = False) -> NoteDisclosure:
     disclosing = "note" if document else "section"
     for index, block in enumerate(found):
         if block.kind in ("paragraph", "item", "row", "header"):
-            result.entries += _entries_of(block, disclosing if index in inside | labelled else elsewhere)
+            disclosure = index in inside | labelled
+            result.entries += _entries_of(block, disclosing if disclosure else elsewhere, disclosure or not document)
     return result

@@ -14,7 +14,15 @@ import re
 from dataclasses import dataclass, field
 
 from review.core.attribution.names import who_is
-from review.core.attribution.tools import _IDENT, UNNAMED, canonical_tool, match_identity, tool_in_text
+from review.core.attribution.tools import (
+    FOOTER_NAMES,
+    IDENTITY,
+    SESSION_KEYS,
+    UNNAMED,
+    canonical_tool,
+    match_identity,
+    tool_in_text,
+)
 from review.core.attribution.trailer_block import trailer_block
 
 # Every trailer key that discloses an assistant, and how its value is read — the one list:
@@ -45,13 +53,9 @@ DISCLOSURE_KEYS: dict[str, tuple[str, str | None]] = {
     "ai-used-for": ("purpose", None),
     "ai-assisted": ("flag", None),
     "ai-generated": ("flag", None),
-    "claude-session": ("session", "Claude Code"),
-    "codex-session": ("session", "OpenAI Codex"),
-    "cursor-session": ("session", "Cursor"),
-    "agent-logs-url": ("session", "GitHub Copilot"),
-    "amp-thread-id": ("session", "Amp"),
     "entire-checkpoint": ("session", None),
-    "replit-commit-author": ("session", "Replit Agent"),
+    # a tool's own session keys ("Claude-Session"): in its row of the tool table
+    **{key: ("session", tool) for key, tool in SESSION_KEYS.items()},
 }
 
 # Keys whose value is usually a person (a co-author): a person there is nothing to report.
@@ -72,9 +76,9 @@ _GENERATED_WITH = re.compile(
 )
 # The same footer without a link, and Cursor's "Made with [Cursor](…)": only for known tools.
 _MADE_WITH_KNOWN = re.compile(
-    r"^[ \t]{0,40}.{0,8}?\b(?:generated|made) with \[?(?P<name>claude code|devin|opencode|"
-    r"cursor|codex|aider|copilot|windsurf|amp|junie|firebender)\]?(?:\([^()\s]{1,300}\))?"
-    r"\.?[ \t\r]*$",
+    r"^[ \t]{0,40}.{0,8}?\b(?:generated|made) with \[?(?P<name>"
+    + "|".join(map(re.escape, FOOTER_NAMES))
+    + r")\]?(?:\([^()\s]{1,300}\))?\.?[ \t\r]*$",
     re.I | re.M,
 )
 # A line shaped like a trailer (git's key: letters, digits and dashes, then maybe spaces, then a colon).
@@ -228,7 +232,7 @@ def _squashed(message: str, add, reject) -> None:
         if author is not None:
             agent = match_identity(*author)
             if agent:
-                add_there(agent[0].tool, agent[1], "author identity", f"{author[0]} <{author[1]}>")
+                add_there(agent[0].name, agent[1], "author identity", f"{author[0]} <{author[1]}>")
             elif _AIDER_SUFFIX.search(author[0]):
                 add_there("Aider", None, "author name suffix (aider)", f"{author[0]} <{author[1]}>")
         for key, value, raw in trailer_block(text)[1]:
@@ -265,11 +269,11 @@ def _identities(author: tuple[str, str], committer: tuple[str, str], add, reject
     author_agent = match_identity(*author)
     committer_agent = match_identity(*committer)
     if author_agent:
-        add(author_agent[0].tool, author_agent[1], "author identity", f"{author[0]} <{author[1]}>")
+        add(author_agent[0].name, author_agent[1], "author identity", f"{author[0]} <{author[1]}>")
     elif committer_agent:
         reject(
             f"committer {committer[0]} <{committer[1]}>",
-            f"{committer_agent[0].tool} committed the change; the author, a person, wrote it",
+            f"{committer_agent[0].name} committed the change; the author, a person, wrote it",
         )
     author_aider = bool(_AIDER_SUFFIX.search(author[0]))
     committer_aider = bool(_AIDER_SUFFIX.search(committer[0]))
@@ -320,7 +324,7 @@ def _trailer(key: str, value: str, raw: str, add, reject) -> None:
         add(who.tool, who.model, label, raw)
     elif who.kind == "none":
         reject(raw, who.reason)
-    elif key in CO_AUTHOR_KEYS and _IDENT.match(value) is None and who.kind == "unclear":
+    elif key in CO_AUTHOR_KEYS and IDENTITY.match(value) is None and who.kind == "unclear":
         reject(raw, "names neither a person's address nor an assistant")
     elif who.kind == "person":
         if key in CO_AUTHOR_KEYS and not tool_in_text(value):
