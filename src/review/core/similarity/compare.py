@@ -1,0 +1,232 @@
+"""A cohort's fingerprints compared: for every pair of submissions, how much of each one's own code
+(its fingerprints less the starter's, the model draft's and those common to most of the cohort) the
+other holds, and where the shared fragments are, file and lines in each."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from review.core.similarity.winnow import FilePrints, K
+
+# A fingerprint held by more than this share of the cohort's submissions (and by at least COMMON_MIN
+# of them) is what most candidates keep: left out of the pair scores, reported as common to N.
+COMMON_SHARE = 0.5
+COMMON_MIN = 3
+# A fingerprint repeated in a file (a loop written twice) is matched at this many places at most.
+MAX_PLACES = 8
+
+
+@dataclass
+class Prints:
+    """One submission's fingerprints: the code files compared, and every other file with why not."""
+
+    name: str
+    files: list[FilePrints]
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    def hashes(self) -> set[int]:
+        return {p[0] for f in self.files for p in f.prints}
+
+
+@dataclass
+class Fragment:
+    """A run of code in both: the file and lines in each, and its length in tokens."""
+
+    path_a: str
+    lines_a: tuple[int, int]
+    path_b: str
+    lines_b: tuple[int, int]
+    tokens: int
+
+    def to_json(self) -> dict:
+        return {
+            "a": {"path": self.path_a, "first": self.lines_a[0], "last": self.lines_a[1]},
+            "b": {"path": self.path_b, "first": self.lines_b[0], "last": self.lines_b[1]},
+            "tokens": self.tokens,
+        }
+
+
+@dataclass
+class Pair:
+    a: str
+    b: str
+    # Fingerprints of their own code both hold, and each one's own fingerprints.
+    shared: int
+    own_a: int
+    own_b: int
+    # What both hold that was left out: label ("the starter", "the model draft", "common") -> count.
+    left_out: dict[str, int] = field(default_factory=dict)
+    # The most submissions any common fingerprint they share is in.
+    common_to: int = 0
+
+    @property
+    def share_a(self) -> float:
+        """The share of a's own code found in b."""
+        return self.shared / self.own_a if self.own_a else 0.0
+
+    @property
+    def share_b(self) -> float:
+        return self.shared / self.own_b if self.own_b else 0.0
+
+    @property
+    def similarity(self) -> float:
+        """What ranks the pairs: shared fingerprints over both sides' own (Dolos's similarity), so a
+        side with little code of its own, wholly found in the other, does not outrank a copy."""
+        total = self.own_a + self.own_b
+        return 2 * self.shared / total if total else 0.0
+
+    def why(self) -> str:
+        """What they share that was left out, in words (empty when nothing was)."""
+        parts = [f"{label} ({count})" for label, count in self.left_out.items() if count and label != "common"]
+        if self.left_out.get("common"):
+            parts.append(f"fragments common to {self.common_to} submissions ({self.left_out['common']})")
+        if not parts:
+            return ""
+        lead = "shares only" if not self.shared else "also shares, left out:"
+        return f"{lead} {', '.join(parts)}"
+
+
+@dataclass
+class Comparison:
+    pairs: list[Pair]
+    # Pairs that share nothing of their own, only left-out code (with `everything`; else empty).
+    left_out_pairs: list[Pair]
+    # name -> its own fingerprints, and label -> how many of its fingerprints were left out as such.
+    own: dict[str, int]
+    left_out: dict[str, dict[str, int]]
+    # name -> the most submissions one of its common fingerprints is in.
+    common_to: dict[str, int]
+    # How many submissions a fingerprint must be in to be common.
+    common_at: int
+    # name -> its own fingerprints; label -> the fingerprints left out; a pair's number -> its count.
+    own_hashes: dict[str, set[int]] = field(default_factory=dict, repr=False)
+    excluded_hashes: dict[str, set[int]] = field(default_factory=dict, repr=False)
+    counts: Counter = field(default_factory=Counter, repr=False)
+
+    def best(self) -> dict[str, tuple[str, float]]:
+        """name -> (the other submission holding the largest share of its own code, that share)."""
+        found: dict[str, tuple[str, float]] = {}
+        for pair in self.pairs:
+            for me, other, share in ((pair.a, pair.b, pair.share_a), (pair.b, pair.a, pair.share_b)):
+                if share > found.get(me, ("", -1.0))[1]:
+                    found[me] = (other, share)
+        return found
+
+    def pairs_of(self, name: str) -> list[Pair]:
+        return [p for p in self.pairs if name in (p.a, p.b)]
+
+
+def common_threshold(submissions: int, share: float = COMMON_SHARE, least: int = COMMON_MIN) -> int:
+    """The fewest submissions a fingerprint is in to count as common: more than `share` of them, and
+    `least` at the very least."""
+    return max(least, int(submissions * share) + 1)
+
+
+def compare(
+    cohort: list[Prints],
+    excluded: Mapping[str, set[int]],
+    share: float = COMMON_SHARE,
+    least: int = COMMON_MIN,
+    everything: bool = False,
+) -> Comparison:
+    """Every pair of submissions that shares own code, highest similarity first. `excluded`: label ->
+    fingerprints never counted (the starter's tree, the model draft). `everything`: also the pairs
+    sharing only left-out code (a pass over every pair: for a small cohort)."""
+    hashes = {p.name: p.hashes() for p in cohort}
+    every_excluded: set[int] = set().union(*excluded.values()) if excluded else set()
+    kept = {name: found - every_excluded for name, found in hashes.items()}
+    held = Counter(h for found in kept.values() for h in found)
+    at = common_threshold(len(cohort), share, least)
+    common = {h for h, n in held.items() if n >= at}
+    own = {name: found - common for name, found in kept.items()}
+    left_out: dict[str, dict[str, int]] = {}
+    common_to: dict[str, int] = {}
+    for name, found in hashes.items():
+        dropped = {label: len(found & these) for label, these in excluded.items()}
+        mine = kept[name] & common
+        dropped["common"] = len(mine)
+        left_out[name] = dropped
+        common_to[name] = max((held[h] for h in mine), default=0)
+    # Submissions by number, a pair as one int: a cohort of 1,000 counts pairs in a flat Counter.
+    names = [p.name for p in cohort]
+    number = {name: i for i, name in enumerate(names)}
+    holders: dict[int, list[int]] = {}
+    for name in names:
+        for h in own[name]:
+            holders.setdefault(h, []).append(number[name])
+    size = len(names)
+    counts: Counter = Counter()
+    for group in holders.values():
+        if len(group) > 1:
+            counts.update(a * size + b for a, b in itertools.combinations(group, 2))
+    result = Comparison([], [], {n: len(own[n]) for n in names}, left_out, common_to, at, own, dict(excluded), counts)
+    common_held = {h: held[h] for h in common}
+    for key, shared in counts.items():
+        a, b = divmod(key, size)
+        result.pairs.append(_pair(names[a], names[b], shared, own, hashes, excluded, common_held))
+    if everything:
+        for a, b in itertools.combinations(range(size), 2):
+            if a * size + b not in counts and hashes[names[a]] & hashes[names[b]]:
+                result.left_out_pairs.append(_pair(names[a], names[b], 0, own, hashes, excluded, common_held))
+        result.left_out_pairs.sort(key=lambda p: (-sum(p.left_out.values()), p.a, p.b))
+    result.pairs.sort(key=lambda p: (-p.similarity, -p.shared, p.a, p.b))
+    return result
+
+
+def _pair(
+    a: str,
+    b: str,
+    shared: int,
+    own: dict[str, set[int]],
+    hashes: dict[str, set[int]],
+    excluded: Mapping[str, set[int]],
+    common: dict[int, int],
+) -> Pair:
+    both = hashes[a] & hashes[b]
+    left_out = {label: len(both & these) for label, these in excluded.items()}
+    in_common = [common[h] for h in both if h in common]
+    left_out["common"] = len(in_common)
+    return Pair(a, b, shared, len(own[a]), len(own[b]), left_out, max(in_common, default=0))
+
+
+def fragments(a: Prints, b: Prints, wanted: set[int], k: int = K) -> list[Fragment]:
+    """The runs of code `a` and `b` share, longest first: matched fingerprints (of `wanted`) chained
+    while they stay in the same two files, at the same offset in tokens, and within k tokens of each
+    other in `a` (winnowing keeps one in every window, so a shared run has no wider gap)."""
+    where: dict[int, list[tuple[int, int, int, int]]] = {}
+    for index, file in enumerate(b.files):
+        for h, at, first, last in file.prints:
+            if h in wanted:
+                places = where.setdefault(h, [])
+                if len(places) < MAX_PLACES:
+                    places.append((index, at, first, last))
+    matches = []
+    for index_a, file in enumerate(a.files):
+        for h, at, first, last in file.prints:
+            for index_b, at_b, first_b, last_b in where.get(h, [])[:MAX_PLACES]:
+                matches.append((index_a, index_b, at_b - at, at, first, last, first_b, last_b))
+    matches.sort()
+    found: list[Fragment] = []
+    run: list[tuple[int, int, int, int, int, int, int, int]] = []
+    for match in matches:
+        if run and (match[:3] != run[-1][:3] or match[3] - run[-1][3] > k):
+            found.append(_fragment(a, b, run, k))
+            run = []
+        run.append(match)
+    if run:
+        found.append(_fragment(a, b, run, k))
+    found.sort(key=lambda f: (-f.tokens, f.path_a, f.lines_a))
+    return found
+
+
+def _fragment(a: Prints, b: Prints, run: list[tuple[int, int, int, int, int, int, int, int]], k: int) -> Fragment:
+    return Fragment(
+        a.files[run[0][0]].path,
+        (min(m[4] for m in run), max(m[5] for m in run)),
+        b.files[run[0][1]].path,
+        (min(m[6] for m in run), max(m[7] for m in run)),
+        run[-1][3] + k - run[0][3],
+    )
