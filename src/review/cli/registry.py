@@ -54,6 +54,7 @@ COMMANDS = (
     Command("triage", "the triage rows, headless", "headless"),
     Command("harness", "run a submission against the pinned fake gateway", "headless"),
     Command("export", "every review of a cohort, with per-signal tiers and agreement", "headless"),
+    Command("similar", "pairs of submissions that share code, the starter and the model draft left out", "similar"),
     Command("bench", "benchmarks that print figures and ratios", "dev"),
     Command("doctor", "what this machine gives the console: versions, sandbox, folders", "dev"),
     Command("lint-prompt", "warn where a task text leaks the mechanism or omits what is graded", "prepare"),

@@ -33,6 +33,9 @@ LITERALS = {
     "false": "bool",
 }
 DROPPED = frozenset({"comment", "html_comment", "hash_bang_line"})
+# `{ amount }` is `{ amount: amount }`: read as the long form, so renaming the variable (which spells
+# the property out) changes no token.
+SHORTHANDS = frozenset({"shorthand_property_identifier", "shorthand_property_identifier_pattern"})
 
 
 def language_of(path: str) -> str | None:
@@ -88,8 +91,12 @@ def tokenize(source: bytes, language: str = "javascript") -> tuple[list[int], li
         if kind in LITERALS or leaf or kind in DROPPED:
             if kind not in DROPPED and (node.end_byte > node.start_byte or kind in LITERALS):
                 word = "id" if kind in IDENTIFIERS else LITERALS.get(kind, kind)
+                line = node.start_point[0] + 1
+                if kind in SHORTHANDS:
+                    ids += (token_id("id"), token_id(":"))
+                    lines += (line, line)
                 ids.append(token_id(word))
-                lines.append(node.start_point[0] + 1)
+                lines.append(line)
             while not cursor.goto_next_sibling():
                 if not cursor.goto_parent():
                     return ids, lines
