@@ -7,6 +7,7 @@ in which call, in which process), never from the candidate's code or output.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -145,7 +146,9 @@ def disclosure_state(tools: list[str], conflicts: int, unmapped: int, declares_n
 
 # --------------------------------------------------------------------------- the filter
 
-FILTER_FIELDS = ("name", "state", "tool", "scope", "disclosure", "verdict", "reviewer")
+FILTER_FIELDS = ("name", "state", "tool", "scope", "disclosure", "verdict", "reviewer", "similar")
+# `similar:>50`: a field's number compared (a percentage), not matched as text.
+COMPARED = re.compile(r"(>=|<=|>|<|=)(\d+(?:\.\d+)?)%?")
 
 
 @dataclass(frozen=True)
@@ -169,12 +172,28 @@ def parse_filter(text: str) -> tuple[list[Term], list[str]]:
 
 
 def matches(terms: list[Term], fields: Mapping[str, Iterable[str]]) -> bool:
-    """Every term matches (a substring of one of its field's values, case-insensitive)."""
+    """Every term matches (a substring of one of its field's values, case-insensitive; `>50`, `<=10`
+    and the like a value that is a number)."""
     for term in terms:
         values = [v.lower() for v in fields.get(term.field, ())]
-        if not any(term.value in value for value in values):
+        compared = COMPARED.fullmatch(term.value)
+        if compared:
+            if not any(_compare(value, *compared.groups()) for value in values):
+                return False
+        elif not any(term.value in value for value in values):
             return False
     return True
+
+
+def _compare(value: str, how: str, number: str) -> bool:
+    try:
+        found = float(value)
+    except ValueError:
+        return False
+    wanted = float(number)
+    return {">": found > wanted, "<": found < wanted, ">=": found >= wanted, "<=": found <= wanted}.get(
+        how, found == wanted
+    )
 
 
 def next_to_score(to_score: list[bool], at: int) -> int | None:

@@ -251,3 +251,25 @@ class Index:
 
 def build(cohort: Path, workers: int = 4) -> Index:
     return Index(cohort).load(cohorts.list_submissions(cohort), workers)
+
+
+def pair_fragments(index: Index, comparison: similarity.Comparison, a: str, b: str) -> list[similarity.Fragment]:
+    """The fragments `a` and `b` share of their own code, longest first (file and lines in each)."""
+    first, second = index.entries[a].prints, index.entries[b].prints
+    if first is None or second is None:
+        return []
+    wanted = comparison.own_hashes.get(a, set()) & comparison.own_hashes.get(b, set())
+    return similarity.fragments(first, second, wanted)
+
+
+def file_texts(entry: Entry, files: Iterable[str]) -> dict[str, str]:
+    """The files' text at the submission's HEAD as it was fingerprinted, read from the sanitised copy."""
+    repo = gitsafe.open_submission(entry.path)
+    try:
+        found = {}
+        for path in files:
+            data = repo.show(entry.head or "HEAD", path, MAX_FILE_BYTES)
+            found[path] = data.decode("utf-8", "replace") if data is not None else ""
+        return found
+    finally:
+        repo.objects.close()

@@ -57,6 +57,22 @@ def harness_text(row: cohort.Row) -> str | None:
 MINE_ORDER = ("new", "stale", "draft", "final", "unreadable")
 
 
+def similar_text(row: cohort.Row) -> str | None:
+    """The largest share of this submission's own code found in another, and whose (`review similar`)."""
+    found = row.similar
+    return f"{found['share']:.0%} {found['with']}" if found else None
+
+
+def similar_share(row: cohort.Row) -> float | None:
+    return float(row.similar["share"]) if row.similar else None
+
+
+def similar_fields(row: cohort.Row) -> list[str]:
+    """The share as a number (`similar:>50`), the other's name as shown (`similar:ada`; masked when blind)."""
+    found = row.similar
+    return [f"{100 * found['share']:.0f}", safe_line(str(found["with"]))] if found else []
+
+
 def ranked(order: tuple[str, ...], value: str | None) -> int | None:
     return None if value is None else triage.severity(order, value)
 
@@ -92,6 +108,13 @@ COLUMNS = (
         lambda row, me: agreement_text(row),
         lambda row, me: row.agreement[0] / row.agreement[1] if row.agreement and row.agreement[1] else None,
     ),
+    # The highest share first: the submissions most of whose own code another holds.
+    Column(
+        "similar",
+        "Similar",
+        lambda row, me: similar_text(row),
+        lambda row, me: -share if (share := similar_share(row)) is not None else None,
+    ),
     Column("assistants", "Assistants", lambda row, me: row.assistants or None),
     Column("commits", "Commits", lambda row, me: row.commits),
     Column("last_commit", "Last commit", lambda row, me: row.last_commit),
@@ -117,7 +140,7 @@ def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Tex
         elif column.key == "last_commit":
             shown = str(value)[:10] if value else pending
         elif value is None or value == []:
-            shown = pending if column.key not in ("problem", "others", "agreement") else ""
+            shown = pending if column.key not in ("problem", "others", "agreement", "similar") else ""
         else:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
         texts.append(Text(safe_line(shown, 80)))
@@ -164,6 +187,8 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
         "disclosure": [row.disclosure or ""],
         "verdict": sorted(set((row.scenarios or {}).values())),
         "reviewer": list(row.reviewers),
+        # A percentage (`similar:>50`) and the other submission's name (`similar:ada`).
+        "similar": similar_fields(row),
     }
 
 
