@@ -45,8 +45,8 @@ def run_similar(args: argparse.Namespace) -> int:
         return 2
     document = similar_report.report(index, everything=args.all, detail=args.top, masked=masked)
     if args.json:
-        json.dump(document, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
+        # One write: json.dump's many small ones cost seconds on a cohort's thousands of pairs.
+        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
         return 0
     if not document["submissions"]:
         print(safe_line(cohort.empty_cohort_text(args.cohort), 400))
@@ -85,9 +85,9 @@ def render(document: dict, top: int) -> list[str]:
     pairs = document["pairs"]
     if not pairs:
         out.append("No two submissions share code of their own.")
-    for number, pair in enumerate(pairs[:top], start=1):
+    for pair in pairs[:top]:
         out.append("")
-        out += _wrapped(f"{number:>2}  {pair['a']} ↔ {pair['b']}  similarity {_share(pair['similarity'])}", "")
+        out += _wrapped(f"{pair['rank']:>2}  {pair['a']} ↔ {pair['b']}  similarity {_share(pair['similarity'])}", "")
         out += _wrapped(
             f"{_share(pair['share_a'])} of {pair['a']}'s own code is in {pair['b']}; "
             f"{_share(pair['share_b'])} of {pair['b']}'s is in {pair['a']}"
@@ -99,9 +99,13 @@ def render(document: dict, top: int) -> list[str]:
             out += _wrapped(pair["why"])
         for said in pair["authors"] or []:
             out += _wrapped(said)
-    if len(pairs) > top:
+    if document["pairs_total"] > top:
         out.append("")
-        out += _wrapped(f"{len(pairs) - top} more pairs, lower (--top N shows more; --json lists every pair)", "")
+        out += _wrapped(
+            f"{document['pairs_total'] - top} more pairs share code of their own, lower (--top N shows more; "
+            "--json gives each submission's top pair too, --all every pair)",
+            "",
+        )
     if document["left_out_pairs"]:
         out.append("")
         out.append("Pairs that share only left-out code:")

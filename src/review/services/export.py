@@ -43,6 +43,9 @@ class ExportRow:
     disclosure: str | None  # the submission's disclosure state at HEAD
     problem: str | None = None  # why this submission's scores or history could not be read
     anchored: list[dict[str, str]] = field(default_factory=list)  # comments on a diff hunk or a log line
+    # The top pair (`review similar`): the largest share of this submission's own code another holds, and whose.
+    similar: float | None = None
+    similar_to: str | None = None
 
 
 def agreement(reviews: list[store.Review], signal_ids: list[str]) -> float | None:
@@ -170,6 +173,8 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
                     review.anchored,
                 )
             )
+    if read_rows:
+        _top_pairs(cohort_dir, rows)
     if anonymous:
         _blind(cohort_dir, rows)
     return Export(
@@ -179,6 +184,16 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
         leans(finals, signal_ids),
         drift(cohort_dir) if planted else [],
     )
+
+
+def _top_pairs(cohort_dir: Path, rows: list[ExportRow]) -> None:
+    from review.services import similarity
+
+    best = similarity.build(cohort_dir).compare().best()
+    for row in rows:
+        found = best.get(row.submission)
+        if found:
+            row.similar_to, row.similar = found[0], round(found[1], 4)
 
 
 def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
@@ -191,6 +206,8 @@ def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
         row.comment = masker.mask(row.comment)
         row.anchored = [{"at": masker.mask(a["at"]), "text": masker.mask(a["text"])} for a in row.anchored]
         row.problem = masker.mask(row.problem) if row.problem else row.problem
+        if row.similar_to:
+            row.similar_to = aliases.get(row.similar_to, masker.mask(row.similar_to))
     # In the candidates' numbers: the folders' order would give the names' alphabetical order away.
     rows.sort(key=lambda row: anonymity.alias_number(row.submission))
 
@@ -243,6 +260,8 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
         "agreement",
         "key_scope",
         "disclosure",
+        "similar",
+        "similar_to",
         *(f"scenario:{n}" for n in names),
         "problem",
     ]
@@ -262,6 +281,8 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
             _number(row.agreement),
             row.key_scope or "",
             row.disclosure or "",
+            _number(row.similar),
+            row.similar_to or "",
             *(row.scenarios.get(n, "") for n in names),
             row.problem or "",
         ]

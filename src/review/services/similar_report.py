@@ -60,13 +60,16 @@ def pair_authors(
 
 
 def pair_json(
+    rank: int,
     pair: similarity.Pair,
     index: Index,
     comparison: similarity.Comparison,
     rows: Rows | None,
     shown: Callable[[str], str],
 ) -> dict:
+    comparison.explain(pair)
     data: dict = {
+        "rank": rank,
         "a": shown(pair.a),
         "b": shown(pair.b),
         "share_a": round(pair.share_a, 4),
@@ -129,9 +132,12 @@ def report(
                 "top": {"with": shown(top[0]), "share": round(top[1], 4)} if top else None,
             }
         )
+    # Listed: the first `detail` pairs, and each submission's own top pair (every pair with --all).
+    tops = {frozenset((name, other)) for name, (other, _) in best.items()}
     pairs = [
-        pair_json(pair, index, comparison, rows if number < detail else None, shown)
-        for number, pair in enumerate(comparison.pairs)
+        pair_json(rank, pair, index, comparison, rows if rank <= detail else None, shown)
+        for rank, pair in enumerate(comparison.pairs, start=1)
+        if everything or rank <= detail or frozenset((pair.a, pair.b)) in tops
     ]
     if masker:
         for pair in pairs:
@@ -153,9 +159,10 @@ def report(
             "left_out": [STARTER, DRAFT, "common"],
             "detailed_pairs": min(detail, len(pairs)),
         },
+        "pairs_total": len(comparison.pairs),
         "submissions": submissions,
         "pairs": pairs,
-        "left_out_pairs": [pair_json(p, index, comparison, None, shown) for p in comparison.left_out_pairs]
+        "left_out_pairs": [pair_json(0, p, index, comparison, None, shown) for p in comparison.left_out_pairs]
         if everything
         else None,
     }

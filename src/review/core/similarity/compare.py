@@ -105,6 +105,19 @@ class Comparison:
     own_hashes: dict[str, set[int]] = field(default_factory=dict, repr=False)
     excluded_hashes: dict[str, set[int]] = field(default_factory=dict, repr=False)
     counts: Counter = field(default_factory=Counter, repr=False)
+    # name -> every fingerprint it holds; a common fingerprint -> how many submissions hold it.
+    hashes: dict[str, set[int]] = field(default_factory=dict, repr=False)
+    common: dict[int, int] = field(default_factory=dict, repr=False)
+
+    def explain(self, pair: Pair) -> Pair:
+        """The pair with what both hold that was left out, counted (asked for the pairs shown only: a
+        cohort of 1,000 has hundreds of thousands of pairs)."""
+        both = self.hashes[pair.a] & self.hashes[pair.b]
+        pair.left_out = {label: len(both & these) for label, these in self.excluded_hashes.items()}
+        in_common = [self.common[h] for h in both if h in self.common]
+        pair.left_out["common"] = len(in_common)
+        pair.common_to = max(in_common, default=0)
+        return pair
 
     def best(self) -> dict[str, tuple[str, float]]:
         """name -> (the other submission holding the largest share of its own code, that share)."""
@@ -163,33 +176,18 @@ def compare(
         if len(group) > 1:
             counts.update(a * size + b for a, b in itertools.combinations(group, 2))
     result = Comparison([], [], {n: len(own[n]) for n in names}, left_out, common_to, at, own, dict(excluded), counts)
-    common_held = {h: held[h] for h in common}
+    result.hashes, result.common = hashes, {h: held[h] for h in common}
+    sizes = [len(own[name]) for name in names]
     for key, shared in counts.items():
         a, b = divmod(key, size)
-        result.pairs.append(_pair(names[a], names[b], shared, own, hashes, excluded, common_held))
+        result.pairs.append(Pair(names[a], names[b], shared, sizes[a], sizes[b]))
     if everything:
         for a, b in itertools.combinations(range(size), 2):
             if a * size + b not in counts and hashes[names[a]] & hashes[names[b]]:
-                result.left_out_pairs.append(_pair(names[a], names[b], 0, own, hashes, excluded, common_held))
+                result.left_out_pairs.append(result.explain(Pair(names[a], names[b], 0, sizes[a], sizes[b])))
         result.left_out_pairs.sort(key=lambda p: (-sum(p.left_out.values()), p.a, p.b))
     result.pairs.sort(key=lambda p: (-p.similarity, -p.shared, p.a, p.b))
     return result
-
-
-def _pair(
-    a: str,
-    b: str,
-    shared: int,
-    own: dict[str, set[int]],
-    hashes: dict[str, set[int]],
-    excluded: Mapping[str, set[int]],
-    common: dict[int, int],
-) -> Pair:
-    both = hashes[a] & hashes[b]
-    left_out = {label: len(both & these) for label, these in excluded.items()}
-    in_common = [common[h] for h in both if h in common]
-    left_out["common"] = len(in_common)
-    return Pair(a, b, shared, len(own[a]), len(own[b]), left_out, max(in_common, default=0))
 
 
 def fragments(a: Prints, b: Prints, wanted: set[int], k: int = K) -> list[Fragment]:

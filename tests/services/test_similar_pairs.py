@@ -86,3 +86,18 @@ def test_an_unreadable_submission_is_its_own_entry(sample_cohort, capsys):
     (sample_cohort / "broken" / "file.txt").write_text("not a repository")
     listed = {s["name"]: s for s in similar_json(capsys, sample_cohort)["submissions"]}
     assert listed["broken"]["problem"] and listed["chen-wei"]["problem"] is None
+
+
+def test_the_export_gives_each_submission_its_top_pair(sample_cohort, capsys):
+    import csv
+    import io
+
+    cohort = plant_all(sample_cohort)
+    assert main(["export", str(cohort), "--format", "csv"]) == 0
+    rows = {r["submission"]: r for r in csv.DictReader(io.StringIO(capsys.readouterr().out.partition("\r\n\r\n")[0]))}
+    assert rows["zed-copy"]["similar_to"] == "chen-wei" and float(rows["zed-copy"]["similar"]) > 0.8
+    assert rows["ivy-draft"]["similar_to"] == "" and rows["ivy-draft"]["similar"] == ""
+    assert main(["export", str(cohort), "--format", "json", "--anonymous"]) == 0
+    blind = json.loads(capsys.readouterr().out)["rows"]
+    assert all(r["similar_to"] is None or r["similar_to"].startswith("candidate-") for r in blind)
+    assert any(r["similar_to"] for r in blind)

@@ -61,10 +61,11 @@ def test_winnowing_keeps_the_smallest_hash_of_every_window(hashes, window):
 
 
 def test_a_shared_run_of_window_plus_k_tokens_is_always_found():
-    # The guarantee the parameters are chosen for: w + k - 1 = 19 tokens in common, a fingerprint in common.
-    run = "x = y(1, 2) + z[3];"  # 14 tokens; two of them make 28
-    one = prints("one", "if (a) { b(); }\n" + run * 2 + "\nwhile (q) { r--; }")
-    other = prints("other", "class K { m() { return 1; } }\n" + run * 2)
+    # The guarantee the parameters are chosen for: w + k - 1 tokens in common, a fingerprint in common.
+    run = "x = y(1, 2) + z[3];"  # 14 tokens
+    assert 3 * 14 >= similarity.WINDOW + similarity.K - 1
+    one = prints("one", "if (a) { b(); }\n" + run * 3 + "\nwhile (q) { r--; }")
+    other = prints("other", "class K { m() { return 1; } }\n" + run * 3)
     assert pair([one, other], "one", "other") is not None
 
 
@@ -72,7 +73,8 @@ def test_a_copy_renamed_reformatted_and_reordered_is_found_whole():
     swapped = swap_blocks(CHEN, "// The key must", "const backoff")
     copy = disguise(swapped, lambda name: "q" + name[::-1], lambda i, _: "\n  " if i % 4 == 0 else " ")
     found = pair([prints("chen", CHEN), prints("copy", copy), prints("dev", DEV)], "chen", "copy")
-    assert found is not None and found.share_a > 0.9 and found.share_b > 0.9
+    # Only the k-grams across the two moves are lost (a k-gram of 20 tokens each side of each seam).
+    assert found is not None and found.share_a > 0.7 and found.share_b > 0.7
     ranked = similarity.compare([prints("chen", CHEN), prints("copy", copy), prints("dev", DEV)], {}).pairs
     assert {ranked[0].a, ranked[0].b} == {"chen", "copy"}
 
