@@ -102,8 +102,28 @@ def _base_of(repo: gitsafe.SafeRepo, wanted: str | None) -> str | None:
                 return sha
         except gitsafe.GitSafeError:
             pass
-    root = repo.root_commit()
+    root = _first_root(repo)
     return None if root == repo.head else root
+
+
+# Commits walked through the copy's object reader to its root before asking git (a process) instead.
+ROOT_WALK = 64
+
+
+def _first_root(repo: gitsafe.SafeRepo) -> str:
+    """The root commit up HEAD's first parents, read through the object reader the files are read
+    with (a short history costs no process of its own); a long one asks git."""
+    sha = repo.head
+    for _ in range(ROOT_WALK):
+        found = repo.objects.read(sha)
+        if found is None or found[0] != "commit":
+            break
+        header = found[1].split(b"\n\n", 1)[0]
+        parents = [line[7:].decode() for line in header.split(b"\n") if line.startswith(b"parent ")]
+        if not parents:
+            return sha
+        sha = parents[0]
+    return repo.root_commit()
 
 
 def _read_files(repo: gitsafe.SafeRepo, base: str | None) -> dict:
@@ -139,11 +159,18 @@ def _read_files(repo: gitsafe.SafeRepo, base: str | None) -> dict:
     }
 
 
+# Starter commit -> its fingerprints, for this process: a cohort's submissions mostly share one.
+_starters: dict[str, list[int]] = {}
+
+
 def _starter_prints(repo: gitsafe.SafeRepo, base: str) -> list[int]:
     """Every fingerprint of the starter's code files, kept by its commit id."""
+    if base in _starters:
+        return _starters[base]
     key = hashlib.sha256(json.dumps(["starter", base]).encode()).hexdigest()
     cached = _read_cached(key)
     if cached is not None and isinstance(cached.get("hashes"), list):
+        _starters[base] = cached["hashes"]
         return cached["hashes"]
     entries = [f for f in repo.files(base) if f.kind == "blob" and similarity.language_of(f.path)]
     found = repo.objects.read_many([e.oid for e in entries], MAX_FILE_BYTES + 1)
@@ -152,7 +179,7 @@ def _starter_prints(repo: gitsafe.SafeRepo, base: str) -> list[int]:
         made = fingerprint_blob(entry.path, blob[1]) if blob else None
         if isinstance(made, similarity.FilePrints):
             hashes.update(p[0] for p in made.prints)
-    kept = sorted(hashes)
+    kept = _starters[base] = sorted(hashes)
     _write_cached(key, {"hashes": kept})
     return kept
 
