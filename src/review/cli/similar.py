@@ -77,7 +77,8 @@ def render(document: dict, top: int) -> list[str]:
     """The document in 80 columns: the method, the pairs highest first, then what was not compared."""
     method = document["method"]
     out = _wrapped(
-        f"{len(document['submissions'])} submissions; code compared as tree-sitter tokens (names, literals, "
+        f"{len(document['submissions'])} submissions; code (.mjs .js .cjs .ts) compared as tree-sitter tokens "
+        "(names, literals, "
         f"comments normalised), k-grams of {method['k']} winnowed over {method['window']}. Left out of every "
         f"score: the starter, the model draft, fragments in {method['common_at']} or more submissions.",
         "",

@@ -83,7 +83,7 @@ def fingerprint_blob(path: str, data: bytes) -> similarity.FilePrints | str:
     """A file's fingerprints, or why it is not compared."""
     language = similarity.language_of(path)
     if language is None:
-        return "not code (compared: .mjs .js .cjs .ts)"
+        return "not code"
     if len(data) > MAX_FILE_BYTES:
         return f"too large ({len(data) // 1024} KiB; compared up to {MAX_FILE_BYTES // 1024} KiB)"
     if b"\0" in data[:8192]:
@@ -138,7 +138,7 @@ def _read_files(repo: gitsafe.SafeRepo, base: str | None) -> dict:
         if entry.mode == "120000":
             skipped.append([entry.path, "a symbolic link"])
         elif similarity.language_of(entry.path) is None:
-            skipped.append([entry.path, "not code (compared: .mjs .js .cjs .ts)"])
+            skipped.append([entry.path, "not code"])
         elif (entry.size or 0) > MAX_FILE_BYTES:
             skipped.append([entry.path, f"too large ({(entry.size or 0) // 1024} KiB)"])
         else:

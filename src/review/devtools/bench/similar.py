@@ -133,9 +133,13 @@ def make_cohort(folder: Path, count: int, lines: int) -> Path:
 
 def _copies(cohort: Path) -> float:
     """The sanitised copy of every submission, as the triage makes them (reused by `review similar`)."""
+
+    def copy(folder: Path) -> None:
+        gitsafe.open_submission(folder).objects.close()  # a thousand readers left open run out of files
+
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=4) as pool:
-        list(pool.map(gitsafe.open_submission, sorted(p for p in cohort.iterdir() if p.is_dir())))
+        list(pool.map(copy, sorted(p for p in cohort.iterdir() if p.is_dir())))
     return time.perf_counter() - start
 
 
