@@ -88,7 +88,7 @@ def pair_json(
     }
     if rows is None or not pair.shared:
         return data
-    a, b = index.entries[pair.a].prints, index.entries[pair.b].prints
+    a, b = index.full(pair.a), index.full(pair.b)
     assert a is not None and b is not None
     wanted = comparison.own_hashes[pair.a] & comparison.own_hashes[pair.b]
     found = similarity.fragments(a, b, wanted)
@@ -133,11 +133,12 @@ def report(
             }
         )
     # Listed: the first `detail` pairs, and each submission's own top pair (every pair with --all).
-    tops = {frozenset((name, other)) for name, (other, _) in best.items()}
+    number = {name: n for n, name in enumerate(comparison.names)}
+    tops = {tuple(sorted((number[name], number[other]))) for name, (other, _) in best.items()}
     pairs = [
-        pair_json(rank, pair, index, comparison, rows if rank <= detail else None, shown)
-        for rank, pair in enumerate(comparison.pairs, start=1)
-        if everything or rank <= detail or frozenset((pair.a, pair.b)) in tops
+        pair_json(rank, comparison.pair(found), index, comparison, rows if rank <= detail else None, shown)
+        for rank, found in enumerate(comparison.ranked, start=1)
+        if everything or rank <= detail or found[2:4] in tops
     ]
     if masker:
         for pair in pairs:
@@ -159,7 +160,7 @@ def report(
             "left_out": [STARTER, DRAFT, "common"],
             "detailed_pairs": min(detail, len(pairs)),
         },
-        "pairs_total": len(comparison.pairs),
+        "pairs_total": len(comparison.ranked),
         "submissions": submissions,
         "pairs": pairs,
         "left_out_pairs": [pair_json(0, p, index, comparison, None, shown) for p in comparison.left_out_pairs]

@@ -40,16 +40,22 @@ def code_version() -> str:
         except importlib.metadata.PackageNotFoundError:
             pass
     root = Path(review.__file__).parent
-    for path in sorted((root / "core" / "similarity").glob("*.py")):
-        digest.update(path.read_bytes())
+    # What makes the fingerprints (not what compares them: a change there keeps the index).
+    for name in ("tokens.py", "winnow.py"):
+        digest.update((root / "core" / "similarity" / name).read_bytes())
     digest.update((root / "services" / "similarity.py").read_bytes())
     return digest.hexdigest()[:16]
 
 
 def _cache_file(key: str) -> Path:
-    folder = paths.cache_dir() / "similarity"
+    return _cache_folder(paths.cache_dir()) / f"{key}.json"
+
+
+@functools.cache
+def _cache_folder(cache: Path) -> Path:
+    folder = cache / "similarity"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return folder / f"{key}.json"
+    return folder
 
 
 def _read_cached(key: str) -> dict | None:
@@ -204,25 +210,60 @@ class Entry:
     starter: list[int] = field(default_factory=list, repr=False)
     unchanged: int = 0
     problem: str | None = None
+    # Read from the cache's lean entry: the files' prints are read when a pair's fragments are asked for.
+    lean: bool = False
+
+
+# Beside each submission's lean entry (its distinct fingerprints, what a comparison needs), the
+# files' prints with their places (what a pair's fragments need), read only then.
+FULL = ".prints"
+
+
+def _write_entry(key: str, data: dict) -> None:
+    _write_cached(key + FULL, {"files": data["files"]})
+    lean = {name: value for name, value in data.items() if name != "files"}
+    lean["files"] = [{"path": f["path"], "tokens": f["tokens"], "prints": []} for f in data["files"]]
+    lean["hashes"] = sorted({p[0] for f in data["files"] for p in f["prints"]})
+    _write_cached(key, lean)
 
 
 def _from_data(path: Path, data: dict) -> Entry:
+    hashes = data.get("hashes")
     prints = similarity.Prints(
         path.name,
         [similarity.FilePrints.from_json(f) for f in data["files"]],
         [(str(p), str(why)) for p, why in data["skipped"]],
+        set(hashes) if isinstance(hashes, list) else None,
     )
     return Entry(
-        path.name, path, prints, data["head"], data["base"], list(data.get("starter", [])), int(data["unchanged"])
+        path.name,
+        path,
+        prints,
+        data["head"],
+        data["base"],
+        list(data.get("starter", [])),
+        int(data["unchanged"]),
+        lean=isinstance(hashes, list),
     )
 
 
-def read_entry(path: Path, base: str | None) -> Entry:
-    """A submission's fingerprints, from the cache when its HEAD was read before; any failure is the
-    entry's problem, never the cohort's end."""
+def cached_entry(path: Path, base: str | None) -> Entry | None:
+    """The submission's entry when its HEAD was fingerprinted before, else None."""
     try:
         key = submission_key(path, base) if not path.is_symlink() else None
         cached = _read_cached(key) if key else None
+        return _from_data(path, cached) if cached is not None else None
+    # Read again the long way, where any failure is the entry's own.
+    except Exception:
+        return None
+
+
+def read_entry(path: Path, base: str | None, cached_ok: bool = True) -> Entry:
+    """A submission's fingerprints, from the cache when its HEAD was read before (`cached_ok`); any
+    failure is the entry's problem, never the cohort's end."""
+    try:
+        key = submission_key(path, base) if not path.is_symlink() else None
+        cached = _read_cached(key) if key and cached_ok else None
         if cached is not None:
             return _from_data(path, cached)
         if path.is_symlink():
@@ -237,7 +278,7 @@ def read_entry(path: Path, base: str | None) -> Entry:
         finally:
             repo.objects.close()
         if key:
-            _write_cached(key, data)
+            _write_entry(key, data)
         return _from_data(path, data)
     # The boundary: one hostile submission cannot take the others down.
     except Exception as error:
@@ -253,17 +294,41 @@ class Index:
         self.entries: dict[str, Entry] = {}
 
     def load(self, paths_: Iterable[Path], workers: int = 4) -> Index:
-        todo = list(paths_)
-        # Copying and reading wait on git; the threads overlap that waiting.
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            for entry in pool.map(lambda p: read_entry(p, self.base), todo):
-                self.entries[entry.name] = entry
+        """Entries from the cache in this thread (CPU-bound: threads would only wait on each other),
+        then the rest on a few threads, which overlap their waiting on git."""
+        todo = []
+        for path in paths_:
+            cached = cached_entry(path, self.base)
+            if cached is None:
+                todo.append(path)
+            else:
+                self.entries[cached.name] = cached
+        if todo:
+            with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+                for entry in pool.map(lambda p: read_entry(p, self.base), todo):
+                    self.entries[entry.name] = entry
         return self
 
     def add(self, path: Path) -> Entry:
         entry = read_entry(path, self.base)
         self.entries[entry.name] = entry
         return entry
+
+    def full(self, name: str) -> similarity.Prints | None:
+        """The submission's prints with their places: from the cache's full entry, else read again."""
+        entry = self.entries[name]
+        if not entry.lean or entry.prints is None:
+            return entry.prints
+        key = submission_key(entry.path, self.base)
+        data = _read_cached(key + FULL) if key else None
+        if data is not None and isinstance(data.get("files"), list):
+            files = [similarity.FilePrints.from_json(f) for f in data["files"]]
+        else:
+            again = read_entry(entry.path, self.base, cached_ok=False).prints
+            files = again.files if again is not None else []
+        entry.prints = similarity.Prints(entry.prints.name, files, entry.prints.skipped)
+        entry.lean = False
+        return entry.prints
 
     def excluded(self) -> dict[str, set[int]]:
         starter: set[int] = set()
@@ -282,7 +347,7 @@ def build(cohort: Path, workers: int = 4) -> Index:
 
 def pair_fragments(index: Index, comparison: similarity.Comparison, a: str, b: str) -> list[similarity.Fragment]:
     """The fragments `a` and `b` share of their own code, longest first (file and lines in each)."""
-    first, second = index.entries[a].prints, index.entries[b].prints
+    first, second = index.full(a), index.full(b)
     if first is None or second is None:
         return []
     wanted = comparison.own_hashes.get(a, set()) & comparison.own_hashes.get(b, set())

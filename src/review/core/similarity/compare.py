@@ -4,6 +4,7 @@ other holds, and where the shared fragments are, file and lines in each."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Mapping
@@ -26,9 +27,12 @@ class Prints:
     name: str
     files: list[FilePrints]
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    # Its distinct fingerprints when known without the files' prints (an index read from the cache
+    # keeps only these until a pair's fragments are asked for).
+    known: set[int] | None = field(default=None, repr=False)
 
     def hashes(self) -> set[int]:
-        return {p[0] for f in self.files for p in f.prints}
+        return self.known if self.known is not None else {p[0] for f in self.files for p in f.prints}
 
 
 @dataclass
@@ -91,7 +95,10 @@ class Pair:
 
 @dataclass
 class Comparison:
-    pairs: list[Pair]
+    # Every pair sharing own code, highest first, as (-similarity, -shared, a, b, shared) with a and b
+    # numbers in `names`: plain tuples (a cohort of 1,000 has tens of thousands of pairs; `pairs`
+    # makes them objects when asked).
+    ranked: list[tuple[float, int, int, int, int]]
     # Pairs that share nothing of their own, only left-out code (with `everything`; else empty).
     left_out_pairs: list[Pair]
     # name -> its own fingerprints, and label -> how many of its fingerprints were left out as such.
@@ -108,6 +115,16 @@ class Comparison:
     # name -> every fingerprint it holds; a common fingerprint -> how many submissions hold it.
     hashes: dict[str, set[int]] = field(default_factory=dict, repr=False)
     common: dict[int, int] = field(default_factory=dict, repr=False)
+    names: list[str] = field(default_factory=list, repr=False)
+    sizes: list[int] = field(default_factory=list, repr=False)
+
+    def pair(self, ranked: tuple[float, int, int, int, int]) -> Pair:
+        _, _, a, b, shared = ranked
+        return Pair(self.names[a], self.names[b], shared, self.sizes[a], self.sizes[b])
+
+    @functools.cached_property
+    def pairs(self) -> list[Pair]:
+        return [self.pair(found) for found in self.ranked]
 
     def explain(self, pair: Pair) -> Pair:
         """The pair with what both hold that was left out, counted (asked for the pairs shown only: a
@@ -121,15 +138,26 @@ class Comparison:
 
     def best(self) -> dict[str, tuple[str, float]]:
         """name -> (the other submission holding the largest share of its own code, that share)."""
-        found: dict[str, tuple[str, float]] = {}
-        for pair in self.pairs:
-            for me, other, share in ((pair.a, pair.b, pair.share_a), (pair.b, pair.a, pair.share_b)):
-                if share > found.get(me, ("", -1.0))[1]:
-                    found[me] = (other, share)
-        return found
+        shares = [-1.0] * len(self.names)
+        other = [0] * len(self.names)
+        sizes = self.sizes
+        for _, _, a, b, shared in self.ranked:
+            # Each side's own count is never 0 in a pair that shares own code.
+            if shared / sizes[a] > shares[a]:
+                shares[a], other[a] = shared / sizes[a], b
+            if shared / sizes[b] > shares[b]:
+                shares[b], other[b] = shared / sizes[b], a
+        return {
+            name: (self.names[other[index]], shares[index])
+            for index, name in enumerate(self.names)
+            if shares[index] >= 0
+        }
 
     def pairs_of(self, name: str) -> list[Pair]:
-        return [p for p in self.pairs if name in (p.a, p.b)]
+        if name not in self.names:
+            return []
+        index = self.names.index(name)
+        return [self.pair(found) for found in self.ranked if index in (found[2], found[3])]
 
 
 def common_threshold(submissions: int, share: float = COMMON_SHARE, least: int = COMMON_MIN) -> int:
@@ -151,7 +179,9 @@ def compare(
     hashes = {p.name: p.hashes() for p in cohort}
     every_excluded: set[int] = set().union(*excluded.values()) if excluded else set()
     kept = {name: found - every_excluded for name, found in hashes.items()}
-    held = Counter(h for found in kept.values() for h in found)
+    held: Counter = Counter()
+    for found in kept.values():
+        held.update(found)
     at = common_threshold(len(cohort), share, least)
     common = {h for h, n in held.items() if n >= at}
     own = {name: found - common for name, found in kept.items()}
@@ -163,30 +193,30 @@ def compare(
         dropped["common"] = len(mine)
         left_out[name] = dropped
         common_to[name] = max((held[h] for h in mine), default=0)
-    # Submissions by number, a pair as one int: a cohort of 1,000 counts pairs in a flat Counter.
+    # Submissions by number, in name order: a pair is (a, b) with a < b, counted by Counter in C
+    # (a cohort of 1,000 has hundreds of thousands of pairs).
     names = [p.name for p in cohort]
-    number = {name: i for i, name in enumerate(names)}
+    # Only the fingerprints two or more hold make pairs (most are one submission's alone).
+    paired = {h for h, n in held.items() if 1 < n < at}
     holders: dict[int, list[int]] = {}
-    for name in names:
-        for h in own[name]:
-            holders.setdefault(h, []).append(number[name])
-    size = len(names)
+    for index, name in enumerate(names):
+        for h in own[name] & paired:
+            holders.setdefault(h, []).append(index)
     counts: Counter = Counter()
     for group in holders.values():
-        if len(group) > 1:
-            counts.update(a * size + b for a, b in itertools.combinations(group, 2))
-    result = Comparison([], [], {n: len(own[n]) for n in names}, left_out, common_to, at, own, dict(excluded), counts)
-    result.hashes, result.common = hashes, {h: held[h] for h in common}
+        counts.update(itertools.combinations(group, 2))
     sizes = [len(own[name]) for name in names]
-    for key, shared in counts.items():
-        a, b = divmod(key, size)
-        result.pairs.append(Pair(names[a], names[b], shared, sizes[a], sizes[b]))
+    ranked = sorted((-2 * shared / (sizes[a] + sizes[b]), -shared, a, b, shared) for (a, b), shared in counts.items())
+    result = Comparison(
+        ranked, [], {n: len(own[n]) for n in names}, left_out, common_to, at, own, dict(excluded), counts
+    )
+    result.hashes, result.common = hashes, {h: held[h] for h in common}
+    result.names, result.sizes = names, sizes
     if everything:
-        for a, b in itertools.combinations(range(size), 2):
-            if a * size + b not in counts and hashes[names[a]] & hashes[names[b]]:
+        for a, b in itertools.combinations(range(len(names)), 2):
+            if (a, b) not in counts and hashes[names[a]] & hashes[names[b]]:
                 result.left_out_pairs.append(result.explain(Pair(names[a], names[b], 0, sizes[a], sizes[b])))
         result.left_out_pairs.sort(key=lambda p: (-sum(p.left_out.values()), p.a, p.b))
-    result.pairs.sort(key=lambda p: (-p.similarity, -p.shared, p.a, p.b))
     return result
 
 
