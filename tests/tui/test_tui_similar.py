@@ -62,6 +62,9 @@ async def test_the_pair_view_side_by_side_at_160_and_its_keys(sample_cohort):
         text = "\n".join(screen_text(app))
         assert "zed-copy · checkout.mjs" in text and "chen-wei · checkout.mjs" in text
         assert "of zed-copy's own code is in chen-wei" in text and "fragment 1/" in text
+        # One row per line of the file, never wrapped: chen-wei's checkout.mjs has lines past 80 columns.
+        lines = len(pair.read.texts[1]["checkout.mjs"].splitlines())
+        assert pair.codes[1].size.height == lines
         fragments = len(pair.read.fragments)
         assert fragments >= 2  # the two swapped functions are two fragments
         await pilot.press("right_square_bracket")

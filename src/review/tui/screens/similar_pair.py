@@ -44,6 +44,8 @@ class SimilarPairScreen(Screen[None]):
     .similar-side { width: 1fr; height: 1fr; }
     .similar-head { height: 1; padding: 0 1; background: $boost; text-style: bold; }
     .similar-code { height: 1fr; }
+    /* One row per line of the file, never wrapped: the rows stay the file's lines. */
+    .similar-code-text { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     pair_index: reactive[int] = reactive(0, init=False)
@@ -170,12 +172,13 @@ class SimilarPairScreen(Screen[None]):
         here = palette.style(self.app, "info", bold=True)
         out = Text(no_wrap=True, overflow="ellipsis")
         for number, line in enumerate(source.splitlines() or [""], start=1):
+            if number > 1:
+                out.append("\n")
             in_current = current[0] <= number <= current[1]
             in_shared = any(first <= number <= last for first, last in marked)
             mark = "▌" if in_current else "│" if in_shared else " "
             out.append(f"{number:>4}{mark} ", style=here if in_current else shared if in_shared else "dim")
             out.append(safe_line(line, 400), style=here if in_current else shared if in_shared else "")
-            out.append("\n")
         return out
 
     # ----------------------------------------------------------------- actions
