@@ -185,3 +185,18 @@ def test_bench_goals_takes_json_or_markdown_not_both(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["bench", "goals", "--json", "--markdown"])
     assert exit_.value.code == 2 and "not allowed with" in capsys.readouterr().err
+
+
+def test_bench_similar_times_the_index_cold_and_warm_beside_the_goals(tmp_path, capsys):
+    # Its exit code is whether the goals were met: on a loaded machine either may be missed.
+    assert main(["bench", "similar", "--submissions", "6", "--lines", "40", "--into", str(tmp_path)]) in (0, 1)
+    out = capsys.readouterr().out
+    cold = next(line for line in out.splitlines() if "index cold" in line)
+    warm = next(line for line in out.splitlines() if "index warm" in line)
+    for line, goal in ((cold, 10), (warm, 1)):
+        seconds = float(re.search(r"([\d.]+) s ", line).group(1))
+        ratio = float(line.split(f"goal ({goal} s)")[1].split()[0])
+        assert seconds > 0 and abs(ratio - seconds / goal) <= 0.01
+        assert line.rstrip().endswith(("met", "MISSED"))
+    # The cache was used: the warm run found every submission's fingerprints kept.
+    assert len(list((tmp_path / "cache" / "similarity").glob("*.prints.json"))) == 6

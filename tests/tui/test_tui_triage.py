@@ -297,7 +297,8 @@ async def test_a_paint_before_the_table_measures_its_rows_never_shows_cells_cut_
         table = screen.table
         painted = [table.render_line(y).text for y in range(table.size.height)]
         for key in table.rows:
-            line = next((text for text in painted if f" {key.value} " in text), None)
+            # The row's own line: its name first (the Similar column names other candidates).
+            line = next((text for text in painted if text.lstrip().startswith(f"{key.value} ")), None)
             # Candidate, Mine, Key scope, Runs, Disclosure, AI: what 100 columns show whole.
             for cell in table.get_row(key)[:6] if line is not None else []:
                 if str(cell) not in line:

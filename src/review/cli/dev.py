@@ -125,6 +125,19 @@ def _cold_arguments(parser: argparse.ArgumentParser) -> None:
     _into(parser)
 
 
+def _similar_arguments(parser: argparse.ArgumentParser) -> None:
+    _cold_arguments(parser)
+    parser.add_argument(
+        "--lines", type=int, default=150, metavar="N", help="lines of each submission's own code (default 150)"
+    )
+
+
+def _run_similar(args: argparse.Namespace) -> int:
+    from review.devtools.bench import similar
+
+    return similar.similar_benchmark(args.submissions, args.lines, args.into)
+
+
 def _goals_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick",
@@ -295,6 +308,17 @@ BENCHMARKS = (
         "--bare --no-local) and nothing else, as many at once as there are cores, with the ratio (goal ≤ 1.3).",
         _cold_arguments,
         _run_cold,
+    ),
+    Benchmark(
+        "similar",
+        "a generated cohort of 1,000: review similar with its fingerprint index cold and warm",
+        "Generates a cohort of N submissions with about 150 lines of their own each (most keep the model "
+        "draft; one in fifty copies another under other names), makes their sanitised copies as the triage "
+        "does, then times `review similar COHORT --json --top 0` in a process of its own with the fingerprint "
+        "index cold (best of three) and warm (median of three), beside the goals (10 s and 1 s). Exits 1 "
+        "when a goal is missed.",
+        _similar_arguments,
+        _run_similar,
     ),
     Benchmark(
         "goals",

@@ -55,6 +55,7 @@ COMMANDS = (
     Command("harness", "run a submission against the pinned fake gateway", "headless"),
     Command("show", "one submission's evidence beside each rubric signal, and its cached suite", "show"),
     Command("export", "every review of a cohort, with per-signal tiers and agreement", "headless"),
+    Command("similar", "pairs of submissions that share code, the starter and the model draft left out", "similar"),
     Command("bench", "benchmarks that print figures and ratios", "dev"),
     Command("doctor", "what this machine gives the console: versions, sandbox, folders", "dev"),
     Command("lint-prompt", "warn where a task text leaks the mechanism or omits what is graded", "prepare"),

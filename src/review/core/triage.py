@@ -187,9 +187,22 @@ def disclosure_state(tools: list[str], conflicts: int, unmapped: int, declares_n
 
 # --------------------------------------------------------------------------- the filter
 
-FILTER_FIELDS = ("name", "state", "tool", "scope", "disclosure", "verdict", "reviewer", "ai", "person", "unknown")
-# Fields holding a share in percent, matched by a comparison: `unknown:>0`, `ai:<50`, `person:100`.
-SHARE_FIELDS = ("ai", "person", "unknown")
+FILTER_FIELDS = (
+    "name",
+    "state",
+    "tool",
+    "scope",
+    "disclosure",
+    "verdict",
+    "reviewer",
+    "ai",
+    "person",
+    "unknown",
+    "similar",
+)
+# Fields holding a percentage, matched by a comparison: `unknown:>0`, `ai:<50`, `person:100`, `similar:>50`
+# (a value that is no comparison is matched as text: `similar:ada`, the other submission's name).
+SHARE_FIELDS = ("ai", "person", "unknown", "similar")
 _COMPARISON = re.compile(r"(>=|<=|>|<|=)?(\d{1,3})%?")
 
 
@@ -238,7 +251,7 @@ def matches(terms: list[Term], fields: Mapping[str, Iterable[str]]) -> bool:
     percent by its comparison (`unknown:>0`)."""
     for term in terms:
         values = [v.lower() for v in fields.get(term.field, ())]
-        if term.field in SHARE_FIELDS:
+        if term.field in SHARE_FIELDS and _COMPARISON.fullmatch(term.value):
             if not any(_compared(term.value, value) for value in values):
                 return False
         elif not any(term.value in value for value in values):

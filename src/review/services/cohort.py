@@ -74,11 +74,14 @@ class Row:
     states: dict[str, str] = field(default_factory=dict)
     # [signals scored alike, signals scored by two or more] at HEAD.
     agreement: list[int] | None = None
+    # The console's: {"with": the submission holding the largest share of this one's own code, "share"}
+    # (`review similar` says it headless; not a field of `review triage --json`).
+    similar: dict | None = field(default=None, metadata={"json": False})
 
     def to_json(self) -> dict:
         # Shallow: `attribution` is JSON-ready already, and asdict's deep copy of its thousands of spans
         # cost more than reading the row.
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("json", True)}
 
 
 def drop_spans(row: Row) -> None:

@@ -49,6 +49,9 @@ class ExportRow:
     person_share: float | None = None
     unknown_share: float | None = None
     base_lines: int | None = None
+    # The top pair (`review similar`): the largest share of this submission's own code another holds, and whose.
+    similar: float | None = None
+    similar_to: str | None = None
 
 
 def agreement(reviews: list[store.Review], signal_ids: list[str]) -> float | None:
@@ -184,6 +187,8 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
         found = shares.get(export_row.submission)
         if found:
             export_row.ai_share, export_row.person_share, export_row.unknown_share, export_row.base_lines = found
+    if read_rows:
+        _top_pairs(cohort_dir, rows)
     if anonymous:
         _blind(cohort_dir, rows)
     return Export(
@@ -193,6 +198,16 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
         leans(finals, signal_ids),
         drift(cohort_dir) if planted else [],
     )
+
+
+def _top_pairs(cohort_dir: Path, rows: list[ExportRow]) -> None:
+    from review.services import similarity
+
+    best = similarity.build(cohort_dir).compare().best()
+    for row in rows:
+        found = best.get(row.submission)
+        if found:
+            row.similar_to, row.similar = found[0], round(found[1], 4)
 
 
 def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
@@ -205,6 +220,8 @@ def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
         row.comment = masker.mask(row.comment)
         row.anchored = [{"at": masker.mask(a["at"]), "text": masker.mask(a["text"])} for a in row.anchored]
         row.problem = masker.mask(row.problem) if row.problem else row.problem
+        if row.similar_to:
+            row.similar_to = aliases.get(row.similar_to, masker.mask(row.similar_to))
     # In the candidates' numbers: the folders' order would give the names' alphabetical order away.
     rows.sort(key=lambda row: anonymity.alias_number(row.submission))
 
@@ -261,6 +278,8 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
         "person_share",
         "unknown_share",
         "base_lines",
+        "similar",
+        "similar_to",
         *(f"scenario:{n}" for n in names),
         "problem",
     ]
@@ -284,6 +303,8 @@ def render(cohort_dir: Path, fmt: str, read_rows: bool = True, anonymous: bool =
             _number(row.person_share),
             _number(row.unknown_share),
             "" if row.base_lines is None else str(row.base_lines),
+            _number(row.similar),
+            row.similar_to or "",
             *(row.scenarios.get(n, "") for n in names),
             row.problem or "",
         ]

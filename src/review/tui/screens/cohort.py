@@ -27,6 +27,7 @@ from review.services.blind_order import blind_order_key
 from review.services.scoring import RubricChoice, read_rubric
 from review.support import gc
 from review.tui.context import ConsoleContext
+from review.tui.screens.cohort_similar import SimilarityWatch
 from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.parts_line import PartsLine
@@ -54,6 +55,7 @@ class CohortScreen(Screen[None]):
         # Off the footer: the title names it (+, a) once something has arrived.
         Binding("a", "next_arrival", "Next arrival", show=False, id="triage.next-arrival"),
         Binding("slash", "filter", "Filter", id="triage.filter"),
+        Binding("m", "similar", "Similar code", id="triage.similar"),
         Binding("s", "sort_next", "Sort column", id="triage.sort"),
         Binding("S", "sort_reverse", "Reverse sort", id="triage.sort-reverse"),
         Binding("R", "refresh", "Reload", id="triage.reload"),
@@ -104,9 +106,11 @@ class CohortScreen(Screen[None]):
         self.reveal_asked = float("-inf")
         # The background harness and the arrivals.
         self.cohort_watch = CohortWatch(self)
+        self.similar = SimilarityWatch(self)
         self.title_bar = PartsLine(one_row=True, id="triage-title")
         self.filter_box = Input(
-            placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: ai: unknown: (unknown:>0)",
+            placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: ai: unknown: similar: "
+            "(e.g. unknown:>0, similar:>50)",
             id="triage-filter",
             classes="hidden",
         )
@@ -198,6 +202,7 @@ class CohortScreen(Screen[None]):
         # The row under the cursor is complete now: read it ahead.
         self.highlighted()
         self.cohort_watch.loaded(self.rows)
+        self.similar.start([Path(row.path) for row in self.rows.values()])
 
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:
@@ -208,6 +213,12 @@ class CohortScreen(Screen[None]):
             self.refresh_bindings()
             self.rebuild()
             self.cohort_watch.run_harness([row for row in arrived if cohort.needs_suite(row)], "harness-arrivals")
+            self.similar.start([Path(row.path) for row in arrived])
+
+    @on(SimilarityWatch.Computed)
+    def similar_computed(self, message: SimilarityWatch.Computed) -> None:
+        self.similar.computed(message)
+        self.rebuild()
 
     @on(CohortWatch.HarnessStarted)
     def harness_started(self, message: CohortWatch.HarnessStarted) -> None:
@@ -225,6 +236,7 @@ class CohortScreen(Screen[None]):
     # ----------------------------------------------------------------- table contents
 
     def row_cells(self, row: cohort.Row) -> list[Text]:
+        self.similar.mark(row)
         return cells(
             self.app, as_seen(row, self.me, self.context.blind), self.me, arrived=row.name in self.cohort_watch.arrived
         )
@@ -247,6 +259,8 @@ class CohortScreen(Screen[None]):
 
     def visible_rows(self) -> list[cohort.Row]:
         index, backwards = self.sort
+        for row in self.rows.values():
+            self.similar.mark(row)
         return table_order(
             (as_seen(row, self.me, self.context.blind) for row in self.rows.values() if self.matches(row)),
             COLUMNS[index],
@@ -449,6 +463,16 @@ class CohortScreen(Screen[None]):
             table.move_cursor(row=found)
         else:
             self.app.notify("The submissions that arrived are filtered out (escape clears the filter).", markup=False)
+
+    def action_similar(self) -> None:
+        """The highlighted submission beside the ones it shares most code with."""
+        name, index, comparison = self.current_name(), self.similar.index, self.similar.comparison
+        if name is None or index is None or comparison is None or name not in index.entries:
+            self.app.notify("The cohort's code is still being compared.", markup=False)
+            return
+        from review.tui.screens.similar_pair import SimilarPairScreen
+
+        self.app.push_screen(SimilarPairScreen(self.context, index, comparison, name))
 
     def action_filter(self) -> None:
         box = self.filter_box

@@ -66,6 +66,22 @@ def harness_text(row: cohort.Row) -> str | None:
 MINE_ORDER = ("new", "stale", "draft", "final", "unreadable")
 
 
+def similar_text(row: cohort.Row) -> str | None:
+    """The largest share of this submission's own code found in another, and whose (`review similar`)."""
+    found = row.similar
+    return f"{found['share']:.0%} {found['with']}" if found else None
+
+
+def similar_share(row: cohort.Row) -> float | None:
+    return float(row.similar["share"]) if row.similar else None
+
+
+def similar_fields(row: cohort.Row) -> list[str]:
+    """The share as a number (`similar:>50`), the other's name as shown (`similar:ada`; masked when blind)."""
+    found = row.similar
+    return [f"{100 * found['share']:.0f}", safe_line(str(found["with"]))] if found else []
+
+
 def ranked(order: tuple[str, ...], value: str | None) -> int | None:
     return None if value is None else triage.severity(order, value)
 
@@ -102,6 +118,13 @@ COLUMNS = (
         "Agree",
         lambda row, me: agreement_text(row),
         lambda row, me: row.agreement[0] / row.agreement[1] if row.agreement and row.agreement[1] else None,
+    ),
+    # The highest share first: the submissions most of whose own code another holds.
+    Column(
+        "similar",
+        "Similar",
+        lambda row, me: similar_text(row),
+        lambda row, me: -share if (share := similar_share(row)) is not None else None,
     ),
     Column("assistants", "Assistants", lambda row, me: row.assistants or None),
     Column("commits", "Commits", lambda row, me: row.commits),
@@ -140,7 +163,7 @@ def cell_text(column: Column, row: cohort.Row, me: str) -> str:
     if column.key == "last_commit":
         return str(value)[:10] if value else pending
     if value is None or value == []:
-        return pending if column.key not in ("problem", "others", "agreement") else ""
+        return pending if column.key not in ("problem", "others", "agreement", "similar") else ""
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
@@ -196,6 +219,8 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
         "ai": triage.share_values(row.ai_share),
         "person": triage.share_values(row.person_share),
         "unknown": triage.share_values(row.unknown_share),
+        # A percentage (`similar:>50`) and the other submission's name (`similar:ada`).
+        "similar": similar_fields(row),
     }
 
 

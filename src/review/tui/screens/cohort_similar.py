@@ -1,0 +1,55 @@
+"""The triage table's Similar column, kept current: the cohort's fingerprint index built in a worker
+once the rows are loaded (each submission's fingerprints from the cache when its HEAD was read before),
+an arrival fingerprinted alone and compared against it. Owned by the triage screen, as CohortWatch is."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from textual.message import Message
+
+from review.core import similarity as core
+from review.services import cohort, similarity
+from review.tui.screens.cohort_watch import Triage
+
+
+class SimilarityWatch:
+    @dataclass
+    class Computed(Message):
+        """The cohort compared again: name -> (the other holding most of its own code, that share)."""
+
+        index: similarity.Index
+        comparison: core.Comparison
+        best: dict[str, tuple[str, float]]
+
+    def __init__(self, screen: Triage) -> None:
+        self.screen = screen
+        self.index: similarity.Index | None = None
+        self.comparison: core.Comparison | None = None
+        self.best: dict[str, tuple[str, float]] = {}
+        # One computation at a time: an arrival waits for the cohort's own.
+        self.lock = threading.Lock()
+
+    def start(self, paths: list[Path]) -> None:
+        """`paths` read (again) into the index in a worker, then the cohort compared."""
+        self.screen.run_worker(partial(self.compute, paths), thread=True, group="similarity", name="triage-similarity")
+
+    def compute(self, paths: list[Path]) -> None:
+        with self.lock:
+            if self.index is None:
+                self.index = similarity.Index(self.screen.cohort_dir)
+            self.index.load(paths)
+            comparison = self.index.compare()
+        self.screen.post_message(self.Computed(self.index, comparison, comparison.best()))
+
+    def computed(self, message: Computed) -> None:
+        self.comparison = message.comparison
+        self.best = message.best
+
+    def mark(self, row: cohort.Row) -> None:
+        """The row's Similar value from the last comparison (rows are replaced as they are read again)."""
+        found = self.best.get(row.name)
+        row.similar = {"with": found[0], "share": found[1]} if found else None
