@@ -676,3 +676,22 @@ async def test_final_is_written_by_ctrl_s_alone_never_by_the_autosave_of_a_later
         assert "FINAL" in str(screen.form.header.render()) and screen.form.dirty
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: saved(sample_cohort, "chen-wei")[0]["state"] == "final", timeout=20)
+
+
+async def test_a_second_comment_on_a_signal_adds_to_the_first(sample_cohort):
+    """c opens the box with the cursor at the end and nothing selected, as o does: the first key
+    typed never replaces what was written before."""
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("4", "c", *"why? no test", "enter")
+        await pilot.press("c")
+        box = app.focused
+        assert box.value == "why? no test" and box.selection.is_empty and box.cursor_position == len(box.value)
+        await pilot.press(*" retries 3 times", "enter")
+        form = screen.query_one(RubricForm)
+        assert form.values()["comments"] == {"found-defect": "why? no test retries 3 times"}
+        path = sample_cohort / "ada-okafor.review.toml"
+        both = {"found-defect": "why? no test retries 3 times"}
+        # The autosave writes what the box holds: both parts, the first never replaced.
+        await wait_until(pilot, lambda: path.exists() and saved(sample_cohort, "ada-okafor")[0]["comments"] == both)
