@@ -102,11 +102,12 @@ COLUMN_INDEX = {column.key: index for index, column in enumerate(COLUMNS)}
 GOOD_SCOPE, BAD_SCOPES = "persisted", ("per-attempt", "per-amount", "none")
 
 
-# Before the candidate's name: the row arrived after the console opened.
+# Before the candidate's name: the row arrived after the console opened, or was given a new commit.
 ARRIVED = "+ "
+RESUBMITTED = "↻ "
 
 
-def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Text]:
+def cells(app: App, row: cohort.Row, me: str, arrived: bool = False, resubmitted: bool = False) -> list[Text]:
     """Every cell as plain Text: DataTable would parse a str as markup."""
     pending = PENDING if not row.complete else MISSING
     texts = []
@@ -122,9 +123,9 @@ def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Tex
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
         texts.append(Text(safe_line(shown, 80)))
     by_key = dict(zip(COLUMN_INDEX, texts))
-    if arrived:
+    if arrived or resubmitted:
         by_key["name"] = texts[COLUMN_INDEX["name"]] = Text.assemble(
-            (ARRIVED, palette.style(app, "info", bold=True)), by_key["name"]
+            (ARRIVED if arrived else RESUBMITTED, palette.style(app, "info", bold=True)), by_key["name"]
         )
     state = my_state(row, me)
     if state == "unreadable":
