@@ -36,7 +36,9 @@ def enabled(node: DOMNode, binding: Binding) -> bool | None:
     """Whether the binding does something now: True; None when it is disabled (its key goes through to
     the next binding); False when it does not exist here at all (A outside candidate-blind review)."""
     _, name, parameters = actions.parse(binding.action)
-    return node.check_action(name, parameters)
+    state = node.check_action(name, parameters)
+    # A key that acts only in a state of the pane (n/N after a search) is listed all the same.
+    return None if state is False and name in getattr(node, "HELP_LISTED", ()) else state
 
 
 def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from review import gitsafe
 from review.core import diff
@@ -42,6 +42,9 @@ class DiffPane(Vertical):
         Binding("u", "next_unviewed", "Next unviewed file", show=False, id="diff.next-unviewed"),
         Binding("f", "toggle_files", "File list", id="diff.toggle-files"),
         Binding("c", "toggle_coverage", "Coverage on/off", id="diff.coverage"),
+        # ? stays the help, as everywhere in the console: / and then N searches backwards.
+        Binding("slash", "search", "Search", show=False, id="diff.search"),
+        Binding("escape", "close_search", "Close search", show=False, id="diff.close-search"),
     ]
     DEFAULT_CSS = """
     DiffPane { height: 1fr; }
@@ -53,6 +56,8 @@ class DiffPane(Vertical):
     DiffPane #diff-files { height: 1fr; }
     DiffPane DiffView { width: 1fr; height: 1fr; }
     DiffPane #diff-source { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+    DiffPane #diff-search { height: 3; }
+    DiffPane #diff-search.hidden { display: none; }
     """
 
     # W: the range without its whitespace-only changes (as `git diff -w`).
@@ -109,6 +114,9 @@ class DiffPane(Vertical):
         self.viewed_line = Static(id="diff-viewed")
         self.view = DiffView(id="diff-view")
         self.source_line = Static(id="diff-source")
+        self.search_box = Input(
+            placeholder="search the diff (enter finds; then n/N; escape cancels)", id="diff-search", classes="hidden"
+        )
 
     def compose(self) -> ComposeResult:
         yield self.range_line
@@ -118,6 +126,7 @@ class DiffPane(Vertical):
                 yield self.files
             yield self.view
         yield self.source_line
+        yield self.search_box
 
     def on_mount(self) -> None:
         self.files_toggled = False
@@ -233,6 +242,8 @@ class DiffPane(Vertical):
             marks.append("word marks off (w)")
         if view.side_by_side and not view.paired:
             marks.append("side by side needs a wider diff (z zooms it)")
+        if view.search.active:
+            marks.append(view.search.text())
         return marks
 
     @on(DiffView.OptionsChanged)
@@ -243,6 +254,31 @@ class DiffPane(Vertical):
             self.post_message(self.Widen(view.side_by_side))
         if self.shown is not None and self.shown_diff is not None:
             self.display_header(self.shown, self.shown_diff)
+
+    # ----------------------------------------------------------------- search
+
+    def action_search(self) -> None:
+        box = self.search_box
+        box.value = self.view.search.query
+        box.remove_class("hidden")
+        box.focus()
+        # Shown only now: focused again once laid out, so keys typed at once land in it.
+        self.call_after_refresh(box.focus)
+
+    @on(Input.Submitted, "#diff-search")
+    def search_submitted(self, event: Input.Submitted) -> None:
+        self.action_close_search()
+        self.view.search.start(event.value)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close_search":
+            # Outside the box, escape is the view's (clears a search) or the screen's (back to triage).
+            return self.search_box.has_focus
+        return True
+
+    def action_close_search(self) -> None:
+        self.search_box.add_class("hidden")
+        self.view.focus()
 
     # ----------------------------------------------------------------- whitespace
 
