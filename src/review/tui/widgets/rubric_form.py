@@ -311,8 +311,12 @@ class RubricForm(VerticalScroll, can_focus=False):
     @property
     def dirty(self) -> bool:
         """Unsaved changes: compared with what was loaded or saved, not tracked through events."""
+        return self.dirty_as(self.state)
+
+    def dirty_as(self, state: str) -> bool:
+        """Unsaved changes were the form's state `state` (a final refused is saved as a draft)."""
         baseline = getattr(self, "_baseline", None)
-        return baseline is None or not score_merge.same(self.values(), baseline)
+        return baseline is None or not score_merge.same({**self.values(), "state": state}, baseline)
 
     def values(self) -> dict:
         return {

@@ -64,6 +64,8 @@ class SubmissionScreen(Screen[Closed]):
     AUTO_FOCUS = "#diff-view"
     BINDINGS = [
         Binding("escape,backspace", "back", "Back", id="submission.back"),
+        # As in tig, q closes the view: back to triage (q there quits; ctrl+q quits from here).
+        Binding("q", "back", "Back", show=False, id="submission.close"),
         # Digits and F-keys: alt+digit is unreliable through tmux and some terminals.
         Binding("1,f2", "pane('diff')", "Diff", id="submission.pane-diff"),
         Binding("2,f3", "pane('note')", "Note", id="submission.pane-note"),

@@ -25,7 +25,7 @@ from review.tui.widgets.diff.files import FileList
 from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
 from review.tui.widgets.diff.marks import ViewedMarks
 from review.tui.widgets.diff.ranges import DiffRange, draft_range, since_review, step_from, submission_ranges
-from review.tui.widgets.diff.view import DiffView
+from review.tui.widgets.diff.view import SIDE_BY_SIDE_MIN, DiffView
 from review.tui.widgets.parts_line import PartsLine
 
 
@@ -132,10 +132,12 @@ class DiffPane(Vertical):
         self.files_toggled = False
         # Side by side asked the screen for the whole width (and gives it back when switched off).
         self.widened = False
+        # Side by side hid the file list to have its columns (and shows it again when switched off).
+        self.files_hidden_for_sides = False
 
     def on_resize(self) -> None:
         # Narrow terminals (80×24 in tmux) give the diff the width; `f` brings the list back.
-        if not self.files_toggled:
+        if not self.files_toggled and not self.files_hidden_for_sides:
             self.query_one("#diff-files-box").set_class(self.size.width < 110, "hidden")
 
     def preview(self, the_diff: diff.Diff, keep_position: bool = False) -> None:
@@ -241,7 +243,10 @@ class DiffPane(Vertical):
         if not view.words:
             marks.append("word marks off (w)")
         if view.side_by_side and not view.paired:
-            marks.append("side by side needs a wider diff (z zooms it)")
+            marks.append(
+                f"side by side needs {SIDE_BY_SIDE_MIN} columns for the diff, it has {view.size.width} "
+                "(a wider terminal)"
+            )
         if view.search.active:
             marks.append(view.search.text())
         return marks
@@ -252,6 +257,7 @@ class DiffPane(Vertical):
         if view.side_by_side != self.widened and (not view.side_by_side or not view.paired):
             self.widened = view.side_by_side
             self.post_message(self.Widen(view.side_by_side))
+        self.make_room_for_sides()
         if self.shown is not None and self.shown_diff is not None:
             self.display_header(self.shown, self.shown_diff)
 
@@ -503,8 +509,20 @@ class DiffPane(Vertical):
         self.position = -2
         self.fetch(chosen)
 
+    def make_room_for_sides(self) -> None:
+        """Side by side takes the file list's columns when it needs them, and gives them back."""
+        files = self.query_one("#diff-files-box")
+        view = self.view
+        if view.side_by_side and not view.paired and not files.has_class("hidden"):
+            self.files_hidden_for_sides = True
+            files.add_class("hidden")
+        elif not view.side_by_side and self.files_hidden_for_sides:
+            self.files_hidden_for_sides = False
+            files.remove_class("hidden")
+
     def action_toggle_files(self) -> None:
         self.files_toggled = True
+        self.files_hidden_for_sides = False
         self.query_one("#diff-files-box").toggle_class("hidden")
 
     @work(thread=True, exclusive=True, group="diff-range", name="diff-range")
