@@ -124,3 +124,25 @@ def test_bench_goals_reports_each_goal_of_the_benchmarks_it_ran_and_exits_1_on_a
     assert report["failed"] in ([], ["startup"]), captured.err
     assert not report["failed"] or "NOT measured" in captured.err + captured.out
     assert code == (0 if all(goal["met"] for goal in report["goals"]) else 1)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+def test_a_benchmarks_tmux_server_is_reached_and_killed_whatever_tmux_tmpdir_says(tmp_path, monkeypatch):
+    """The program measured gets a trimmed environment (no TMUX_TMPDIR); every later call to its server
+    (capture-pane, kill-server) must still reach that server, and none is left running."""
+    import os
+    import time
+
+    from helpers import leftover_processes
+    from review.devtools.bench.common import tmux_first_paint
+
+    elsewhere = tmp_path / "tmux-elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("TMUX_TMPDIR", str(elsewhere))
+    marker = f"bench-tmux-{os.getpid()}-{tmp_path.name}"
+    seconds = tmux_first_paint(f"echo {marker}-ready; sleep 120", f"{marker}-ready", {"PATH": os.environ["PATH"]})
+    assert seconds > 0
+    deadline = time.monotonic() + 30
+    while leftover_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftover_processes(marker) == []

@@ -269,7 +269,6 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
         for key in ("PATH", "HOME", "LANG", "REVIEW_CACHE_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
         if key in os.environ
     }
-    server = f"review-bench-diff-{os.getpid()}"
     # The row is complete once its assistant is named; resting on it lets the read-ahead finish.
     console = KeyInTmux(
         f"{shlex.quote(sys.executable)} -m review {shlex.quote(str(folder.parent))} --no-harness",
@@ -279,7 +278,7 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
         rest=3.0,
     )
     try:
-        console_s = statistics.median(tmux_key_to_paint(server, console, env) for _ in range(runs))
+        console_s = statistics.median(tmux_key_to_paint(console, env) for _ in range(runs))
     except RuntimeError as error:
         print(f"    review: NOT measured: {error}")
         return None, None, None
@@ -297,7 +296,7 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
         return console_s, None, None
     shell = KeyInTmux("echo shell-ready; exec sh", str(folder), "shell-ready", f"commit {head}", typed=typed, rest=0.5)
     try:
-        baseline_s = statistics.median(tmux_key_to_paint(server, shell, env) for _ in range(runs))
+        baseline_s = statistics.median(tmux_key_to_paint(shell, env) for _ in range(runs))
     except RuntimeError as error:
         print(f"    {name}: NOT measured: {error}")
         return console_s, None, None
