@@ -306,3 +306,25 @@ def test_submission_text_stays_text_in_the_tab(browser, served, sample_cohort):
     assert len(server.consoles()) == 1
     tab.keys("1")
     tab.wait_for("whole submission")
+
+
+def test_in_a_tab_the_help_names_the_keys_the_browser_keeps_and_the_second_key_works(browser, served, sample_cohort):
+    """A headed browser keeps ctrl+n (a new window) whatever the page asks: the help of a console in a
+    tab says so and names ctrl+g, which saves and opens the next submission as ctrl+n does."""
+    server = served("--no-harness", "--reviewer", "ana")
+    tab = Tab(browser, server.url)
+    tab.wait_for("assistants: Claude Code")
+    tab.keys("ArrowDown", "ArrowDown", "Enter")
+    tab.wait_for("whole submission (starter → HEAD)")
+    tab.keys("?")
+
+    def said() -> str:
+        return " ".join(tab.shown().replace("│", " ").split())
+
+    tab.wait_until(lambda: "^n (Save & next): the browser keeps it" in said(), "the browser's keys in the help")
+    assert "^g does it here" in said()
+    tab.keys("Escape")
+    tab.wait_until(lambda: "the browser keeps it" not in said(), "the help closed")
+    tab.keys("4", "s", "Control+g")
+    tab.wait_until(lambda: (sample_cohort / "chen-wei.review.toml").exists(), "chen-wei saved")
+    assert review_in(sample_cohort, "chen-wei")["tiers"] == {"found-defect": "strong"}

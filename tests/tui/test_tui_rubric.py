@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import tomllib
 
+import pytest
+
 from helpers import git, open_submission, settle, wait_until
 from review.core import evidence
 from review.core.rubric import NO_DECISION
@@ -122,14 +124,16 @@ async def test_stale_after_a_new_commit(sample_cohort):
         await wait_until(pilot, lambda: pane.shown.label.startswith("whole submission"))
 
 
-async def test_save_and_next_opens_the_next_unscored(sample_cohort):
+@pytest.mark.parametrize("key", ["ctrl+n", "ctrl+g"])  # ctrl+g: what a browser tab leaves to the page
+async def test_save_and_next_opens_the_next_unscored(sample_cohort, key):
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 40)) as pilot:
         await open_submission(app, pilot, "ada-okafor")
         await score_all(pilot)
-        await pilot.press("ctrl+n")
-        await settle(app, pilot)
-        assert isinstance(app.screen, SubmissionScreen) and app.screen.row.name == "ben-larsen"
+        await pilot.press(key)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SubmissionScreen) and app.screen.row.name == "ben-larsen"
+        )
     assert saved(sample_cohort, "ada-okafor")[0]["state"] == "draft"
 
 
