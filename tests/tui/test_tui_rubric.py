@@ -374,6 +374,8 @@ async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_a
         anchored = form.values()["anchored"]
         assert [a["text"] for a in anchored] == ["key made inside the loop", "503 retried with a new key"]
         assert anchored[0]["at"].startswith("checkout.mjs:") and anchored[1]["at"].startswith("stub log")
+        # A place, cut with a plain "…" if long: never "[N more characters]" inside it.
+        assert all("more characters" not in a["at"] for a in anchored)
         await pilot.press("ctrl+s")
         await settle(app, pilot)
     entry = saved(sample_cohort, "ben-larsen")[0]
