@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -124,6 +125,35 @@ def test_bench_goals_reports_each_goal_of_the_benchmarks_it_ran_and_exits_1_on_a
     assert report["failed"] in ([], ["startup"]), captured.err
     assert not report["failed"] or "NOT measured" in captured.err + captured.out
     assert code == (0 if all(goal["met"] for goal in report["goals"]) else 1)
+
+
+def test_bench_goals_markdown_is_the_table_the_benchmarks_page_holds():
+    from review.devtools.bench import goals
+    from review.devtools.bench.common import Goal
+
+    measured = [
+        Goal("start-up: review --help", "40 ms", "python3 -I -c pass 12 ms", 3.33, 4.0),
+        Goal("cold triage of 1000 submissions", "20.0 s", "safe copies loop 10.0 s", 2.0, 1.3),
+    ]
+    table = goals.markdown_table(measured, ["memory"], ["cold"], quick=False).splitlines()
+    assert table[0].startswith("Measured ") and "cores" in table[0] and "--quick" not in table[0]
+    assert table[2:] == [
+        "| figure | measured | against | ratio | goal | |",
+        "|---|---|---|---|---|---|",
+        "| start-up: review --help | 40 ms | python3 -I -c pass 12 ms | 3.33 | ≤ 4 | met |",
+        "| cold triage of 1000 submissions | 20.0 s | safe copies loop 10.0 s | 2.00 | ≤ 1.3 | **MISSED** |",
+        "| memory | FAILED | | | | |",
+        "| cold | not run | | | | |",
+    ]
+    # docs/benchmarks.md holds a table of that shape.
+    page = (Path(__file__).resolve().parents[2] / "docs" / "benchmarks.md").read_text()
+    assert table[2] in page and table[3] in page
+
+
+def test_bench_goals_takes_json_or_markdown_not_both(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "goals", "--json", "--markdown"])
+    assert exit_.value.code == 2 and "not allowed with" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")

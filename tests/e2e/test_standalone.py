@@ -1,4 +1,4 @@
-"""The project stands alone: what a reader of the README or the source is sent to is in the
+"""The project stands alone: what a reader of the README, the docs or the source is sent to is in the
 repository, and nothing points to a file outside it or to an issue tracker's numbers."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+# What a reader reads: the README and the pages it links to.
+DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 # Backticked spans shaped like a path: `a/b`, `a/b.py`, `dir/`, `README.md`.
 PATH_SPAN = re.compile(r"^\.?[\w.-]+(/[\w.-]*)+$|^[\w-]+\.(md|py|toml|mjs|json|txt)$")
 # Paths the README names that live in a submission, a cohort or a candidate's repository, not here.
@@ -23,6 +25,9 @@ IN_A_SUBMISSION = {
     "package.json",
     "tree/",
     ".mjs/.js/.cjs/.json",
+    # In the reviewer's own folders.
+    "keymap.toml",
+    "calibration.toml",
 }
 OUTSIDE = re.compile(r"\bshared/|take-home-article")
 ISSUE_NUMBER = re.compile(r"(?<![\w&/])#\d{1,5}\b|\bissues?\s+#?\d+\b", re.I)
@@ -45,22 +50,24 @@ def readme_paths(text: str) -> set[str]:
 
 def text_files() -> list[Path]:
     files = [ROOT / name for name in tracked_files() if name.startswith("src/")]
-    files += [README, ROOT / "sample_submissions" / "README.md"]
+    files += [*DOCS, ROOT / "sample_submissions" / "README.md"]
     return [f for f in files if f.is_file() and f.suffix in {".py", ".md", ".toml", ".tcss", ".mjs", ".txt", ""}]
 
 
-def test_every_path_the_readme_sends_a_reader_to_exists():
+def test_every_path_the_readme_and_the_docs_send_a_reader_to_exists():
     names = {Path(name).name for name in tracked_files()} | {Path(n).parent.name + "/" for n in tracked_files()}
     missing = []
-    for span in sorted(readme_paths(README.read_text())):
-        if span in IN_A_SUBMISSION:
-            continue
-        here = (ROOT / span).exists() or (ROOT / "src" / "review" / span).exists()
-        # A bare file name (`commit.toml`) is fine when the repository holds such a file.
-        bare = "/" not in span.rstrip("/") and span in names
-        if not (here or bare):
-            missing.append(span)
-    assert not missing, f"README names paths that are not in the repository: {missing}"
+    assert len(DOCS) > 1, "the docs/ pages are read too"
+    for doc in DOCS:
+        for span in sorted(readme_paths(doc.read_text())):
+            if span in IN_A_SUBMISSION:
+                continue
+            here = (ROOT / span).exists() or (ROOT / "src" / "review" / span).exists()
+            # A bare file name (`commit.toml`) is fine when the repository holds such a file.
+            bare = "/" not in span.rstrip("/") and span in names
+            if not (here or bare):
+                missing.append(f"{doc.relative_to(ROOT)}: {span}")
+    assert not missing, f"the README and docs name paths that are not in the repository: {missing}"
 
 
 def test_the_path_check_notices_a_missing_path():

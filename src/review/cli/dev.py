@@ -127,7 +127,11 @@ def _goals_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="STEP",
         help="run only this benchmark (startup, repo, diff, memory, triage, cold; repeatable)",
     )
-    _json(parser)
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the figures as one JSON document")
+    output.add_argument(
+        "--markdown", action="store_true", help="only the table of goals, in Markdown (as docs/benchmarks.md holds it)"
+    )
 
 
 def _store_arguments(parser: argparse.ArgumentParser) -> None:
@@ -195,7 +199,7 @@ def _run_cold(args: argparse.Namespace) -> int:
 def _run_goals(args: argparse.Namespace) -> int:
     from review.devtools.bench import goals
 
-    return goals.run(args.json, args.quick, args.only)
+    return goals.run(args.json, args.quick, args.only, args.markdown)
 
 
 # Each benchmark is imported only when it is the one asked for.

@@ -15,10 +15,10 @@ STEPS = ("startup", "repo", "diff", "memory", "triage", "cold")
 MARK = "REVIEW-BENCH-GOALS "
 
 
-def run(as_json: bool, quick: bool = False, only: list[str] | None = None) -> int:
+def run(as_json: bool, quick: bool = False, only: list[str] | None = None, as_markdown: bool = False) -> int:
     """Each benchmark in a process of its own: one's leftovers (a heap of 300 analyses) would cost
     the next one garbage-collection pauses that are not its own. Exits 1 when a goal is missed or a
-    benchmark failed."""
+    benchmark failed. `as_markdown`: only the table, as docs/benchmarks.md holds it."""
     unknown = sorted(set(only or ()) - set(STEPS))
     if unknown:
         print(f"review bench goals: no benchmark {', '.join(unknown)} (there are: {', '.join(STEPS)})", file=sys.stderr)
@@ -26,15 +26,16 @@ def run(as_json: bool, quick: bool = False, only: list[str] | None = None) -> in
     steps = [step for step in STEPS if (only is None or step in only) and not (quick and step == "cold" and not only)]
     goals: list[Goal] = []
     failed: list[str] = []
+    quiet = as_json or as_markdown
     for step in steps:
-        if not as_json:
+        if not quiet:
             print(f"\n== {step} ==", flush=True)
         child = [sys.executable, "-m", "review.devtools.bench", "goals", step, *(["--quick"] if quick else [])]
         done = subprocess.run(child, capture_output=True, text=True)
         for line in done.stdout.splitlines():
             if line.startswith(MARK):
                 goals += [Goal(**entry) for entry in json.loads(line[len(MARK) :])]
-            elif not as_json:
+            elif not quiet:
                 print(line)
         if done.returncode != 0:
             failed.append(step)
@@ -57,6 +58,8 @@ def run(as_json: bool, quick: bool = False, only: list[str] | None = None) -> in
                 indent=2,
             )
         )
+    elif as_markdown:
+        print(markdown_table(goals, failed, skipped, quick))
     else:
         print(
             f"\nthe goals, measured now{' (--quick: smaller sizes than the goals are set for)' if quick else ''}"
@@ -85,6 +88,32 @@ def run(as_json: bool, quick: bool = False, only: list[str] | None = None) -> in
             + (f", {len(failed)} benchmark(s) FAILED" if failed else "")
         )
     return 1 if failed or any(not goal.met for goal in goals) else 0
+
+
+def markdown_table(goals: list[Goal], failed: list[str], skipped: list[str], quick: bool) -> str:
+    """The goals as one Markdown table, under a line saying where and when they were measured."""
+    import datetime
+    import os
+    import platform
+
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+    machine = f"{os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    lines = [
+        f"Measured {when} on {machine}{' (--quick: smaller sizes than the goals are set for)' if quick else ''}.",
+        "",
+        "| figure | measured | against | ratio | goal | |",
+        "|---|---|---|---|---|---|",
+    ]
+    for goal in goals:
+        cells = (goal.name, goal.measured, goal.against, _ratio(goal).strip(), f"≤ {goal.goal:g}")
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + f" | {_verdict(goal)} |")
+    lines += [f"| {step} | FAILED | | | | |" for step in failed]
+    lines += [f"| {step} | not run | | | | |" for step in skipped]
+    return "\n".join(lines)
+
+
+def _verdict(goal: Goal) -> str:
+    return "met" if goal.met else "**MISSED**"
 
 
 def _ratio(goal: Goal) -> str:
