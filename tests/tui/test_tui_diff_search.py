@@ -69,3 +69,12 @@ async def test_slash_finds_text_in_every_file_and_n_and_N_go_through_the_matches
         assert isinstance(app.screen, HelpScreen)
         ids = {binding_id for _group, _keys, _label, binding_id in app.screen.rows}
         assert {"diff.search", "diff.next-match", "diff.previous-match"} <= ids
+
+
+def test_a_hunks_sources_are_said_once():
+    from review.tui.widgets.diff.pane import said_once
+
+    assert said_once({"note line 15", "note line 15, and commit e448fe8", "commit 1234567"}) == [
+        "commit 1234567",
+        "note line 15, and commit e448fe8",
+    ]

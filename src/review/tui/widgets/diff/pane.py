@@ -29,6 +29,12 @@ from review.tui.widgets.diff.view import SIDE_BY_SIDE_MIN, DiffView
 from review.tui.widgets.parts_line import PartsLine
 
 
+def said_once(sources: set[str]) -> list[str]:
+    """The sources of a hunk's lines, each said once: "note line 15" is within "note line 15, and
+    commit e448fe8", so only the longer is listed."""
+    return sorted(s for s in sources if not any(t != s and t.startswith(s) for t in sources))
+
+
 class DiffPane(Vertical):
     HELP_GROUP = "Diff"
     BINDINGS = [
@@ -435,7 +441,7 @@ class DiffPane(Vertical):
         if hunk is None:
             source.update(Content(""))
             return
-        sources = sorted({line.source for line in hunk.lines if line.tool and line.source})
+        sources = said_once({line.source for line in hunk.lines if line.tool and line.source})
         moved = sorted({line.source for line in hunk.lines if line.moved and not line.tool})
         text = (
             f"{message.file.path if message.file else ''} {hunk.header.split(' @@')[0]} @@ — "
