@@ -27,6 +27,12 @@ BWRAP_WORKS = _bubblewrap_works()
 
 
 def pytest_configure(config):
+    # No example is failed for its time: on a loaded machine the slower properties (git, parsing) take
+    # longer than hypothesis's default 200 ms deadline without being wrong.
+    from hypothesis import settings
+
+    settings.register_profile("review", deadline=None)
+    settings.load_profile("review")
     if not BWRAP_WORKS:
         # Set before collection: modules ask sandbox.detect() at import (and it is cached).
         from review.harness import sandbox

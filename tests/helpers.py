@@ -104,7 +104,7 @@ async def open_submission(app, pilot, name):
     return app.screen
 
 
-async def leftovers_after(marker: str, timeout: float = 3.0) -> list[str]:
+async def leftovers_after(marker: str, timeout: float = 30.0) -> list[str]:
     """What is still alive of what this test started, once it has had `timeout` seconds to die: an
     empty list as soon as nothing is left (a killed process takes a moment to go)."""
     import asyncio

@@ -200,3 +200,25 @@ def test_bench_similar_times_the_index_cold_and_warm_beside_the_goals(tmp_path, 
         assert line.rstrip().endswith(("met", "MISSED"))
     # The cache was used: the warm run found every submission's fingerprints kept.
     assert len(list((tmp_path / "cache" / "similarity").glob("*.prints.json"))) == 6
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+def test_a_benchmarks_tmux_server_is_reached_and_killed_whatever_tmux_tmpdir_says(tmp_path, monkeypatch):
+    """The program measured gets a trimmed environment (no TMUX_TMPDIR); every later call to its server
+    (capture-pane, kill-server) must still reach that server, and none is left running."""
+    import os
+    import time
+
+    from helpers import leftover_processes
+    from review.devtools.bench.common import tmux_first_paint
+
+    elsewhere = tmp_path / "tmux-elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("TMUX_TMPDIR", str(elsewhere))
+    marker = f"bench-tmux-{os.getpid()}-{tmp_path.name}"
+    seconds = tmux_first_paint(f"echo {marker}-ready; sleep 120", f"{marker}-ready", {"PATH": os.environ["PATH"]})
+    assert seconds > 0
+    deadline = time.monotonic() + 30
+    while leftover_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftover_processes(marker) == []

@@ -171,8 +171,9 @@ def test_every_command_exits_quietly_when_its_reader_leaves(sample_cohort_master
     argv = [word.replace("{cohort}", str(sample_cohort_master)) for word in argv]
     result = _with_closed_reader(*argv)
     assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr, result.stderr
-    # argparse drops what help cannot write and exits 0; the rest say the reader left, as git.
-    assert result.returncode == (0 if "--help" in argv else 141)
+    # The rest say the reader left, as git. Help may be either: argparse drops what it cannot write and
+    # exits 0, or the write fails on the way out and says the reader left.
+    assert result.returncode in ((0, 141) if "--help" in argv else (141,))
 
 
 def test_triage_into_head_prints_its_first_line_quietly(sample_cohort_master):

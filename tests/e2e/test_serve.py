@@ -74,9 +74,9 @@ class Tab:
         return "\n".join(self.screen.display)
 
     async def keys(self, *keys: str) -> None:
+        # Unpaced: the console reads them in order; each test waits for the state a key leads to.
         for key in keys:
             await self.socket.send_str(json.dumps(["stdin", key]))
-            await asyncio.sleep(0.15)
 
     async def wait_for(self, text: str, timeout: float = 60.0) -> str:
         try:

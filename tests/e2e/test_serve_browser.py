@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 import tomllib
 import zlib
 from pathlib import Path
@@ -99,12 +100,19 @@ class Tab:
             self.page.wait_for_timeout(50)
         raise AssertionError(f"{text!r} never appeared; the tab showed:\n{self.shown()}")
 
+    def wait_until(self, holds, what: str, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not holds():
+            assert time.monotonic() < deadline, f"{what} never came; the tab showed:\n{self.shown()}"
+            self.page.wait_for_timeout(50)
+
     def keys(self, *keys: str) -> None:
+        """Unpaced: the console reads them in order. A test waits for the state a key leads to before
+        the next key needs it, and never sends a key right after Escape (read as alt+key)."""
         # Focus without a click on the table (which would move its cursor): the title line.
         self.page.click("#terminal", position={"x": 4, "y": 4})
         for key in keys:
             self.page.keyboard.press(key)
-            self.page.wait_for_timeout(150)
 
     def cell_at(self, text: str) -> tuple[float, float]:
         """Where on the page the first character of `text` is drawn (the middle of its cell)."""
@@ -164,11 +172,7 @@ def test_a_second_tab_as_another_reviewer_sees_the_first_ones_save(browser, serv
     ana.keys("w", "Control+s")
     ana.wait_for("saved draft")
     # Bob's console, in its own tab and process, reads the file ana's saved.
-    for _ in range(200):
-        if "ana draft" in bob.row("chen-wei"):
-            break
-        bob.page.wait_for_timeout(50)
-    assert "ana draft" in bob.row("chen-wei"), bob.shown()
+    bob.wait_until(lambda: "ana draft" in bob.row("chen-wei"), "ana's draft in bob's row")
     assert review_in(sample_cohort, "chen-wei")["reviewers"] == ["ana"]
 
 
@@ -217,14 +221,17 @@ def test_the_theme_the_palette_and_the_keys_work_in_the_tab(browser, served):
     tab = Tab(browser, server.url)
     tab.wait_for("8 for ana to score")
     tab.page.wait_for_selector("body.-first-byte")
-    tab.page.wait_for_timeout(500)
-    # Below the rows, the table's background: review-light's, not the page's dark one.
-    assert min(_pixel(tab.page, 500, 400)) > 200
+    # Below the rows, the table's background: review-light's, not the page's dark one (once painted).
+    tab.wait_until(lambda: min(_pixel(tab.page, 500, 400)) > 200, "review-light's background")
     tab.keys("Control+p")
     tab.wait_for("Search for commands")
-    tab.keys("Escape", "?")
+    tab.keys("Escape")
+    tab.wait_until(lambda: "Search for commands" not in tab.shown(), "the palette closed")
+    tab.keys("?")
     tab.wait_for("triage.next-unscored")
-    tab.keys("Escape", "/")
+    tab.keys("Escape")
+    tab.wait_until(lambda: "triage.next-unscored" not in tab.shown(), "the help closed")
+    tab.keys("/")
     tab.page.keyboard.type("state:draft")
     tab.wait_for("state:draft")
 
@@ -299,3 +306,25 @@ def test_submission_text_stays_text_in_the_tab(browser, served, sample_cohort):
     assert len(server.consoles()) == 1
     tab.keys("1")
     tab.wait_for("whole submission")
+
+
+def test_in_a_tab_the_help_names_the_keys_the_browser_keeps_and_the_second_key_works(browser, served, sample_cohort):
+    """A headed browser keeps ctrl+n (a new window) whatever the page asks: the help of a console in a
+    tab says so and names ctrl+g, which saves and opens the next submission as ctrl+n does."""
+    server = served("--no-harness", "--reviewer", "ana")
+    tab = Tab(browser, server.url)
+    tab.wait_for("assistants: Claude Code")
+    tab.keys("ArrowDown", "ArrowDown", "Enter")
+    tab.wait_for("whole submission (starter → HEAD)")
+    tab.keys("?")
+
+    def said() -> str:
+        return " ".join(tab.shown().replace("│", " ").split())
+
+    tab.wait_until(lambda: "^n (Save & next): the browser keeps it" in said(), "the browser's keys in the help")
+    assert "^g does it here" in said()
+    tab.keys("Escape")
+    tab.wait_until(lambda: "the browser keeps it" not in said(), "the help closed")
+    tab.keys("4", "s", "Control+g")
+    tab.wait_until(lambda: (sample_cohort / "chen-wei.review.toml").exists(), "chen-wei saved")
+    assert review_in(sample_cohort, "chen-wei")["tiers"] == {"found-defect": "strong"}

@@ -14,25 +14,24 @@ from pathlib import Path
 
 import pytest
 
+from review.devtools.bench.common import TmuxServer
+
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None or shutil.which("node") is None, reason="needs tmux and node"
 )
 
 
-class Tmux:
-    def __init__(self, name: str) -> None:
-        self.base = ["tmux", "-L", name, "-f", "/dev/null"]
+class Tmux(TmuxServer):
+    """The benchmarks' tmux server (one socket path, given on every call; killed when done)."""
 
-    def run(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True).stdout
-
-    def screen(self) -> str:
+    def screen(self) -> str:  # type: ignore[override]
         return self.run("capture-pane", "-p", "-t", "review")
 
     def keys(self, *keys: str) -> None:
-        for key in keys:
-            self.run("send-keys", "-t", "review", key)
-            time.sleep(0.15)
+        # In one call, unpaced: the console reads them in order. Each test waits for the state a key
+        # leads to before a key that needs it (and never sends a key right after Escape, which the
+        # terminal would read as alt+key).
+        self.run("send-keys", "-t", "review", *keys)
 
     def type(self, text: str) -> None:
         self.run("send-keys", "-t", "review", "-l", text)  # literally: no key names
@@ -60,10 +59,12 @@ class Tmux:
 
 
 @pytest.fixture
-def tmux(tmp_path):
-    server = Tmux(f"review-test-{os.getpid()}-{tmp_path.name}")
-    yield server
-    subprocess.run([*server.base, "kill-server"], capture_output=True)
+def tmux():
+    server = Tmux()
+    try:
+        yield server
+    finally:
+        server.kill()
 
 
 # tmux's own TERM (256 colours), and screen's (8 colours, as a reviewer's older setup may have).

@@ -427,19 +427,27 @@ def test_consoles_opening_a_new_submission_at_once_make_one_copy_and_each_reads_
         (repo / "checkout.mjs").write_text(f"v{n + 2}\n")
         git("commit", "-qam", f"edit {n}", cwd=repo)
     go = tmp_path / "go"
-    # Each opens the copy once `go` exists, then reads its history and notes which copy it read.
+    # Each says it is ready (imports done) with a file of its own, opens the copy once `go` exists, then
+    # reads its history and notes which copy it read.
     script = (
         "import os, sys, time\nfrom pathlib import Path\nfrom review import gitsafe\n"
         f"go = Path({str(go)!r})\n"
+        f"Path({str(tmp_path)!r}, 'ready-' + sys.argv[1]).touch()\n"
         "while not go.exists(): time.sleep(0.001)\n"
         f"opened = gitsafe.open_submission(Path({str(repo)!r}))\n"
         "print(len(opened.commits()), os.stat(opened.path).st_ino)\n"
     )
     consoles = [
-        subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for _ in range(4)
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(n)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for n in range(4)
     ]
-    time.sleep(0.5)  # every console is started and waiting
+    # Every console is started and waiting, however long that takes on a loaded machine.
+    deadline = time.monotonic() + 120
+    while len(list(tmp_path.glob("ready-*"))) < 4:
+        assert time.monotonic() < deadline and all(console.poll() is None for console in consoles)
+        time.sleep(0.01)
     go.touch()
     said = [console.communicate(timeout=60) for console in consoles]
     assert all(console.returncode == 0 for console in consoles), said

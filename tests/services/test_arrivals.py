@@ -62,3 +62,29 @@ def test_a_linked_git_folder_is_not_followed(tmp_path):
     before = arrivals.stamp(tmp_path / "cohort" / "eve")
     (elsewhere / "more").mkdir()
     assert arrivals.stamp(tmp_path / "cohort" / "eve") == before
+
+
+def test_a_listed_submission_whose_head_moved_is_handed_over_once_per_new_head(tmp_path):
+    from helpers import git
+
+    repo = make_repo(tmp_path / "ada", {"checkout.mjs": "// ada\n"})
+    first = git("rev-parse", "HEAD", cwd=repo).strip()
+    watch = arrivals.Arrivals(tmp_path, ["ada"], {"ada": first})
+    assert watch.moved() == []
+    # Packed: the loose ref goes, the same HEAD is read from packed-refs.
+    git("pack-refs", "--all", cwd=repo)
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    assert watch.moved() == []
+    (repo / "checkout.mjs").write_text("// ada, fixed\n")
+    git("commit", "-qam", "fix", cwd=repo)
+    assert watch.moved() == [repo]
+    assert watch.moved() == []
+    # A HEAD moved only in packed-refs (a copy of a packed repository over the old one).
+    second = git("rev-parse", "HEAD", cwd=repo).strip()
+    git("pack-refs", "--all", cwd=repo)
+    packed = (repo / ".git" / "packed-refs").read_text()
+    (repo / ".git" / "packed-refs").write_text(packed.replace(second, first))
+    assert watch.moved() == [repo]
+    # An unreadable row is no longer watched for a new HEAD (arrivals read it again once it changes).
+    watch.read([cohort.placeholder(repo)])
+    assert watch.heads == {}

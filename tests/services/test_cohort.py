@@ -134,7 +134,7 @@ def test_triage_json_has_the_documented_fields(sample_cohort, capsys):
     assert ada["attribution"]["file_counts"] == {
         "files": 2,
         "counted": 1,
-        "left_out": {"prose (the note, a README)": 1},
+        "left_out": {"prose: the note, a README": 1},
     }
     assert main(["triage", str(sample_cohort), "--json", "--files"]) == 0
     listed = next(s for s in json.loads(capsys.readouterr().out)["submissions"] if s["name"] == "ada-okafor")

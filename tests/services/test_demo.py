@@ -91,3 +91,14 @@ def test_rebuilding_replaces_its_own_unchanged_repository_but_not_a_changed_one(
     assert gitsafe.read_head(ada).sha != "0" * 40
     assert (tmp_path / "ben-kept" / ".git").is_dir()
     assert not [p for p in folder.iterdir() if ".building-" in p.name]
+
+
+def test_every_sample_repository_has_its_files_checked_out_and_a_clean_status(sample_cohort):
+    from helpers import git
+
+    for path in cohort.list_submissions(sample_cohort):
+        assert git("status", "--porcelain", "--untracked-files=no", cwd=path) == "", path.name
+        assert (path / "checkout.mjs").is_file(), path.name
+    # As committed: the file in the folder is HEAD's.
+    repo = gitsafe.open_submission(sample_cohort / "ben-larsen")
+    assert (sample_cohort / "ben-larsen" / "checkout.mjs").read_bytes() == repo.show(repo.head, "checkout.mjs")

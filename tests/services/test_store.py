@@ -140,6 +140,7 @@ CRASHER = textwrap.dedent("""
         mine = scores.find((("ana",), "c" * 40))
         store.save(sub, store.Review(["ana"], "c" * 40, comment="x" * 20000 + str(i)),
                    base_revision=mine.revision if mine else None)
+        print("saved", i, flush=True)
         i += 1
 """)
 
@@ -150,14 +151,18 @@ def test_sigkill_mid_save_never_leaves_unreadable_toml(tmp_path):
     store.save(sub, review("bob", tiers={"evidence": "strong"}))
     path = tmp_path / "crash.review.toml"
     import random
-    import time
 
     rng = random.Random(7)
     for _ in range(100):
-        proc = subprocess.Popen([sys.executable, "-c", CRASHER, str(sub)])
-        time.sleep(rng.uniform(0.15, 0.35))  # past start-up, somewhere inside a save loop
+        proc = subprocess.Popen([sys.executable, "-c", CRASHER, str(sub)], stdout=subprocess.PIPE)
+        assert proc.stdout is not None
+        # Past start-up, whatever the machine's load: once it has said it saved (once or a few times),
+        # killed somewhere inside the next save.
+        for _ in range(rng.randint(1, 3)):
+            assert proc.stdout.readline().startswith(b"saved")
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        proc.stdout.close()
         data = tomllib.loads(path.read_text())  # raises if the file were ever half-written
         whos = {tuple(r["reviewers"]) for r in data["reviews"]}
         assert ("bob",) in whos  # the other reviewer's entry survives every crash

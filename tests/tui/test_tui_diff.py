@@ -246,7 +246,7 @@ async def test_a_commit_adding_the_note_counts_no_prose_as_code(tmp_path):
         header = " ".join(str(pane.query_one("#diff-range").render()).split())
         # No code in this commit: no share to give.
         assert "lines of code" not in header
-        assert "11 added lines not counted (prose (the note, a README))" in header
+        assert "11 added lines not counted (prose: the note, a README)" in header
         await pilot.press("less_than_sign")
         await settle(app, pilot)
         assert "AI-attributed 2 of 2 lines of code (AI 100%)" in " ".join(

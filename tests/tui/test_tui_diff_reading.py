@@ -6,7 +6,7 @@ restart, side by side (`S`) where there are the columns; and the diff pane's `<`
 
 from __future__ import annotations
 
-from helpers import commit_as, make_repo, open_submission, reading_submission, settle
+from helpers import commit_as, make_repo, open_submission, reading_submission, settle, wait_until
 from review.tui.app import ReviewApp
 from review.tui.screens.help import HelpScreen
 from review.tui.widgets.diff.files import FileList
@@ -147,29 +147,27 @@ async def test_viewed_files_are_counted_survive_a_restart_and_reset_when_the_fil
         assert str(screen.query_one("#diff-viewed").render()).startswith("0/5 viewed")
         # The file at the top of the diff.
         await pilot.press("v")
-        await settle(app, pilot)
+        await wait_until(pilot, lambda: "viewed 1/5" in header(screen))
         assert str(screen.query_one("#diff-viewed").render()).startswith("1/5 viewed")
-        assert "viewed 1/5" in header(screen)
         assert files.get_row_at(0)[0].plain.startswith("✓ backoff.mjs")
         assert not files.get_row_at(1)[0].plain.startswith("✓")
         await pilot.press("u")
         assert view.file_at_hand() == 1 and current_path(view) == "checkout.mjs"
         await pilot.press("v", "u")
-        await settle(app, pilot)
-        assert "viewed 2/5" in header(screen) and view.file_at_hand() == 2
+        await wait_until(pilot, lambda: "viewed 2/5" in header(screen) and view.file_at_hand() == 2)
     # A new console: the marks are in the score file.
     assert "[[viewed]]" in (tmp_path / "reader.review.toml").read_text()
     app = ReviewApp(tmp_path, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 40)) as pilot:
         screen, view = await open_reader(app, pilot, tmp_path)
-        assert "viewed 2/5" in header(screen)
+        await wait_until(pilot, lambda: "viewed 2/5" in header(screen))
         assert screen.query_one(FileList).get_row_at(1)[0].plain.startswith("✓ checkout.mjs")
     # The candidate changes checkout.mjs again: read it again; backoff.mjs is untouched and stays read.
     commit_as(repo, "Log the attempts\n", {"checkout.mjs": (repo / "checkout.mjs").read_text() + "// logged\n"})
     app = ReviewApp(tmp_path, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 40)) as pilot:
         screen, view = await open_reader(app, pilot, tmp_path)
-        assert "viewed 1/5" in header(screen)
+        await wait_until(pilot, lambda: "viewed 1/5" in header(screen))
         files = screen.query_one(FileList)
         assert files.get_row_at(0)[0].plain.startswith("✓ backoff.mjs")
         assert files.get_row_at(1)[0].plain.startswith("  checkout.mjs")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import tomllib
 
+import pytest
+
 from helpers import git, open_submission, settle, wait_until
 from review.core import evidence
 from review.core.rubric import NO_DECISION
@@ -122,14 +124,16 @@ async def test_stale_after_a_new_commit(sample_cohort):
         await wait_until(pilot, lambda: pane.shown.label.startswith("whole submission"))
 
 
-async def test_save_and_next_opens_the_next_unscored(sample_cohort):
+@pytest.mark.parametrize("key", ["ctrl+n", "ctrl+g"])  # ctrl+g: what a browser tab leaves to the page
+async def test_save_and_next_opens_the_next_unscored(sample_cohort, key):
     app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(100, 40)) as pilot:
         await open_submission(app, pilot, "ada-okafor")
         await score_all(pilot)
-        await pilot.press("ctrl+n")
-        await settle(app, pilot)
-        assert isinstance(app.screen, SubmissionScreen) and app.screen.row.name == "ben-larsen"
+        await pilot.press(key)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SubmissionScreen) and app.screen.row.name == "ben-larsen"
+        )
     assert saved(sample_cohort, "ada-okafor")[0]["state"] == "draft"
 
 
@@ -408,6 +412,8 @@ async def test_comments_anchored_to_a_hunk_and_a_log_line_travel_into_the_toml_a
         anchored = form.values()["anchored"]
         assert [a["text"] for a in anchored] == ["key made inside the loop", "503 retried with a new key"]
         assert anchored[0]["at"].startswith("checkout.mjs:") and anchored[1]["at"].startswith("stub log")
+        # A place, cut with a plain "…" if long: never "[N more characters]" inside it.
+        assert all("more characters" not in a["at"] for a in anchored)
         await pilot.press("ctrl+s")
         await settle(app, pilot)
     entry = saved(sample_cohort, "ben-larsen")[0]
@@ -714,3 +720,22 @@ async def test_final_is_written_by_ctrl_s_alone_never_by_the_autosave_of_a_later
         assert "FINAL" in str(screen.form.header.render()) and screen.form.dirty
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: saved(sample_cohort, "chen-wei")[0]["state"] == "final", timeout=20)
+
+
+async def test_a_second_comment_on_a_signal_adds_to_the_first(sample_cohort):
+    """c opens the box with the cursor at the end and nothing selected, as o does: the first key
+    typed never replaces what was written before."""
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ada-okafor")
+        await pilot.press("4", "c", *"why? no test", "enter")
+        await pilot.press("c")
+        box = app.focused
+        assert box.value == "why? no test" and box.selection.is_empty and box.cursor_position == len(box.value)
+        await pilot.press(*" retries 3 times", "enter")
+        form = screen.query_one(RubricForm)
+        assert form.values()["comments"] == {"found-defect": "why? no test retries 3 times"}
+        path = sample_cohort / "ada-okafor.review.toml"
+        both = {"found-defect": "why? no test retries 3 times"}
+        # The autosave writes what the box holds: both parts, the first never replaced.
+        await wait_until(pilot, lambda: path.exists() and saved(sample_cohort, "ada-okafor")[0]["comments"] == both)

@@ -161,8 +161,9 @@ async def test_before_after_shows_the_hoisted_key_fixed_first_503_but_not_restar
         # The pickers' last verdicts are HEAD's (the commit s runs on), not the draft's.
         assert log.last_verdicts["first-503"] == "ok" and log.last_verdicts["restart"] == "double-charge"
         # The detail log renders once it has a size.
-        await pilot.pause(0.2)
-        detail = "\n".join(log.query_one("#compare-detail").plain_lines())
+        detail_log = log.query_one("#compare-detail")
+        await wait_until(pilot, lambda: "after: HEAD" in "\n".join(detail_log.plain_lines()), timeout=30)
+        detail = "\n".join(detail_log.plain_lines())
         assert "before: draft" in detail and "after: HEAD" in detail
         # Both runs' raw output.
         assert any(line.startswith("before  │") for line in log.raw_lines)
@@ -264,8 +265,10 @@ async def test_keys_are_numbered_as_well_as_coloured_so_no_color_still_shows_the
         await pilot.press("5", "s", "enter")
         log = screen.query_one(StubLog)
         await wait_until(pilot, lambda: not log.running and log.last_verdicts)
-        await pilot.pause(0.2)
-        shown = log.query_one(LogLines).plain_lines()
+        # Drawn once laid out: until both requests are on its lines.
+        lines = log.query_one(LogLines)
+        await wait_until(pilot, lambda: len([line for line in lines.plain_lines() if "POST /charge" in line]) >= 2)
+        shown = lines.plain_lines()
         requests = [line for line in shown if "POST /charge" in line]
         assert len(requests) == 2 and "[k1]" in requests[0] and "[k2]" in requests[1]
 

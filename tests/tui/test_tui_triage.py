@@ -471,3 +471,47 @@ async def test_a_detail_longer_than_its_box_shows_a_scrollbar_never_a_silent_cut
         await pilot.pause()
         box = screen.detail_box
         assert box.max_scroll_y > 0 and box.show_vertical_scrollbar
+
+
+async def test_a_new_commit_on_a_listed_submission_shows_live_as_stale_and_runs_its_suite(sample_cohort, tmp_path):
+    """A candidate pushes a fix after triage: the open console notices the new HEAD from the
+    submission's files (its once-a-second look), re-reads the row (commits, `stale` for a final at the
+    old HEAD), marks it ↻ with a count in the title, `a` reaches it, and the new HEAD's suite runs."""
+    import shutil
+
+    from helpers import BEN_HEAD, commit_as, git, seed_ben_suite, wait_until
+    from review.harness import runner
+
+    # One submission whose HEAD's suite is cached: the background harness has nothing to run until
+    # the new commit.
+    seed_ben_suite()
+    cohort_dir = tmp_path / "one"
+    cohort_dir.mkdir()
+    repo = shutil.copytree(sample_cohort / "ben-larsen", cohort_dir / "ben-larsen", symlinks=True)
+    score = cohort_dir / "ben-larsen.review.toml"
+    score.write_text(f'schema = 1\n[[reviews]]\nreviewers = ["ana"]\nstate = "final"\ncommit = "{BEN_HEAD}"\n')
+    seal_file(score)
+    app = ReviewApp(cohort_dir, run_harness=True, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await loaded(app, pilot)
+        await wait_until(pilot, lambda: screen.rows["ben-larsen"].head == BEN_HEAD)
+        assert str(screen.table.get_cell("ben-larsen", "mine")) == "final"
+        commits = screen.rows["ben-larsen"].commits
+        git("checkout", "-q", "-f", "main", cwd=repo)
+        new_head = commit_as(repo, "Persist the key before the first request", {"checkout.mjs": "// fixed\n"})
+        await wait_until(pilot, lambda: screen.rows["ben-larsen"].head == new_head, timeout=60)
+        assert str(screen.table.get_cell("ben-larsen", "mine")) == "stale"
+        assert str(screen.table.get_cell("ben-larsen", "commits")) == str(commits + 1)
+        assert str(screen.table.get_cell("ben-larsen", "name")) == "↻ ben-larsen"
+        assert "1 with a new commit (↻, a)" in str(screen.query_one("#triage-title").render())
+        await pilot.press("a")
+        assert "a new commit seen at" in str(screen.query_one("#triage-detail").render())
+        # The new HEAD's suite, in the background (without bubblewrap it says why it did not run).
+        await wait_until(
+            pilot,
+            lambda: (
+                runner.cached_suite(new_head) is not None
+                or (screen.rows["ben-larsen"].harness or "").startswith("not run")
+            ),
+            timeout=120,
+        )

@@ -89,7 +89,7 @@ def exclusion(path: str, binary: bool, patterns: Sequence[tuple[str, str]] = ())
         or pure.stem.lower() in NOTE_NAMES
         and not pure.suffix.lower().endswith(("js", "ts", "py"))
     ):
-        return "prose (the note, a README)"
+        return "prose: the note, a README"
     for pattern, why in patterns:
         if _matches(pattern, path):
             return why

@@ -1,6 +1,8 @@
 """Submissions that arrive in a cohort folder while a console has it open (a copy, `review import`
-from another window), found by looking at the folder's listing once a second, as score files are
-watched (inotify does not see what another machine writes over NFS).
+from another window), and listed ones whose HEAD moved (a resubmission: a ref or packed-refs
+rewritten), found by looking at the folder's listing and each HEAD's files once a second, as score
+files are watched (inotify does not see what another machine writes over NFS). No git runs in a
+submitted folder: HEAD is read from its files.
 
 No Textual: the triage screen looks from a worker and adds the rows it is handed."""
 
@@ -11,6 +13,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from review import gitsafe
 from review.services import cohort
 
 Stamp = tuple[int, ...]
@@ -55,9 +58,11 @@ class Arrivals:
     out unreadable is handed over again once it has changed and settled (a repository made in place,
     a copy slower than a look). Looked at from one worker at a time."""
 
-    def __init__(self, cohort_dir: Path, known: Iterable[str]) -> None:
+    def __init__(self, cohort_dir: Path, known: Iterable[str], heads: dict[str, str] | None = None) -> None:
         self.cohort_dir = cohort_dir
         self.known = set(known)
+        # Folder -> the HEAD its row was read at: a new one is a resubmission.
+        self.heads = dict(heads or {})
         # New folders seen at the last look, with how they looked.
         self.settling: dict[str, Stamp] = {}
         # Arrivals whose row was unreadable, with how they looked when read.
@@ -89,10 +94,29 @@ class Arrivals:
         self.settling = settling
         return ready
 
+    def moved(self) -> list[Path]:
+        """The listed submissions whose HEAD is not the one their row was read at, each handed over
+        once per new HEAD. One whose HEAD cannot be read now (a ref being rewritten) is looked at
+        again next time; git writes a commit's objects before the ref that names it."""
+        found = []
+        for name, head in list(self.heads.items()):
+            path = self.cohort_dir / name
+            try:
+                now = gitsafe.read_head(path).sha
+            except (gitsafe.GitSafeError, OSError):
+                continue
+            if now is not None and now != head:
+                self.heads[name] = now
+                found.append(path)
+        return found
+
     def read(self, rows: Iterable[cohort.Row]) -> None:
-        """The rows made of what `look` handed over: an unreadable one is read again once it changes."""
+        """The rows made of what `look` or `moved` handed over: an unreadable one is read again once
+        it changes; a readable one's HEAD is watched from now on."""
         for row in rows:
             if row.head is None:
                 self.unreadable[row.name] = stamp(Path(row.path))
+                self.heads.pop(row.name, None)
             else:
                 self.unreadable.pop(row.name, None)
+                self.heads[row.name] = row.head

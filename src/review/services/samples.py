@@ -208,7 +208,7 @@ def build_repo(folder: Path, commits: list[CommitSpec], branch: str = "main") ->
     """Create a git repository at `folder` from `commits`; returns HEAD's id.
 
     Commit ids are deterministic: the trees, authors, dates and messages are all given.
-    Uses plumbing only (hash-object, mktree, commit-tree), so no work tree is needed.
+    Made with plumbing (hash-object, mktree, commit-tree), then HEAD's files checked out.
     """
     env = gitsafe.git_env()
     folder.mkdir(parents=True, exist_ok=True)
@@ -247,6 +247,10 @@ def build_repo(folder: Path, commits: list[CommitSpec], branch: str = "main") ->
         parent = gitsafe.run_trusted(args, env=commit_env, input_bytes=message.encode()).decode().strip()
     if parent:
         gitsafe.run_trusted(["--git-dir", str(git_dir), "update-ref", f"refs/heads/{branch}", parent], env=env)
+        # HEAD's files in the folder too: a reviewer who looks there sees the submission, `git status` clean.
+        gitsafe.run_trusted(
+            ["--git-dir", str(git_dir), "--work-tree", str(folder), "read-tree", "--reset", "-u", "HEAD"], env=env
+        )
     return parent or ""
 
 

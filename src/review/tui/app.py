@@ -291,4 +291,7 @@ class ReviewApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         title = getattr(self.screen, "BINDING_GROUP_TITLE", None) or "review"
-        self.push_screen(HelpScreen(title, help_rows(self.screen, self.context.keymap, self.get_key_display)))
+        rows = help_rows(self.screen, self.context.keymap, self.get_key_display)
+        # In a browser tab (`review serve`): which keys the browser keeps, and what to press instead.
+        notes = keymap.browser_notes(rows, self.get_key_display) if self.is_web else []
+        self.push_screen(HelpScreen(title, rows, notes))

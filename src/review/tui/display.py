@@ -19,8 +19,9 @@ def line(text: str, limit: int = 500) -> Content:
 
 
 def join_parts(parts: list[str], width: int, one_row: bool = False, max_rows: int = 0) -> str:
-    """Parts of a status line joined with " · " and wrapped to `width` between words, each "·" kept
-    with the part after it: a "·" left at a line's end read as a cut. On `one_row`, the parts that
+    """Parts of a status line joined with " · " and wrapped to `width` between words; where a line
+    breaks between two parts the "·" goes (a "·" left at a line's end read as a cut, one starting a
+    line as a stray mark): the line break separates them. On `one_row`, the parts that
     fit whole, then "…" for the rest; with `max_rows`, as many rows, the last ending in "…" when
     more was left out. A width of 0 (not laid out yet) joins them on one line."""
     if width <= 0:
@@ -47,7 +48,7 @@ def join_parts(parts: list[str], width: int, one_row: bool = False, max_rows: in
         joined = f"{current} {word}" if current else word
         if current and cell_len(joined) > width:
             lines.append(current)
-            current = word
+            current = word.removeprefix("· ")
         else:
             current = joined
     lines.append(current)

@@ -29,6 +29,35 @@ def reading_bindings(pane: str, top: str = "home", bottom: str = "end") -> list[
     ]
 
 
+# Keys a headed browser keeps for itself, whatever the page asks (a tab's console never sees them), and
+# what the browser does with them instead. Each binding of ours on one of them has a second key.
+BROWSER_KEEPS = {
+    "ctrl+n": "opens a new window",
+    "ctrl+t": "opens a new tab",
+    "ctrl+w": "closes the tab",
+    "ctrl+q": "quits the browser",
+    "ctrl+tab": "goes to the next tab",
+    "ctrl+shift+tab": "goes to the previous tab",
+    "ctrl+pageup": "goes to the previous tab",
+    "ctrl+pagedown": "goes to the next tab",
+}
+
+
+def browser_notes(rows: list[tuple[str, str, str, str]], key_display) -> list[str]:
+    """For a console in a browser tab: each key of the help's rows (group, keys, action, ids) that the
+    browser keeps, with the keys on the same row that do the same there."""
+    kept = {key_display(Binding(key, "")): (key, what) for key, what in BROWSER_KEEPS.items()}
+    notes = []
+    for _group, keys, label, _ids in rows:
+        shown = keys.split()
+        for key in shown:
+            if key in kept:
+                others = [other for other in shown if other not in kept]
+                instead = f"; {' or '.join(others)} does it here" if others else ""
+                notes.append(f"{key} ({label}): the browser keeps it, it {kept[key][1]}{instead}")
+    return notes
+
+
 def known_binding_ids() -> set[str]:
     """Every binding id this console declares, on every screen and widget."""
     import importlib

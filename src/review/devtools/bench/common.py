@@ -4,12 +4,12 @@ until what it asked for is painted."""
 
 from __future__ import annotations
 
-import itertools
+import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
-
-_servers = itertools.count()
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -27,29 +27,48 @@ class Goal:
         return self.ratio <= self.goal
 
 
-def tmux_first_paint(server: str, command: str, ready: str, env: dict[str, str], timeout: float = 20.0) -> float:
+class TmuxServer:
+    """A tmux server of its own, on a socket path of its own given to every call (-S): with -L, or the
+    default, each call finds the socket through TMUX_TMPDIR, so a call made with another environment
+    than the one that started the server (a trimmed one, for the program measured) talks to another
+    server or none, and the one started is never killed. Use it in a `with`: killed on the way out."""
+
+    def __init__(self) -> None:
+        # A short path (a socket's is limited to about 100 bytes), private to this server.
+        self.folder = Path(tempfile.mkdtemp(prefix="review-tmux-"))
+        self.base = ["tmux", "-S", str(self.folder / "socket"), "-f", "/dev/null"]
+
+    def run(self, *args: str, env: dict[str, str] | None = None, check: bool = True) -> str:
+        return subprocess.run([*self.base, *args], check=check, capture_output=True, text=True, env=env).stdout
+
+    def screen(self, target: str) -> str:
+        return self.run("capture-pane", "-p", "-t", target, check=False)
+
+    def kill(self) -> None:
+        self.run("kill-server", check=False)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self) -> TmuxServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+
+def tmux_first_paint(command: str, ready: str, env: dict[str, str], timeout: float = 20.0) -> float:
     """Seconds from starting `command` in a fresh tmux window until `ready` is on its screen."""
-    # A server of its own each time: one just killed may still hold its socket ("server exited
-    # unexpectedly" for the next one of that name).
-    base = ["tmux", "-L", f"{server}-{next(_servers)}", "-f", "/dev/null"]
-    subprocess.run([*base, "kill-server"], capture_output=True)
     args = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
-    start = time.perf_counter()
-    # The server's environment is the one given, not this process's (PYTHONDONTWRITEBYTECODE and all).
-    subprocess.run(
-        [*base, "new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *args, command], check=True, env=env
-    )
-    try:
-        _wait_for(base, ready, start, timeout)
+    with TmuxServer() as tmux:
+        start = time.perf_counter()
+        # The server's environment is the one given, not this process's (PYTHONDONTWRITEBYTECODE and all).
+        tmux.run("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", *args, command, env=env)
+        _wait_for(tmux, ready, start, timeout)
         return time.perf_counter() - start
-    finally:
-        subprocess.run([*base, "kill-server"], capture_output=True)
 
 
-def _wait_for(base: list[str], ready: str, start: float, timeout: float) -> None:
+def _wait_for(tmux: TmuxServer, ready: str, start: float, timeout: float) -> None:
     while time.perf_counter() - start < timeout:
-        shown = subprocess.run([*base, "capture-pane", "-p", "-t", "bench"], capture_output=True, text=True).stdout
-        if ready in shown:
+        if ready in tmux.screen("bench"):
             return
         time.sleep(0.005)
     raise RuntimeError(f"{ready!r} did not appear within {timeout:g} s")
@@ -70,28 +89,20 @@ class KeyInTmux:
     rest: float = 0.0
 
 
-def tmux_key_to_paint(server: str, run: KeyInTmux, env: dict[str, str], timeout: float = 120.0) -> float:
+def tmux_key_to_paint(run: KeyInTmux, env: dict[str, str], timeout: float = 120.0) -> float:
     """Seconds from `run.key` sent to a tmux window 120×40 until `run.ready` is on its screen: the way a
     reviewer's keystroke takes through the terminal, the program and back, the same for any program."""
-    # A server of its own each time: one just killed may still hold its socket ("server exited
-    # unexpectedly" for the next one of that name).
-    base = ["tmux", "-L", f"{server}-{next(_servers)}", "-f", "/dev/null"]
-    subprocess.run([*base, "kill-server"], capture_output=True)
     args = [arg for key, value in env.items() for arg in ("-e", f"{key}={value}")]
-    subprocess.run(
-        [*base, "new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", run.folder, *args, run.command],
-        check=True,
-        env=env,
-    )
-    try:
-        _wait_for(base, run.waiting, time.perf_counter(), timeout)
+    with TmuxServer() as tmux:
+        tmux.run(
+            "new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", run.folder, *args, run.command, env=env
+        )
+        _wait_for(tmux, run.waiting, time.perf_counter(), timeout)
         if run.typed is not None:
-            subprocess.run([*base, "send-keys", "-t", "bench", "-l", run.typed], check=True)
-            _wait_for(base, run.typed, time.perf_counter(), timeout)
+            tmux.run("send-keys", "-t", "bench", "-l", run.typed)
+            _wait_for(tmux, run.typed, time.perf_counter(), timeout)
         time.sleep(run.rest)
         start = time.perf_counter()
-        subprocess.run([*base, "send-keys", "-t", "bench", run.key], check=True)
-        _wait_for(base, run.ready, start, timeout)
+        tmux.run("send-keys", "-t", "bench", run.key)
+        _wait_for(tmux, run.ready, start, timeout)
         return time.perf_counter() - start
-    finally:
-        subprocess.run([*base, "kill-server"], capture_output=True)

@@ -69,7 +69,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
     tracemalloc.stop()
     del kept
 
-    async def paint() -> tuple[float, float, float, float, float]:
+    async def paint() -> tuple[float, float, float, float, float, float, float]:
         from textual.app import App
 
         from review.tui.themes import with_app_variables
@@ -107,9 +107,10 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
             [view.render_line(y) for y in range(view.size.height)]
             to_end = time.perf_counter() - t0
             assert first
-            return first_paint, per_page, to_end, *await _changed_words_page(app, pilot, view)
+            searched, search_page = await _searched(pilot, view)
+            return first_paint, per_page, to_end, searched, search_page, *await _changed_words_page(app, pilot, view)
 
-    first_paint, per_page, to_end, words_page, plain_page = asyncio.run(paint())
+    first_paint, per_page, to_end, searched, search_page, words_page, plain_page = asyncio.run(paint())
     pipe = _git_diff_to_pipe(folder)
     opened = asyncio.run(_open_triaged(folder.parent))
     rested = asyncio.run(_open_triaged(folder.parent, rest=2.0))  # warm now: the row cache, no analysis
@@ -138,6 +139,10 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
         f"{per_page / (1 / 60):.2f}"
     )
     print(f"  jump to the end, repainted         {to_end * 1000:8.1f} ms")
+    print(
+        f"  / search over every row (a worker) {searched * 1000:8.0f} ms   then a page with its matches marked "
+        f"{search_page * 1000:.1f} ms: ratio to a 60 Hz frame {search_page / (1 / 60):.2f}"
+    )
     print(
         f"  one page of changed lines (every line changes one word), words marked "
         f"{words_page * 1000:.1f} ms, plain {plain_page * 1000:.1f} ms: ratio {words_page / plain_page:.2f}; "
@@ -179,6 +184,24 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
     if not into:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+async def _searched(pilot, view) -> tuple[float, float]:
+    """A search that matches on every line, from `/` until its count is known (the view painting
+    meanwhile), and then one page of rows drawn with the matches marked."""
+    view.scroll_home(animate=False)
+    t0 = time.perf_counter()
+    view.search.start("value")
+    while view.search.searching:
+        await pilot.pause(0.01)
+    searched = time.perf_counter() - t0
+    view._cache.clear()
+    view.painter.clear_tokens()
+    t0 = time.perf_counter()
+    [view.render_line(y) for y in range(view.size.height)]
+    page = time.perf_counter() - t0
+    view.search.start("")
+    return searched, page
 
 
 def _changed_patch(files: int, pairs: int) -> bytes:
@@ -246,7 +269,6 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
         for key in ("PATH", "HOME", "LANG", "REVIEW_CACHE_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
         if key in os.environ
     }
-    server = f"review-bench-diff-{os.getpid()}"
     # The row is complete once its assistant is named; resting on it lets the read-ahead finish.
     console = KeyInTmux(
         f"{shlex.quote(sys.executable)} -m review {shlex.quote(str(folder.parent))} --no-harness",
@@ -256,7 +278,7 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
         rest=3.0,
     )
     try:
-        console_s = statistics.median(tmux_key_to_paint(server, console, env) for _ in range(runs))
+        console_s = statistics.median(tmux_key_to_paint(console, env) for _ in range(runs))
     except RuntimeError as error:
         print(f"    review: NOT measured: {error}")
         return None, None, None
@@ -274,7 +296,7 @@ def first_frames_in_tmux(folder: Path, runs: int = 3) -> tuple[float | None, str
         return console_s, None, None
     shell = KeyInTmux("echo shell-ready; exec sh", str(folder), "shell-ready", f"commit {head}", typed=typed, rest=0.5)
     try:
-        baseline_s = statistics.median(tmux_key_to_paint(server, shell, env) for _ in range(runs))
+        baseline_s = statistics.median(tmux_key_to_paint(shell, env) for _ in range(runs))
     except RuntimeError as error:
         print(f"    {name}: NOT measured: {error}")
         return console_s, None, None

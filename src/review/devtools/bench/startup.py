@@ -86,14 +86,11 @@ def startup_benchmark(into: Path | None, runs: int = 5, goals: list | None = Non
         for key in ("PATH", "HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "REVIEW_CACHE_DIR")
         if key in os.environ
     }
-    server = f"review-bench-{os.getpid()}"
     floor_file = Path(__file__).with_name("floor_app.py")
     console = f"{sys.executable} -m review {cohort} --no-harness"
     try:
-        first = [tmux_first_paint(server, console, "ada-okafor", env) for _ in range(runs)]
-        floors = [
-            tmux_first_paint(server, f"{sys.executable} -P {floor_file}", "floor-ready", env) for _ in range(runs)
-        ]
+        first = [tmux_first_paint(console, "ada-okafor", env) for _ in range(runs)]
+        floors = [tmux_first_paint(f"{sys.executable} -P {floor_file}", "floor-ready", env) for _ in range(runs)]
     except RuntimeError as error:
         print(f"the console in a terminal is NOT measured: {error}")
         return 1

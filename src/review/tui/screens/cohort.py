@@ -206,7 +206,7 @@ class CohortScreen(Screen[None]):
 
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:
-        arrived = self.cohort_watch.looked(message.rows)
+        arrived = self.cohort_watch.looked(message.rows, message.moved)
         for row in arrived:
             self.rows[row.name] = row
         if arrived:
@@ -223,22 +223,32 @@ class CohortScreen(Screen[None]):
     @on(CohortWatch.HarnessStarted)
     def harness_started(self, message: CohortWatch.HarnessStarted) -> None:
         self.cohort_watch.harness_started(message.row)
-        self.update_row(message.row)
+        self.update_current_row(message.row)
         self.update_title()
 
     @on(CohortWatch.HarnessDone)
     def harness_done(self, message: CohortWatch.HarnessDone) -> None:
         self.cohort_watch.harness_done(message.row)
-        self.update_row(message.row)
+        self.update_current_row(message.row)
         self.update_title()
         self.update_detail()
+
+    def update_current_row(self, row: cohort.Row) -> None:
+        """A suite's row redrawn, unless a resubmission replaced it meanwhile (an old HEAD's run)."""
+        if self.rows.get(row.name) is row:
+            self.update_row(row)
 
     # ----------------------------------------------------------------- table contents
 
     def row_cells(self, row: cohort.Row) -> list[Text]:
         self.similar.mark(row)
+        watch = self.cohort_watch
         return cells(
-            self.app, as_seen(row, self.me, self.context.blind), self.me, arrived=row.name in self.cohort_watch.arrived
+            self.app,
+            as_seen(row, self.me, self.context.blind),
+            self.me,
+            arrived=row.name in watch.arrived,
+            resubmitted=row.name in watch.resubmitted,
         )
 
     def update_row(self, row: cohort.Row) -> None:
@@ -246,7 +256,7 @@ class CohortScreen(Screen[None]):
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
-        arrived = row.name in self.cohort_watch.arrived
+        arrived = self.cohort_watch.is_new(row.name)
         return triage.matches(terms, filter_fields(row, self.me, arrived=arrived))
 
     def watch_sort(self) -> None:
@@ -330,6 +340,8 @@ class CohortScreen(Screen[None]):
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
         if name in self.cohort_watch.arrived:
             lines.insert(1, f"+ arrived at {self.cohort_watch.arrived[name]}, after the console opened")
+        elif name in self.cohort_watch.resubmitted:
+            lines.insert(1, f"↻ a new commit seen at {self.cohort_watch.resubmitted[name]}, after the console opened")
         panel.update(Content("\n".join(lines)))
 
     def current_name(self) -> str | None:
@@ -451,10 +463,10 @@ class CohortScreen(Screen[None]):
         """The next row that arrived since the console opened, after the cursor (round to the first)."""
         table = self.table
         shown = [key.value for key in table.rows if key.value is not None]
-        if not self.cohort_watch.arrived:
+        if not (self.cohort_watch.arrived or self.cohort_watch.resubmitted):
             self.app.notify(
                 "Nothing has arrived since the console opened (new submissions copied into the "
-                "cohort appear here, marked +).",
+                "cohort appear here, marked +; a new commit on a listed one, marked ↻).",
                 markup=False,
             )
             return

@@ -1,7 +1,8 @@
 """What keeps the triage rows current while the console is open, owned by the triage screen: the
 background harness filling the Runs column (suites in a worker thread, two per core), and the cohort
-folder looked at once a second for submissions that arrive meanwhile (`services.arrivals`). Workers
-post the screen's messages; the screen hands them back here and redraws."""
+folder looked at once a second for submissions that arrive meanwhile and listed ones given a new
+commit (`services.arrivals`). Workers post the screen's messages; the screen hands them back here and
+redraws."""
 
 from __future__ import annotations
 
@@ -50,9 +51,11 @@ class Triage(Protocol):
 class CohortWatch:
     @dataclass
     class Looked(Message):
-        """The cohort folder looked at again: rows of submissions that arrived (none, mostly)."""
+        """The cohort folder looked at again: rows of submissions that arrived, and of listed ones whose
+        HEAD moved (none, mostly)."""
 
         rows: list[cohort.Row]
+        moved: list[cohort.Row]
 
     @dataclass
     class HarnessStarted(Message):
@@ -70,6 +73,8 @@ class CohortWatch:
         self.opened_with: set[str] | None = None
         # Arrival -> when it arrived (HH:MM).
         self.arrived: dict[str, str] = {}
+        # Listed submission given a new commit since opening -> when it was seen (HH:MM).
+        self.resubmitted: dict[str, str] = {}
         # Looked for once the rows are loaded, one look at a time.
         self.arrivals: arrivals.Arrivals | None = None
         self.loading = False
@@ -85,7 +90,8 @@ class CohortWatch:
 
     def loaded(self, rows: dict[str, cohort.Row]) -> None:
         self.loading = False
-        self.arrivals = arrivals.Arrivals(self.screen.cohort_dir, rows)
+        heads = {name: row.head for name, row in rows.items() if row.head}
+        self.arrivals = arrivals.Arrivals(self.screen.cohort_dir, rows, heads)
         self.run_harness([row for row in rows.values() if cohort.needs_suite(row)], "harness")
 
     # ----------------------------------------------------------------- arrivals
@@ -105,32 +111,45 @@ class CohortWatch:
 
     def look_for_arrivals(self, watch: arrivals.Arrivals) -> None:
         rows: list[cohort.Row] = []
+        moved: list[cohort.Row] = []
         try:
             paths = watch.look()
             if paths:
                 rows = list(self.screen.session.rows(paths))
                 watch.read(rows)
+            changed = watch.moved()
+            if changed:
+                moved = list(self.screen.session.rows(changed))
+                watch.read(moved)
         finally:
-            self.screen.post_message(self.Looked(rows))
+            self.screen.post_message(self.Looked(rows, moved))
 
-    def looked(self, rows: list[cohort.Row]) -> list[cohort.Row]:
-        """The rows that arrived, to add to the table (none while a reload is under way: it lists them)."""
+    def looked(self, rows: list[cohort.Row], moved: list[cohort.Row]) -> list[cohort.Row]:
+        """The rows that arrived or were resubmitted, to put in the table (none while a reload is under
+        way: it lists them)."""
         self.looking = False
-        if not rows or self.loading:
+        if not (rows or moved) or self.loading:
             return []
         names = [row.name for row in rows]
         self.screen.context.mask_arrivals(names)
         self.mark_arrived(names)
-        return rows
+        for row in moved:
+            # The newest commit's time: a second resubmission moves it.
+            self.resubmitted[row.name] = time.strftime("%H:%M")
+        return rows + moved
 
     def mark_arrived(self, names: Iterable[str]) -> None:
         for name in names:
             self.arrived.setdefault(name, time.strftime("%H:%M"))
 
+    def is_new(self, name: str) -> bool:
+        """Arrived or resubmitted since the console opened: what `a` reaches."""
+        return name in self.arrived or name in self.resubmitted
+
     def next_arrival(self, names: list[str], start: int) -> int | None:
-        """The index of the next arrival among `names` after `start`, round to the first."""
+        """The index of the next arrival or resubmission among `names` after `start`, round to the first."""
         for step in range(1, len(names) + 1):
-            if names[(start + step) % len(names)] in self.arrived:
+            if self.is_new(names[(start + step) % len(names)]):
                 return (start + step) % len(names)
         return None
 
@@ -185,6 +204,8 @@ class CohortWatch:
         parts = []
         if self.arrived:
             parts.append(f"{len(self.arrived)} arrived since opening (+, a)")
+        if self.resubmitted:
+            parts.append(f"{len(self.resubmitted)} with a new commit (↻, a)")
         if self.harness_queue:
             running = ", ".join(sorted(self.harness_running)) or "starting"
             parts.append(f"harness: {self.harness_queue} to run ({running})")

@@ -36,7 +36,9 @@ def enabled(node: DOMNode, binding: Binding) -> bool | None:
     """Whether the binding does something now: True; None when it is disabled (its key goes through to
     the next binding); False when it does not exist here at all (A outside candidate-blind review)."""
     _, name, parameters = actions.parse(binding.action)
-    return node.check_action(name, parameters)
+    state = node.check_action(name, parameters)
+    # A key that acts only in a state of the pane (n/N after a search) is listed all the same.
+    return None if state is False and name in getattr(node, "HELP_LISTED", ()) else state
 
 
 def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:
@@ -124,16 +126,20 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-title { text-style: bold; padding-bottom: 1; }
     HelpScreen DataTable { height: 1fr; }
     HelpScreen #help-hint { color: $text-muted; }
+    HelpScreen #help-browser { color: $warning; padding-bottom: 1; }
     """
 
-    def __init__(self, title: str, rows: list[Row]) -> None:
+    def __init__(self, title: str, rows: list[Row], browser_notes: list[str] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.rows = rows
+        self.browser_notes = browser_notes or []
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content(f"Keys — {self.title_text}"), id="help-title")
+            if self.browser_notes:
+                yield Static(Content("In this browser tab: " + " · ".join(self.browser_notes)), id="help-browser")
             table: DataTable = DataTable(cursor_type="row", zebra_stripes=True)
             # Each group's name on a row of its own above its keys, in the action column: as a column
             # of its own, or in the key column, the longest name left the binding ids cut at 80 columns.

@@ -74,8 +74,12 @@ class SignalRow(Vertical, can_focus=True):
         self.title = Static(classes="signal-title")
         self.tiers = Static(classes="signal-tiers")
         self.observed = Static(classes="signal-hints")
+        # Never select on focus: the first key typed would replace the comment written before (o and m
+        # append too).
         self.comment_box = Input(
-            placeholder=f"comment on {signal.name} (enter or escape to leave)", classes="signal-comment"
+            placeholder=f"comment on {signal.name} (enter or escape to leave)",
+            classes="signal-comment",
+            select_on_focus=False,
         )
 
     def compose(self) -> ComposeResult:
@@ -134,6 +138,7 @@ class SignalRow(Vertical, can_focus=True):
     def action_comment(self) -> None:
         self.comment_box.add_class("open")
         self.comment_box.focus()
+        self.comment_box.action_end()
         # The box shows only now: into view once it is laid out (typing into a box off screen).
         self.call_after_refresh(self.comment_box.scroll_visible, animate=False)
 
@@ -306,8 +311,12 @@ class RubricForm(VerticalScroll, can_focus=False):
     @property
     def dirty(self) -> bool:
         """Unsaved changes: compared with what was loaded or saved, not tracked through events."""
+        return self.dirty_as(self.state)
+
+    def dirty_as(self, state: str) -> bool:
+        """Unsaved changes were the form's state `state` (a final refused is saved as a draft)."""
         baseline = getattr(self, "_baseline", None)
-        return baseline is None or not score_merge.same(self.values(), baseline)
+        return baseline is None or not score_merge.same({**self.values(), "state": state}, baseline)
 
     def values(self) -> dict:
         return {

@@ -10,7 +10,7 @@ from textual.app import App
 
 from review.core.code_reading import CodeSite
 from review.core.evidence import Attribution, Code, CommitRef, DiffLine, LogLines, NoteLines, Source
-from review.core.text import safe_line
+from review.core.text import fit, safe_line
 from review.harness import runner, scenarios
 from review.services import store
 from review.services.analysis import Analysis
@@ -176,9 +176,10 @@ class Navigation:
             return None
         names = [s.name for s in scenarios.SCENARIOS]
         # The line's words only: the columns' bars and padding (side by side) say nothing in a score file.
-        said = " ".join(log.raw_lines[top].replace("│", " ").split())
+        # Cut with a plain "…": the anchor is a place, and "[75 more characters]" said nothing there.
+        said = fit(safe_line(" ".join(log.raw_lines[top].replace("│", " ").split())), 120)
         for line in reversed(log.raw_lines[: top + 1]):
             found = next((name for name in names if f"] {name}: " in line), None)
             if found:
-                return safe_line(f"stub log {found}: {said}", 160)
-        return safe_line(f"stub log: {said}", 160)
+                return f"stub log {found}: {said}"
+        return f"stub log: {said}"

@@ -78,8 +78,11 @@ class Scoring:
     @property
     def dirty(self) -> bool:
         """Unsaved changes in the form (which holds nothing, and may not be mounted, before the
-        submission is read)."""
-        return self.session.started and self.form.dirty
+        submission is read). A final asked for and refused is not one: a save would write a draft."""
+        if not self.session.started:
+            return False
+        refused = self.form.state == "final" and bool(self.session.final_refusal(self.form.missing()))
+        return self.form.dirty_as("draft" if refused else self.form.state)
 
     def update_header(self) -> None:
         """The state a save now would write (a final asked for and refused says so, with why)."""

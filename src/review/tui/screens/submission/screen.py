@@ -63,6 +63,8 @@ class SubmissionScreen(Screen[Closed]):
     AUTO_FOCUS = "#diff-view"
     BINDINGS = [
         Binding("escape,backspace", "back", "Back", id="submission.back"),
+        # As in tig, q closes the view: back to triage (q there quits; ctrl+q quits from here).
+        Binding("q", "back", "Back", show=False, id="submission.close"),
         # Digits and F-keys: alt+digit is unreliable through tmux and some terminals.
         Binding("1,f2", "pane('diff')", "Diff", id="submission.pane-diff"),
         Binding("2,f3", "pane('note')", "Note", id="submission.pane-note"),
@@ -72,6 +74,8 @@ class SubmissionScreen(Screen[Closed]):
         Binding("z", "zoom", "Zoom pane", id="submission.zoom"),
         Binding("ctrl+s", "save", "Save", id="submission.save"),
         Binding("ctrl+n", "save_and_next", "Save & next", id="submission.save-next"),
+        # A browser keeps ctrl+n (a new window): the key it leaves to the page (`review serve`).
+        Binding("ctrl+g", "save_and_next", "Save & next", show=False, id="submission.save-next-alt"),
         Binding("R", "reload_theirs", "Reload theirs", show=False, id="submission.reload-theirs"),
         # Only while the stub log has focus (elsewhere g is the focused pane's own key).
         Binding("g", "log_to_code", "Go to the code", id="submission.log-to-code"),

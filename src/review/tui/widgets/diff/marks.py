@@ -75,7 +75,8 @@ class ViewedMarks:
 
     def text(self, the_diff: diff.Diff) -> str:
         if not self.applies(the_diff):
-            return "viewed: on ranges ending at HEAD" if self.head else ""
+            # Within the file list's 30 columns.
+            return "viewed marks: at HEAD only" if self.head else ""
         return f"{len(self.files(the_diff))}/{len(the_diff.files)} viewed · u next"
 
     def change(self, changes: dict[str, str | None]) -> None:

@@ -19,6 +19,7 @@ from review.core.word_diff import Span
 from review.tui import palette
 from review.tui.widgets.diff.code import language_for, mark_words, shown, tokenize, tool_tag
 from review.tui.widgets.diff.rows import DiffRows, Row
+from review.tui.widgets.diff.search import DiffSearch
 
 SIDE_GUTTER = 10  # side by side, each side: "line_ TG│" and the +/- sign
 COVERAGE_GUTTER = 4  # "ran " between the line numbers and the tag, while a coverage overlay is on
@@ -62,6 +63,9 @@ class PaintedView(Protocol):
 
     def word_spans(self, row: Row, line_index: int) -> list[Span] | None: ...
 
+    @property
+    def search(self) -> DiffSearch: ...
+
 
 class RowPainter:
     """Rows as strips, for one view: its styles (cleared when the theme changes) and each line's
@@ -100,7 +104,7 @@ class RowPainter:
         the view marks a row that goes on past what is seen)."""
         full = max(self.view.line_width, self.view.size.width)
         if row.kind != "line" or row.line is None:
-            return self._render_note(row, current, full)
+            return self._render_note(index, row, current, full)
         line = row.line
         line_style = self._line_style(line)
         gutter_style = line_style + self._style("diff-view--gutter")
@@ -115,7 +119,7 @@ class RowPainter:
         content = Strip(segments)
         return content.extend_cell_length(full, line_style), content.cell_length
 
-    def _render_note(self, row: Row, current: bool, width: int) -> tuple[Strip, int]:
+    def _render_note(self, index: int, row: Row, current: bool, width: int) -> tuple[Strip, int]:
         name = {
             "file": "diff-view--file",
             "hunk": "diff-view--hunk",
@@ -132,7 +136,8 @@ class RowPainter:
             if self.view.paired:
                 left = self.side_widths()[0] + 1 if all(end.side == "+" for end in row.moves) else 0
                 prefix = " " * (left + SIDE_GUTTER - 2)
-        content = Strip([Segment(prefix + safe_text(row.text), style)])
+        pieces = self._matches(index, "", [Segment(safe_text(row.text), style)])
+        content = Strip([Segment(prefix, style), *pieces])
         return content.extend_cell_length(width, style), content.cell_length
 
     def _line_style(self, line: diff.DiffLine) -> RichStyle:
@@ -170,13 +175,22 @@ class RowPainter:
         if line.kind == "\\":
             return [Segment(" no newline at end of file", line_style + self._style("diff-view--info"))]
         pieces = self._code_segments(index, row, line, line_style)
-        if not self.view.words or line.kind not in "+-":
+        side = "" if row.kind == "line" else ("-" if line is row.line else "+")
+        spans = self.view.word_spans(row, line_index) if self.view.words and line.kind in "+-" else None
+        if spans:
+            word = self._style("diff-view--word-added" if line.kind == "+" else "diff-view--word-removed")
+            pieces = mark_words(pieces, spans, word)
+        return self._matches(index, side, pieces)
+
+    def _matches(self, index: int, side: str, pieces: list[Segment]) -> list[Segment]:
+        """The search's matches on this row's side marked, the current one more strongly."""
+        found, current = self.view.search.spans(index, side)
+        if not found:
             return pieces
-        spans = self.view.word_spans(row, line_index)
-        if not spans:
-            return pieces
-        word = self._style("diff-view--word-added" if line.kind == "+" else "diff-view--word-removed")
-        return mark_words(pieces, spans, word)
+        pieces = mark_words(pieces, found, self._style("diff-view--match"))
+        if current is not None:
+            pieces = mark_words(pieces, [current], self._style("diff-view--match-current"))
+        return pieces
 
     def pair(self, index: int, row: Row, scroll_x: int) -> Strip:
         """Side by side: the old side's line on the left, the new side's on the right."""

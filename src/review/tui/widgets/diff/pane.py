@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from review import gitsafe
 from review.core import diff
@@ -25,8 +25,14 @@ from review.tui.widgets.diff.files import FileList
 from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
 from review.tui.widgets.diff.marks import ViewedMarks
 from review.tui.widgets.diff.ranges import DiffRange, draft_range, since_review, step_from, submission_ranges
-from review.tui.widgets.diff.view import DiffView
+from review.tui.widgets.diff.view import SIDE_BY_SIDE_MIN, DiffView
 from review.tui.widgets.parts_line import PartsLine
+
+
+def said_once(sources: set[str]) -> list[str]:
+    """The sources of a hunk's lines, each said once: "note line 15" is within "note line 15, and
+    commit e448fe8", so only the longer is listed."""
+    return sorted(s for s in sources if not any(t != s and t.startswith(s) for t in sources))
 
 
 class DiffPane(Vertical):
@@ -42,6 +48,9 @@ class DiffPane(Vertical):
         Binding("u", "next_unviewed", "Next unviewed file", show=False, id="diff.next-unviewed"),
         Binding("f", "toggle_files", "File list", id="diff.toggle-files"),
         Binding("c", "toggle_coverage", "Coverage on/off", id="diff.coverage"),
+        # ? stays the help, as everywhere in the console: / and then N searches backwards.
+        Binding("slash", "search", "Search", show=False, id="diff.search"),
+        Binding("escape", "close_search", "Close search", show=False, id="diff.close-search"),
     ]
     DEFAULT_CSS = """
     DiffPane { height: 1fr; }
@@ -53,6 +62,8 @@ class DiffPane(Vertical):
     DiffPane #diff-files { height: 1fr; }
     DiffPane DiffView { width: 1fr; height: 1fr; }
     DiffPane #diff-source { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+    DiffPane #diff-search { height: 3; }
+    DiffPane #diff-search.hidden { display: none; }
     """
 
     # W: the range without its whitespace-only changes (as `git diff -w`).
@@ -109,6 +120,9 @@ class DiffPane(Vertical):
         self.viewed_line = Static(id="diff-viewed")
         self.view = DiffView(id="diff-view")
         self.source_line = Static(id="diff-source")
+        self.search_box = Input(
+            placeholder="search the diff (enter finds; then n/N; escape cancels)", id="diff-search", classes="hidden"
+        )
 
     def compose(self) -> ComposeResult:
         yield self.range_line
@@ -118,15 +132,18 @@ class DiffPane(Vertical):
                 yield self.files
             yield self.view
         yield self.source_line
+        yield self.search_box
 
     def on_mount(self) -> None:
         self.files_toggled = False
         # Side by side asked the screen for the whole width (and gives it back when switched off).
         self.widened = False
+        # Side by side hid the file list to have its columns (and shows it again when switched off).
+        self.files_hidden_for_sides = False
 
     def on_resize(self) -> None:
         # Narrow terminals (80×24 in tmux) give the diff the width; `f` brings the list back.
-        if not self.files_toggled:
+        if not self.files_toggled and not self.files_hidden_for_sides:
             self.query_one("#diff-files-box").set_class(self.size.width < 110, "hidden")
 
     def preview(self, the_diff: diff.Diff, keep_position: bool = False) -> None:
@@ -232,7 +249,12 @@ class DiffPane(Vertical):
         if not view.words:
             marks.append("word marks off (w)")
         if view.side_by_side and not view.paired:
-            marks.append("side by side needs a wider diff (z zooms it)")
+            marks.append(
+                f"side by side needs {SIDE_BY_SIDE_MIN} columns for the diff, it has {view.size.width} "
+                "(a wider terminal)"
+            )
+        if view.search.active:
+            marks.append(view.search.text())
         return marks
 
     @on(DiffView.OptionsChanged)
@@ -241,8 +263,34 @@ class DiffPane(Vertical):
         if view.side_by_side != self.widened and (not view.side_by_side or not view.paired):
             self.widened = view.side_by_side
             self.post_message(self.Widen(view.side_by_side))
+        self.make_room_for_sides()
         if self.shown is not None and self.shown_diff is not None:
             self.display_header(self.shown, self.shown_diff)
+
+    # ----------------------------------------------------------------- search
+
+    def action_search(self) -> None:
+        box = self.search_box
+        box.value = self.view.search.query
+        box.remove_class("hidden")
+        box.focus()
+        # Shown only now: focused again once laid out, so keys typed at once land in it.
+        self.call_after_refresh(box.focus)
+
+    @on(Input.Submitted, "#diff-search")
+    def search_submitted(self, event: Input.Submitted) -> None:
+        self.action_close_search()
+        self.view.search.start(event.value)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close_search":
+            # Outside the box, escape is the view's (clears a search) or the screen's (back to triage).
+            return self.search_box.has_focus
+        return True
+
+    def action_close_search(self) -> None:
+        self.search_box.add_class("hidden")
+        self.view.focus()
 
     # ----------------------------------------------------------------- whitespace
 
@@ -393,7 +441,7 @@ class DiffPane(Vertical):
         if hunk is None:
             source.update(Content(""))
             return
-        sources = sorted({line.source for line in hunk.lines if line.tool and line.source})
+        sources = said_once({line.source for line in hunk.lines if line.tool and line.source})
         moved = sorted({line.source for line in hunk.lines if line.moved and not line.tool})
         base = sorted({line.source for line in hunk.lines if line.state == diff.BASE and line.source})
         unknown = (
@@ -475,8 +523,20 @@ class DiffPane(Vertical):
         self.position = -2
         self.fetch(chosen)
 
+    def make_room_for_sides(self) -> None:
+        """Side by side takes the file list's columns when it needs them, and gives them back."""
+        files = self.query_one("#diff-files-box")
+        view = self.view
+        if view.side_by_side and not view.paired and not files.has_class("hidden"):
+            self.files_hidden_for_sides = True
+            files.add_class("hidden")
+        elif not view.side_by_side and self.files_hidden_for_sides:
+            self.files_hidden_for_sides = False
+            files.remove_class("hidden")
+
     def action_toggle_files(self) -> None:
         self.files_toggled = True
+        self.files_hidden_for_sides = False
         self.query_one("#diff-files-box").toggle_class("hidden")
 
     @work(thread=True, exclusive=True, group="diff-range", name="diff-range")

@@ -6,7 +6,7 @@ get the theme's `ai-hunk-background` and the tool's tag in the gutter; each hunk
 the tools of its lines. The words a changed line changed are marked (bold, underlined, on a
 stronger background), found in a worker per hunk as hunks come on screen; a moved block says
 where it went or came from, with `↕` in the gutter at both ends; side by side, removed lines
-face the lines that replace them.
+face the lines that replace them. `/` searches the rows (search.py), n/N then go through the matches.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from review.core.word_diff import Span
 from review.tui.keymap import reading_bindings
 from review.tui.widgets.diff.paint import COVERAGE_GUTTER, RowPainter
 from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
+from review.tui.widgets.diff.search import DiffSearch, Match, Results
 from review.tui.widgets.diff.words import ChangedWords, Found
 
 GUTTER = 15  # "old_ new_ TG│"
@@ -60,6 +61,8 @@ class DiffView(ScrollView, can_focus=True):
         "diff-view--moved",
         "diff-view--moved-note",
         "diff-view--blank",
+        "diff-view--match",
+        "diff-view--match-current",
     }
     DEFAULT_CSS = """
     DiffView { background: $surface; }
@@ -82,8 +85,14 @@ class DiffView(ScrollView, can_focus=True):
     DiffView > .diff-view--moved { color: $text-accent; text-style: bold; }
     DiffView > .diff-view--moved-note { color: $text-accent; text-style: italic; }
     DiffView > .diff-view--blank { background: $panel; }
+    DiffView > .diff-view--match { background: $warning 40%; text-style: bold underline; }
+    DiffView > .diff-view--match-current { text-style: bold reverse; }
     """
     BINDINGS = [
+        # While a search has matches n/N go through them, as in less and tig; ] and [ still go by hunk.
+        Binding("n", "search_step(1)", "Next match", show=False, id="diff.next-match"),
+        Binding("N", "search_step(-1)", "Prev match", show=False, id="diff.previous-match"),
+        Binding("escape", "clear_search", "Clear search", show=False, id="diff.clear-search"),
         Binding("n,right_square_bracket", "next_hunk", "Next hunk", id="diff.next-hunk"),
         Binding("N,left_square_bracket", "previous_hunk", "Prev hunk", id="diff.previous-hunk"),
         Binding("J,right_curly_bracket", "next_file", "Next file", show=False, id="diff.next-file"),
@@ -96,6 +105,9 @@ class DiffView(ScrollView, can_focus=True):
         Binding("h,left", "scroll_left", "Left", show=False, id="diff.left"),
         Binding("l,right", "scroll_right", "Right", show=False, id="diff.right"),
     ]
+
+    # Listed in help though they act only while a search is on (n/N go by hunk otherwise).
+    HELP_LISTED = ("search_step", "clear_search")
 
     ai_only: reactive[bool] = reactive(False)
     current_hunk: reactive[int] = reactive(-1)  # an index into self.hunk_rows
@@ -125,6 +137,12 @@ class DiffView(ScrollView, can_focus=True):
             return self.view
 
     @dataclass
+    class SearchFound(Message):
+        """The search worker's matches."""
+
+        found: Results
+
+    @dataclass
     class WordsFound(Message):
         """The worker's changed words, per hunk."""
 
@@ -146,6 +164,7 @@ class DiffView(ScrollView, can_focus=True):
         self._moved_at: diff.MoveEnd | None = None
         # The file last gone to (J, u, n, M…) and where the view was then: the file at hand until it scrolls.
         self._at_hand: tuple[int, int] | None = None
+        self.search = DiffSearch(self)
 
     @property
     def gutter_width(self) -> int:
@@ -209,6 +228,7 @@ class DiffView(ScrollView, can_focus=True):
         self._cache.clear()
         self.painter.clear_tokens()
         self.refresh()
+        self.search.rows_changed()
 
     def _place(self) -> tuple[str, int] | tuple[str, None] | None:
         """(path, HEAD line) of the first line row at the top, or (path, None) for a file's header."""
@@ -353,7 +373,49 @@ class DiffView(ScrollView, can_focus=True):
     def action_toggle_words(self) -> None:
         self.words = not self.words
 
+    # ----------------------------------------------------------------- search
+
+    def search_found(self, found: Results) -> None:
+        """From the search worker's thread."""
+        self.post_message(self.SearchFound(found))
+
+    @on(SearchFound)
+    def _search_found(self, message: SearchFound) -> None:
+        self.search.found(message.found)
+
+    def repaint(self) -> None:
+        """The matches changed: drawn again, and the header's count follows."""
+        self._cache.clear()
+        self.refresh()
+        self.post_message(self.OptionsChanged(self))
+
+    def go_to_match(self, match: Match) -> None:
+        position = bisect.bisect_right(self.hunk_rows, match.row) - 1
+        if position >= 0:
+            self.current_hunk = position
+        top = self.scroll_offset.y
+        if not top <= match.row < top + self.size.height:
+            self.scroll_to(y=max(0, match.row - self.size.height // 3), animate=False)
+        if not self.paired:
+            # Sideways too, so the match is in the columns seen.
+            start, end = self.gutter_width + match.start, self.gutter_width + match.end
+            if start < self.scroll_x + self.gutter_width or end > self.scroll_x + self.visible_width:
+                self.scroll_to(x=max(0, start - self.gutter_width - 8), animate=False)
+        self._hold_current()
+
+    def action_search_step(self, delta: int) -> None:
+        self.search.step(delta)
+
+    def action_clear_search(self) -> None:
+        self.search.start("")
+
     # ----------------------------------------------------------------- side by side, moved blocks
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("search_step", "clear_search"):
+            # Otherwise n/N go by hunk and escape goes back to triage.
+            return self.search.active
+        return True
 
     def action_toggle_side_by_side(self) -> None:
         if not self.side_by_side and self.app.size.width < 160:

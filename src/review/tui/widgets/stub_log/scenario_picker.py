@@ -14,7 +14,11 @@ from review.harness import scenarios
 
 
 class ScenarioPicker(ModalScreen[str | None]):
-    BINDINGS = [Binding("escape,q", "dismiss_none", "Close", id="picker.close")]
+    BINDINGS = [
+        Binding("escape,q", "dismiss_none", "Close", id="picker.close"),
+        Binding("j", "move(1)", "Down", show=False, id="picker.down"),
+        Binding("k", "move(-1)", "Up", show=False, id="picker.up"),
+    ]
     DEFAULT_CSS = """
     ScenarioPicker { align: center middle; }
     ScenarioPicker > Vertical {
@@ -50,6 +54,13 @@ class ScenarioPicker(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
+
+    def action_move(self, step: int) -> None:
+        options = self.query_one(OptionList)
+        if step > 0:
+            options.action_cursor_down()
+        else:
+            options.action_cursor_up()
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)

@@ -148,8 +148,9 @@ def share_cell(row: cohort.Row) -> str | None:
     return f"{row.ai_share:.0%}" + (f" · unknown {row.unknown_share:.0%}" if row.unknown_share else "")
 
 
-# Before the candidate's name: the row arrived after the console opened.
+# Before the candidate's name: the row arrived after the console opened, or was given a new commit.
 ARRIVED = "+ "
+RESUBMITTED = "↻ "
 
 
 def cell_text(column: Column, row: cohort.Row, me: str) -> str:
@@ -167,13 +168,13 @@ def cell_text(column: Column, row: cohort.Row, me: str) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def cells(app: App, row: cohort.Row, me: str, arrived: bool = False) -> list[Text]:
+def cells(app: App, row: cohort.Row, me: str, arrived: bool = False, resubmitted: bool = False) -> list[Text]:
     """Every cell as plain Text: DataTable would parse a str as markup."""
     texts = [Text(safe_line(cell_text(column, row, me), 80)) for column in COLUMNS]
     by_key = dict(zip(COLUMN_INDEX, texts))
-    if arrived:
+    if arrived or resubmitted:
         by_key["name"] = texts[COLUMN_INDEX["name"]] = Text.assemble(
-            (ARRIVED, palette.style(app, "info", bold=True)), by_key["name"]
+            (ARRIVED if arrived else RESUBMITTED, palette.style(app, "info", bold=True)), by_key["name"]
         )
     state = my_state(row, me)
     if state == "unreadable":

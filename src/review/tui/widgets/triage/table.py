@@ -16,6 +16,10 @@ class TriageTable(DataTable):
         Binding("enter", "select_cursor", "Open", id="triage.open"),
         Binding("j", "cursor_down", "Down", show=False, id="triage.down"),
         Binding("k", "cursor_up", "Up", show=False, id="triage.up"),
+        # The first row and the last, as in tig and lazygit (DataTable's own home/end scroll sideways,
+        # and the Candidate column left the screen at 80 columns).
+        Binding("g,home", "first_row", "First row", show=False, id="triage.first"),
+        Binding("G,end", "last_row", "Last row", show=False, id="triage.last"),
     ]
 
     def on_mount(self) -> None:
@@ -72,3 +76,11 @@ class TriageTable(DataTable):
             self.scroll_to(x=start, animate=False, immediate=True)
         elif end > self.scroll_x + visible:
             self.scroll_to(x=min(start, end - visible), animate=False, immediate=True)
+
+    def action_first_row(self) -> None:
+        self.move_cursor(row=0)
+        self.scroll_to(x=0, animate=False)
+
+    def action_last_row(self) -> None:
+        self.move_cursor(row=self.row_count - 1)
+        self.scroll_to(x=0, animate=False)

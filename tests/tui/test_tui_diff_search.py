@@ -1,0 +1,80 @@
+"""Searching the diff as in less and tig: `/`, a text, Enter; every match marked, the count in the
+header, n/N through the matches across files (round at either end); escape clears and n goes by
+hunk again. On a real repository (helpers.reading_submission), with Pilot."""
+
+from __future__ import annotations
+
+from helpers import open_submission, reading_submission, settle, wait_until
+from review.tui.app import ReviewApp
+from review.tui.widgets.diff.view import DiffView
+
+
+def header(screen) -> str:
+    return " ".join(str(screen.query_one("#diff-range").render()).split())
+
+
+def marked(view: DiffView) -> list[str]:
+    """The text drawn as the current match on screen (in reverse)."""
+    return [
+        segment.text
+        for y in range(view.size.height)
+        for segment in view.render_line(y)
+        if segment.style and segment.style.reverse
+    ]
+
+
+async def search(app, pilot, screen, text: str) -> None:
+    await pilot.press("slash", *text, "enter")
+    await wait_until(pilot, lambda: "searching" not in header(screen) and f"/{text}:" in header(screen))
+
+
+async def test_slash_finds_text_in_every_file_and_n_and_N_go_through_the_matches(tmp_path):
+    reading_submission(tmp_path)
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "reader")
+        view = screen.query_one(DiffView)
+        await pilot.press("1")
+        await settle(app, pilot)
+        # All lower case: any case matches (parseAmount moved from util.mjs to money.mjs).
+        await search(app, pilot, screen, "parseamount")
+        assert "/parseamount: 1 of 2 (n/N; escape clears)" in header(screen)
+        first_file = view.current()[0].path
+        assert "parseAmount" in marked(view)
+        await pilot.press("n")
+        assert "2 of 2" in header(screen)
+        assert view.current()[0].path != first_file
+        assert "parseAmount" in marked(view)
+        # Round from the last to the first, and N goes back.
+        await pilot.press("n")
+        assert "1 of 2" in header(screen) and view.current()[0].path == first_file
+        await pilot.press("N")
+        assert "2 of 2" in header(screen)
+        # A capital letter: matched exactly. The file headers and moved-block notes are searched too.
+        await search(app, pilot, screen, "ParseAmount")
+        assert "/ParseAmount: not found" in header(screen)
+        await search(app, pilot, screen, "money.mjs")
+        assert "1 of" in header(screen)
+        # Escape clears the search: n goes by hunk again, and escape then goes back as before.
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert "/money.mjs:" not in header(screen) and marked(view) == []
+        hunk = view.current_hunk
+        await pilot.press("n")
+        assert view.current_hunk == hunk + 1
+        # ? is still the help on the diff.
+        await pilot.press("question_mark")
+        from review.tui.screens.help import HelpScreen
+
+        assert isinstance(app.screen, HelpScreen)
+        ids = {binding_id for _group, _keys, _label, binding_id in app.screen.rows}
+        assert {"diff.search", "diff.next-match", "diff.previous-match"} <= ids
+
+
+def test_a_hunks_sources_are_said_once():
+    from review.tui.widgets.diff.pane import said_once
+
+    assert said_once({"note line 15", "note line 15, and commit e448fe8", "commit 1234567"}) == [
+        "commit 1234567",
+        "note line 15, and commit e448fe8",
+    ]
