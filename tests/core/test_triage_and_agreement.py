@@ -150,3 +150,12 @@ def test_the_next_to_score_comes_after_the_cursor_round_to_the_first_and_is_neve
     # Only the row at the cursor is left: none (save-and-next must not reopen it).
     assert next_to_score([False, True, False], 1) is None
     assert next_to_score([], 0) is None
+
+
+def test_the_similar_filter_takes_a_share_or_the_other_submissions_name():
+    terms, problems = triage.parse_filter("similar:>50 similar:hal-kim")
+    assert problems == []
+    row = {"similar": ["67", "hal-kim"]}
+    assert triage.matches(terms, row)
+    assert not triage.matches(terms, {"similar": ["40", "hal-kim"]})
+    assert not triage.matches(terms, {"similar": ["67", "gia-roman"]})

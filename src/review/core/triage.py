@@ -203,6 +203,8 @@ FILTER_FIELDS = (
 # Fields holding a percentage, matched by a comparison: `unknown:>0`, `ai:<50`, `person:100`, `similar:>50`
 # (a value that is no comparison is matched as text: `similar:ada`, the other submission's name).
 SHARE_FIELDS = ("ai", "person", "unknown", "similar")
+# Those that hold nothing but a share (`similar:` also holds the other submission's name).
+ONLY_SHARES = ("ai", "person", "unknown")
 _COMPARISON = re.compile(r"(>=|<=|>|<|=)?(\d{1,3})%?")
 
 
@@ -220,7 +222,7 @@ def parse_filter(text: str) -> tuple[list[Term], list[str]]:
         field, colon, value = word.partition(":")
         if not colon:
             terms.append(Term("name", word))
-        elif field in FILTER_FIELDS and value and (field not in SHARE_FIELDS or _COMPARISON.fullmatch(value)):
+        elif field in FILTER_FIELDS and value and (field not in ONLY_SHARES or _COMPARISON.fullmatch(value)):
             terms.append(Term(field, value))
         else:
             problems.append(word)
