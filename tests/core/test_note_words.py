@@ -76,7 +76,7 @@ def test_the_sample_notes_hints_written_out(candidate):
 def test_a_hint_quotes_the_words_it_matched_with_their_line():
     note = "# Note\n\n- If the request times out, the retry reuses the key.\n"
     (hint,) = [h for h in evidence.gather(evidence.Inputs(note, [], {}, None, [], None))["blast-radius"]]
-    assert hint.text == "mentions timeouts: “If the request times out, the retry reuses the” (line 3)"
+    assert hint.text == "mentions timeouts: “If the request times out, the retry reuses the”"
     assert hint.where == "note line 3"
 
 

@@ -118,7 +118,10 @@ def _around(line: str, match: re.Match[str]) -> str:
 
 
 def quoted(quotes: list[Quote], at_most: int = 3) -> str:
-    """“…” (line N), as a hint says them; how many more lines, when there are more."""
+    """“…” (line N), as a hint says them (one quote alone: its line is the hint's source, said beside
+    it); how many more lines, when there are more."""
+    if len(quotes) == 1:
+        return f"“{quotes[0].text}”"
     said = ", ".join(f"“{q.text}” (line {q.line})" for q in quotes[:at_most])
     more = len(quotes) - at_most
     return said + (f" and {more} more line{'s' if more > 1 else ''}" if more > 0 else "")
