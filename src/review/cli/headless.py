@@ -130,7 +130,7 @@ def run_triage(args: argparse.Namespace) -> int:
         )
         runs = marks.marks(row.scenarios) if row.scenarios else "—"
         line = safe_line(
-            f"{row.name:24} {row.state:10} {row.key_scope or '—':11} {runs:8} {row.disclosure or '—':10} {detail}", 400
+            f"{row.name:24} {row.state:10} {row.key_scope or '—':13} {runs:8} {row.disclosure or '—':10} {detail}", 400
         )
         print(fit(line, max(40, width)) if width else line)
     print("runs: " + marks.legend() + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
