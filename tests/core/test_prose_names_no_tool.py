@@ -27,6 +27,7 @@ def test_a_readmes_file_table_names_no_unknown_tool_outside_a_disclosure_section
     table = "| File | Built with |\n|---|---|\n| app.ts | NextJS |\n| checkout.mjs | Claude Code |\n"
     assert tools(f"# App\n\n{table}") == ["Claude Code"]  # a known tool, as before
     assert tools(f"# App\n\n## AI disclosure\n\n{table}") == ["Claude Code", "NextJS"]  # a disclosure: any name
+    assert tools("# App\n\n- checkout.mjs:1-10 — MonkeyCode\n") == ["MonkeyCode"]  # lines given: a disclosure
 
 
 @pytest.mark.parametrize(

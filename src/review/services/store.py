@@ -20,7 +20,7 @@ import getpass
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -160,24 +160,8 @@ def _anchored(value: object) -> list[dict[str, str]]:
     return [{"at": str(a.get("at", "")), "text": str(a.get("text", ""))} for a in items if isinstance(a, dict)]
 
 
-REVIEW_FIELDS = {
-    "reviewers",
-    "commit",
-    "state",
-    "rubric_version",
-    "tiers",
-    "comments",
-    "comment",
-    "flags",
-    "anchored",
-    "note_opened",
-    "harness",
-    "ai_share",
-    "created",
-    "updated",
-    "revision",
-    "seal",
-}
+# The fields a score file's entry holds: the dataclass's own, less what is kept beside them.
+REVIEW_FIELDS = frozenset(f.name for f in fields(Review)) - {"extra", "raw"}
 
 
 @dataclass

@@ -113,9 +113,15 @@ def _who(text: str) -> tuple[str, str | None]:
 def parse_note_line(line_no: int, raw: str, unknown_ok: bool = True) -> NoteEntry | None:
     """One line's form: a range, a file or a commit and who wrote it, a declaration of none, or prose.
     `unknown_ok` False: the line is no disclosure (a project document's file table, "| app.ts | NextJS |"),
-    so a name the console does not know as a tool is not one there: the line is prose."""
+    so a whole file given to a name the console does not know as a tool is prose: what the file is built
+    with, not who wrote it. Lines or a commit given to a name are a disclosure anywhere."""
     entry = _line_form(line_no, raw)
-    if entry and entry.tool and not (unknown_ok or is_known_tool(entry.tool) or is_model_name(entry.tool)):
+    if (
+        entry
+        and entry.kind == "file"
+        and entry.tool
+        and not (unknown_ok or is_known_tool(entry.tool) or is_model_name(entry.tool))
+    ):
         return NoteEntry(line_no, raw, "prose")
     return entry
 
