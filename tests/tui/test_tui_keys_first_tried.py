@@ -104,3 +104,20 @@ async def test_leaving_after_a_refused_final_asks_nothing_when_nothing_would_be_
         await pilot.press("d")
         await settle(app, pilot)
         assert not isinstance(app.screen, SubmissionScreen)
+
+
+async def test_at_160x48_a_long_failure_mode_label_is_shown_whole(sample_cohort):
+    from helpers import screen_text
+    from review.tui.widgets.rubric_form import FlagBox
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("4")
+        box = screen.query_one("#flag-deleted-model-work", FlagBox)
+        box.scroll_visible(animate=False)
+        await settle(app, pilot)
+        region = box.region
+        rows = screen_text(app)[region.y : region.bottom]
+        shown = " ".join(" ".join(row[region.x : region.right].strip("▊▎ ") for row in rows).split())
+        assert "a full rewrite that also drops the backoff" in shown

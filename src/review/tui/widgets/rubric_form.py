@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Static, TextArea
@@ -171,6 +172,10 @@ class FlagBox(Checkbox):
         )
         return Content.assemble(mark, self.label.pad(1, 1).stylize_before(text))
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # As many rows as the label wraps to in a narrow pane (Textual's toggle is always one row).
+        return Widget.get_content_height(self, container, viewport, width)
+
 
 class RubricForm(VerticalScroll, can_focus=False):
     """Never focused itself (focus on the container left the tier keys with nothing to act on): a
@@ -192,6 +197,8 @@ class RubricForm(VerticalScroll, can_focus=False):
     RubricForm #rubric-header { dock: top; padding-bottom: 1; background: $background; }
     RubricForm #rubric-status { color: $warning; margin-bottom: 1; }
     RubricForm .flag-hints { color: $text-muted; padding-left: 4; }
+    /* A long label wraps in a narrow pane rather than being cut ("a full rewrite that also d"). */
+    RubricForm FlagBox { width: 1fr; height: auto; text-wrap: wrap; text-overflow: fold; }
     RubricForm #overall { height: 5; margin-bottom: 1; }
     RubricForm #others { color: $text-muted; margin-bottom: 1; }
     RubricForm #anchored { padding-left: 2; margin-bottom: 1; }
