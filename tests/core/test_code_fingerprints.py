@@ -145,3 +145,22 @@ def test_renaming_identifiers_and_reformatting_never_lower_a_pairs_share(source,
     after = pair([prints("orig", source), prints("same", copy), prints("other", other)], "orig", "same")
     assert before is not None and after is not None
     assert after.share_a >= before.share_a and after.share_b >= before.share_b
+
+
+def test_the_similar_filter_compares_the_share_as_a_number():
+    from review.core import triage
+
+    fields = {"similar": ["83", "zed-copy"], "name": ["chen-wei"]}
+    for typed, wanted in (
+        ("similar:>50", True),
+        ("similar:>83", False),
+        ("similar:>=83", True),
+        ("similar:<10", False),
+        ("similar:=83%", True),
+        ("similar:zed", True),
+        ("similar:ada", False),
+    ):
+        terms, problems = triage.parse_filter(typed)
+        assert problems == [] and triage.matches(terms, fields) is wanted, typed
+    # A row with nothing of its own to compare matches no comparison.
+    assert not triage.matches(triage.parse_filter("similar:>0")[0], {"similar": []})

@@ -39,8 +39,11 @@ class SimilarityWatch:
 
     def compute(self, paths: list[Path]) -> None:
         with self.lock:
-            if self.index is None:
-                self.index = similarity.Index(self.screen.cohort_dir)
+            try:
+                if self.index is None:
+                    self.index = similarity.Index(self.screen.cohort_dir)
+            except cohort.CohortError:
+                return  # the cohort file cannot be read: the rows' load says why; the column stays empty
             self.index.load(paths)
             comparison = self.index.compare()
         self.screen.post_message(self.Computed(self.index, comparison, comparison.best()))
