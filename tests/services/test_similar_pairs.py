@@ -101,3 +101,21 @@ def test_the_export_gives_each_submission_its_top_pair(sample_cohort, capsys):
     blind = json.loads(capsys.readouterr().out)["rows"]
     assert all(r["similar_to"] is None or r["similar_to"].startswith("candidate-") for r in blind)
     assert any(r["similar_to"] for r in blind)
+
+
+def test_review_show_lists_the_submissions_pairs_as_review_similar_ranks_them(sample_cohort, capsys):
+    cohort = plant_all(sample_cohort)
+    ranked = similar_json(capsys, cohort)["pairs"]
+    assert main(["show", str(cohort / "zed-copy"), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["similar_problem"] is None
+    first = document["similar"][0]
+    assert {first["a"], first["b"]} == {"chen-wei", "zed-copy"} and first["rank"] == 1
+    assert first["share_a"] == ranked[0]["share_a"] and first["longest"] == ranked[0]["longest"]
+    # A pair that shares only the draft is not one of the submission's pairs.
+    assert main(["show", str(cohort / "ivy-draft"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["similar"] == []
+    assert main(["show", str(cohort / "zed-copy")]) == 0
+    text = capsys.readouterr().out
+    assert "#1 chen-wei: " in text and "of this submission's own code is in chen-wei's" in text
+    assert all(len(line) <= 80 for line in text.splitlines())

@@ -97,6 +97,7 @@ def text_lines(document) -> list[str]:
         lines += _wrapped(problem, "  ! ", "      ")
     if not (document.code.sites or document.code.timeouts or document.code.problems):
         lines.append("  no request, key or timeout found in the code")
+    lines += similar_lines(document)
     lines += ["", *_wrapped(f"Suite: {suite.said}", "", "  ")]
     for scenario in suite.scenarios:
         lines += _wrapped(
@@ -108,4 +109,37 @@ def text_lines(document) -> list[str]:
         lines += _wrapped("; ".join(scenario["reasons"]), "      ", "      ")
         for said in scenario.get("read_from_code", []):
             lines += _wrapped(f"read from the code: {said}", "      ", "        ")
+    return lines
+
+
+def similar_lines(document) -> list[str]:
+    """The submission's pairs in its cohort: the shares each way, the longest fragment, what was left
+    out and who wrote the fragments, as `review similar` says them."""
+    lines = ["", "Similar code in the cohort (review similar)"]
+    for pair in document.similar:
+        other, mine, theirs = (pair["b"], pair["share_a"], pair["share_b"])
+        if pair["b"] == document.summary.name:
+            other, mine, theirs = pair["a"], pair["share_b"], pair["share_a"]
+        lines += _wrapped(
+            f"#{pair['rank']} {other}: {mine:.0%} of this submission's own code is in {other}'s, "
+            f"{theirs:.0%} of {other}'s in this one",
+            "  · ",
+            "    ",
+        )
+        longest = pair["longest"]
+        if longest:
+            a, b = longest["a"], longest["b"]
+            lines += _wrapped(
+                f"longest shared: {pair['a']} {a['path']} {a['first']}–{a['last']} ↔ "
+                f"{pair['b']} {b['path']} {b['first']}–{b['last']}",
+                "    ",
+                "      ",
+            )
+        for said in [pair["why"], *(pair["authors"] or [])]:
+            if said:
+                lines += _wrapped(said, "    ", "      ")
+    if document.similar_problem:
+        lines += _wrapped(document.similar_problem, "  ! ", "    ")
+    elif not document.similar:
+        lines.append("  shares none of its own code with another submission")
     return lines

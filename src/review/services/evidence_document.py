@@ -80,6 +80,10 @@ class EvidenceDocument:
     sections: list[Section]
     code: CodeReading
     suite: SuiteSection
+    # `review show` only: this submission's pairs in its cohort (review similar's), highest first, and
+    # why they could not be read; the screen's document leaves both empty (its pair view has them).
+    similar: list[dict] = field(default_factory=list)
+    similar_problem: str | None = None
 
     def hints(self) -> dict[str, list[Hint]]:
         """Signal or flag id -> its hints (the rubric form's evidence)."""
@@ -97,6 +101,8 @@ class EvidenceDocument:
                 "problems": list(code.problems),
             },
             "suite": asdict(self.suite),
+            "similar": self.similar,
+            "similar_problem": self.similar_problem,
         }
 
 
@@ -247,4 +253,33 @@ def show(path: Path, commit: str = "HEAD") -> EvidenceDocument:
         store.read_scores(path),
     )
     document.summary.head = repo.head
+    document.similar, document.similar_problem = similar_pairs(path)
     return document
+
+
+# Pairs `review show` gives in detail (fragments, who wrote them): the rest with their shares.
+SHOWN_IN_DETAIL = 3
+
+
+def similar_pairs(path: Path) -> tuple[list[dict], str | None]:
+    """The submission's pairs in its cohort, as `review similar` gives them (its index, cached per
+    HEAD), those sharing none of their own code left out; any failure is said, never raised."""
+    from review.services import similar_report, similarity
+
+    try:
+        index = similarity.build(path.parent)
+        comparison = index.compare()
+        rows = similar_report.Rows(index)
+        rank = {(found[2], found[3]): n for n, found in enumerate(comparison.ranked, start=1)}
+        number = {name: n for n, name in enumerate(comparison.names)}
+        pairs: list[dict] = []
+        for pair in comparison.pairs_of(path.name):
+            if not pair.shared:
+                continue
+            low, high = sorted((number[pair.a], number[pair.b]))
+            at = rank[(low, high)]
+            detail = rows if len(pairs) < SHOWN_IN_DETAIL else None
+            pairs.append(similar_report.pair_json(at, pair, index, comparison, detail, str))
+        return pairs, None
+    except Exception as error:  # one boundary: the rest of the evidence stands without it
+        return [], f"similar code not compared: {type(error).__name__}: {error}"
