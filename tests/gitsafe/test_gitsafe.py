@@ -384,21 +384,26 @@ def test_a_long_history_is_streamed_whole_and_its_copy_counts_as_long(tmp_path):
 
     make_large_repo(tmp_path / "long", commits=400, lines=8000)
     repo = gitsafe.open_submission(tmp_path / "long")
-    streamed = b"\n".join(line for batch in repo.history_patches("HEAD") for line in batch)
+    lines = [line for batch in repo.history_patches("HEAD") for line in batch]
+    # The children come first (one line a commit), then git log's stream as it wrote it.
+    children = [line for line in lines if line.startswith(b"\0children ")]
+    assert len(children) == 400 and lines[: len(children)] == children
+    streamed = b"\n".join(lines[len(children) :])
     whole = gitsafe.run_trusted(
         [
             "--git-dir",
             str(repo.path),
             "log",
             "--reverse",
-            "--first-parent",
+            "--topo-order",
+            "-m",
             "-p",
             "-U0",
             "-M",
             "--no-color",
             "--no-ext-diff",
             "--no-textconv",
-            "--format=%x00commit %H",
+            "--format=%x00commit %H %T %P",
             "HEAD",
             "--",
         ]

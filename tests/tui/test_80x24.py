@@ -64,7 +64,7 @@ async def test_one_escape_closes_the_filter_and_its_complaint_is_shown_whole(sam
         await pilot.press("slash", *"colour:red")
         await settle(app, pilot)
         shown = "\n".join(screen_text(app))
-        assert "not understood: colour:red" in shown and "unknown)" in shown  # the last field: shown whole
+        assert "not understood: colour:red" in shown and "similar)" in shown  # the last field: shown whole
         await pilot.press("escape")
         await settle(app, pilot)
         box = screen.query_one("#triage-filter", Input)

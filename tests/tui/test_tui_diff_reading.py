@@ -19,8 +19,9 @@ def rows_of(view: DiffView) -> list[str]:
 
 
 def header(screen) -> str:
-    # As one line: the header wraps between its parts.
-    return " ".join(str(screen.query_one("#diff-range").render()).split())
+    # As one line, its parts joined as on a wide terminal: the header wraps between its parts, and a
+    # wrapped row does not begin with their separator.
+    return " · ".join(screen.query_one("#diff-range").parts)
 
 
 def current_path(view: DiffView) -> str | None:

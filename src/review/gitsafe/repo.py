@@ -8,7 +8,6 @@ import dataclasses
 import os
 import re
 from collections.abc import Generator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -271,6 +270,9 @@ class SafeRepo:
         # Counted while git log walks the history before its first patch (--reverse waits for the walk).
         stream = self._log_patches(rev)
         try:
+            # Here, not at the top: a warm triage (the row from its cache) loads no thread pool.
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(1) as pool:
                 counted = pool.submit(self.git, "rev-list", "--children", "--end-of-options", rev, "--")
                 first = next(stream, None)

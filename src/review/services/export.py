@@ -203,11 +203,18 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
 def _top_pairs(cohort_dir: Path, rows: list[ExportRow]) -> None:
     from review.services import similarity
 
-    best = similarity.build(cohort_dir).compare().best()
+    # Among the exported submissions only: a known-answer submission's name never reaches the export.
+    listed = {row.submission for row in rows}
+    comparison = similarity.build(cohort_dir).compare()
     for row in rows:
-        found = best.get(row.submission)
-        if found:
-            row.similar_to, row.similar = found[0], round(found[1], 4)
+        shares = [
+            (pair.share_a, pair.b) if pair.a == row.submission else (pair.share_b, pair.a)
+            for pair in comparison.pairs_of(row.submission)
+            if pair.shared and {pair.a, pair.b} <= listed
+        ]
+        if shares:
+            share, other = max(shares)
+            row.similar_to, row.similar = other, round(share, 4)
 
 
 def _blind(cohort_dir: Path, rows: list[ExportRow]) -> None:
