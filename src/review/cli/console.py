@@ -21,7 +21,7 @@ MAX_REVIEWER = 64
 
 
 # The console's own options: `review [OPTIONS] COHORT`, `review COHORT [OPTIONS]`, `review demo [OPTIONS]`.
-# (flags, argparse keywords); `review --help` lists them as they are here, and so does the README's table.
+# (flags, argparse keywords); `review --help` lists them as they are here, and so does the table in docs/usage.md.
 CONSOLE_OPTIONS: tuple[tuple[str, dict], ...] = (
     (
         "--theme",

@@ -1,5 +1,5 @@
 """The commands that print instead of opening the console: ``review triage``, ``review harness``
-and ``review export`` (their JSON fields are described in the README)."""
+and ``review export`` (their JSON fields are described in docs/formats.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from review.core.text import fit, safe_line
 
 def triage_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cohort", type=Path)
-    parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+    parser.add_argument("--json", action="store_true", help="one JSON document (fields in docs/formats.md)")
     parser.add_argument(
         "--spans",
         action="store_true",
@@ -54,7 +54,7 @@ def harness_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="run only this scenario (repeatable)",
     )
-    parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+    parser.add_argument("--json", action="store_true", help="one JSON document (fields in docs/formats.md)")
     parser.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")
     parser.add_argument(
         "--log", action="store_true", help="stream the gateway log to stdout as it happens (to stderr with --json)"

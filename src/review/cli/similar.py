@@ -1,4 +1,4 @@
-"""``review similar COHORT``: which submissions share code they did not write (fields in README)."""
+"""``review similar COHORT``: which submissions share code they did not write (fields in docs/formats.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ WIDTH = 80
 
 def similar_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cohort", type=Path)
-    parser.add_argument("--json", action="store_true", help="one JSON document (fields in README)")
+    parser.add_argument("--json", action="store_true", help="one JSON document (fields in docs/formats.md)")
     parser.add_argument(
         "--top", type=int, default=20, metavar="N", help="pairs given in detail: fragments, who wrote them (default 20)"
     )

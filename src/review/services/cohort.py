@@ -62,7 +62,7 @@ class Row:
     state: str = "new"
     reviewers: list[str] = field(default_factory=list)
     complete: bool = False
-    # Tools, share, spans, conflicts, unmapped (see README).
+    # Tools, share, spans, conflicts, unmapped (docs/formats.md).
     attribution: dict | None = None
     # Scenario -> verdict, from the suite at HEAD.
     scenarios: dict[str, str] | None = None

@@ -118,5 +118,5 @@ def _permission_problem(path: Path, lock_path: Path) -> str:
     return (
         f"{lock_path.name} belongs to user {info.st_uid} with mode {stat.S_IMODE(info.st_mode):04o}, which you "
         f"cannot write: ask its owner to run `chmod g+w {lock_path}` (pair review needs a shared group and a "
-        "setgid folder; see the README); your review is still in the form"
+        "setgid folder; see pair review in docs/scoring.md); your review is still in the form"
     )

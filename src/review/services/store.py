@@ -185,7 +185,8 @@ class ScoreFile:
         more = f" and {len(self.unsealed) - 1} more" if len(self.unsealed) > 1 else ""
         return (
             f"{self.path.name}: entry by {who_text[:60]!r}{more} not counted — {why} "
-            "(planted by someone without the reviewers' key, or sealed on another machine: see the README)"
+            "(planted by someone without the reviewers' key, or sealed on another machine: "
+            "see seals in docs/scoring.md)"
         )
 
     def find(self, key: tuple[tuple[str, ...], str]) -> Review | None:
