@@ -130,10 +130,13 @@ def hostile(tmp_path) -> Path:
 
 
 def triage_json(cohort_dir: Path) -> tuple[dict, int]:
-    """`review triage --json` in its own process, as a reviewer runs it; and its peak memory (KiB)."""
+    """`review triage --json` in its own process, as a reviewer runs it; and its peak memory (KiB).
+    The peak is the process's own (VmHWM of its memory map): getrusage's ru_maxrss keeps, across the
+    exec, the parent's resident size at the fork, which is a whole test worker's late in a full run."""
     code = (
-        "import json, resource, sys\nfrom review.cli import main\nrc = main(['triage', sys.argv[1], '--json'])\n"
-        "print('RC', rc, 'RSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        "import re, sys\nfrom review.cli import main\nrc = main(['triage', sys.argv[1], '--json'])\n"
+        "peak = re.search(r'VmHWM:\\s*(\\d+)', open('/proc/self/status').read()).group(1)\n"
+        "print('RC', rc, 'RSS', peak, file=sys.stderr)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code, str(cohort_dir)], capture_output=True, text=True, timeout=120, env=os.environ
