@@ -126,6 +126,18 @@ async def wait_until(pilot, predicate, timeout: float = 90.0) -> None:
         await pilot.pause(0.05)
 
 
+def type_in_one_burst(app, text: str) -> None:
+    """Keys as a terminal over SSH or a browser tab sends them: all read at once, every one queued
+    before the first is handled (Pilot's press waits for the app after each key)."""
+    from textual import events
+
+    names = {"/": "slash", ":": "colon", " ": "space", ">": "greater_than_sign"}
+    for char in text:
+        event = events.Key(names.get(char, char), char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BEN_HEAD = "787629649341b644a3fb1b7d302646b50bd4f35d"  # ben-larsen's HEAD in the sample cohort (deterministic)
 

@@ -4,7 +4,7 @@ hunk again. On a real repository (helpers.reading_submission), with Pilot."""
 
 from __future__ import annotations
 
-from helpers import open_submission, reading_submission, settle, wait_until
+from helpers import open_submission, reading_submission, settle, type_in_one_burst, wait_until
 from review.tui.app import ReviewApp
 from review.tui.widgets.diff.view import DiffView
 
@@ -78,3 +78,18 @@ def test_a_hunks_sources_are_said_once():
         "commit 1234567",
         "note line 15, and commit e448fe8",
     ]
+
+
+async def test_a_search_typed_in_one_burst_lands_whole_in_the_box(tmp_path):
+    """The slash and the words after it read at once (SSH, a browser tab): none reaches the view,
+    where n and N and f are keys of their own."""
+    reading_submission(tmp_path)
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "reader")
+        await pilot.press("1")
+        await settle(app, pilot)
+        type_in_one_burst(app, "/money.mjs")
+        box = screen.query_one("#diff-search")
+        await wait_until(pilot, lambda: box.value == "money.mjs", timeout=30)
+        assert app.focused is box

@@ -2,7 +2,7 @@
 
 from textual.widgets import DataTable, Input
 
-from helpers import seal_file
+from helpers import seal_file, type_in_one_burst, wait_until
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen
@@ -62,6 +62,20 @@ async def test_filter_narrows_and_escape_clears(sample_cohort):
         assert names(screen.table) == ["finn-mueller"]  # the note says no AI; its commits name Cursor
         await pilot.press("ctrl+u", *"colour:red")
         assert "not understood: colour:red" in str(screen.query_one("#triage-filter-problem").render())
+
+
+async def test_a_filter_typed_in_one_burst_lands_whole_in_the_box(sample_cohort):
+    """Over SSH or in a browser tab the slash and the words after it arrive in one read: every key is
+    queued before the box is shown. None of them may reach the table ("s" sorts it)."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        order = names(screen.table)
+        type_in_one_burst(app, "/state:new")
+        box = screen.query_one("#triage-filter", Input)
+        await wait_until(pilot, lambda: box.value == "state:new", timeout=30)
+        assert app.focused is box
+        assert names(screen.table) == order  # not re-sorted by a stray "s"
 
 
 async def test_sort_by_column_and_reverse(sample_cohort):

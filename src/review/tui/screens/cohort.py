@@ -54,7 +54,9 @@ class CohortScreen(Screen[None]):
         Binding("n", "next_unscored", "Next unscored", id="triage.next-unscored"),
         # Off the footer: the title names it (+, a) once something has arrived.
         Binding("a", "next_arrival", "Next arrival", show=False, id="triage.next-arrival"),
-        Binding("slash", "filter", "Filter", id="triage.filter"),
+        # Priority: acted on as the key is read, so the keys that follow it in the same burst are sent
+        # to the box and not queued for the table (where "s" sorts). Inside the box a slash is text.
+        Binding("slash", "filter", "Filter", priority=True, id="triage.filter"),
         Binding("m", "similar", "Similar code", id="triage.similar"),
         Binding("s", "sort_next", "Sort column", id="triage.sort"),
         Binding("S", "sort_reverse", "Reverse sort", id="triage.sort-reverse"),
@@ -489,9 +491,9 @@ class CohortScreen(Screen[None]):
     def action_filter(self) -> None:
         box = self.filter_box
         box.remove_class("hidden")
-        box.focus()
-        # A box just shown takes focus once laid out: keys typed at once land in it.
-        self.call_after_refresh(box.focus)
+        # Focus now, not on a later turn of the queue: the keys read in the same burst as the slash
+        # (a browser tab, SSH) must land in the box.
+        self.set_focus(box)
 
     @on(Input.Changed, "#triage-filter")
     def filter_changed(self, event: Input.Changed) -> None:
@@ -527,6 +529,8 @@ class CohortScreen(Screen[None]):
         if action == "reveal":
             # The key exists only in a candidate-blind session.
             return masking()
+        if action == "filter":
+            return not self.filter_box.has_focus
         return True
 
     def action_reveal(self) -> None:

@@ -49,7 +49,8 @@ class DiffPane(Vertical):
         Binding("f", "toggle_files", "File list", id="diff.toggle-files"),
         Binding("c", "toggle_coverage", "Coverage on/off", id="diff.coverage"),
         # ? stays the help, as everywhere in the console: / and then N searches backwards.
-        Binding("slash", "search", "Search", show=False, id="diff.search"),
+        # Priority, as the triage's filter: the words typed in the same burst land in the box.
+        Binding("slash", "search", "Search", show=False, priority=True, id="diff.search"),
         Binding("escape", "close_search", "Close search", show=False, id="diff.close-search"),
     ]
     DEFAULT_CSS = """
@@ -273,9 +274,7 @@ class DiffPane(Vertical):
         box = self.search_box
         box.value = self.view.search.query
         box.remove_class("hidden")
-        box.focus()
-        # Shown only now: focused again once laid out, so keys typed at once land in it.
-        self.call_after_refresh(box.focus)
+        self.screen.set_focus(box)
 
     @on(Input.Submitted, "#diff-search")
     def search_submitted(self, event: Input.Submitted) -> None:
@@ -286,6 +285,8 @@ class DiffPane(Vertical):
         if action == "close_search":
             # Outside the box, escape is the view's (clears a search) or the screen's (back to triage).
             return self.search_box.has_focus
+        if action == "search":
+            return not self.search_box.has_focus
         return True
 
     def action_close_search(self) -> None:
