@@ -85,10 +85,24 @@ def leftover_processes(marker: str) -> list[str]:
     return found
 
 
+async def workers_done(app, pilot, timeout: float = 120.0) -> None:
+    """Every worker started so far has ended. Not Textual's wait_for_complete: it raises when an
+    exclusive worker was cancelled by a newer one, which is how the console works (and under load,
+    when it happens)."""
+    import time
+
+    from textual.worker import WorkerState
+
+    deadline = time.monotonic() + timeout
+    while running := [w.name for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]:
+        assert time.monotonic() < deadline, f"workers still running after {timeout} s: {running}"
+        await pilot.pause(0.02)
+
+
 async def settle(app, pilot):
     for _ in range(3):
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        await workers_done(app, pilot)
     await pilot.pause()
 
 
@@ -117,12 +131,21 @@ async def leftovers_after(marker: str, timeout: float = 30.0) -> list[str]:
 
 
 async def wait_until(pilot, predicate, timeout: float = 90.0) -> None:
-    """Pilot pauses until `predicate()` holds (a failed assertion past `timeout` seconds)."""
+    """Pilot pauses until `predicate()` holds (a failed assertion past `timeout` seconds). A predicate
+    that reads a file or a key not there yet (LookupError, OSError) is "not yet"; past the deadline
+    that error is raised."""
     import time
 
     deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting"
+    while True:
+        try:
+            if predicate():
+                return
+        except (LookupError, OSError):
+            if time.monotonic() >= deadline:
+                raise
+        else:
+            assert time.monotonic() < deadline, "timed out waiting"
         await pilot.pause(0.05)
 
 

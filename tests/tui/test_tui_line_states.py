@@ -4,7 +4,7 @@ and one from the base (`⌂`) with glyphs that NO_COLOR keeps; the triage table 
 
 from __future__ import annotations
 
-from helpers import commit_as, make_repo, open_submission, wait_until
+from helpers import commit_as, make_repo, open_submission, wait_until, workers_done
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.widgets.diff.view import DiffView
@@ -76,7 +76,7 @@ async def test_the_triage_table_shows_sorts_and_filters_the_unknown_share(tmp_pa
     app = ReviewApp(tmp_path, run_harness=False, reviewers=("ana",))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        await workers_done(app, pilot)
         screen = app.screen
         assert isinstance(screen, CohortScreen)
         table = screen.table

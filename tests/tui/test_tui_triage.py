@@ -2,7 +2,7 @@
 
 from textual.widgets import DataTable, Input
 
-from helpers import seal_file, type_in_one_burst, wait_until
+from helpers import seal_file, type_in_one_burst, wait_until, workers_done
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen
@@ -11,7 +11,7 @@ from review.tui.screens.submission.screen import SubmissionScreen
 
 async def loaded(app, pilot):
     await pilot.pause()
-    await app.workers.wait_for_complete()
+    await workers_done(app, pilot)
     await pilot.pause()
     screen = app.screen
     assert isinstance(screen, CohortScreen)
@@ -32,7 +32,7 @@ async def test_rows_fill_in_and_open_and_back(sample_cohort):
         assert str(table.get_cell("chen-wei", "commits")) == "5"
         await pilot.press("down", "enter")
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        await workers_done(app, pilot)
         await pilot.pause()
         assert isinstance(app.screen, SubmissionScreen) and app.screen.row.name == "ben-larsen"
         await pilot.press("3")
@@ -245,7 +245,7 @@ async def test_opening_a_triaged_submission_reuses_its_analysis(sample_cohort, m
             screen.table.move_cursor(row=list(screen.table.rows).index("chen-wei"))
             await pilot.press("enter")
             await pilot.pause()
-            await app.workers.wait_for_complete()
+            await workers_done(app, pilot)
             await pilot.pause()
             assert isinstance(app.screen, SubmissionScreen) and app.screen.analysis is not None
             head = app.screen.analysis.head
