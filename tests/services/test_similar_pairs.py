@@ -5,6 +5,7 @@ assistant wrote in one history is said beside a submission that discloses none."
 from __future__ import annotations
 
 import json
+import shutil
 
 from review.cli import main
 from review.services import similar_report, similarity
@@ -119,3 +120,30 @@ def test_review_show_lists_the_submissions_pairs_as_review_similar_ranks_them(sa
     text = capsys.readouterr().out
     assert "#1 chen-wei: " in text and "of this submission's own code is in chen-wei's" in text
     assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_a_warm_index_is_the_cohorts_one_pack_and_a_moved_head_is_read_again(sample_cohort):
+    zed = plant(sample_cohort, "zed", commit({"lib/own.mjs": "export const one = () => 1;\n"}))
+    cold = similar_report.report(similarity.build(sample_cohort), authorship=False)
+    warm = similarity.build(sample_cohort)
+    # Every submission came from the pack (its files' prints are read only for a pair's fragments)...
+    assert all(entry.lean for entry in warm.entries.values() if not entry.problem)
+    # ...and the document is the same to the last fragment.
+    assert similar_report.report(warm, authorship=False) == cold
+    shutil.rmtree(zed)
+    plant(sample_cohort, "zed", commit({"checkout.mjs": disguised(CHEN)}, "payment client", "Zed"))
+    again = similarity.build(sample_cohort)
+    assert not again.entries["zed"].lean and again.entries["zed"].head != warm.entries["zed"].head
+    top = similar_report.report(again, authorship=False)["pairs"][0]
+    assert {top["a"], top["b"]} == {"chen-wei", "zed"}
+
+
+def test_a_pack_that_cannot_be_read_is_only_slower(sample_cohort):
+    cold = similar_report.report(similarity.build(sample_cohort), authorship=False)
+    pack = similarity.Pack.read(sample_cohort, similarity.Index(sample_cohort).base)
+    for data in pack.entries.values():
+        data["hashes"] = "not base64 at all!"
+    similarity._write_cached(pack.key, {"entries": pack.entries, "starters": pack.starters})
+    index = similarity.build(sample_cohort)
+    assert not any(entry.lean for entry in index.entries.values())
+    assert similar_report.report(index, authorship=False) == cold
