@@ -12,6 +12,7 @@ from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen
 from review.tui.screens.similar_pair import SimilarPairScreen
+from review.tui.screens.submission.screen import SubmissionScreen
 from review.tui.widgets.triage.cells import COLUMN_INDEX
 from similarity_cohort import plant_all
 
@@ -106,3 +107,41 @@ async def test_candidate_blind_masks_both_names(sample_cohort):
         text = "\n".join(screen_text(app))
         assert "candidate-" in text and "zed-copy" not in text and "chen-wei" not in text
         assert pair.read is not None
+
+
+async def open_submission_pair(app, pilot, name: str) -> SimilarPairScreen:
+    """The pair view from inside the submission's own screen (its key there, not `m`)."""
+    screen = await compared(app, pilot)
+    screen.table.move_cursor(row=screen.table.get_row_index(name))
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, SubmissionScreen) and app.screen.panes_ready)
+    submission = app.screen
+    await pilot.press("question_mark")
+    await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+    listed = {(keys, binding_id) for group, keys, _, binding_id in app.screen.rows if group == "Submission"}
+    assert ("x", "submission.similar") in listed
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: app.screen is submission)
+    await pilot.press("x")
+    await wait_until(pilot, lambda: isinstance(app.screen, SimilarPairScreen) and app.screen.read is not None)
+    await pilot.pause()
+    return app.screen
+
+
+async def test_the_pair_view_from_the_submission_screen_and_back(sample_cohort):
+    app = ReviewApp(plant_all(sample_cohort), run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pair = await open_submission_pair(app, pilot, "zed-copy")
+        text = "\n".join(screen_text(app))
+        assert "of zed-copy's own code is in chen-wei" in text and "chen-wei · checkout.mjs" in text
+        assert pair.read is not None and pair.read.fragments
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SubmissionScreen))
+
+
+async def test_the_pair_view_from_the_submission_screen_masks_both_names(sample_cohort):
+    app = ReviewApp(plant_all(sample_cohort), run_harness=False, reviewers=("ana",), anonymous=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await open_submission_pair(app, pilot, "zed-copy")
+        text = "\n".join(screen_text(app))
+        assert "candidate-" in text and "zed-copy" not in text and "chen-wei" not in text
