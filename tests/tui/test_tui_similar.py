@@ -5,6 +5,8 @@ the shared fragments to step through; a candidate-blind session names neither.""
 
 from __future__ import annotations
 
+import re
+
 from textual.widgets import DataTable
 
 from helpers import screen_text, wait_until
@@ -32,7 +34,7 @@ async def test_the_column_sorts_the_copy_first_and_filters_by_share(sample_cohor
     app = ReviewApp(cohort, run_harness=False)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await compared(app, pilot)
-        assert str(screen.table.get_cell("zed-copy", "similar")).endswith("% chen-wei")
+        assert re.fullmatch(r"\d+%", str(screen.table.get_cell("zed-copy", "similar")))
         assert str(screen.table.get_cell("ivy-draft", "similar")) == ""  # nothing of its own: no share
         screen.sort = (COLUMN_INDEX["similar"], False)
         await pilot.pause()
@@ -145,3 +147,24 @@ async def test_the_pair_view_from_the_submission_screen_masks_both_names(sample_
         await open_submission_pair(app, pilot, "zed-copy")
         text = "\n".join(screen_text(app))
         assert "candidate-" in text and "zed-copy" not in text and "chen-wei" not in text
+
+
+async def test_at_80_by_24_the_similar_column_is_whole_and_the_detail_says_whose(sample_cohort):
+    app = ReviewApp(plant_all(sample_cohort), run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await compared(app, pilot)
+        screen.sort = (COLUMN_INDEX["similar"], False)
+        await pilot.pause()
+        screen.table.move_cursor(row=names(screen.table).index("zed-copy"))
+        await pilot.pause()
+        lines = screen_text(app)
+        header = next(n for n, line in enumerate(lines) if "Similar ▲" in line)
+        column = lines[header].index("Similar")
+        share = str(screen.table.get_cell("zed-copy", "similar"))
+        assert re.fullmatch(r"\d+%", share)
+        # Every share under the header, whole, within the 80 columns.
+        shown = [line[column:].split()[0] for line in lines[header + 1 : header + 4]]
+        assert all(re.fullmatch(r"\d+%", cell) for cell in shown), lines
+        assert max(len(line) for line in lines) <= 80
+        text = "\n".join(lines)
+        assert f"similar: {share} of its own code is in chen-wei" in text
