@@ -147,3 +147,26 @@ def test_a_pack_that_cannot_be_read_is_only_slower(sample_cohort):
     index = similarity.build(sample_cohort)
     assert not any(entry.lean for entry in index.entries.values())
     assert similar_report.report(index, authorship=False) == cold
+
+
+def test_the_triage_table_gives_the_shares_and_the_top_pair_within_80_columns(sample_cohort, capsys):
+    plant_all(sample_cohort)
+    top = {s["name"]: s["top"] for s in similar_json(capsys, sample_cohort)["submissions"]}
+    assert main(["triage", str(sample_cohort)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0]
+
+    def cell(line: str, label: str) -> str:
+        """The value under a right-aligned header, within the first 80 columns."""
+        end = header.index(f" {label} ") + 1 + len(label)
+        assert end <= 80
+        return line[end - 4 : end].strip()
+
+    zed = next(line for line in lines if line.startswith("zed-copy "))
+    share = f"{round(100 * top['zed-copy']['share'])}%"
+    # The facts the console's columns show: the AI's share, the unknown share, the similar share.
+    assert [cell(zed, label) for label in ("AI", "unkn", "sim")] == ["0%", "100%", share]
+    assert f"similar: {share} of its own code is in chen-wei" in zed
+    ivy = next(line for line in lines if line.startswith("ivy-draft "))
+    assert cell(ivy, "sim") == "—"  # nothing of its own: no share
+    assert all(len(line) <= 80 for line in lines[-3:])
