@@ -59,9 +59,18 @@ def test_every_object_of_a_clone_with_deltas_reads_as_git_reads_it(tmp_path):
         assert local.read("0" * 40) is None
     finally:
         local.close()
-    # Through the reader every caller uses: a tree listed and a file read are git's.
-    assert repo.show("HEAD", "lib/big.mjs") == (tmp_path / "sub" / "lib" / "big.mjs").read_bytes()
-    assert [f.path for f in repo.files("HEAD")][:2] == ["lib/big.mjs", "notes/0.md"]
+
+    # Through the reader the callers use, asked to read the clone's files first: the same listing and
+    # bytes as through git, and no git process started for them.
+    def read_all():
+        listed = repo.files("HEAD")
+        return listed, repo.objects.read_many([f.oid for f in listed]), repo.objects.read(f"{repo.head}^{{tree}}")
+
+    by_git = read_all()
+    repo.objects.close()
+    repo.objects.local_first = True
+    assert read_all() == by_git and repo.objects._proc is None
+    assert by_git[1][0] == ("blob", (tmp_path / "sub" / "lib" / "big.mjs").read_bytes(), len(by_git[1][0][1]))
     repo.objects.close()
 
 

@@ -52,7 +52,11 @@ class ObjectReader:
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._buffer = b""
-        # The clone's own files, read in this process (None: not tried yet; False: git reads them).
+        # Read objects from the clone's own files first, in this process (`local_first`): for many
+        # clones each read for a few objects, where a process each costs more than the reading. Off
+        # by default: git's batch keeps the delta bases it resolved, which a long history's many
+        # reads need. `_local`: None not tried yet, False git reads them.
+        self.local_first = False
         self._local: LocalObjects | bool | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
@@ -140,6 +144,8 @@ class ObjectReader:
     ) -> list[int]:
         """Answer what the clone's own files hold (an object id, or `<commit>^{tree}`) in this process;
         what is left, for git."""
+        if not self.local_first:
+            return asked
         if self._local is None:
             self._local = LocalObjects.open(self.git_dir) or False
         local = self._local

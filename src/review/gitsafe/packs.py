@@ -2,6 +2,7 @@
 this process: a cohort read for its fingerprints asks for about ten objects of each of a thousand
 clones, and a `git cat-file` started for each cost more than the reading. Only for the clones git
 made (never a submitted folder's files). Anything not found or odd here is None: the caller asks git.
+No delta base is kept between reads (git's batch keeps them): for a few objects per clone.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ TYPES = {1: "commit", 2: "tree", 3: "blob", 4: "tag"}
 OFS_DELTA, REF_DELTA = 6, 7
 # Past these, git reads it: a chain of deltas this deep, an object this large, this many packs.
 MAX_DEPTH = 64
-MAX_SIZE = 16 << 20
+MAX_SIZE = 1 << 20
 MAX_PACKS = 16
 _V2 = b"\377tOc"
 
@@ -39,6 +40,21 @@ def _read_file(path: Path) -> bytes:
         os.close(fd)
 
 
+class _Ids:
+    """The index's sorted object ids as a sequence bisect can search, read in place (a large history's
+    hundred thousand ids are never copied out)."""
+
+    def __init__(self, data: bytes, at: int, count: int, width: int) -> None:
+        self.data, self.at, self.count, self.width = data, at, count, width
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int) -> bytes:
+        start = self.at + index * self.width
+        return self.data[start : start + self.width]
+
+
 class _Pack:
     """One pack and its index (version 2): object id -> where its entry starts in the pack."""
 
@@ -48,11 +64,12 @@ class _Pack:
             raise _Odd("pack index version")
         count = struct.unpack(">I", data[8 + 255 * 4 : 8 + 256 * 4])[0]
         ids_at = 8 + 1024
-        self.ids = [data[ids_at + n * width : ids_at + (n + 1) * width] for n in range(count)]
-        offsets_at = ids_at + count * (width + 4)
-        self.offsets = struct.unpack(f">{count}I", data[offsets_at : offsets_at + 4 * count])
-        large_at = offsets_at + 4 * count
-        self.large = data[large_at:]
+        self.offsets_at = ids_at + count * (width + 4)
+        self.large_at = self.offsets_at + 4 * count
+        if len(data) < self.large_at:
+            raise _Odd("pack index too short")
+        self.data = data
+        self.ids = _Ids(data, ids_at, count, width)
         self.path = idx.with_suffix(".pack")
         self.fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW)
         self._closer = weakref.finalize(self, os.close, self.fd)
@@ -64,10 +81,9 @@ class _Pack:
         at = bisect_left(self.ids, oid)
         if at == len(self.ids) or self.ids[at] != oid:
             return None
-        offset = self.offsets[at]
+        offset = struct.unpack_from(">I", self.data, self.offsets_at + 4 * at)[0]
         if offset & 0x80000000:  # past 2 GiB: in the large offsets table
-            index = offset & 0x7FFFFFFF
-            offset = struct.unpack(">Q", self.large[8 * index : 8 * index + 8])[0]
+            offset = struct.unpack_from(">Q", self.data, self.large_at + 8 * (offset & 0x7FFFFFFF))[0]
         return offset
 
     def close(self) -> None:

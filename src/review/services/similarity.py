@@ -256,6 +256,8 @@ def read_entry(path: Path, base: str | None, cached_ok: bool = True) -> Entry:
         if cohorts.is_archive(path):
             raise gitsafe.GitSafeError("an archive, not a submission folder (`review import` unpacks it)")
         repo = gitsafe.open_submission(path)
+        # A few objects of each of many clones: read from the clone's files, no git process each.
+        repo.objects.local_first = True
         try:
             starter = _base_of(repo, base)
             data = _read_files(repo, starter)
