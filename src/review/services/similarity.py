@@ -358,9 +358,12 @@ class Index:
                 self.entries[entry.name] = entry
         if todo:
             with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-                for entry in pool.map(lambda p: read_entry(p, self.base), todo):
-                    self.entries[entry.name] = entry
-            packed.write(self.entries.values())
+                read = list(pool.map(lambda p: read_entry(p, self.base), todo))
+            for entry in read:
+                self.entries[entry.name] = entry
+            # Written again only for something new to keep (an unreadable submission is read each time).
+            if any(entry.key and not entry.problem for entry in read):
+                packed.write(self.entries.values())
         return self
 
     def add(self, path: Path) -> Entry:
