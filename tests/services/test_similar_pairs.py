@@ -5,6 +5,7 @@ assistant wrote in one history is said beside a submission that discloses none."
 from __future__ import annotations
 
 import json
+import shutil
 
 from review.cli import main
 from review.services import similar_report, similarity
@@ -119,3 +120,53 @@ def test_review_show_lists_the_submissions_pairs_as_review_similar_ranks_them(sa
     text = capsys.readouterr().out
     assert "#1 chen-wei: " in text and "of this submission's own code is in chen-wei's" in text
     assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_a_warm_index_is_the_cohorts_one_pack_and_a_moved_head_is_read_again(sample_cohort):
+    zed = plant(sample_cohort, "zed", commit({"lib/own.mjs": "export const one = () => 1;\n"}))
+    cold = similar_report.report(similarity.build(sample_cohort), authorship=False)
+    warm = similarity.build(sample_cohort)
+    # Every submission came from the pack (its files' prints are read only for a pair's fragments)...
+    assert all(entry.lean for entry in warm.entries.values() if not entry.problem)
+    # ...and the document is the same to the last fragment.
+    assert similar_report.report(warm, authorship=False) == cold
+    shutil.rmtree(zed)
+    plant(sample_cohort, "zed", commit({"checkout.mjs": disguised(CHEN)}, "payment client", "Zed"))
+    again = similarity.build(sample_cohort)
+    assert not again.entries["zed"].lean and again.entries["zed"].head != warm.entries["zed"].head
+    top = similar_report.report(again, authorship=False)["pairs"][0]
+    assert {top["a"], top["b"]} == {"chen-wei", "zed"}
+
+
+def test_a_pack_that_cannot_be_read_is_only_slower(sample_cohort):
+    cold = similar_report.report(similarity.build(sample_cohort), authorship=False)
+    pack = similarity.Pack.read(sample_cohort, similarity.Index(sample_cohort).base)
+    for data in pack.entries.values():
+        data["hashes"] = "not base64 at all!"
+    similarity._write_cached(pack.key, {"entries": pack.entries, "starters": pack.starters})
+    index = similarity.build(sample_cohort)
+    assert not any(entry.lean for entry in index.entries.values())
+    assert similar_report.report(index, authorship=False) == cold
+
+
+def test_the_triage_table_gives_the_shares_and_the_top_pair_within_80_columns(sample_cohort, capsys):
+    plant_all(sample_cohort)
+    top = {s["name"]: s["top"] for s in similar_json(capsys, sample_cohort)["submissions"]}
+    assert main(["triage", str(sample_cohort)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[0]
+
+    def cell(line: str, label: str) -> str:
+        """The value under a right-aligned header, within the first 80 columns."""
+        end = header.index(f" {label} ") + 1 + len(label)
+        assert end <= 80
+        return line[end - 4 : end].strip()
+
+    zed = next(line for line in lines if line.startswith("zed-copy "))
+    share = f"{round(100 * top['zed-copy']['share'])}%"
+    # The facts the console's columns show: the AI's share, the unknown share, the similar share.
+    assert [cell(zed, label) for label in ("AI", "unkn", "sim")] == ["0%", "100%", share]
+    assert f"similar: {share} of its own code is in chen-wei" in zed
+    ivy = next(line for line in lines if line.startswith("ivy-draft "))
+    assert cell(ivy, "sim") == "—"  # nothing of its own: no share
+    assert all(len(line) <= 80 for line in lines[-3:])

@@ -109,32 +109,72 @@ def run_triage(args: argparse.Namespace) -> int:
         import asyncio
 
         asyncio.run(cohort.fill_harness(rows))
+    if not args.json:
+        _mark_similar(args.cohort, rows, blind)
     rows = [_blinded(row, blind, args.files or not args.json) for row in rows]
     if args.json:
         _write_json(args.cohort, iter(rows))
         return 0
-    from review.core import triage as marks
-
     if not rows:
         # A header over nothing reads as a failure to load; say what was found.
         print(safe_line(cohort.empty_cohort_text(args.cohort), 400))
         return 0
-    print(f"{'candidate':24} {'state':10} {'key scope':11} {'runs':8} {'disclosure':10} detail")
+    print_table(rows)
+    return 0
+
+
+def _mark_similar(cohort_dir: Path, rows: list, blind) -> None:
+    """Each row's top pair (`review similar`), as the console's Similar column has it; the other's
+    name masked in a candidate-blind table."""
+    from review.services import cohort, similarity
+
+    try:
+        best = similarity.build(cohort_dir).compare().best()
+    except cohort.CohortError:
+        return  # the cohort's own file cannot be read: the rows say why
+    for row in rows:
+        if row.name in best:
+            other, share = best[row.name]
+            if blind is not None:
+                masker, aliases = blind
+                other = aliases.get(other, masker.mask(other))
+            row.similar = {"with": other, "share": share}
+
+
+def _share(value: float | None) -> str:
+    return f"{value:.0%}" if value is not None else "—"
+
+
+def print_table(rows: list) -> None:
+    """The rows, the facts the console's table shows within 80 columns: then the detail, which a
+    terminal cuts (marked …) and a pipe keeps whole."""
+    from review.core import triage as marks
+
+    print(
+        f"{'candidate':16} {'state':6} {'key scope':13} {'runs':8} {'disclosure':10} "
+        f"{'AI':>4} {'unkn':>4} {'sim':>4} detail"
+    )
     # On a terminal each row keeps to one line, its end marked "…" when cut (--json has it whole);
     # into a pipe or a file, every row whole.
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
     for row in rows:
+        similar = row.similar or {}
         detail = (
             row.problem
             or f"{row.commits} commits, assistants: {marks.assistants_text(row.assistants, row.attribution, 'none')}"
         )
+        if similar:
+            detail += f"; similar: {similar['share']:.0%} of its own code is in {similar['with']}"
         runs = marks.marks(row.scenarios) if row.scenarios else "—"
         line = safe_line(
-            f"{row.name:24} {row.state:10} {row.key_scope or '—':13} {runs:8} {row.disclosure or '—':10} {detail}", 400
+            f"{row.name:16} {row.state:6} {row.key_scope or '—':13} {runs:8} {row.disclosure or '—':10} "
+            f"{_share(row.ai_share):>4} {_share(row.unknown_share):>4} {_share(similar.get('share')):>4} {detail}",
+            400,
         )
         print(fit(line, max(40, width)) if width else line)
     print("runs: " + marks.legend() + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
-    return 0
+    print("AI, unkn: the share of the lines written here by an AI, by no source known")
+    print("sim: the largest share of its own code another submission holds (review similar)")
 
 
 def _start_copies(folder: Path) -> None:

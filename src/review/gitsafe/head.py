@@ -71,15 +71,17 @@ def _read_small(path: Path, limit: int = REF_FILE_LIMIT) -> str:
 
 def _no_links_below(git_dir: Path, relative: str) -> None:
     """Every component of `relative` under the git directory is itself, not a link elsewhere."""
-    here = git_dir
+    # Joined as strings: a warm cohort of 1,000 reads 1,000 HEADs, and Path's joins were most of it.
+    here = str(git_dir)
     for part in Path(relative).parts[:-1]:
-        here = here / part
+        here = os.path.join(here, part)
         try:
             mode = os.lstat(here).st_mode
         except FileNotFoundError:
             return
         if stat.S_ISLNK(mode):
-            raise GitSafeError(f"HEAD cannot be read: {here.relative_to(git_dir)} is a symbolic link; not followed")
+            below = os.path.relpath(here, git_dir)
+            raise GitSafeError(f"HEAD cannot be read: {below} is a symbolic link; not followed")
 
 
 def read_head(folder: Path) -> HeadInfo:

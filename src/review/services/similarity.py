@@ -5,6 +5,8 @@ arrives is fingerprinted alone and compared against the index as it stands."""
 
 from __future__ import annotations
 
+import array
+import base64
 import functools
 import hashlib
 import json
@@ -85,8 +87,14 @@ def submission_key(path: Path, base: str | None) -> str | None:
     return hashlib.sha256(json.dumps(["submission", head, base]).encode()).hexdigest()
 
 
-def fingerprint_blob(path: str, data: bytes) -> similarity.FilePrints | str:
-    """A file's fingerprints, or why it is not compared."""
+# A file's fingerprints by its object id and grammar, for this process: most of a cohort keeps the
+# same draft file (one object id), read once instead of once per submission. Emptied when full.
+_by_object: dict[tuple[str, str], tuple[int, list[tuple[int, int, int, int]]]] = {}
+BY_OBJECT_MAX = 4096
+
+
+def fingerprint_blob(path: str, data: bytes, oid: str = "") -> similarity.FilePrints | str:
+    """A file's fingerprints, or why it is not compared. `oid`: its object id (equal ids, equal bytes)."""
     language = similarity.language_of(path)
     if language is None:
         return "not code"
@@ -94,8 +102,16 @@ def fingerprint_blob(path: str, data: bytes) -> similarity.FilePrints | str:
         return f"too large ({len(data) // 1024} KiB; compared up to {MAX_FILE_BYTES // 1024} KiB)"
     if b"\0" in data[:8192]:
         return "binary"
+    known = _by_object.get((oid, language)) if oid else None
+    if known is not None:
+        return similarity.FilePrints(path, known[0], known[1])
     ids, lines = similarity.tokenize(data, language)
-    return similarity.fingerprint(path, ids, lines)
+    made = similarity.fingerprint(path, ids, lines)
+    if oid:
+        if len(_by_object) >= BY_OBJECT_MAX:
+            _by_object.clear()
+        _by_object[(oid, language)] = (made.tokens, made.prints)
+    return made
 
 
 def _base_of(repo: gitsafe.SafeRepo, wanted: str | None) -> str | None:
@@ -151,7 +167,7 @@ def _read_files(repo: gitsafe.SafeRepo, base: str | None) -> dict:
             readable.append(entry)
     blobs = repo.objects.read_many([e.oid for e in readable], MAX_FILE_BYTES + 1)
     for entry, found in zip(readable, blobs, strict=True):
-        made = fingerprint_blob(entry.path, found[1]) if found else "cannot be read from the copy"
+        made = fingerprint_blob(entry.path, found[1], entry.oid) if found else "cannot be read from the copy"
         if isinstance(made, str):
             skipped.append([entry.path, made])
         else:
@@ -182,7 +198,7 @@ def _starter_prints(repo: gitsafe.SafeRepo, base: str) -> list[int]:
     found = repo.objects.read_many([e.oid for e in entries], MAX_FILE_BYTES + 1)
     hashes: set[int] = set()
     for entry, blob in zip(entries, found, strict=True):
-        made = fingerprint_blob(entry.path, blob[1]) if blob else None
+        made = fingerprint_blob(entry.path, blob[1], entry.oid) if blob else None
         if isinstance(made, similarity.FilePrints):
             hashes.update(p[0] for p in made.prints)
     kept = _starters[base] = sorted(hashes)
@@ -210,52 +226,21 @@ class Entry:
     starter: list[int] = field(default_factory=list, repr=False)
     unchanged: int = 0
     problem: str | None = None
-    # Read from the cache's lean entry: the files' prints are read when a pair's fragments are asked for.
+    # Read from the cohort's pack: the files' prints are read when a pair's fragments are asked for.
     lean: bool = False
+    key: str | None = None
 
 
-# Beside each submission's lean entry (its distinct fingerprints, what a comparison needs), the
-# files' prints with their places (what a pair's fragments need), read only then.
-FULL = ".prints"
-
-
-def _write_entry(key: str, data: dict) -> None:
-    _write_cached(key + FULL, {"files": data["files"]})
-    lean = {name: value for name, value in data.items() if name != "files"}
-    lean["files"] = [{"path": f["path"], "tokens": f["tokens"], "prints": []} for f in data["files"]]
-    lean["hashes"] = sorted({p[0] for f in data["files"] for p in f["prints"]})
-    _write_cached(key, lean)
-
-
-def _from_data(path: Path, data: dict) -> Entry:
-    hashes = data.get("hashes")
+def _from_data(path: Path, data: dict, key: str | None) -> Entry:
+    """An entry from a submission's cached (or just read) document: every file's prints with places."""
     prints = similarity.Prints(
         path.name,
         [similarity.FilePrints.from_json(f) for f in data["files"]],
         [(str(p), str(why)) for p, why in data["skipped"]],
-        set(hashes) if isinstance(hashes, list) else None,
     )
-    return Entry(
-        path.name,
-        path,
-        prints,
-        data["head"],
-        data["base"],
-        list(data.get("starter", [])),
-        int(data["unchanged"]),
-        lean=isinstance(hashes, list),
-    )
-
-
-def cached_entry(path: Path, base: str | None) -> Entry | None:
-    """The submission's entry when its HEAD was fingerprinted before, else None."""
-    try:
-        key = submission_key(path, base) if not path.is_symlink() else None
-        cached = _read_cached(key) if key else None
-        return _from_data(path, cached) if cached is not None else None
-    # Read again the long way, where any failure is the entry's own.
-    except Exception:
-        return None
+    entry = Entry(path.name, path, prints, data["head"], data["base"], list(data.get("starter", [])))
+    entry.unchanged, entry.key = int(data["unchanged"]), key
+    return entry
 
 
 def read_entry(path: Path, base: str | None, cached_ok: bool = True) -> Entry:
@@ -265,12 +250,14 @@ def read_entry(path: Path, base: str | None, cached_ok: bool = True) -> Entry:
         key = submission_key(path, base) if not path.is_symlink() else None
         cached = _read_cached(key) if key and cached_ok else None
         if cached is not None:
-            return _from_data(path, cached)
+            return _from_data(path, cached, key)
         if path.is_symlink():
             raise gitsafe.GitSafeError("a symbolic link; not followed")
         if cohorts.is_archive(path):
             raise gitsafe.GitSafeError("an archive, not a submission folder (`review import` unpacks it)")
         repo = gitsafe.open_submission(path)
+        # A few objects of each of many clones: read from the clone's files, no git process each.
+        repo.objects.local_first = True
         try:
             starter = _base_of(repo, base)
             data = _read_files(repo, starter)
@@ -278,11 +265,76 @@ def read_entry(path: Path, base: str | None, cached_ok: bool = True) -> Entry:
         finally:
             repo.objects.close()
         if key:
-            _write_entry(key, data)
-        return _from_data(path, data)
+            _write_cached(key, data)
+        return _from_data(path, data, key)
     # The boundary: one hostile submission cannot take the others down.
     except Exception as error:
         return Entry(path.name, path, problem=failures.record(f"similarity {path}", error))
+
+
+def _packed(numbers: Iterable[int]) -> str:
+    """Fingerprints (64-bit) as base64 of their bytes: a cohort's quarter of a million read at once."""
+    return base64.b64encode(array.array("q", numbers).tobytes()).decode("ascii")
+
+
+def _unpacked(text: str) -> array.array:
+    found = array.array("q")
+    found.frombytes(base64.b64decode(text))
+    return found
+
+
+class Pack:
+    """The cohort's index in one cache file: each submission's distinct fingerprints, what its files
+    are and are not, by the key of its HEAD; each starter's fingerprints once. A warm load reads this
+    one file instead of a file per submission (the files' prints with places stay in those, read
+    when a pair's fragments are asked for)."""
+
+    def __init__(self, key: str, data: dict) -> None:
+        self.key = key
+        self.entries: dict[str, dict] = data.get("entries", {})
+        self.starters: dict[str, str] = data.get("starters", {})
+
+    @classmethod
+    def read(cls, cohort: Path, base: str | None) -> Pack:
+        key = hashlib.sha256(json.dumps(["cohort", str(cohort.resolve()), base]).encode()).hexdigest()
+        return cls(key, _read_cached(key) or {})
+
+    def entry(self, path: Path, key: str | None) -> Entry | None:
+        """The submission's entry when its HEAD is the one packed, else None (read it again)."""
+        data = self.entries.get(path.name)
+        if key is None or data is None or data.get("key") != key:
+            return None
+        try:
+            files = [similarity.FilePrints(str(p), int(tokens), []) for p, tokens in data["files"]]
+            hashes = set(_unpacked(data["hashes"]))
+            prints = similarity.Prints(path.name, files, [(str(p), str(why)) for p, why in data["skipped"]], hashes)
+            base = data["base"]
+            starter = list(_unpacked(self.starters[base])) if base else []
+            entry = Entry(path.name, path, prints, data["head"], base, starter, int(data["unchanged"]), lean=True)
+        # A pack that cannot be read so is only slower: the submission is read again.
+        except Exception:
+            return None
+        entry.key = key
+        return entry
+
+    def write(self, entries: Iterable[Entry]) -> None:
+        """The pack with these entries (the ones read without failure, by a key) beside the others it held."""
+        for entry in entries:
+            if entry.key is None or entry.prints is None or entry.problem:
+                continue
+            prints = entry.prints
+            self.entries[entry.name] = {
+                "key": entry.key,
+                "head": entry.head,
+                "base": entry.base,
+                "files": [[f.path, f.tokens] for f in prints.files],
+                "skipped": [list(pair) for pair in prints.skipped],
+                "unchanged": entry.unchanged,
+                "hashes": _packed(sorted(prints.hashes())),
+            }
+            if entry.base and entry.base not in self.starters:
+                self.starters[entry.base] = _packed(entry.starter)
+        _write_cached(self.key, {"entries": self.entries, "starters": self.starters})
 
 
 class Index:
@@ -294,19 +346,24 @@ class Index:
         self.entries: dict[str, Entry] = {}
 
     def load(self, paths_: Iterable[Path], workers: int = 4) -> Index:
-        """Entries from the cache in this thread (CPU-bound: threads would only wait on each other),
-        then the rest on a few threads, which overlap their waiting on git."""
+        """Entries from the cohort's pack when their HEAD is the one packed, then the rest on a few
+        threads (which overlap their waiting on git), the pack written again with them."""
+        packed = Pack.read(self.cohort, self.base)
         todo = []
         for path in paths_:
-            cached = cached_entry(path, self.base)
-            if cached is None:
+            entry = packed.entry(path, submission_key(path, self.base) if not path.is_symlink() else None)
+            if entry is None:
                 todo.append(path)
             else:
-                self.entries[cached.name] = cached
+                self.entries[entry.name] = entry
         if todo:
             with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-                for entry in pool.map(lambda p: read_entry(p, self.base), todo):
-                    self.entries[entry.name] = entry
+                read = list(pool.map(lambda p: read_entry(p, self.base), todo))
+            for entry in read:
+                self.entries[entry.name] = entry
+            # Written again only for something new to keep (an unreadable submission is read each time).
+            if any(entry.key and not entry.problem for entry in read):
+                packed.write(self.entries.values())
         return self
 
     def add(self, path: Path) -> Entry:
@@ -315,25 +372,18 @@ class Index:
         return entry
 
     def full(self, name: str) -> similarity.Prints | None:
-        """The submission's prints with their places: from the cache's full entry, else read again."""
+        """The submission's prints with their places: from its own cached document, else read again."""
         entry = self.entries[name]
         if not entry.lean or entry.prints is None:
             return entry.prints
-        key = submission_key(entry.path, self.base)
-        data = _read_cached(key + FULL) if key else None
-        if data is not None and isinstance(data.get("files"), list):
-            files = [similarity.FilePrints.from_json(f) for f in data["files"]]
-        else:
-            again = read_entry(entry.path, self.base, cached_ok=False).prints
-            files = again.files if again is not None else []
-        entry.prints = similarity.Prints(entry.prints.name, files, entry.prints.skipped)
+        again = read_entry(entry.path, self.base).prints
+        entry.prints = similarity.Prints(entry.prints.name, again.files if again else [], entry.prints.skipped)
         entry.lean = False
         return entry.prints
 
     def excluded(self) -> dict[str, set[int]]:
-        starter: set[int] = set()
-        for entry in self.entries.values():
-            starter.update(entry.starter)
+        # Most submissions share one starter (one list, by its commit): each counted once.
+        starter: set[int] = set().union(*{e.base: e.starter for e in self.entries.values()}.values())
         return {STARTER: starter, DRAFT: set(draft_prints())}
 
     def compare(self, everything: bool = False) -> similarity.Comparison:

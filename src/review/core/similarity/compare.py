@@ -179,9 +179,7 @@ def compare(
     hashes = {p.name: p.hashes() for p in cohort}
     every_excluded: set[int] = set().union(*excluded.values()) if excluded else set()
     kept = {name: found - every_excluded for name, found in hashes.items()}
-    held: Counter = Counter()
-    for found in kept.values():
-        held.update(found)
+    held = Counter(itertools.chain.from_iterable(kept.values()))
     at = common_threshold(len(cohort), share, least)
     common = {h for h, n in held.items() if n >= at}
     own = {name: found - common for name, found in kept.items()}
@@ -202,9 +200,7 @@ def compare(
     for index, name in enumerate(names):
         for h in own[name] & paired:
             holders.setdefault(h, []).append(index)
-    counts: Counter = Counter()
-    for group in holders.values():
-        counts.update(itertools.combinations(group, 2))
+    counts = Counter(itertools.chain.from_iterable(itertools.combinations(group, 2) for group in holders.values()))
     sizes = [len(own[name]) for name in names]
     ranked = sorted((-2 * shared / (sizes[a] + sizes[b]), -shared, a, b, shared) for (a, b), shared in counts.items())
     result = Comparison(

@@ -77,28 +77,56 @@ def token_id(kind: str) -> int:
     return zlib.crc32(kind.encode())
 
 
+# What the walk does at a node of each kind: go into it (a leaf: one token), take it whole as one
+# token (a literal), or drop it (a comment).
+WALK, WHOLE, DROP = 0, 1, 2
+# tree-sitter's number for an ERROR node (a part the grammar cannot read), past the grammar's own.
+ERROR_KIND = 0xFFFF
+
+
+@functools.cache
+def _kinds(name: str) -> dict[int, tuple[int, int, bool]]:
+    """Kind number -> (what the walk does, the token a leaf of it is, whether it is a shorthand
+    property): worked out once per grammar, so the walk reads no node's kind name."""
+    language = _language(name)
+    kinds = {number: language.node_kind_for_id(number) for number in range(language.node_kind_count)}
+    kinds[ERROR_KIND] = "ERROR"
+    return {number: _kind(kind) for number, kind in kinds.items()}
+
+
+def _kind(kind: str) -> tuple[int, int, bool]:
+    walk = WHOLE if kind in LITERALS else DROP if kind in DROPPED else WALK
+    return walk, token_id("id" if kind in IDENTIFIERS else LITERALS.get(kind, kind)), kind in SHORTHANDS
+
+
 def tokenize(source: bytes, language: str = "javascript") -> tuple[list[int], list[int]]:
     """(token ids, the 1-based line each starts on), in source order. A part the grammar cannot
     read (an ERROR node) still gives its tokens: a file that does not parse is compared as it is."""
+    kinds = _kinds(language)
     tree = _parser(language).parse(source)
     ids: list[int] = []
     lines: list[int] = []
+    name, colon = token_id("id"), token_id(":")
     cursor = tree.walk()
+    first_child, next_sibling, parent = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
     while True:
         node = cursor.node
-        kind = node.type
-        leaf = node.child_count == 0
-        if kind in LITERALS or leaf or kind in DROPPED:
-            if kind not in DROPPED and (node.end_byte > node.start_byte or kind in LITERALS):
-                word = "id" if kind in IDENTIFIERS else LITERALS.get(kind, kind)
+        try:
+            walk, token, shorthand = kinds[node.kind_id]
+        except KeyError:  # a kind the grammar does not list: read by its name
+            walk, token, shorthand = kinds[node.kind_id] = _kind(node.type)
+        if walk == WALK and first_child():
+            continue
+        if walk != DROP:
+            start, end = node.byte_range
+            # A zero-width leaf is one the parser made up (a missing semicolon): no token.
+            if walk == WHOLE or end > start:
                 line = node.start_point[0] + 1
-                if kind in SHORTHANDS:
-                    ids += (token_id("id"), token_id(":"))
+                if shorthand:
+                    ids += (name, colon)
                     lines += (line, line)
-                ids.append(token_id(word))
+                ids.append(token)
                 lines.append(line)
-            while not cursor.goto_next_sibling():
-                if not cursor.goto_parent():
-                    return ids, lines
-        else:
-            cursor.goto_first_child()
+        while not next_sibling():
+            if not parent():
+                return ids, lines

@@ -407,7 +407,7 @@ class CohortScreen(Screen[None]):
             return
         from review.tui.screens.submission.screen import SubmissionScreen
 
-        screen = SubmissionScreen(self.context, row, self.rubric)
+        screen = SubmissionScreen(self.context, row, self.rubric, self.similar)
         # Until its first frame is drawn: the screen releases it.
         gc.hold()
         self.app.push_screen(screen, self.submission_closed)
@@ -480,13 +480,7 @@ class CohortScreen(Screen[None]):
 
     def action_similar(self) -> None:
         """The highlighted submission beside the ones it shares most code with."""
-        name, index, comparison = self.current_name(), self.similar.index, self.similar.comparison
-        if name is None or index is None or comparison is None or name not in index.entries:
-            self.app.notify("The cohort's code is still being compared.", markup=False)
-            return
-        from review.tui.screens.similar_pair import SimilarPairScreen
-
-        self.app.push_screen(SimilarPairScreen(self.context, index, comparison, name))
+        self.similar.open_pair(self.current_name())
 
     def action_filter(self) -> None:
         box = self.filter_box

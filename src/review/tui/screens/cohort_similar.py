@@ -56,3 +56,15 @@ class SimilarityWatch:
         """The row's Similar value from the last comparison (rows are replaced as they are read again)."""
         found = self.best.get(row.name)
         row.similar = {"with": found[0], "share": found[1]} if found else None
+
+    def open_pair(self, name: str | None) -> None:
+        """The submission beside the ones it shares most code with (`m` on its triage row, or from
+        its own screen); until the cohort is compared, said so."""
+        index, comparison = self.index, self.comparison
+        app = self.screen.app
+        if name is None or index is None or comparison is None or name not in index.entries:
+            app.notify("The cohort's code is still being compared.", markup=False)
+            return
+        from review.tui.screens.similar_pair import SimilarPairScreen
+
+        app.push_screen(SimilarPairScreen(self.screen.context, index, comparison, name))

@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
+from textual.app import App
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
@@ -28,6 +29,9 @@ class Triage(Protocol):
     cohort_dir: Path
     session: Session
     context: ConsoleContext
+
+    @property
+    def app(self) -> App[Any]: ...
 
     def run_worker(
         self,

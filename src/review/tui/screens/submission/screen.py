@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -46,6 +47,9 @@ from review.tui.widgets.note_view import NoteView
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 from review.tui.widgets.stub_log.log import StubLog
 
+if TYPE_CHECKING:
+    from review.tui.screens.cohort_similar import SimilarityWatch
+
 
 @dataclass(frozen=True)
 class Closed:
@@ -80,6 +84,8 @@ class SubmissionScreen(Screen[Closed]):
         # Only while the stub log has focus (elsewhere g is the focused pane's own key).
         Binding("g", "log_to_code", "Go to the code", id="submission.log-to-code"),
         Binding("m", "anchor_comment", "Comment here", id="submission.comment-here"),
+        # `m` on the triage row; here m anchors a comment.
+        Binding("x", "similar", "Similar code", id="submission.similar"),
         Binding("tab", "cycle_pane(1)", "Next pane", show=False, id="submission.focus-next"),
         Binding("shift+tab", "cycle_pane(-1)", "Previous pane", show=False, id="submission.focus-previous"),
     ]
@@ -109,9 +115,13 @@ class SubmissionScreen(Screen[Closed]):
         # This reviewer's viewed files, from the score file.
         marks: viewed.Marks | None = None
 
-    def __init__(self, context: ConsoleContext, row: cohort.Row, rubric: RubricChoice) -> None:
+    def __init__(
+        self, context: ConsoleContext, row: cohort.Row, rubric: RubricChoice, similar: SimilarityWatch | None = None
+    ) -> None:
         super().__init__()
         self.context = context
+        # The triage's comparison of the cohort's code (the pair view's), when opened from the triage.
+        self.similar = similar
         self.session = context.session
         self.path = Path(row.path)
         self.row = row
@@ -596,6 +606,13 @@ class SubmissionScreen(Screen[Closed]):
     @on(Scoring.SaveFailed)
     def save_failed(self, message: Scoring.SaveFailed) -> None:
         self.scoring.failed(message)
+
+    def action_similar(self) -> None:
+        """This submission beside the ones it shares most code with, as from its triage row."""
+        if self.similar is None:
+            self.app.notify("The cohort's code is compared from the triage.", markup=False)
+            return
+        self.similar.open_pair(self.row.name)
 
     def action_save(self) -> None:
         self.scoring.save()

@@ -67,9 +67,17 @@ MINE_ORDER = ("new", "stale", "draft", "final", "unreadable")
 
 
 def similar_text(row: cohort.Row) -> str | None:
-    """The largest share of this submission's own code found in another, and whose (`review similar`)."""
+    """The largest share of this submission's own code found in another (`review similar`): the share
+    alone, so the column fits at 80 columns; whose is in the row's detail."""
     found = row.similar
-    return f"{found['share']:.0%} {found['with']}" if found else None
+    return f"{found['share']:.0%}" if found else None
+
+
+def similar_detail(row: cohort.Row) -> str | None:
+    found = row.similar
+    if not found:
+        return None
+    return f"similar: {found['share']:.0%} of its own code is in {found['with']} (m: side by side)"
 
 
 def similar_share(row: cohort.Row) -> float | None:
@@ -257,6 +265,9 @@ def detail(row: cohort.Row) -> str:
             f"share of the lines of code written here: {shares}"
             + (f" ({base} added lines from the base not counted)" if base else "")
         )
+    similar = similar_detail(row)
+    if similar:
+        parts.append(similar)
     if row.problem:
         parts.append(f"problem: {row.problem}")
     if found.get("rewritten_summary"):
