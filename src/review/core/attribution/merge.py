@@ -12,13 +12,11 @@ from review.core.attribution import segments
 from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
+from review.core.attribution.segments import Blame
 from review.core.attribution.tools import UNNAMED, is_known_tool, is_model_name
 from review.core.attribution.trailers import CommitAttribution
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
-
-# path -> each HEAD line's origin (segments.Origins).
-Blame = dict[str, segments.Origins]
 
 
 @dataclass(frozen=True)
