@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,14 +56,7 @@ class Span:
     state: str = PERSON  # Claim.state
 
     def to_json(self) -> dict:
-        return {
-            "path": self.path,
-            "start": self.start,
-            "end": self.end,
-            "tool": self.tool,
-            "source": self.source,
-            "state": self.state,
-        }
+        return dataclasses.asdict(self)
 
 
 @dataclass
@@ -421,63 +414,62 @@ def _note_layer(
     unmapped: list[Unmapped] = []
     for seq, entry in enumerate(note.entries):
         claim = Claim(entry.tool, f"{entry.file or 'note'} line {entry.line_no}", 2)
-        if entry.kind in ("prose", "unread"):
-            reason = entry.reason or "names no file, lines or commit: shown as written, not mapped to code"
-            unmapped.append(_unmapped(entry, reason))
-            continue
-        if entry.kind == "none":
-            continue
-        if entry.kind == "function":
-            unmapped.append(_unmapped(entry, f"names {entry.symbol}, which no code file in the diff defines"))
-            continue
-        if entry.kind == "tests":
-            tests = [path for path in head_lines if TEST_FILE.search(path)]
-            if not tests:
-                unmapped.append(_unmapped(entry, "names the tests, but HEAD has no test file"))
-            for path in tests:
-                add(path, 1, head_lines[path], segments.NOTE, seq, claim)
-            continue
-        if entry.kind == "commit":
-            if entry.subject:
-                named = entry.subject.lower()
-                matches = [
-                    sha
-                    for sha, subject in (subjects or {}).items()
-                    if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))
-                ]
+        for named in _entry_lines(entry, head_lines, by_path, authors, subjects):
+            if isinstance(named, str):
+                unmapped.append(_unmapped(entry, named))
             else:
-                matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
-            if len(matches) != 1:
-                what = "subject" if entry.subject else "id"
-                why = f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
-                unmapped.append(_unmapped(entry, why))
-                continue
-            hit = False
-            for path, path_blocks in by_path.items():
-                for block in path_blocks:
-                    if block.sha == matches[0]:
-                        add(path, block.start, block.end, segments.NOTE, seq, claim)
-                        hit = True
-            if not hit:
-                unmapped.append(_unmapped(entry, f"no line of commit {matches[0][:7]} survives at HEAD"))
-            continue
+                add(*named, segments.NOTE, seq, claim)
+    return unmapped
+
+
+def _entry_lines(
+    entry: NoteEntry,
+    head_lines: dict[str, int],
+    by_path: dict[str, list[segments.Block]],
+    authors: dict[str, str],
+    subjects: dict[str, str] | None,
+) -> Iterator[tuple[str, int, int] | str]:
+    """The HEAD lines a note entry names, as (path, first, last) runs, and why it names no code or
+    only some of what it says (a reason, shown beside the line as written)."""
+    if entry.kind in ("prose", "unread"):
+        yield entry.reason or "names no file, lines or commit: shown as written, not mapped to code"
+    elif entry.kind == "function":
+        yield f"names {entry.symbol}, which no code file in the diff defines"
+    elif entry.kind == "tests":
+        tests = [path for path in head_lines if TEST_FILE.search(path)]
+        if not tests:
+            yield "names the tests, but HEAD has no test file"
+        yield from ((path, 1, head_lines[path]) for path in tests)
+    elif entry.kind == "commit":
+        if entry.subject:
+            named = entry.subject.lower()
+            matches = [
+                sha
+                for sha, subject in (subjects or {}).items()
+                if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))
+            ]
+        else:
+            matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
+        if len(matches) != 1:
+            what = "subject" if entry.subject else "id"
+            yield f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
+            return
+        runs = [(path, b.start, b.end) for path, blocks in by_path.items() for b in blocks if b.sha == matches[0]]
+        yield from runs or [f"no line of commit {matches[0][:7]} survives at HEAD"]
+    elif entry.kind != "none":
         path = entry.path or ""
         count = head_lines.get(path)
         if count is None:
-            unmapped.append(_unmapped(entry, f"{path} is not in the submission at HEAD"))
-            continue
+            yield f"{path} is not in the submission at HEAD"
+            return
         start, end = (1, count) if entry.kind == "file" else (entry.start or 1, entry.end or entry.start or 1)
         if start > count:
-            unmapped.append(_unmapped(entry, f"names lines {start}–{end} but {path} has {count} lines"))
-            continue
+            yield f"names lines {start}–{end} but {path} has {count} lines"
+            return
         if end > count:
-            unmapped.append(_unmapped(entry, f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"))
+            yield f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"
             end = count
-        if not entry.who:
-            unmapped.append(_unmapped(entry, "names lines but not who wrote them"))
-            continue
-        add(path, start, end, segments.NOTE, seq, claim)
-    return unmapped
+        yield (path, start, end) if entry.who else "names lines but not who wrote them"
 
 
 def _line_claims(holding: list[segments.Interval]) -> list[Claim]:

@@ -70,29 +70,10 @@ _OBJECT_END = re.compile(r"[.;:!?]\s|[.;:!?]$|\s" + words("object_end") + _E, re
 # This work's code, named: a word for code, a code file's name, a function's call, code in backticks.
 _CODE = re.compile(_B + words("code") + _E + r"|\.(?:[cm]?[jt]sx?|json|py|sh|ya?ml|toml)(?![\w-])|\w\(\)|`…`", re.I)
 
-_FILLER = {"the", "then", "and", "also", "initially", "first", "originally", "mostly", "a", "an", "my"}
+_FILLER = frozenset("the then and also initially first originally mostly a an my".split())
 _PRONOUN = re.compile(r"^(?:i|we|me|myself)$", re.I)
-_TRAILING = {
-    "and",
-    "or",
-    "with",
-    "by",
-    "of",
-    "the",
-    "a",
-    "an",
-    "to",
-    "for",
-    "in",
-    "on",
-    "is",
-    "are",
-    "was",
-    "were",
-    "—",
-    "–",
-    "-",
-}
+# Words that end a list or a clause, never a name.
+_TRAILING = frozenset("and or with by of the a an to for in on is are was were — – -".split())
 MAX_NAME_WORDS = 6
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"|“[^“”\n]{0,300}”")
 _CODE_SPAN = re.compile(r"`[^`\n]{0,300}`")
