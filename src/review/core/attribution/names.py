@@ -86,7 +86,7 @@ class Who:
 
     @property
     def known(self) -> bool:
-        return self.tool is None or is_known_tool(self.tool) or is_model_name(self.tool)
+        return self.tool is None or is_known_tool(self.tool)
 
 
 def is_service_address(email: str) -> bool:
