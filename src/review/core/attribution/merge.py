@@ -14,7 +14,7 @@ from review.core.attribution.records import LineRecord, Notice, Ranges, line_run
 from review.core.attribution.rewritten import RewrittenNote, summary
 from review.core.attribution.segments import Blame
 from review.core.attribution.tools import UNNAMED, is_known_tool
-from review.core.attribution.trailers import CommitAttribution
+from review.core.attribution.trailers import CommitAttribution, assistants
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
 
@@ -363,7 +363,7 @@ def attribute(
         for (path, message), lines in sorted(disagreements.items())
         for start, end in line_runs(sorted(lines))
     ]
-    commit_tools = sorted({s.tool for c in commits for s in c.signals})
+    commit_tools = assistants(commits)
     if note.declares_none and commit_tools:
         conflicts.insert(
             0,
@@ -455,7 +455,9 @@ def _entry_lines(
             yield f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
             return
         runs = [(path, b.start, b.end) for path, blocks in by_path.items() for b in blocks if b.sha == matches[0]]
-        yield from runs or [f"no line of commit {matches[0][:7]} survives at HEAD"]
+        yield from runs
+        if not runs:
+            yield f"no line of commit {matches[0][:7]} survives at HEAD"
     elif entry.kind != "none":
         path = entry.path or ""
         count = head_lines.get(path)
