@@ -55,29 +55,29 @@ class ViewedMarks:
             )
         self.note = "; ".join(notes) or None
 
-    def applies(self, the_diff: diff.Diff) -> bool:
+    def applies(self, diff: diff.Diff) -> bool:
         """Marks are kept for the files at HEAD: on the ranges that end there."""
-        return self.submission is not None and bool(self.head) and the_diff.target == self.head
+        return self.submission is not None and bool(self.head) and diff.target == self.head
 
     def blob_of(self, path: str) -> str:
         """What a mark is kept against: the file's blob at HEAD ("" when it is gone at HEAD)."""
         return self.head_blobs.get(path, "")
 
-    def files(self, the_diff: diff.Diff) -> set[int]:
+    def files(self, diff: diff.Diff) -> set[int]:
         """The indexes of the diff's files this reviewer has viewed as they are at HEAD."""
-        if not self.applies(the_diff):
+        if not self.applies(diff):
             return set()
         return {
             index
-            for index, file_diff in enumerate(the_diff.files)
+            for index, file_diff in enumerate(diff.files)
             if self.marks.get(file_diff.path) == self.blob_of(file_diff.path)
         }
 
-    def text(self, the_diff: diff.Diff) -> str:
-        if not self.applies(the_diff):
+    def text(self, diff: diff.Diff) -> str:
+        if not self.applies(diff):
             # Within the file list's 30 columns.
             return "viewed marks: at HEAD only" if self.head else ""
-        return f"{len(self.files(the_diff))}/{len(the_diff.files)} viewed · u next"
+        return f"{len(self.files(diff))}/{len(diff.files)} viewed · u next"
 
     def change(self, changes: dict[str, str | None]) -> None:
         for path, blob in changes.items():
