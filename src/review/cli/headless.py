@@ -113,7 +113,7 @@ def run_triage(args: argparse.Namespace) -> int:
     if args.json:
         _write_json(args.cohort, iter(rows))
         return 0
-    from review.core import triage as marks
+    from review.core import triage
 
     if not rows:
         # A header over nothing reads as a failure to load; say what was found.
@@ -126,14 +126,14 @@ def run_triage(args: argparse.Namespace) -> int:
     for row in rows:
         detail = (
             row.problem
-            or f"{row.commits} commits, assistants: {marks.assistants_text(row.assistants, row.attribution, 'none')}"
+            or f"{row.commits} commits, assistants: {triage.assistants_text(row.assistants, row.attribution, 'none')}"
         )
-        runs = marks.marks(row.scenarios) if row.scenarios else "—"
+        runs = triage.marks(row.scenarios) if row.scenarios else "—"
         line = safe_line(
             f"{row.name:24} {row.state:10} {row.key_scope or '—':13} {runs:8} {row.disclosure or '—':10} {detail}", 400
         )
         print(fit(line, max(40, width)) if width else line)
-    print("runs: " + marks.legend() + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
+    print("runs: " + triage.legend() + f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)")
     return 0
 
 

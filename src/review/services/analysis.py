@@ -460,7 +460,7 @@ def analyse(
 ) -> Analysis:
     """`on_diff` is handed the diff's first lines (`partial`) and then the whole diff, as soon as each
     is parsed and before any line is attributed (a screen paints them while the rest is read; the
-    marks land on the whole diff's lines later). `for_row`: only a triage row is made of it (counts,
+    claims land on the whole diff's lines later). `for_row`: only a triage row is made of it (counts,
     claims, conflicts), never a screen: the diff's added lines are kept only where a source needs
     their text."""
     # Not read yet: a long history's replay need not wait for them.
@@ -513,7 +513,7 @@ def analyse(
         prepared,
         base_commits(commits, sources.base),
     )
-    mark(diff, result, set(blame))
+    claim_lines(diff, result, set(blame))
     analysis = Analysis(
         repo,
         sources.base,
@@ -539,11 +539,11 @@ def leave_out_non_code(diff: diff.Diff, patterns: list[tuple[str, str]]) -> None
         file_diff.excluded = share.exclusion(file_diff.path, file_diff.binary, patterns)
 
 
-def mark(diff: diff.Diff, result: attribution.Attribution, traced: set[str]) -> None:
+def claim_lines(diff: diff.Diff, result: attribution.Attribution, traced: set[str]) -> None:
     """Put each added line's winning claim on it (diffs whose new side is HEAD). A file not `traced`
     is one no source could give to an assistant: when the submission discloses, its lines are the
     person's; otherwise no source speaks for them."""
-    diff.marked = True
+    diff.claimed = True
     for file_diff in diff.files:
         runs = result.stretches.get(file_diff.path, [])
         default = PERSON if result.discloses and file_diff.path not in traced else ""
@@ -558,13 +558,13 @@ def mark(diff: diff.Diff, result: attribution.Attribution, traced: set[str]) -> 
 
 
 def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
-    """Any other range. Marks: HEAD's claims when it ends at HEAD; a commit's own metadata for one commit."""
+    """Any other range. Its lines' claims: HEAD's when it ends at HEAD; a commit's own metadata for one commit."""
     repo = analysis.repo
     diff = parse_diff(repo.diff(base, target), base, target)
     diff_moves.find_moves(diff)
     leave_out_non_code(diff, analysis.share_patterns)
     if target == analysis.head:
-        mark(diff, analysis.attribution, set(analysis.blame))
+        claim_lines(diff, analysis.attribution, set(analysis.blame))
         return diff
     single = next(
         (
@@ -574,7 +574,7 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
         ),
         None,
     )
-    diff.marked = single is not None
+    diff.claimed = single is not None
     if single and single.signals:
         claim = single.claim_signal
         for file_diff in diff.files:

@@ -90,7 +90,7 @@ def tool_tag(tool: str) -> str:
     return (tool[:2] or "AI").title()
 
 
-def mark_words(pieces: Sequence[Segment], spans: Sequence[tuple[int, int]], word: RichStyle) -> list[Segment]:
+def style_words(pieces: Sequence[Segment], spans: Sequence[tuple[int, int]], word: RichStyle) -> list[Segment]:
     """`pieces` (a line's text, in styled runs) with the characters in `spans` given `word` on top."""
     out: list[Segment] = []
     at = 0

@@ -16,7 +16,7 @@ def range_parts(label: str, diff: diff.Diff, analysis: Analysis | None, whole: b
     share = totals.ai_share
     parts = [label, f"+{totals.added} lines"]
     if share is not None:
-        said = triage.shares_text(share, totals.person_share, totals.unknown_share) if diff.marked else f"{share:.0%}"
+        said = triage.shares_text(share, totals.person_share, totals.unknown_share) if diff.claimed else f"{share:.0%}"
         parts.append(f"AI-attributed {totals.code_ai_added} of {totals.counted} lines of code ({said})")
     if totals.code_base_added:
         parts.append(f"⌂ {totals.code_base_added} added lines from the base (the starter's code): not counted")

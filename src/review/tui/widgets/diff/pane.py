@@ -23,9 +23,9 @@ from review.services import failures, store, viewed
 from review.services.analysis import Analysis, diff_between
 from review.tui.widgets.diff.files import FileList
 from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
-from review.tui.widgets.diff.marks import ViewedMarks
 from review.tui.widgets.diff.ranges import DiffRange, draft_range, since_review, step_from, submission_ranges
 from review.tui.widgets.diff.view import SIDE_BY_SIDE_MIN, DiffView
+from review.tui.widgets.diff.viewed import ViewedState
 from review.tui.widgets.parts_line import PartsLine
 
 
@@ -114,7 +114,7 @@ class DiffPane(Vertical):
         self.coverage_on = True
         # The commit this reviewer last scored, when HEAD moved since.
         self.reviewed: str | None = None
-        self.viewed = ViewedMarks(self)
+        self.viewed = ViewedState(self)
         # Three rows at most (the CSS's max-height), the last ending in "…" when more was left out.
         self.range_line = PartsLine("reading the submission…", max_rows=3, id="diff-range")
         self.files = FileList(id="diff-files")
@@ -149,7 +149,7 @@ class DiffPane(Vertical):
 
     def preview(self, diff: diff.Diff, keep_position: bool = False) -> None:
         """The diff as soon as it is parsed (its first lines first, `partial`), before its lines are
-        attributed: painted now, marked when the analysis lands (load)."""
+        attributed: painted now, its lines' claims put on when the analysis lands (load)."""
         offset = self.view.scroll_offset
         self.view.show(diff)
         # The first lines were shown: the whole diff begins with the same rows.
@@ -222,39 +222,39 @@ class DiffPane(Vertical):
         parts = range_parts(
             chosen.label, self.range_diff or diff, self.analysis, bool(self.ranges) and chosen == self.ranges[0]
         )
-        parts[1:1] = self.option_marks(diff)
+        parts[1:1] = self.option_parts(diff)
         if self.viewed.note:
             parts.append(f"⚠ {self.viewed.note}")
         parts += coverage_text(self.coverage, self.coverage_on, chosen.target, diff)
         self.range_line.set_parts(parts)
 
-    def option_marks(self, diff: diff.Diff) -> list[str]:
+    def option_parts(self, diff: diff.Diff) -> list[str]:
         """What the view leaves out or draws otherwise than plain, said where the range is named."""
-        marks = []
+        parts = []
         if self.hide_whitespace:
             hidden = diff.whitespace_hidden
             made = self._without_space
             if made is not None and made.source is diff and made.problem:
-                marks.append(f"[W] whitespace-only changes not hidden: {made.problem}")
+                parts.append(f"[W] whitespace-only changes not hidden: {made.problem}")
             else:
-                marks.append(
+                parts.append(
                     "[W] hiding whitespace-only changes…"
                     if hidden is None
                     else f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}"
                 )
         if self.viewed.applies(diff):
-            marks.append(f"viewed {len(self.viewed.files(diff))}/{len(diff.files)}")
+            parts.append(f"viewed {len(self.viewed.files(diff))}/{len(diff.files)}")
         view = self.view
         if not view.words:
-            marks.append("word marks off (w)")
+            parts.append("word marks off (w)")
         if view.side_by_side and not view.paired:
-            marks.append(
+            parts.append(
                 f"side by side needs {SIDE_BY_SIDE_MIN} columns for the diff, it has {view.size.width} "
                 "(a wider terminal)"
             )
         if view.search.active:
-            marks.append(view.search.text())
-        return marks
+            parts.append(view.search.text())
+        return parts
 
     @on(DiffView.OptionsChanged)
     def options_changed(self) -> None:
@@ -316,17 +316,17 @@ class DiffPane(Vertical):
 
     # ----------------------------------------------------------------- viewed files
 
-    def use_marks(self, submission: Path, reviewers: list[str], marks: viewed.Marks) -> None:
-        """Whose marks these are, and the marks read with the submission."""
+    def use_viewed(self, submission: Path, reviewers: list[str], files: viewed.ViewedFiles) -> None:
+        """Whose viewed files these are, and those read with the submission."""
         analysis = self.analysis
         self.viewed.start(
             submission, reviewers, analysis.head if analysis else "", analysis.head_blobs if analysis else {}
         )
-        self.marks_read(ViewedMarks.Read(marks))
+        self.viewed_read(ViewedState.Read(files))
 
-    @on(ViewedMarks.Read)
-    def marks_read(self, message: ViewedMarks.Read) -> None:
-        self.viewed.read(message.marks)
+    @on(ViewedState.Read)
+    def viewed_read(self, message: ViewedState.Read) -> None:
+        self.viewed.read(message.files)
         if self.shown_diff is not None:
             self.fill_files(self.shown_diff)
             if self.shown is not None:
@@ -346,7 +346,7 @@ class DiffPane(Vertical):
             return self.files.cursor_row
         return self.view.file_at_hand()
 
-    def _marks_apply(self) -> diff.Diff | None:
+    def _viewed_apply(self) -> diff.Diff | None:
         diff = self.shown_diff
         if diff is not None and self.viewed.applies(diff):
             return diff
@@ -354,14 +354,14 @@ class DiffPane(Vertical):
         return None
 
     def action_toggle_viewed(self) -> None:
-        diff = self._marks_apply()
+        diff = self._viewed_apply()
         index = self._file_at_hand()
         if diff is None or index is None or not 0 <= index < len(diff.files):
             return
         path = diff.files[index].path
         now_viewed = index not in self.viewed.files(diff)
         change = {path: self.viewed.blob_of(path) if now_viewed else None}
-        self.apply_marks(change)
+        self.apply_viewed(change)
         self.viewed.save(change)
         done = len(self.viewed.files(diff))
         self.app.notify(
@@ -374,7 +374,7 @@ class DiffPane(Vertical):
             timeout=3,
         )
 
-    def apply_marks(self, changes: dict[str, str | None]) -> None:
+    def apply_viewed(self, changes: dict[str, str | None]) -> None:
         self.viewed.change(changes)
         diff = self.shown_diff
         if diff is None or self.shown is None:
@@ -382,19 +382,19 @@ class DiffPane(Vertical):
         marked = self.viewed.files(diff)
         for index, file_diff in enumerate(diff.files):
             if file_diff.path in changes:
-                self.files.mark(index, index in marked)
+                self.files.set_viewed(index, index in marked)
         self.viewed_line.update(Content(self.viewed.text(diff)))
         self.display_header(self.shown, diff)
 
-    @on(ViewedMarks.Failed)
-    def mark_failed(self, message: ViewedMarks.Failed) -> None:
-        self.apply_marks(self.viewed.undo(message.changes))
+    @on(ViewedState.Failed)
+    def viewed_failed(self, message: ViewedState.Failed) -> None:
+        self.apply_viewed(self.viewed.undo(message.changes))
         self.app.notify(
             safe_line(f"The viewed mark was not kept: {message.problem}", 300), severity="error", markup=False
         )
 
     def action_next_unviewed(self) -> None:
-        diff = self._marks_apply()
+        diff = self._viewed_apply()
         if diff is None or not diff.files:
             return
         marked = self.viewed.files(diff)
@@ -445,7 +445,7 @@ class DiffPane(Vertical):
         base = sorted({line.source for line in hunk.lines if line.state == diff.BASE and line.source})
         unknown = (
             sum(line.kind == "+" and not line.tool and not line.state for line in hunk.lines)
-            if self.shown_diff is not None and self.shown_diff.marked
+            if self.shown_diff is not None and self.shown_diff.claimed
             else 0
         )
         text = (
