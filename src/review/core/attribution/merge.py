@@ -13,7 +13,7 @@ from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
 from review.core.attribution.segments import Blame
-from review.core.attribution.tools import UNNAMED, is_known_tool
+from review.core.attribution.tools import UNNAMED, is_known
 from review.core.attribution.trailers import CommitAttribution, assistants
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
@@ -395,7 +395,7 @@ def attribute(
         # An unnamed assistant is named where another source names it: listed only where it wins lines.
         winning = {claim.tool for runs in winners.values() for _, _, claim in runs}
         tools = [tool for tool in tools if tool not in UNNAMED or tool in winning]
-    unknown = [tool for tool in tools if not is_known_tool(tool)]
+    unknown = [tool for tool in tools if not is_known(tool)]
     return Attribution(
         tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown, discloses
     )

@@ -19,7 +19,7 @@ from review.core.attribution.languages import word_set, words
 from review.core.attribution.names import who_is
 from review.core.attribution.note_blocks import Block, blocks, plain
 from review.core.attribution.sentences import CLAUSES, NONE_USED, WRITING, Writer, denies_use, disclosed_writer
-from review.core.attribution.tools import is_known_tool, tool_in_text
+from review.core.attribution.tools import is_known, tool_in_text
 
 HUMAN = None  # a span's tool when a person wrote it
 
@@ -116,7 +116,7 @@ def parse_note_line(line_no: int, raw: str, unknown_ok: bool = True) -> NoteEntr
     so a whole file given to a name the console does not know as a tool is prose: what the file is built
     with, not who wrote it. Lines or a commit given to a name are a disclosure anywhere."""
     entry = _line_form(line_no, raw)
-    if entry and entry.kind == "file" and entry.tool and not (unknown_ok or is_known_tool(entry.tool)):
+    if entry and entry.kind == "file" and entry.tool and not (unknown_ok or is_known(entry.tool)):
         return NoteEntry(line_no, raw, "prose")
     return entry
 

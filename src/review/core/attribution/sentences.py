@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from review.core.attribution.languages import LANGUAGES, word_set, words
 from review.core.attribution.names import who_is
-from review.core.attribution.tools import is_known_tool, tool_in_text
+from review.core.attribution.tools import is_known, tool_in_text
 
 _B, _E = r"(?<![\w'’-])", r"(?![\w-])"  # a form's own words: not the middle of another word
 
@@ -109,7 +109,7 @@ def name_writer(phrase: str, *, unknown_ok: bool) -> Writer | None:
         return Writer(phrase, None)
     found = who_is(phrase)
     if found.kind == "tool" and found.tool:
-        if unknown_ok or is_known_tool(found.tool):
+        if unknown_ok or is_known(found.tool):
             return Writer(phrase, found.tool)
         return None
     if found.kind == "person":
