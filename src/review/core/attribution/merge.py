@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -311,7 +311,16 @@ def attribute(
             for path, first, last in segments.record_lines(record, wanted, head, by_path, introduced):
                 add(path, first, last, segments.RECORD, seq, claim)
 
-    unmapped = _note_layer(note, head_lines, by_path, authors, subjects, add)
+    # Layer 2: the note's entries, in order (a later, more specific line overrides an earlier one); what
+    # names no code is listed as unmapped, with why.
+    unmapped: list[Unmapped] = []
+    for seq, entry in enumerate(note.entries):
+        claim = Claim(entry.tool, f"{entry.file or 'note'} line {entry.line_no}", 2)
+        for named in _entry_lines(entry, head_lines, by_path, authors, subjects):
+            if isinstance(named, str):
+                unmapped.append(_unmapped(entry, named))
+            else:
+                add(*named, segments.NOTE, seq, claim)
 
     # Winners and conflicts, one stretch of lines at a time.
     winners: dict[str, list[tuple[int, int, Claim]]] = {}
@@ -399,27 +408,6 @@ def attribute(
     return Attribution(
         tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown, discloses
     )
-
-
-def _note_layer(
-    note: NoteDisclosure,
-    head_lines: dict[str, int],
-    by_path: dict[str, list[segments.Block]],
-    authors: dict[str, str],
-    subjects: dict[str, str] | None,
-    add: Callable[[str, int, int, int, int, Any], None],
-) -> list[Unmapped]:
-    """Layer 2: the note's entries as claim intervals, in order (a later, more specific line overrides
-    an earlier one); what names no code is listed as unmapped, with why."""
-    unmapped: list[Unmapped] = []
-    for seq, entry in enumerate(note.entries):
-        claim = Claim(entry.tool, f"{entry.file or 'note'} line {entry.line_no}", 2)
-        for named in _entry_lines(entry, head_lines, by_path, authors, subjects):
-            if isinstance(named, str):
-                unmapped.append(_unmapped(entry, named))
-            else:
-                add(*named, segments.NOTE, seq, claim)
-    return unmapped
 
 
 def _entry_lines(
