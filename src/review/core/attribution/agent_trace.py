@@ -14,14 +14,12 @@ is listed; a revision that is not in the history is listed with the ranges it co
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from dataclasses import dataclass, field
 
 from review.core import jsondata
-from review.core.attribution import content_hash
+from review.core.attribution import content_hash, segments
 from review.core.attribution.records import LineRecord, Notice, Runs
-from review.core.attribution.segments import Blame
 from review.core.attribution.tools import canonical_tool, tool_in_text
 
 TRACE_PATH = ".agent-trace/traces.jsonl"
@@ -215,7 +213,7 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
 def place(
     trace: Trace,
     parents: dict[str, tuple[str, ...]],
-    blame: Blame,
+    blame: segments.Blame,
     found: dict[int, tuple[str, int, int]] | None = None,
 ) -> list[LineRecord]:
     """Line records from the trace's ranges: those `found` by their hash at HEAD where they are; the
@@ -227,16 +225,12 @@ def place(
     for sha, its_parents in parents.items():
         for parent in its_parents:
             children.setdefault(parent, []).append(sha)
-    introduced: dict[tuple[str, str], list[int]] = {}  # (commit, path there) -> its lines surviving at HEAD
-    for origins in blame.values():
-        for sha, line, there, _mover in origins:
-            introduced.setdefault((sha, there), []).append(line)
-    for lines in introduced.values():
-        lines.sort()
+    introduced = segments.Introduced({path: segments.blocks(origins) for path, origins in blame.items()})
 
     def surviving(commit: str, path: str, start: int, end: int) -> int:
-        lines = introduced.get((commit, path), [])
-        return bisect.bisect_right(lines, end) - bisect.bisect_left(lines, start)
+        """How many of the lines start..end of `path` at `commit` survive at HEAD."""
+        blocks = (block for _, block in introduced.by(commit, path))
+        return sum(max(0, min(end, b.orig_start + b.end - b.start) - max(start, b.orig_start) + 1) for b in blocks)
 
     by_record: dict[int, list[TraceRange]] = {}
     for index, span in enumerate(trace.ranges):
