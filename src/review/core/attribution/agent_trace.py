@@ -59,10 +59,6 @@ class Trace:
     ranges: list[TraceRange] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
 
-    @property
-    def tools(self) -> list[str]:
-        return sorted({r.tool for r in self.ranges if r.tool})
-
     def say(self, message: str, unplaced: bool = False) -> None:
         self.notices.append(Notice(FAMILY, message, unplaced))
 

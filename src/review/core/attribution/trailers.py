@@ -114,10 +114,6 @@ class CommitAttribution:
         return sorted({s.tool for s in self.signals})
 
     @property
-    def is_ai(self) -> bool:
-        return bool(self.signals)
-
-    @property
     def claim_signal(self) -> Signal:
         """The signal its lines are claimed by: the first that names a tool (`Ai-assisted: true` beside
         a tool's co-author is that tool), else the first."""
