@@ -33,9 +33,9 @@ def patch_of(files: dict[str, tuple[list[str], list[str]]], context: int = 3) ->
     return "".join(out).encode()
 
 
-def changed(the_diff: diff.Diff) -> list[tuple[str, str, str]]:
+def changed(diff: diff.Diff) -> list[tuple[str, str, str]]:
     return [
-        (f.path, line.kind, line.text) for f in the_diff.files for h in f.hunks for line in h.lines if line.kind in "+-"
+        (f.path, line.kind, line.text) for f in diff.files for h in f.hunks for line in h.lines if line.kind in "+-"
     ]
 
 

@@ -53,9 +53,9 @@ async def test_the_console_marks_the_lines_each_tool_wrote(cohort):
         marks = {}
         for name in ("monkey", "aider", "legacy", "sentence"):
             screen = await open_submission(app, pilot, name)
-            the_diff = screen.query_one(DiffView).diff
+            diff = screen.query_one(DiffView).diff
             marks[name] = {
-                line.new_no: line.tool for line in the_diff.file("checkout.mjs").hunks[0].lines if line.kind == "+"
+                line.new_no: line.tool for line in diff.file("checkout.mjs").hunks[0].lines if line.kind == "+"
             }
             await pilot.press("escape")
             await settle(app, pilot)

@@ -55,7 +55,7 @@ async def test_the_gutter_marks_unknown_lines_and_lines_from_the_base_under_no_c
         assert app.no_color
         screen = await open_submission(app, pilot, "quiet")
         view = screen.query_one(DiffView)
-        await wait_until(pilot, lambda: view.diff.marked)
+        await wait_until(pilot, lambda: view.diff.claimed)
         rows = painted(view)
         moved = [row for row in rows if "const exponential" in row and "+" in row]
         assert moved and "⌂ ↕+" in moved[0]  # the starter's helper, moved in this diff: from the base

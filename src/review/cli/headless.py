@@ -110,7 +110,7 @@ def run_triage(args: argparse.Namespace) -> int:
 
         asyncio.run(cohort.fill_harness(rows))
     if not args.json:
-        _mark_similar(args.cohort, rows, blind)
+        _fill_similar(args.cohort, rows, blind)
     rows = [_blinded(row, blind, args.files or not args.json) for row in rows]
     if args.json:
         _write_json(args.cohort, iter(rows))
@@ -123,7 +123,7 @@ def run_triage(args: argparse.Namespace) -> int:
     return 0
 
 
-def _mark_similar(cohort_dir: Path, rows: list, blind) -> None:
+def _fill_similar(cohort_dir: Path, rows: list, blind) -> None:
     """Each row's top pair (`review similar`), as the console's Similar column has it; the other's
     name masked in a candidate-blind table."""
     from review.services import cohort, similarity
@@ -148,7 +148,7 @@ def _share(value: float | None) -> str:
 def print_table(rows: list) -> None:
     """The rows, the facts the console's table shows within 80 columns: then the detail, which a
     terminal cuts (marked …) and a pipe keeps whole."""
-    from review.core import triage as marks
+    from review.core import triage
 
     print(
         f"{'candidate':16} {'state':6} {'key scope':13} {'runs':8} {'disclosure':10} "
@@ -161,18 +161,18 @@ def print_table(rows: list) -> None:
         similar = row.similar or {}
         detail = (
             row.problem
-            or f"{row.commits} commits, assistants: {marks.assistants_text(row.assistants, row.attribution, 'none')}"
+            or f"{row.commits} commits, assistants: {triage.assistants_text(row.assistants, row.attribution, 'none')}"
         )
         if similar:
             detail += f"; similar: {similar['share']:.0%} of its own code is in {similar['with']}"
-        runs = marks.marks(row.scenarios) if row.scenarios else "—"
+        runs = triage.marks(row.scenarios) if row.scenarios else "—"
         line = safe_line(
             f"{row.name:16} {row.state:6} {row.key_scope or '—':13} {runs:8} {row.disclosure or '—':10} "
             f"{_share(row.ai_share):>4} {_share(row.unknown_share):>4} {_share(similar.get('share')):>4} {detail}",
             400,
         )
         print(fit(line, max(40, width)) if width else line)
-    print("runs: " + marks.legend() + f" ({marks.OK} ok, {marks.BAD} not ok, {marks.NOT_RUN} not run)")
+    print("runs: " + triage.legend() + f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)")
     print("AI, unkn: the share of the lines written here by an AI, by no source known")
     print("sim: the largest share of its own code another submission holds (review similar)")
 

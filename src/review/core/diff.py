@@ -278,7 +278,7 @@ class Diff:
     # A copy without its whitespace-only changes (core.whitespace): how many changed lines it hides.
     whitespace_hidden: int | None = None
     # Who wrote which line has been put on its added lines: one with no tool and no state is unknown.
-    marked: bool = False
+    claimed: bool = False
 
     def totals(self) -> Totals:
         """Every count the header and the share need, in one pass over the files (not one each)."""

@@ -23,9 +23,9 @@ MAX_BLOCK = 4096
 _Run = tuple[int, Hunk, int, list[DiffLine]]
 
 
-def _runs(the_diff: Diff, kind: str) -> list[_Run]:
+def _runs(diff: Diff, kind: str) -> list[_Run]:
     runs: list[_Run] = []
-    for file_index, file_diff in enumerate(the_diff.files):
+    for file_index, file_diff in enumerate(diff.files):
         for hunk in file_diff.hunks:
             if (hunk.removed if kind == "-" else hunk.added) == 0:
                 continue
@@ -69,10 +69,10 @@ def _longest(
     return best
 
 
-def find_moves(the_diff: Diff) -> int:
+def find_moves(diff: Diff) -> int:
     """Mark the diff's moved blocks on their lines (`DiffLine.move`) and hunks (`Hunk.moves`); how
     many blocks there are."""
-    removed_runs = _runs(the_diff, "-")
+    removed_runs = _runs(diff, "-")
     if not removed_runs:
         return 0
     where: dict[str, list[tuple[int, int]]] = {}
@@ -82,9 +82,9 @@ def find_moves(the_diff: Diff) -> int:
                 places = where.setdefault(line.text, [])
                 if len(places) < MAX_CANDIDATES:
                     places.append((run_number, position))
-    files = the_diff.files
+    files = diff.files
     blocks = 0
-    for file_index, hunk, start, added in _runs(the_diff, "+"):
+    for file_index, hunk, start, added in _runs(diff, "+"):
         at = 0
         while at < len(added):
             candidates = where.get(added[at].text)

@@ -79,12 +79,12 @@ def _hunk(hunk: Hunk) -> tuple[Hunk | None, int]:
     return kept, hidden
 
 
-def hide_whitespace_changes(the_diff: Diff) -> Diff:
-    """A copy of `the_diff` without its whitespace-only changes; its `whitespace_hidden` (and each
+def hide_whitespace_changes(diff: Diff) -> Diff:
+    """A copy of `diff` without its whitespace-only changes; its `whitespace_hidden` (and each
     file's) says how many changed lines that hides."""
     files: list[FileDiff] = []
     total = 0
-    for file_diff in the_diff.files:
+    for file_diff in diff.files:
         hunks: list[Hunk] = []
         hidden = 0
         for hunk in file_diff.hunks:
@@ -94,4 +94,4 @@ def hide_whitespace_changes(the_diff: Diff) -> Diff:
                 hunks.append(kept)
         total += hidden
         files.append(replace(file_diff, hunks=hunks, whitespace_hidden=hidden) if hidden else file_diff)
-    return replace(the_diff, files=files, whitespace_hidden=total)
+    return replace(diff, files=files, whitespace_hidden=total)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from review import gitsafe
 from review.core import attribution, code_reading, diff, diff_moves, evidence, line_origins, share
 from review.core.attribution import Blame
+from review.core.diff import MAX_PATCH_BYTES, PERSON, head_of
+from review.core.diff import parse as parse_diff
 from review.services import line_sources
 from review.services.note_files import Note, declaration_entries, read_note, readme_disclosure
 from review.services.origins import LONG_HISTORY, Origins, blame_files, in_thread
@@ -182,14 +184,14 @@ def choose_base(
     return sha, None
 
 
-def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclosure, the_diff: diff.Diff) -> None:
+def locate_functions(repo: gitsafe.SafeRepo, disclosure: attribution.NoteDisclosure, diff: diff.Diff) -> None:
     """A disclosure naming a function ("Copilot wrote `backoff()`") becomes the lines of its
     definition in the first code file of the diff that defines it; not found, it stays unmapped."""
     wanted = [e for e in disclosure.entries if e.kind == "function" and e.symbol]
     if not wanted:
         return
     texts: dict[str, str] = {}
-    for file_diff in the_diff.files:
+    for file_diff in diff.files:
         if file_diff.binary or file_diff.status == "deleted" or not evidence.CODE_FILE.search(file_diff.path):
             continue
         data = repo.show("HEAD", file_diff.path, limit=BLAME_MAX_BYTES)
@@ -208,7 +210,7 @@ def could_be_claimed(
     changed: dict[str, list[str]],
     sources: line_sources.LineSources,
     disclosure: attribution.NoteDisclosure,
-    the_diff: diff.Diff,
+    diff: diff.Diff,
     moved_into: dict[str, set[str]] | None = None,
     parents: dict[str, tuple[str, ...]] | None = None,
     head_paths: set[str] | None = None,
@@ -219,9 +221,7 @@ def could_be_claimed(
     naming commits or the tests, or a rename, can reach any file). A claimed path gone at HEAD, with no
     replay to say where its lines went, adds every file the diff adds. Blame, one git process per file,
     runs only on these."""
-    if any(e.kind in ("commit", "tests") for e in disclosure.entries) or any(
-        f.status == "renamed" for f in the_diff.files
-    ):
+    if any(e.kind in ("commit", "tests") for e in disclosure.entries) or any(f.status == "renamed" for f in diff.files):
         return None
     claiming = {c.commit for c in attributions if c.signals}
     paths = {path for sha in claiming for path in changed.get(sha, [])}
@@ -231,7 +231,7 @@ def could_be_claimed(
     if moved_into is None and head_paths is not None and any(path not in head_paths for path in paths):
         # A claimed path renamed (or deleted) since, and no replay to say where its lines went: blame
         # follows a rename, so they may be in any file the submission added.
-        paths |= {f.path for f in the_diff.files if f.status == "added"}
+        paths |= {f.path for f in diff.files if f.status == "added"}
     paths |= {e.path for e in disclosure.entries if e.path}
     return paths
 
@@ -321,20 +321,20 @@ def _read_diff(
     not looked for (both for a screen alone)."""
     patch = read.result()
     if not keep_lines:
-        return diff.parse(patch, base, repo.head, keep_lines=False)
-    first = diff.head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
+        return parse_diff(patch, base, repo.head, keep_lines=False)
+    first = head_of(patch, FIRST_SCREEN_LINES) if on_diff is not None else None
     if on_diff is not None and first is not None:
-        head = diff.parse(first, base, repo.head)
+        head = parse_diff(first, base, repo.head)
         head.partial = True
         diff_moves.find_moves(head)
         on_diff(head)
-    the_diff = diff.parse(patch, base, repo.head)
+    diff = parse_diff(patch, base, repo.head)
     del patch
     # Before it is handed out: a screen builds its rows from the moves.
-    diff_moves.find_moves(the_diff)
+    diff_moves.find_moves(diff)
     if on_diff is not None:
-        on_diff(the_diff)
-    return the_diff
+        on_diff(diff)
+    return diff
 
 
 def _share_patterns(repo: gitsafe.SafeRepo, head_files: dict[str, gitsafe.FileEntry]) -> list[tuple[str, str]]:
@@ -349,26 +349,26 @@ def _to_trace(
     sources: _Sources,
     changed: dict[str, list[str]],
     replayed: line_origins.Replay | None,
-    the_diff: diff.Diff,
+    diff: diff.Diff,
     head_files: dict[str, gitsafe.FileEntry],
     commits: list[gitsafe.Commit],
 ) -> list[str]:
     """The files whose lines are traced to their commits: those in the diff some source could claim,
     every file the share counts when there is a starter (its lines may be the starter's, moved or
     copied), and those the note names."""
-    wanted = [f.path for f in the_diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
+    wanted = [f.path for f in diff.files if not f.binary and f.status != "deleted" and f.path in head_files]
     claimed = could_be_claimed(
         sources.attributions,
         changed,
         sources.lines,
         sources.disclosure,
-        the_diff,
+        diff,
         replayed.moved_into if replayed is not None else None,
         {c.sha: c.parents for c in commits},
         set(head_files),
     )
     if claimed is not None:
-        counted = {f.path for f in the_diff.files if f.excluded is None} if sources.has_starter else set()
+        counted = {f.path for f in diff.files if f.excluded is None} if sources.has_starter else set()
         wanted = [path for path in wanted if path in claimed or path in counted]
     return wanted + [
         e.path for e in sources.disclosure.entries if e.path and e.path in head_files and e.path not in wanted
@@ -376,11 +376,11 @@ def _to_trace(
 
 
 def _untraced(
-    wanted: list[str], the_diff: diff.Diff, head_files: dict[str, gitsafe.FileEntry], cut: list[str]
+    wanted: list[str], diff: diff.Diff, head_files: dict[str, gitsafe.FileEntry], cut: list[str]
 ) -> list[str]:
     """What is too large to trace, said in the cut; the files still to trace."""
-    if the_diff.truncated:
-        cut.append(f"the diff is cut at {diff.MAX_PATCH_BYTES >> 20} MB: later files are not shown or counted")
+    if diff.truncated:
+        cut.append(f"the diff is cut at {MAX_PATCH_BYTES >> 20} MB: later files are not shown or counted")
     too_big = [p for p in wanted if (head_files[p].size or 0) > BLAME_MAX_BYTES]
     if too_big:
         cut.append(
@@ -460,7 +460,7 @@ def analyse(
 ) -> Analysis:
     """`on_diff` is handed the diff's first lines (`partial`) and then the whole diff, as soon as each
     is parsed and before any line is attributed (a screen paints them while the rest is read; the
-    marks land on the whole diff's lines later). `for_row`: only a triage row is made of it (counts,
+    claims land on the whole diff's lines later). `for_row`: only a triage row is made of it (counts,
     claims, conflicts), never a screen: the diff's added lines are kept only where a source needs
     their text."""
     # Not read yet: a long history's replay need not wait for them.
@@ -474,28 +474,28 @@ def analyse(
         cut += sources.lines.cut
         # Every line's origin is wanted when there is a starter: a line from it is not the submission's.
         origins.plan(sources.may_claim or sources.has_starter, screen_waits=on_diff is not None)
-        the_diff = _read_diff(
+        diff = _read_diff(
             repo, sources.base, sources.patch, on_diff, keep_lines=not for_row or line_sources.needs_text(sources.lines)
         )
         origins.diff_handed_out()
         if not sources.disclosure.entries and sources.disclosure.heading is None:
-            sources.disclosure = readme_disclosure(repo, the_diff) or sources.disclosure
+            sources.disclosure = readme_disclosure(repo, diff) or sources.disclosure
         # An AI-DECLARATION.md's levels come first: the note's own lines, more specific, say last.
-        sources.disclosure.entries[:0] = declaration_entries(repo, the_diff)
-        line_sources.match(sources.lines, the_diff)
-        locate_functions(repo, sources.disclosure, the_diff)
+        sources.disclosure.entries[:0] = declaration_entries(repo, diff)
+        line_sources.match(sources.lines, diff)
+        locate_functions(repo, sources.disclosure, diff)
         head_files = {f.path: f for f in repo.files("HEAD")}
         patterns = _share_patterns(repo, head_files)
-        leave_out_non_code(the_diff, patterns)
+        leave_out_non_code(diff, patterns)
         authors = {c.sha: c.author_name for c in commits}
         # Read now, while the history may still be replaying: less is left for after it.
         prepared = attribution.Prepared(sources.attributions, authors, sources.lines.records)
         changed, replayed = origins.changed_paths()
-        wanted = _to_trace(sources, changed, replayed, the_diff, head_files, commits)
+        wanted = _to_trace(sources, changed, replayed, diff, head_files, commits)
     except BaseException:
         origins.cancel()
         raise
-    wanted = _untraced(wanted, the_diff, head_files, cut)
+    wanted = _untraced(wanted, diff, head_files, cut)
     replayed = origins.traced(wanted, replayed)
     blame, head_lines = _trace(repo, wanted, replayed, sources.disclosure, head_files, cut, origins.why_blame)
     records = line_sources.records(sources.lines, commits, blame)
@@ -513,7 +513,7 @@ def analyse(
         prepared,
         base_commits(commits, sources.base),
     )
-    mark(the_diff, result, set(blame))
+    claim_lines(diff, result, set(blame))
     analysis = Analysis(
         repo,
         sources.base,
@@ -521,7 +521,7 @@ def analyse(
         commits,
         sources.attributions,
         sources.note,
-        the_diff,
+        diff,
         result,
         blame=blame,
         share_patterns=patterns,
@@ -532,21 +532,21 @@ def analyse(
     return _with_draft(analysis, replayed)
 
 
-def leave_out_non_code(the_diff: diff.Diff, patterns: list[tuple[str, str]]) -> None:
+def leave_out_non_code(diff: diff.Diff, patterns: list[tuple[str, str]]) -> None:
     """Mark the files the AI share does not count (prose, lockfiles, generated...), with why: the
     one rule for the whole submission's diff and each commit's."""
-    for file_diff in the_diff.files:
+    for file_diff in diff.files:
         file_diff.excluded = share.exclusion(file_diff.path, file_diff.binary, patterns)
 
 
-def mark(the_diff: diff.Diff, result: attribution.Attribution, traced: set[str]) -> None:
+def claim_lines(diff: diff.Diff, result: attribution.Attribution, traced: set[str]) -> None:
     """Put each added line's winning claim on it (diffs whose new side is HEAD). A file not `traced`
     is one no source could give to an assistant: when the submission discloses, its lines are the
     person's; otherwise no source speaks for them."""
-    the_diff.marked = True
-    for file_diff in the_diff.files:
+    diff.claimed = True
+    for file_diff in diff.files:
         runs = result.stretches.get(file_diff.path, [])
-        default = diff.PERSON if result.discloses and file_diff.path not in traced else ""
+        default = PERSON if result.discloses and file_diff.path not in traced else ""
         if not runs and not default:
             continue
         firsts = [first for first, _, _ in runs]
@@ -558,14 +558,14 @@ def mark(the_diff: diff.Diff, result: attribution.Attribution, traced: set[str])
 
 
 def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
-    """Any other range. Marks: HEAD's claims when it ends at HEAD; a commit's own metadata for one commit."""
+    """Any other range. Its lines' claims: HEAD's when it ends at HEAD; a commit's own metadata for one commit."""
     repo = analysis.repo
-    the_diff = diff.parse(repo.diff(base, target), base, target)
-    diff_moves.find_moves(the_diff)
-    leave_out_non_code(the_diff, analysis.share_patterns)
+    diff = parse_diff(repo.diff(base, target), base, target)
+    diff_moves.find_moves(diff)
+    leave_out_non_code(diff, analysis.share_patterns)
     if target == analysis.head:
-        mark(the_diff, analysis.attribution, set(analysis.blame))
-        return the_diff
+        claim_lines(diff, analysis.attribution, set(analysis.blame))
+        return diff
     single = next(
         (
             a
@@ -574,10 +574,10 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
         ),
         None,
     )
-    the_diff.marked = single is not None
+    diff.claimed = single is not None
     if single and single.signals:
         claim = single.claim_signal
-        for file_diff in the_diff.files:
+        for file_diff in diff.files:
             for hunk in file_diff.hunks:
                 for line in hunk.lines:
                     if line.kind == "+":
@@ -585,10 +585,10 @@ def diff_between(analysis: Analysis, base: str, target: str) -> diff.Diff:
                 hunk.retally()
     elif single and analysis.attribution.discloses:
         # A commit with no AI marker, in a submission that discloses: the person's.
-        for file_diff in the_diff.files:
+        for file_diff in diff.files:
             for hunk in file_diff.hunks:
                 for line in hunk.lines:
                     if line.kind == "+":
-                        line.state = diff.PERSON
+                        line.state = PERSON
                 hunk.retally()
-    return the_diff
+    return diff

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from review import gitsafe
 from review.core import agreement
-from review.core import triage as marks
+from review.core.triage import disclosure_state
 from review.harness import cache
 from review.services import failures, row_cache, store
 
@@ -336,7 +336,7 @@ def _compute_row(row: Row, path: Path, analyse: Analyse, scores: store.ScoreFile
         row.ai_share, row.person_share, row.unknown_share = analysis.shares(understood.diff.totals())
         row.attribution = understood.to_json()
         found = understood.attribution
-        row.disclosure = marks.disclosure_state(
+        row.disclosure = disclosure_state(
             found.tools, len(found.conflicts), len(found.unmapped) + found.unplaced, found.note.declares_none
         )
     _finish(row, scores)

@@ -149,7 +149,7 @@ def build(
     analysis: Analysis,
     suite: SuiteResult | None,
     test_runs: dict[str, str] | None,
-    the_rubric: rubric.Rubric,
+    rubric: rubric.Rubric,
     scores: store.ScoreFile | None = None,
 ) -> EvidenceDocument:
     """The document, from what was read already (no I/O: `analysis.code` was read in a worker)."""
@@ -165,8 +165,8 @@ def build(
         analysis.code,
     )
     hints = evidence.gather(inputs)
-    sections = [Section(s.id, s.name, "signal", hints.get(s.id, [])) for s in the_rubric.signals]
-    sections += [Section(f.id, f.label, "flag", hints.get(f.id, [])) for f in the_rubric.flags]
+    sections = [Section(s.id, s.name, "signal", hints.get(s.id, [])) for s in rubric.signals]
+    sections += [Section(f.id, f.label, "flag", hints.get(f.id, [])) for f in rubric.flags]
     document = EvidenceDocument(
         _summary(analysis, suite, scores), sections, analysis.code, _suite(analysis.head, suite)
     )

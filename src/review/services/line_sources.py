@@ -216,7 +216,7 @@ def _read_rewritten(repo: gitsafe.SafeRepo, sources: LineSources) -> None:
         sources.outside = outside
 
 
-def added_lines(the_diff: diff.Diff) -> Runs:
+def added_lines(diff: diff.Diff) -> Runs:
     """The lines base..HEAD added, in runs of consecutive HEAD lines per path."""
     return added_runs(
         {
@@ -226,7 +226,7 @@ def added_lines(the_diff: diff.Diff) -> Runs:
                 for line in hunk.lines
                 if line.kind == "+" and line.new_no is not None
             ]
-            for f in the_diff.files
+            for f in diff.files
             if not f.binary and f.status != "deleted"
         }
     )
@@ -238,12 +238,12 @@ def needs_text(sources: LineSources) -> bool:
     return bool(sources.rewritten) or bool(sources.trace and any(r.content_hash for r in sources.trace.ranges))
 
 
-def match(sources: LineSources, the_diff: diff.Diff) -> None:
+def match(sources: LineSources, diff: diff.Diff) -> None:
     """What the sources' text finds among the lines the diff added: blocks of rewritten commits' noted
     lines, and trace ranges by their content hash."""
     if not needs_text(sources):
         return
-    runs = added_lines(the_diff)
+    runs = added_lines(diff)
     if sources.rewritten:
         sources.carried = rewritten.carry(sources.rewritten, sources.old_texts, runs)
     if sources.trace:

@@ -79,11 +79,11 @@ def decode_note(data: bytes, name: str) -> tuple[str | None, str | None]:
         return data.decode("utf-8", errors="replace"), "not valid UTF-8: undecodable bytes shown as �"
 
 
-def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attribution.NoteDisclosure | None:
+def readme_disclosure(repo: gitsafe.SafeRepo, diff: diff.Diff) -> attribution.NoteDisclosure | None:
     """A candidate who wrote the disclosure in README.md instead of the note: read as the note is
     (a section about AI use, a labelled paragraph, disclosure sentences; never a tool merely listed or
     linked), when the candidate changed README.md (the starter's own words are not a disclosure)."""
-    changed = _changed_text(repo, the_diff, README_NAMES)
+    changed = _changed_text(repo, diff, README_NAMES)
     if changed is None:
         return None
     name, text = changed
@@ -96,11 +96,11 @@ def readme_disclosure(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> attributio
     return found
 
 
-def _changed_text(repo: gitsafe.SafeRepo, the_diff: diff.Diff, names: tuple[str, ...]) -> tuple[str, str] | None:
+def _changed_text(repo: gitsafe.SafeRepo, diff: diff.Diff, names: tuple[str, ...]) -> tuple[str, str] | None:
     """(name, text) at HEAD of the first of `names` the candidate added lines to (the starter's own
     words disclose nothing); None when there is none, or it is a link or binary."""
     for name in names:
-        changed = the_diff.file(name)
+        changed = diff.file(name)
         if changed is None or not changed.added:
             continue
         data = repo.show("HEAD", name, limit=NOTE_LIMIT)
@@ -111,7 +111,7 @@ def _changed_text(repo: gitsafe.SafeRepo, the_diff: diff.Diff, names: tuple[str,
     return None
 
 
-def declaration_entries(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> list[attribution.NoteEntry]:
+def declaration_entries(repo: gitsafe.SafeRepo, diff: diff.Diff) -> list[attribution.NoteEntry]:
     """What an AI-DECLARATION.md the candidate added or changed says, as note entries (its levels per
     file, its own notes' sentences after them); none when there is no such file in the diff. The front
     matter names no tool: the one its notes name, else an unnamed assistant (two or more named: which
@@ -120,7 +120,7 @@ def declaration_entries(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> list[att
     from review.core.attribution import ai_declaration
     from review.core.attribution.note import affirmed_tool
 
-    changed = _changed_text(repo, the_diff, ai_declaration.FILE_NAMES)
+    changed = _changed_text(repo, diff, ai_declaration.FILE_NAMES)
     if changed is None:
         return []
     name, text = changed
@@ -134,7 +134,7 @@ def declaration_entries(repo: gitsafe.SafeRepo, the_diff: diff.Diff) -> list[att
     tool = tools[0] if len(tools) == 1 else ai_declaration.UNNAMED
     files = [
         f.path
-        for f in the_diff.files
+        for f in diff.files
         if f.status != "deleted" and f.path != name and share.exclusion(f.path, f.binary) is None
     ]
     entries = ai_declaration.declaration_entries(found, files, tool, name)

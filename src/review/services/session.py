@@ -90,12 +90,12 @@ class Session:
                 if found is not None:
                     return found
 
-            def diff_parsed(the_diff: diff.Diff) -> None:  # its first lines, then the whole
+            def diff_parsed(diff: diff.Diff) -> None:  # its first lines, then the whole
                 with self._lock:
-                    self._early[key] = the_diff
+                    self._early[key] = diff
                     waiting = list(self._listeners.get(key, []))
                 for listener in waiting:
-                    listener(the_diff)
+                    listener(diff)
 
             result = None
             try:

@@ -27,8 +27,8 @@ FIELD = "viewed"
 
 
 @dataclass
-class Marks:
-    """This reviewer's marks: path -> the blob id it was read at ("" for a file deleted at HEAD); and
+class ViewedFiles:
+    """The files this reviewer viewed: path -> the blob id it was read at ("" for a file deleted at HEAD); and
     how many entries of the file were not counted, and why."""
 
     files: dict[str, str] = field(default_factory=dict)
@@ -48,9 +48,9 @@ def _entries(scores: store.ScoreFile) -> list[dict]:
     return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
 
 
-def marks(scores: store.ScoreFile, reviewers: list[str]) -> Marks:
-    """The sealed marks of `reviewers` in a score file as read (no I/O past the seal key)."""
-    found = Marks(problem=scores.problem)
+def read(scores: store.ScoreFile, reviewers: list[str]) -> ViewedFiles:
+    """The sealed viewed files of `reviewers` in a score file as read (no I/O past the seal key)."""
+    found = ViewedFiles(problem=scores.problem)
     people = tuple(sorted(reviewers))
     try:
         secret = seal.key()
@@ -68,7 +68,7 @@ def marks(scores: store.ScoreFile, reviewers: list[str]) -> Marks:
     return found
 
 
-def mark(submission: Path, reviewers: list[str], changes: dict[str, str | None]) -> Marks:
+def save(submission: Path, reviewers: list[str], changes: dict[str, str | None]) -> ViewedFiles:
     """Record `changes` (path -> blob id now viewed, or None: no longer viewed) in this reviewer's
     entry, merged with what is on disk (another console's marks on other files stay), sealed; the
     marks after it. Under the score file's lock, written as a review's save is (atomic, fsynced)."""
@@ -88,7 +88,7 @@ def mark(submission: Path, reviewers: list[str], changes: dict[str, str | None])
                 f"{path.name} was written by a newer version of review (schema {current.schema}); the mark was not kept"
             )
         entries = _entries(current)
-        mine = marks(current, people).files
+        mine = read(current, people).files
         for file_path, blob in changes.items():
             if blob is None:
                 mine.pop(file_path, None)
@@ -107,4 +107,4 @@ def mark(submission: Path, reviewers: list[str], changes: dict[str, str | None])
             FIELD: [*others, entry],
         }
         store.replace_file(path, document)
-    return Marks(mine)
+    return ViewedFiles(mine)

@@ -5,7 +5,7 @@ Pure: no I/O. One module per source; ``merge`` puts them together and finds the 
 from review.core.attribution.agent_trace import Trace, TraceRange, parse_agent_trace, read_trace
 from review.core.attribution.functions import locate_function
 from review.core.attribution.git_ai import parse_git_ai_note, parse_legacy_authorship
-from review.core.attribution.merge import Attribution, Blame, Claim, Conflict, Prepared, Span, Unmapped, attribute
+from review.core.attribution.merge import Attribution, Claim, Conflict, Prepared, Span, Unmapped, attribute
 from review.core.attribution.names import Who, parse_agent_value, who_is
 from review.core.attribution.note import (
     HUMAN,
@@ -16,6 +16,7 @@ from review.core.attribution.note import (
 )
 from review.core.attribution.records import LineRecord, Notice, parse_ranges
 from review.core.attribution.rewritten import RewrittenNote
+from review.core.attribution.segments import Blame
 from review.core.attribution.tools import TOOLS, Tool, match_identity, tool_in_text
 from review.core.attribution.trailer_block import trailer_block, trailers
 from review.core.attribution.trailers import (

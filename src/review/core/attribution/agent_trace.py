@@ -14,12 +14,11 @@ is listed; a revision that is not in the history is listed with the ranges it co
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from dataclasses import dataclass, field
 
 from review.core import jsondata
-from review.core.attribution import content_hash
+from review.core.attribution import content_hash, segments
 from review.core.attribution.records import LineRecord, Notice, Runs
 from review.core.attribution.tools import canonical_tool, tool_in_text
 
@@ -33,9 +32,6 @@ KINDS = ("ai", "mixed", "human", "unknown")
 # Paths the reference implementation writes for events that are no file's lines (shell commands, sessions).
 EVENT_PATHS = (".shell-history", ".sessions", ".unknown")
 MIXED = "mixed: AI output a person edited, or the reverse; counted as AI"
-
-# For each HEAD line: (commit, line there, path there, mover), as core.attribution.merge.Blame holds it.
-Blame = dict[str, list[tuple[str, int, str, str]]]
 
 
 @dataclass
@@ -63,9 +59,8 @@ class Trace:
     ranges: list[TraceRange] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
 
-    @property
-    def tools(self) -> list[str]:
-        return sorted({r.tool for r in self.ranges if r.tool})
+    def say(self, message: str, unplaced: bool = False) -> None:
+        self.notices.append(Notice(FAMILY, message, unplaced))
 
 
 def _tool(name: str, model: str) -> str | None:
@@ -111,13 +106,9 @@ def read_trace(text: str, name: str = TRACE_PATH) -> Trace:
                         unreadable += 1
                         continue
                     if kind not in KINDS:
-                        trace.notices.append(
-                            Notice(
-                                FAMILY,
-                                f"{name} line {line_no}: {path}:{start}–{end} names "
-                                f"contributor type {kind[:40] or '(none)'!r}, not one "
-                                "the spec defines: read as unknown",
-                            )
+                        trace.say(
+                            f"{name} line {line_no}: {path}:{start}–{end} names contributor type "
+                            f"{kind[:40] or '(none)'!r}, not one the spec defines: read as unknown"
                         )
                         kind = "unknown"
                     tool = _tool(tool_name, jsondata.text(who.get("model_id"))) if kind in ("ai", "mixed") else None
@@ -139,23 +130,20 @@ def read_trace(text: str, name: str = TRACE_PATH) -> Trace:
                     if len(trace.ranges) >= MAX_RANGES:
                         break
     if unreadable:
-        trace.notices.append(
-            Notice(
-                FAMILY,
-                f"{name}: {unreadable} line(s) or range(s) are not records or ranges the spec describes: not read",
-            )
-        )
+        trace.say(f"{name}: {unreadable} line(s) or range(s) are not records or ranges the spec describes: not read")
     if cut:
-        trace.notices.append(Notice(FAMILY, f"{name}: past {MAX_RANGES} ranges, {cut} more record(s) were not read"))
+        trace.say(f"{name}: past {MAX_RANGES} ranges, {cut} more record(s) were not read")
     return trace
 
 
 def parse_agent_trace(text: str) -> list[LineRecord]:
     """Each range as a record of the lines at its revision as written (None: at HEAD)."""
-    return [_record(r, r.path, r.revision, r.start, r.end) for r in read_trace(text).ranges]
+    return [_record(r, r.revision) for r in read_trace(text).ranges]
 
 
-def _record(span: TraceRange, path: str, commit: str | None, start: int, end: int, how: str = "") -> LineRecord:
+def _record(span: TraceRange, commit: str | None, how: str = "", at: tuple[str, int, int] | None = None) -> LineRecord:
+    """The range as a record of lines of `commit` (None: HEAD): its own, or `at` (path, start, end)."""
+    path, start, end = at or (span.path, span.start, span.end)
     source = f"Agent Trace (traces.jsonl line {span.line_no}{how})"
     if span.kind == "mixed":
         source += f": {MIXED}"
@@ -201,30 +189,19 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
         else:
             missed += 1
     if missed:
-        trace.notices.append(
-            Notice(
-                FAMILY,
-                f"{missed} range(s)' content hash matched none of the lines added at "
-                "HEAD (the lines changed since, or the writer hashed other text): "
-                "placed by their line numbers",
-            )
+        trace.say(
+            f"{missed} range(s)' content hash matched none of the lines added at HEAD (the lines changed since, "
+            "or the writer hashed other text): placed by their line numbers"
         )
     if unknown:
-        trace.notices.append(
-            Notice(
-                FAMILY,
-                "content hashes in a form not recognised "
-                f"({', '.join(sorted(unknown)[:5])}): those ranges are placed by "
-                "their line numbers",
-            )
+        trace.say(
+            f"content hashes in a form not recognised ({', '.join(sorted(unknown)[:5])}): "
+            "those ranges are placed by their line numbers"
         )
     if skipped:
-        trace.notices.append(
-            Notice(
-                FAMILY,
-                f"{skipped} range(s)' content hash not looked for (the search's "
-                "time budget was spent): placed by their line numbers",
-            )
+        trace.say(
+            f"{skipped} range(s)' content hash not looked for (the search's time budget was spent): "
+            "placed by their line numbers"
         )
     return found
 
@@ -232,7 +209,7 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
 def place(
     trace: Trace,
     parents: dict[str, tuple[str, ...]],
-    blame: Blame,
+    blame: segments.Blame,
     found: dict[int, tuple[str, int, int]] | None = None,
 ) -> list[LineRecord]:
     """Line records from the trace's ranges: those `found` by their hash at HEAD where they are; the
@@ -244,36 +221,30 @@ def place(
     for sha, its_parents in parents.items():
         for parent in its_parents:
             children.setdefault(parent, []).append(sha)
-    introduced: dict[tuple[str, str], list[int]] = {}  # (commit, path there) -> its lines surviving at HEAD
-    for origins in blame.values():
-        for sha, line, there, _mover in origins:
-            introduced.setdefault((sha, there), []).append(line)
-    for lines in introduced.values():
-        lines.sort()
+    introduced = segments.Introduced({path: segments.blocks(origins) for path, origins in blame.items()})
 
     def surviving(commit: str, path: str, start: int, end: int) -> int:
-        lines = introduced.get((commit, path), [])
-        return bisect.bisect_right(lines, end) - bisect.bisect_left(lines, start)
+        """How many of the lines start..end of `path` at `commit` survive at HEAD."""
+        blocks = (block for _, block in introduced.by(commit, path))
+        return sum(max(0, min(end, b.orig_start + b.end - b.start) - max(start, b.orig_start) + 1) for b in blocks)
 
-    by_record: dict[int, list[int]] = {}
+    by_record: dict[int, list[TraceRange]] = {}
     for index, span in enumerate(trace.ranges):
         if index not in found:
-            by_record.setdefault(span.line_no, []).append(index)
-    records: list[LineRecord] = []
-    for index, (path, start, end) in found.items():
-        span = trace.ranges[index]
-        records.append(_record(span, path, None, start, end, f", found by its content hash at {path}:{start}"))
+            by_record.setdefault(span.line_no, []).append(span)
+    records = [
+        _record(trace.ranges[index], None, f", found by its content hash at {path}:{start}", (path, start, end))
+        for index, (path, start, end) in found.items()
+    ]
     unplaced: list[TraceRange] = []
-    for indexes in by_record.values():
-        revision = trace.ranges[indexes[0]].revision
+    for spans in by_record.values():
+        revision = spans[0].revision
         if revision is None:  # no revision (the spec's minimal record): the lines at HEAD
-            records += [
-                _record(span, span.path, None, span.start, span.end) for span in map(trace.ranges.__getitem__, indexes)
-            ]
+            records += [_record(span, None) for span in spans]
             continue
         commit = _resolve(revision, parents)
         if commit is None:
-            unplaced += [trace.ranges[i] for i in indexes]
+            unplaced += spans
             # No line placed, but the tool is named: a record that claims nothing names it.
             records += [
                 LineRecord(
@@ -286,22 +257,15 @@ def place(
                     span.order,
                     False,
                 )
-                for span in map(trace.ranges.__getitem__, indexes)
+                for span in spans
             ]
             continue
         # Its own lines, or its child's (the tree the agent edited was the revision's): the one that
         # introduced more of the record's lines that survive at HEAD; the child when they tie.
         candidates = [*children.get(commit, []), commit]
-        best = max(
-            candidates,
-            key=lambda c: sum(
-                surviving(c, trace.ranges[i].path, trace.ranges[i].start, trace.ranges[i].end) for i in indexes
-            ),
-        )
+        best = max(candidates, key=lambda c: sum(surviving(c, s.path, s.start, s.end) for s in spans))
         how = f", at {commit[:7]}" if best == commit else f", at {best[:7]}, the commit after revision {commit[:7]}"
-        records += [
-            _record(span, span.path, best, span.start, span.end, how) for span in map(trace.ranges.__getitem__, indexes)
-        ]
+        records += [_record(span, best, how) for span in spans]
     _say_unplaced(trace, unplaced)
     _say_unknown(trace)
     return records
@@ -326,30 +290,23 @@ def _say_unplaced(trace: Trace, unplaced: list[TraceRange]) -> None:
     for number, (revision, spans) in enumerate(sorted(by_revision.items())):
         if number == MAX_LISTED:
             rest = sum(len(s) for _, s in sorted(by_revision.items())[MAX_LISTED:])
-            trace.notices.append(Notice(FAMILY, f"{rest} more range(s) name revisions not in this history", True))
+            trace.say(f"{rest} more range(s) name revisions not in this history", True)
             break
         tools = sorted({s.tool for s in spans if s.tool}) or ["no assistant"]
         where = ", ".join(s.where() for s in spans[:5]) + (f" and {len(spans) - 5} more" if len(spans) > 5 else "")
-        trace.notices.append(
-            Notice(
-                FAMILY,
-                f"revision {revision[:12]} is not in this history (rewritten, or "
-                f"never committed): {', '.join(tools)} on {where} not placed",
-                True,
-            )
+        trace.say(
+            f"revision {revision[:12]} is not in this history (rewritten, or never committed): "
+            f"{', '.join(tools)} on {where} not placed",
+            True,
         )
 
 
 def _say_unknown(trace: Trace) -> None:
     mixed = sum(s.kind == "mixed" for s in trace.ranges)
     if mixed:
-        trace.notices.append(Notice(FAMILY, f"{mixed} range(s) marked mixed ({MIXED})"))
+        trace.say(f"{mixed} range(s) marked mixed ({MIXED})")
     unknown = [s for s in trace.ranges if s.kind == "unknown"]
     for span in unknown[:MAX_LISTED]:
-        trace.notices.append(
-            Notice(FAMILY, f"traces.jsonl line {span.line_no}: {span.where()} is of unknown origin: not counted as AI")
-        )
+        trace.say(f"traces.jsonl line {span.line_no}: {span.where()} is of unknown origin: not counted as AI")
     if len(unknown) > MAX_LISTED:
-        trace.notices.append(
-            Notice(FAMILY, f"{len(unknown) - MAX_LISTED} more range(s) of unknown origin: not counted as AI")
-        )
+        trace.say(f"{len(unknown) - MAX_LISTED} more range(s) of unknown origin: not counted as AI")

@@ -18,23 +18,23 @@ from collections.abc import Callable, Iterable
 _MASK = 0xFFFFFFFF
 
 
+def _murmur_block(k: int) -> int:
+    k = (k * 0xCC9E2D51) & _MASK
+    k = ((k << 15) | (k >> 17)) & _MASK
+    return (k * 0x1B873593) & _MASK
+
+
 def murmur3_32(data: bytes, seed: int = 0) -> int:
     """MurmurHash3 x86_32, as Bun's `murmur32v3` and the `mmh3` package compute it."""
-    c1, c2 = 0xCC9E2D51, 0x1B873593
     h = seed & _MASK
     blocks = len(data) // 4
     for (k,) in struct.iter_unpack("<I", data[: blocks * 4]):
-        k = (k * c1) & _MASK
-        k = ((k << 15) | (k >> 17)) & _MASK
-        h ^= (k * c2) & _MASK
+        h ^= _murmur_block(k)
         h = ((h << 13) | (h >> 19)) & _MASK
         h = (h * 5 + 0xE6546B64) & _MASK
     tail = data[blocks * 4 :]
     if tail:
-        k = int.from_bytes(tail, "little")
-        k = (k * c1) & _MASK
-        k = ((k << 15) | (k >> 17)) & _MASK
-        h ^= (k * c2) & _MASK
+        h ^= _murmur_block(int.from_bytes(tail, "little"))
     h ^= len(data)
     h ^= h >> 16
     h = (h * 0x85EBCA6B) & _MASK

@@ -69,14 +69,10 @@ def parse_legacy_authorship(commit: str, text: str) -> list[LineRecord]:
             name = jsondata.text(author.get("author"))
             ranges = []
             for item in jsondata.arr(author.get("lines")):
-                if isinstance(item, int) and not isinstance(item, bool):
-                    ranges.append((item, item))
-                elif (
-                    isinstance(item, list)
-                    and len(item) == 2
-                    and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
-                ):
-                    ranges.append((min(item), max(item)))
+                # a line, or a [first, last] pair
+                pair = item if isinstance(item, list) and len(item) == 2 else [item, item]
+                if all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
+                    ranges.append((min(pair), max(pair)))
             if ranges and name:
                 records.append(
                     LineRecord(

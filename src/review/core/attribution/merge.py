@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,13 +12,11 @@ from review.core.attribution import segments
 from review.core.attribution.note import NoteDisclosure, NoteEntry
 from review.core.attribution.records import LineRecord, Notice, Ranges, line_runs
 from review.core.attribution.rewritten import RewrittenNote, summary
-from review.core.attribution.tools import UNNAMED, is_known_tool, is_model_name
-from review.core.attribution.trailers import CommitAttribution
+from review.core.attribution.segments import Blame
+from review.core.attribution.tools import UNNAMED, is_known
+from review.core.attribution.trailers import CommitAttribution, assistants
 
 MAX_REWRITTEN_LISTED = 200  # in the JSON, each with its lines; `rewritten_count` says how many there are
-
-# path -> each HEAD line's origin (segments.Origins).
-Blame = dict[str, segments.Origins]
 
 
 @dataclass(frozen=True)
@@ -58,14 +56,7 @@ class Span:
     state: str = PERSON  # Claim.state
 
     def to_json(self) -> dict:
-        return {
-            "path": self.path,
-            "start": self.start,
-            "end": self.end,
-            "tool": self.tool,
-            "source": self.source,
-            "state": self.state,
-        }
+        return dataclasses.asdict(self)
 
 
 @dataclass
@@ -320,7 +311,16 @@ def attribute(
             for path, first, last in segments.record_lines(record, wanted, head, by_path, introduced):
                 add(path, first, last, segments.RECORD, seq, claim)
 
-    unmapped = _note_layer(note, head_lines, by_path, authors, subjects, add)
+    # Layer 2: the note's entries, in order (a later, more specific line overrides an earlier one); what
+    # names no code is listed as unmapped, with why.
+    unmapped: list[Unmapped] = []
+    for seq, entry in enumerate(note.entries):
+        claim = Claim(entry.tool, f"{entry.file or 'note'} line {entry.line_no}", 2)
+        for named in _entry_lines(entry, head_lines, by_path, authors, subjects):
+            if isinstance(named, str):
+                unmapped.append(_unmapped(entry, named))
+            else:
+                add(*named, segments.NOTE, seq, claim)
 
     # Winners and conflicts, one stretch of lines at a time.
     winners: dict[str, list[tuple[int, int, Claim]]] = {}
@@ -372,7 +372,7 @@ def attribute(
         for (path, message), lines in sorted(disagreements.items())
         for start, end in line_runs(sorted(lines))
     ]
-    commit_tools = sorted({s.tool for c in commits for s in c.signals})
+    commit_tools = assistants(commits)
     if note.declares_none and commit_tools:
         conflicts.insert(
             0,
@@ -404,82 +404,62 @@ def attribute(
         # An unnamed assistant is named where another source names it: listed only where it wins lines.
         winning = {claim.tool for runs in winners.values() for _, _, claim in runs}
         tools = [tool for tool in tools if tool not in UNNAMED or tool in winning]
-    unknown = [tool for tool in tools if not is_known_tool(tool) and not is_model_name(tool)]
+    unknown = [tool for tool in tools if not is_known(tool)]
     return Attribution(
         tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown, discloses
     )
 
 
-def _note_layer(
-    note: NoteDisclosure,
+def _entry_lines(
+    entry: NoteEntry,
     head_lines: dict[str, int],
     by_path: dict[str, list[segments.Block]],
     authors: dict[str, str],
     subjects: dict[str, str] | None,
-    add: Callable[[str, int, int, int, int, Any], None],
-) -> list[Unmapped]:
-    """Layer 2: the note's entries as claim intervals, in order (a later, more specific line overrides
-    an earlier one); what names no code is listed as unmapped, with why."""
-    unmapped: list[Unmapped] = []
-    for seq, entry in enumerate(note.entries):
-        claim = Claim(entry.tool, f"{entry.file or 'note'} line {entry.line_no}", 2)
-        if entry.kind in ("prose", "unread"):
-            reason = entry.reason or "names no file, lines or commit: shown as written, not mapped to code"
-            unmapped.append(_unmapped(entry, reason))
-            continue
-        if entry.kind == "none":
-            continue
-        if entry.kind == "function":
-            unmapped.append(_unmapped(entry, f"names {entry.symbol}, which no code file in the diff defines"))
-            continue
-        if entry.kind == "tests":
-            tests = [path for path in head_lines if TEST_FILE.search(path)]
-            if not tests:
-                unmapped.append(_unmapped(entry, "names the tests, but HEAD has no test file"))
-            for path in tests:
-                add(path, 1, head_lines[path], segments.NOTE, seq, claim)
-            continue
-        if entry.kind == "commit":
-            if entry.subject:
-                named = entry.subject.lower()
-                matches = [
-                    sha
-                    for sha, subject in (subjects or {}).items()
-                    if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))
-                ]
-            else:
-                matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
-            if len(matches) != 1:
-                what = "subject" if entry.subject else "id"
-                why = f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
-                unmapped.append(_unmapped(entry, why))
-                continue
-            hit = False
-            for path, path_blocks in by_path.items():
-                for block in path_blocks:
-                    if block.sha == matches[0]:
-                        add(path, block.start, block.end, segments.NOTE, seq, claim)
-                        hit = True
-            if not hit:
-                unmapped.append(_unmapped(entry, f"no line of commit {matches[0][:7]} survives at HEAD"))
-            continue
+) -> Iterator[tuple[str, int, int] | str]:
+    """The HEAD lines a note entry names, as (path, first, last) runs, and why it names no code or
+    only some of what it says (a reason, shown beside the line as written)."""
+    if entry.kind in ("prose", "unread"):
+        yield entry.reason or "names no file, lines or commit: shown as written, not mapped to code"
+    elif entry.kind == "function":
+        yield f"names {entry.symbol}, which no code file in the diff defines"
+    elif entry.kind == "tests":
+        tests = [path for path in head_lines if TEST_FILE.search(path)]
+        if not tests:
+            yield "names the tests, but HEAD has no test file"
+        yield from ((path, 1, head_lines[path]) for path in tests)
+    elif entry.kind == "commit":
+        if entry.subject:
+            named = entry.subject.lower()
+            matches = [
+                sha
+                for sha, subject in (subjects or {}).items()
+                if subject and (subject.lower().startswith(named) or named.startswith(subject.lower()))
+            ]
+        else:
+            matches = [sha for sha in authors if sha.startswith(entry.commit or "")]
+        if len(matches) != 1:
+            what = "subject" if entry.subject else "id"
+            yield f"no commit of this submission has that {what}" if not matches else f"that {what} is ambiguous"
+            return
+        runs = [(path, b.start, b.end) for path, blocks in by_path.items() for b in blocks if b.sha == matches[0]]
+        yield from runs
+        if not runs:
+            yield f"no line of commit {matches[0][:7]} survives at HEAD"
+    elif entry.kind != "none":
         path = entry.path or ""
         count = head_lines.get(path)
         if count is None:
-            unmapped.append(_unmapped(entry, f"{path} is not in the submission at HEAD"))
-            continue
+            yield f"{path} is not in the submission at HEAD"
+            return
         start, end = (1, count) if entry.kind == "file" else (entry.start or 1, entry.end or entry.start or 1)
         if start > count:
-            unmapped.append(_unmapped(entry, f"names lines {start}–{end} but {path} has {count} lines"))
-            continue
+            yield f"names lines {start}–{end} but {path} has {count} lines"
+            return
         if end > count:
-            unmapped.append(_unmapped(entry, f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"))
+            yield f"lines {count + 1}–{end} do not exist ({path} has {count} lines)"
             end = count
-        if not entry.who:
-            unmapped.append(_unmapped(entry, "names lines but not who wrote them"))
-            continue
-        add(path, start, end, segments.NOTE, seq, claim)
-    return unmapped
+        yield (path, start, end) if entry.who else "names lines but not who wrote them"
 
 
 def _line_claims(holding: list[segments.Interval]) -> list[Claim]:

@@ -19,7 +19,7 @@ from review.core.attribution.tools import (
     TEST_AGENTS,
     VENDOR_DOMAINS,
     canonical_tool,
-    is_known_tool,
+    is_known,
     is_model_name,
     match_identity,
     tool_in_text,
@@ -86,7 +86,7 @@ class Who:
 
     @property
     def known(self) -> bool:
-        return self.tool is None or is_known_tool(self.tool) or is_model_name(self.tool)
+        return self.tool is None or is_known(self.tool)
 
 
 def is_service_address(email: str) -> bool:

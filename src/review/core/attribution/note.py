@@ -19,7 +19,7 @@ from review.core.attribution.languages import word_set, words
 from review.core.attribution.names import who_is
 from review.core.attribution.note_blocks import Block, blocks, plain
 from review.core.attribution.sentences import CLAUSES, NONE_USED, WRITING, Writer, denies_use, disclosed_writer
-from review.core.attribution.tools import is_known_tool, is_model_name, tool_in_text
+from review.core.attribution.tools import is_known, tool_in_text
 
 HUMAN = None  # a span's tool when a person wrote it
 
@@ -116,12 +116,7 @@ def parse_note_line(line_no: int, raw: str, unknown_ok: bool = True) -> NoteEntr
     so a whole file given to a name the console does not know as a tool is prose: what the file is built
     with, not who wrote it. Lines or a commit given to a name are a disclosure anywhere."""
     entry = _line_form(line_no, raw)
-    if (
-        entry
-        and entry.kind == "file"
-        and entry.tool
-        and not (unknown_ok or is_known_tool(entry.tool) or is_model_name(entry.tool))
-    ):
+    if entry and entry.kind == "file" and entry.tool and not (unknown_ok or is_known(entry.tool)):
         return NoteEntry(line_no, raw, "prose")
     return entry
 
@@ -343,14 +338,12 @@ def _entries_of(block: Block, where: str = "section", unknown_ok: bool = True) -
     paragraph: everything counts), "note" (a note with neither: line forms and disclosure sentences),
     "prose" (anywhere else: disclosure sentences only). `unknown_ok` False: the block is no disclosure, so
     its line forms name no tool the console does not know."""
-    if block.kind == "header":
-        # Column names, unless the header row itself names a file (a table written without one).
+    if block.kind in ("header", "row"):
         form = _table_row(block.text) if where != "prose" else None
         entry = parse_note_line(block.line, form, unknown_ok) if form else None
-        return [entry] if entry is not None and entry.path else []
-    if block.kind == "row":
-        form = _table_row(block.text) if where != "prose" else None
-        entry = parse_note_line(block.line, form, unknown_ok) if form else None
+        if block.kind == "header":
+            # Column names, unless the header row itself names a file (a table written without one).
+            return [entry] if entry is not None and entry.path else []
         if entry is not None and entry.kind == "prose" and form:
             # A row that names no file: the tool it names is disclosed, its lines unmapped (listed).
             mapped = sentence_entries(block.line, form, form, where == "section")

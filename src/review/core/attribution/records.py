@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -52,6 +53,9 @@ class Ranges:
                 merged.append([start, end])
         self.starts = [start for start, _ in merged]
         self.ends = [end for _, end in merged]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self.starts, self.ends)
 
     def __contains__(self, line: object) -> bool:
         if not isinstance(line, int):

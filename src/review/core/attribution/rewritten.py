@@ -18,14 +18,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from review.core.attribution.records import LineRecord, Ranges, Runs, line_runs
+from review.core.attribution.segments import Blame
 from review.core.line_moves import COPY_MIN_ALNUM, MAX_SEED_HITS, MOVE_MIN_ALNUM, alnum
 
 FAMILY = "git-ai"
 CARRIED = "from a rewritten commit, matched by content"
 MAX_LISTED_PATHS = 3
-
-# For each HEAD line: (commit, line there, path there, mover), as core.attribution.merge.Blame holds it.
-Blame = dict[str, list[tuple[str, int, str, str]]]
 
 
 @dataclass
@@ -43,24 +41,15 @@ class RewrittenNote:
 
     def lines(self) -> dict[str | None, dict[str, int]]:
         """Who (None: a person) -> path -> how many lines the note gives them."""
-        counted: dict[str | None, dict[str, int]] = {}
-        for record in self.records:
-            ranges = Ranges(record.ranges)
-            count = sum(end - start + 1 for start, end in zip(ranges.starts, ranges.ends))
-            by_path = counted.setdefault(record.tool, {})
-            by_path[record.path] = by_path.get(record.path, 0) + count
-        return counted
+        return _counts(self.records)
 
     def describe(self) -> str:
-        what = _lines_text(self.lines())
-        if self.problem:
-            return f"{self.source} on {self.commit[:7]} (not in this history): {what}; {self.problem}"
-        carried = (
+        said = self.problem or (
             f"{self.carried} carried to HEAD where the same text survives"
             if self.carried
             else "none of its lines' text survives among the lines added at HEAD"
         )
-        return f"{self.source} on {self.commit[:7]} (not in this history): {what}; {carried}"
+        return f"{self.source} on {self.commit[:7]} (not in this history): {_lines_text(self.lines())}; {said}"
 
     def to_json(self) -> dict:
         return {
@@ -82,6 +71,15 @@ class RewrittenNote:
         }
 
 
+def _counts(records: Iterable[LineRecord]) -> dict[str | None, dict[str, int]]:
+    """Who (None: a person) -> path -> how many lines the records give them."""
+    counted: dict[str | None, dict[str, int]] = {}
+    for record in records:
+        by_path = counted.setdefault(record.tool, {})
+        by_path[record.path] = by_path.get(record.path, 0) + sum(e - s + 1 for s, e in Ranges(record.ranges))
+    return counted
+
+
 def _lines_text(lines: dict[str | None, dict[str, int]]) -> str:
     """ "Claude Code, 4 lines of checkout.mjs and 3 of lib.mjs; a person, 2 lines of x.mjs"."""
     parts = []
@@ -101,16 +99,11 @@ def summary(notes: list[RewrittenNote]) -> str | None:
     4 lines of checkout.mjs; 4 carried to HEAD where the same text survives"."""
     if not notes:
         return None
-    merged: dict[str | None, dict[str, int]] = {}
-    for note in notes:
-        for tool, by_path in note.lines().items():
-            into = merged.setdefault(tool, {})
-            for path, count in by_path.items():
-                into[path] = into.get(path, 0) + count
     one = len(notes) == 1
     text = (
         f"{len(notes)} git-ai note{'' if one else 's'} describe{'s' if one else ''} "
-        f"{'a commit' if one else 'commits'} not in this history: {_lines_text(merged)}"
+        f"{'a commit' if one else 'commits'} not in this history: "
+        f"{_lines_text(_counts(r for note in notes for r in note.records))}"
     )
     carried = sum(note.carried for note in notes)
     text += (
@@ -157,8 +150,7 @@ def carry(
             old = texts.get((note.commit, record.path))
             if old is None:
                 continue
-            ranges = Ranges(record.ranges)
-            for start, end in zip(ranges.starts, ranges.ends):
+            for start, end in Ranges(record.ranges):
                 block = old[max(1, start) - 1 : min(end, len(old))]
                 if not block:
                     continue

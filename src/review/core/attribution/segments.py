@@ -15,6 +15,8 @@ from review.core.attribution.records import LineRecord, Ranges
 # Per HEAD line of a file (1-based index - 1): the commit that wrote it, its line number and path in
 # that commit, and the commit that moved or copied it to where it is ("" when it never moved).
 Origins = list[tuple[str, int, str, str]]
+# path -> each HEAD line's origin.
+Blame = dict[str, Origins]
 
 # What a claim interval is, in the order its claims come in a line's list (merge.settle reads the list
 # in this order: commit metadata, records standing alone in their order, records of a family, the note).
@@ -107,7 +109,7 @@ def record_lines(
     if record.commit in (None, head):
         path_blocks = by_path.get(record.path)
         length = path_blocks[-1].end if path_blocks else 0
-        for start, end in zip(wanted.starts, wanted.ends):
+        for start, end in wanted:
             if max(1, start) <= min(end, length):
                 yield record.path, max(1, start), min(end, length)
         return

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from review.core.attribution.languages import LANGUAGES, word_set, words
 from review.core.attribution.names import who_is
-from review.core.attribution.tools import is_known_tool, is_model_name, tool_in_text
+from review.core.attribution.tools import is_known, tool_in_text
 
 _B, _E = r"(?<![\w'’-])", r"(?![\w-])"  # a form's own words: not the middle of another word
 
@@ -70,29 +70,10 @@ _OBJECT_END = re.compile(r"[.;:!?]\s|[.;:!?]$|\s" + words("object_end") + _E, re
 # This work's code, named: a word for code, a code file's name, a function's call, code in backticks.
 _CODE = re.compile(_B + words("code") + _E + r"|\.(?:[cm]?[jt]sx?|json|py|sh|ya?ml|toml)(?![\w-])|\w\(\)|`…`", re.I)
 
-_FILLER = {"the", "then", "and", "also", "initially", "first", "originally", "mostly", "a", "an", "my"}
+_FILLER = frozenset("the then and also initially first originally mostly a an my".split())
 _PRONOUN = re.compile(r"^(?:i|we|me|myself)$", re.I)
-_TRAILING = {
-    "and",
-    "or",
-    "with",
-    "by",
-    "of",
-    "the",
-    "a",
-    "an",
-    "to",
-    "for",
-    "in",
-    "on",
-    "is",
-    "are",
-    "was",
-    "were",
-    "—",
-    "–",
-    "-",
-}
+# Words that end a list or a clause, never a name.
+_TRAILING = frozenset("and or with by of the a an to for in on is are was were — – -".split())
 MAX_NAME_WORDS = 6
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"|“[^“”\n]{0,300}”")
 _CODE_SPAN = re.compile(r"`[^`\n]{0,300}`")
@@ -128,7 +109,7 @@ def name_writer(phrase: str, *, unknown_ok: bool) -> Writer | None:
         return Writer(phrase, None)
     found = who_is(phrase)
     if found.kind == "tool" and found.tool:
-        if unknown_ok or is_known_tool(found.tool) or is_model_name(found.tool):
+        if unknown_ok or is_known(found.tool):
             return Writer(phrase, found.tool)
         return None
     if found.kind == "person":

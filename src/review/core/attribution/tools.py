@@ -309,6 +309,11 @@ def is_known_tool(name: str) -> bool:
     return name in KNOWN_TOOLS
 
 
+def is_known(name: str) -> bool:
+    """A tool the console knows, or a model's name (o3, claude-3-5-sonnet): never listed as unknown."""
+    return is_known_tool(name) or is_model_name(name)
+
+
 def tool_in_text(value: str) -> str | None:
     """The assistant a free-text value names, or None."""
     return next((name for pattern, name in _WORDS if pattern.search(value)), None)

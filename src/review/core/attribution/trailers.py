@@ -25,35 +25,23 @@ from review.core.attribution.tools import (
 )
 from review.core.attribution.trailer_block import trailer_block
 
-# Every trailer key that discloses an assistant, and how its value is read — the one list:
-#   identity  a person or a tool, by the value's shape (GitHub's co-author trailer, curl's Assisted-by)
+# Every trailer key that discloses an assistant, by how its value is read — the one list:
+#   identity  a person or a tool, by the value's shape (GitHub's co-author trailer, curl's Assisted-by;
+#             co-developed-by is the Linux kernel's co-author key)
 #   tool      the key itself says an assistant helped; the value names it (unnamed when it does not)
 #   purpose   the key says an assistant helped; the value says what for (QEMU's AI-used-for)
 #   flag      true/yes: an assistant helped, unnamed (aittributor's Ai-assisted)
 #   session   a session link only an agent writes; the tool it implies, if any
+_KEYS_BY_KIND = {
+    "identity": "co-authored-by co-developed-by assisted-by agent",
+    "tool": "generated-by co-authored-by-ai co-developed-by-ai ai-assistant ai-assisted-by ai-generated-by "
+    "assisted-by-ai llm-assisted-by ai-tool ai-agent coding-agent commit-generated-by made-with",
+    "purpose": "ai-used-for",
+    "flag": "ai-assisted ai-generated",
+    "session": "entire-checkpoint",
+}
 DISCLOSURE_KEYS: dict[str, tuple[str, str | None]] = {
-    "co-authored-by": ("identity", None),
-    # The Linux kernel's co-author key: with an assistant's identity, that assistant.
-    "co-developed-by": ("identity", None),
-    "assisted-by": ("identity", None),
-    "agent": ("identity", None),
-    "generated-by": ("tool", None),
-    "co-authored-by-ai": ("tool", None),
-    "co-developed-by-ai": ("tool", None),
-    "ai-assistant": ("tool", None),
-    "ai-assisted-by": ("tool", None),
-    "ai-generated-by": ("tool", None),
-    "assisted-by-ai": ("tool", None),
-    "llm-assisted-by": ("tool", None),
-    "ai-tool": ("tool", None),
-    "ai-agent": ("tool", None),
-    "coding-agent": ("tool", None),
-    "commit-generated-by": ("tool", None),
-    "made-with": ("tool", None),
-    "ai-used-for": ("purpose", None),
-    "ai-assisted": ("flag", None),
-    "ai-generated": ("flag", None),
-    "entire-checkpoint": ("session", None),
+    **{key: (kind, None) for kind, keys in _KEYS_BY_KIND.items() for key in keys.split()},
     # a tool's own session keys ("Claude-Session"): in its row of the tool table
     **{key: ("session", tool) for key, tool in SESSION_KEYS.items()},
 }
@@ -124,10 +112,6 @@ class CommitAttribution:
     @property
     def tools(self) -> list[str]:
         return sorted({s.tool for s in self.signals})
-
-    @property
-    def is_ai(self) -> bool:
-        return bool(self.signals)
 
     @property
     def claim_signal(self) -> Signal:
@@ -230,11 +214,8 @@ def _squashed(message: str, add, reject) -> None:
             reject(where + evidence, reason)
 
         if author is not None:
-            agent = match_identity(*author)
-            if agent:
-                add_there(agent[0].name, agent[1], "author identity", f"{author[0]} <{author[1]}>")
-            elif _AIDER_SUFFIX.search(author[0]):
-                add_there("Aider", None, "author name suffix (aider)", f"{author[0]} <{author[1]}>")
+            # its author only: the squash's committer committed them all
+            _identities(author, ("", ""), add_there, reject_there)
         for key, value, raw in trailer_block(text)[1]:
             _trailer(key, value, raw, add_there, reject_there)
 

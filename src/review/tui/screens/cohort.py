@@ -243,7 +243,7 @@ class CohortScreen(Screen[None]):
     # ----------------------------------------------------------------- table contents
 
     def row_cells(self, row: cohort.Row) -> list[Text]:
-        self.similar.mark(row)
+        self.similar.fill_similar(row)
         watch = self.cohort_watch
         return cells(
             self.app,
@@ -272,7 +272,7 @@ class CohortScreen(Screen[None]):
     def visible_rows(self) -> list[cohort.Row]:
         index, backwards = self.sort
         for row in self.rows.values():
-            self.similar.mark(row)
+            self.similar.fill_similar(row)
         return table_order(
             (as_seen(row, self.me, self.context.blind) for row in self.rows.values() if self.matches(row)),
             COLUMNS[index],

@@ -52,7 +52,7 @@ class SimilarityWatch:
         self.comparison = message.comparison
         self.best = message.best
 
-    def mark(self, row: cohort.Row) -> None:
+    def fill_similar(self, row: cohort.Row) -> None:
         """The row's Similar value from the last comparison (rows are replaced as they are read again)."""
         found = self.best.get(row.name)
         row.similar = {"with": found[0], "share": found[1]} if found else None

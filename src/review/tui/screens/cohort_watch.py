@@ -90,7 +90,7 @@ class CohortWatch:
         if self.opened_with is None:
             self.opened_with = set(names)
         # R found folders that came after the console opened: arrivals too.
-        self.mark_arrived(name for name in names if name not in self.opened_with)
+        self.record_arrivals(name for name in names if name not in self.opened_with)
 
     def loaded(self, rows: dict[str, cohort.Row]) -> None:
         self.loading = False
@@ -136,13 +136,13 @@ class CohortWatch:
             return []
         names = [row.name for row in rows]
         self.screen.context.mask_arrivals(names)
-        self.mark_arrived(names)
+        self.record_arrivals(names)
         for row in moved:
             # The newest commit's time: a second resubmission moves it.
             self.resubmitted[row.name] = time.strftime("%H:%M")
         return rows + moved
 
-    def mark_arrived(self, names: Iterable[str]) -> None:
+    def record_arrivals(self, names: Iterable[str]) -> None:
         for name in names:
             self.arrived.setdefault(name, time.strftime("%H:%M"))
 

@@ -257,7 +257,7 @@ class RubricForm(VerticalScroll, can_focus=False):
         self.apply(review.values() if review else score_merge.EMPTY)
         # Drawn whatever it holds: an empty list says "none yet" (apply redraws it only on a change).
         self.show_anchored()
-        self.mark_clean()
+        self.set_baseline()
 
     def apply(self, values: dict, from_elsewhere: bool = False) -> None:
         """Show `values`, touching only what differs: focus, an open comment box and the overall
@@ -285,7 +285,7 @@ class RubricForm(VerticalScroll, can_focus=False):
             self.anchored = anchored
             self.show_anchored()
 
-    def mark_conflicts(self, signal_ids: set[str]) -> None:
+    def show_conflicts(self, signal_ids: set[str]) -> None:
         for row in self.rows():
             if row.in_conflict != (row.signal.id in signal_ids):
                 row.in_conflict = row.signal.id in signal_ids
@@ -311,7 +311,7 @@ class RubricForm(VerticalScroll, can_focus=False):
         lines = [f"{a['at']}: {a['text']}" for a in self.anchored] or ["none yet"]
         self.anchored_list.update(Content("\n".join(safe_line(line, 300) for line in lines)))
 
-    def mark_clean(self, values: dict | None = None) -> None:
+    def set_baseline(self, values: dict | None = None) -> None:
         """`values`: what was saved (the form may have changed since the save began)."""
         self._baseline = values if values is not None else self.values()
 

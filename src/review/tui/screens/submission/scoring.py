@@ -70,7 +70,7 @@ class Scoring:
         if start.as_draft:
             # A stale final is re-confirmed at HEAD, never carried over as final.
             self.form.state = "draft"
-            self.form.mark_clean()
+            self.form.set_baseline()
         self.form.set_status("\n".join(safe_line(s, 400) for s in start.status))
         self.update_header()
         self.form.set_others(self.session.others(scores))
@@ -89,7 +89,7 @@ class Scoring:
         if self.session.started:
             self.form.set_header(self.session.header(self.form.state, self.form.missing()))
             # Beside each signal still in conflict, not only in the table at the rubric's top.
-            self.form.mark_conflicts(
+            self.form.show_conflicts(
                 {name for kind, name in (c.field for c in self.session.conflicts) if kind in ("tier", "comment")}
             )
 
@@ -164,7 +164,7 @@ class Scoring:
             self.form.state = "draft"
             self.update_header()
         # The form now holds what the file holds: leaving asks nothing.
-        self.form.mark_clean()
+        self.form.set_baseline()
         if then:
             self.finish(then)
 
@@ -218,7 +218,7 @@ class Scoring:
         """The form after a merge with another console's save: their changes in, ours kept; what is
         not on disk yet is autosaved (a field in conflict keeps the other console's value there)."""
         self.form.apply(rebased.values, from_elsewhere=True)
-        self.form.mark_clean(rebased.baseline)
+        self.form.set_baseline(rebased.baseline)
         self.update_header()
 
     def run_queued(self) -> None:
@@ -342,7 +342,7 @@ class Scoring:
         if self.autosave_timer is not None:
             self.autosave_timer.stop()
             self.autosave_timer = None
-        self.form.mark_clean()
+        self.form.set_baseline()
 
 
 def lines(text: str) -> str:

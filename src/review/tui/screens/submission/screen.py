@@ -113,7 +113,7 @@ class SubmissionScreen(Screen[Closed]):
         # Read in the worker, with the rest.
         scores: store.ScoreFile | None = None
         # This reviewer's viewed files, from the score file.
-        marks: viewed.Marks | None = None
+        viewed_files: viewed.ViewedFiles | None = None
 
     def __init__(
         self, context: ConsoleContext, row: cohort.Row, rubric: RubricChoice, similar: SimilarityWatch | None = None
@@ -365,7 +365,7 @@ class SubmissionScreen(Screen[Closed]):
             load_lexers(result.diff)
             suites, tests = self.session.earlier_runs(result.commits)
             scores = self.session.scores(self.path)
-            marks = viewed.marks(scores, self.score_session.reviewers)
+            viewed_files = viewed.read(scores, self.score_session.reviewers)
         except (gitsafe.GitSafeError, cohort.CohortError) as error:
             self.post_message(self.Loaded(None, str(error)))
             return
@@ -373,7 +373,7 @@ class SubmissionScreen(Screen[Closed]):
         except Exception as error:
             self.post_message(self.Loaded(None, failures.record(f"submission {self.path}", error)))
             return
-        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=scores, marks=marks))
+        self.post_message(self.Loaded(result, suites=suites, tests=tests, scores=scores, viewed_files=viewed_files))
 
     @on(DiffParsed)
     def diff_parsed(self, message: DiffParsed) -> None:
@@ -413,7 +413,7 @@ class SubmissionScreen(Screen[Closed]):
             # The pane opens with the run triage (or an earlier session) made.
             self.stub_log.show_earlier(self.suite)
         scores = message.scores or store.ScoreFile(store.score_path(self.path))
-        self.diff_pane.use_marks(self.path, self.score_session.reviewers, message.marks or viewed.Marks())
+        self.diff_pane.use_viewed(self.path, self.score_session.reviewers, message.viewed_files or viewed.ViewedFiles())
         self.scoring.start(analysis.head, [(c.sha, c.subject) for c in analysis.commits], scores)
         self.refresh_evidence()
         self.navigation.start_re_review(self.score_session.reviewed_before, suites)

@@ -43,10 +43,10 @@ def language_for(path: str) -> str | None:
     return next((language for suffix, language in LANGUAGES.items() if path.endswith(suffix)), None)
 
 
-def load_lexers(the_diff: diff.Diff) -> None:
+def load_lexers(diff: diff.Diff) -> None:
     """Load the lexers a diff will need (the first JavaScript one costs 30 ms of imports), so a
     worker pays for them and not the first frame."""
-    for language in {language_for(file_diff.path) for file_diff in the_diff.files[:200]}:
+    for language in {language_for(file_diff.path) for file_diff in diff.files[:200]}:
         if language is not None:
             _lexer(language)
 
@@ -90,7 +90,7 @@ def tool_tag(tool: str) -> str:
     return (tool[:2] or "AI").title()
 
 
-def mark_words(pieces: Sequence[Segment], spans: Sequence[tuple[int, int]], word: RichStyle) -> list[Segment]:
+def style_words(pieces: Sequence[Segment], spans: Sequence[tuple[int, int]], word: RichStyle) -> list[Segment]:
     """`pieces` (a line's text, in styled runs) with the characters in `spans` given `word` on top."""
     out: list[Segment] = []
     at = 0

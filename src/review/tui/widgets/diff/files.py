@@ -71,7 +71,7 @@ class FileList(DataTable):
         if 0 < cursor < len(files):
             self.move_cursor(row=cursor, animate=False)
 
-    def mark(self, index: int, viewed: bool) -> None:
+    def set_viewed(self, index: int, viewed: bool) -> None:
         """One file's mark changed: its row, not the whole list."""
         if viewed:
             self.viewed.add(index)

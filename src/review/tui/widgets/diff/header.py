@@ -10,23 +10,21 @@ from review.services.analysis import Analysis
 Coverage = tuple[str, str, dict[str, dict[int, int]]]
 
 
-def range_parts(label: str, the_diff: diff.Diff, analysis: Analysis | None, whole: bool) -> list[str]:
+def range_parts(label: str, diff: diff.Diff, analysis: Analysis | None, whole: bool) -> list[str]:
     """The range's own counts (whatever the view hides of it), and what was cut or not understood."""
-    totals = the_diff.totals()
+    totals = diff.totals()
     share = totals.ai_share
     parts = [label, f"+{totals.added} lines"]
     if share is not None:
-        said = (
-            triage.shares_text(share, totals.person_share, totals.unknown_share) if the_diff.marked else f"{share:.0%}"
-        )
+        said = triage.shares_text(share, totals.person_share, totals.unknown_share) if diff.claimed else f"{share:.0%}"
         parts.append(f"AI-attributed {totals.code_ai_added} of {totals.counted} lines of code ({said})")
     if totals.code_base_added:
         parts.append(f"⌂ {totals.code_base_added} added lines from the base (the starter's code): not counted")
     left_out = totals.added - totals.code_added
     if left_out:
-        reasons = sorted({f.excluded for f in the_diff.files if f.excluded and f.added})
+        reasons = sorted({f.excluded for f in diff.files if f.excluded and f.added})
         parts.append(f"{left_out} added lines not counted ({', '.join(reasons)})")
-    if analysis and analysis.draft and the_diff.target == analysis.head:
+    if analysis and analysis.draft and diff.target == analysis.head:
         parts.append(
             f"draft {analysis.draft[:7]}: {analysis.draft_surviving} of its "
             f"{analysis.draft_added} added lines survive at HEAD"
@@ -36,12 +34,12 @@ def range_parts(label: str, the_diff: diff.Diff, analysis: Analysis | None, whol
     if analysis and whole:
         # What was not read or counted: said, never silent.
         parts += [f"⚠ {what}" for what in analysis.cut]
-    if the_diff.problem:
-        parts.append(the_diff.problem)
+    if diff.problem:
+        parts.append(diff.problem)
     return parts
 
 
-def coverage_text(coverage: Coverage | None, shown: bool, target: str, the_diff: diff.Diff) -> list[str]:
+def coverage_text(coverage: Coverage | None, shown: bool, target: str, diff: diff.Diff) -> list[str]:
     if coverage is None:
         return []
     commit, what, counts = coverage
@@ -50,7 +48,7 @@ def coverage_text(coverage: Coverage | None, shown: bool, target: str, the_diff:
     if commit != target:
         return [f"coverage ({what}) is for {commit[:7]}, not this range's commit"]
     ran = missed = ai_ran = ai_missed = 0
-    for file_diff in the_diff.files:
+    for file_diff in diff.files:
         file_counts = counts.get(file_diff.path, {})
         for hunk in file_diff.hunks:
             for line in hunk.lines:

@@ -17,7 +17,7 @@ from review.core import diff
 from review.core.text import safe_text
 from review.core.word_diff import Span
 from review.tui import palette
-from review.tui.widgets.diff.code import language_for, mark_words, shown, tokenize, tool_tag
+from review.tui.widgets.diff.code import language_for, shown, style_words, tokenize, tool_tag
 from review.tui.widgets.diff.rows import DiffRows, Row
 from review.tui.widgets.diff.search import DiffSearch
 
@@ -156,7 +156,7 @@ class RowPainter:
             tag, tag_style = tool_tag(line.tool), line_style + self._style("diff-view--ai-tag")
         elif line.kind == "+" and line.state == diff.BASE:
             tag, tag_style = BASE_TAG, gutter_style + self._style("diff-view--base-tag")
-        elif line.kind == "+" and not line.state and self.view.diff.marked:
+        elif line.kind == "+" and not line.state and self.view.diff.claimed:
             tag, tag_style = UNKNOWN_TAG, gutter_style + self._style("diff-view--unknown-tag")
         else:
             tag = "mv" if line.moved else "  "
@@ -179,7 +179,7 @@ class RowPainter:
         spans = self.view.word_spans(row, line_index) if self.view.words and line.kind in "+-" else None
         if spans:
             word = self._style("diff-view--word-added" if line.kind == "+" else "diff-view--word-removed")
-            pieces = mark_words(pieces, spans, word)
+            pieces = style_words(pieces, spans, word)
         return self._matches(index, side, pieces)
 
     def _matches(self, index: int, side: str, pieces: list[Segment]) -> list[Segment]:
@@ -187,9 +187,9 @@ class RowPainter:
         found, current = self.view.search.spans(index, side)
         if not found:
             return pieces
-        pieces = mark_words(pieces, found, self._style("diff-view--match"))
+        pieces = style_words(pieces, found, self._style("diff-view--match"))
         if current is not None:
-            pieces = mark_words(pieces, [current], self._style("diff-view--match-current"))
+            pieces = style_words(pieces, [current], self._style("diff-view--match-current"))
         return pieces
 
     def pair(self, index: int, row: Row, scroll_x: int) -> Strip:

@@ -23,9 +23,9 @@ from review.services import failures, store, viewed
 from review.services.analysis import Analysis, diff_between
 from review.tui.widgets.diff.files import FileList
 from review.tui.widgets.diff.header import Coverage, coverage_text, range_parts
-from review.tui.widgets.diff.marks import ViewedMarks
 from review.tui.widgets.diff.ranges import DiffRange, draft_range, since_review, step_from, submission_ranges
 from review.tui.widgets.diff.view import SIDE_BY_SIDE_MIN, DiffView
+from review.tui.widgets.diff.viewed import ViewedState
 from review.tui.widgets.parts_line import PartsLine
 
 
@@ -114,7 +114,7 @@ class DiffPane(Vertical):
         self.coverage_on = True
         # The commit this reviewer last scored, when HEAD moved since.
         self.reviewed: str | None = None
-        self.viewed = ViewedMarks(self)
+        self.viewed = ViewedState(self)
         # Three rows at most (the CSS's max-height), the last ending in "…" when more was left out.
         self.range_line = PartsLine("reading the submission…", max_rows=3, id="diff-range")
         self.files = FileList(id="diff-files")
@@ -147,19 +147,17 @@ class DiffPane(Vertical):
         if not self.files_toggled and not self.files_hidden_for_sides:
             self.query_one("#diff-files-box").set_class(self.size.width < 110, "hidden")
 
-    def preview(self, the_diff: diff.Diff, keep_position: bool = False) -> None:
+    def preview(self, diff: diff.Diff, keep_position: bool = False) -> None:
         """The diff as soon as it is parsed (its first lines first, `partial`), before its lines are
-        attributed: painted now, marked when the analysis lands (load)."""
+        attributed: painted now, its lines' claims put on when the analysis lands (load)."""
         offset = self.view.scroll_offset
-        self.view.show(the_diff)
+        self.view.show(diff)
         # The first lines were shown: the whole diff begins with the same rows.
         if keep_position:
             self.view.scroll_to(offset.x, offset.y, animate=False)
-        self.fill_files(the_diff)
+        self.fill_files(diff)
         lines = (
-            f"its first {the_diff.added} added lines while the rest is parsed"
-            if the_diff.partial
-            else f"+{the_diff.added} lines"
+            f"its first {diff.added} added lines while the rest is parsed" if diff.partial else f"+{diff.added} lines"
         )
         self.range_line.set_parts(
             [
@@ -179,8 +177,8 @@ class DiffPane(Vertical):
         if keep_position:
             self.view.scroll_to(offset.x, offset.y, animate=False)
 
-    def display_diff(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
-        self.shown, self.range_diff = chosen, the_diff
+    def display_diff(self, chosen: DiffRange, diff: diff.Diff) -> None:
+        self.shown, self.range_diff = chosen, diff
         self.view.coverage = self.coverage_for(chosen)
         self.show_range_diff(keep_place=False)
         self.post_message(self.Shown(chosen))
@@ -203,60 +201,60 @@ class DiffPane(Vertical):
         self.fill_files(shown)
         self.display_header(self.shown, shown)
 
-    def fill_files(self, the_diff: diff.Diff) -> None:
+    def fill_files(self, diff: diff.Diff) -> None:
         """The file list follows the diff shown, just after the diff's own rows are painted: 2,000 files
         were 2,000 table rows made before the first frame (a third of it), in a list often hidden."""
-        self.files_for = the_diff
+        self.files_for = diff
         self.files.clear()
-        self.call_after_refresh(self._fill_files, the_diff)
+        self.call_after_refresh(self._fill_files, diff)
 
     files_for: diff.Diff | None = None
 
-    def _fill_files(self, the_diff: diff.Diff) -> None:
-        if the_diff is not self.files_for:
+    def _fill_files(self, diff: diff.Diff) -> None:
+        if diff is not self.files_for:
             # Another diff was shown meanwhile: its own fill follows.
             return
-        self.files.fill(the_diff.files, self.viewed.files(the_diff))
-        self.viewed_line.update(Content(self.viewed.text(the_diff)))
+        self.files.fill(diff.files, self.viewed.files(diff))
+        self.viewed_line.update(Content(self.viewed.text(diff)))
 
-    def display_header(self, chosen: DiffRange, the_diff: diff.Diff) -> None:
+    def display_header(self, chosen: DiffRange, diff: diff.Diff) -> None:
         """The range's counts are the range's own, whatever W hides from view."""
         parts = range_parts(
-            chosen.label, self.range_diff or the_diff, self.analysis, bool(self.ranges) and chosen == self.ranges[0]
+            chosen.label, self.range_diff or diff, self.analysis, bool(self.ranges) and chosen == self.ranges[0]
         )
-        parts[1:1] = self.option_marks(the_diff)
+        parts[1:1] = self.option_parts(diff)
         if self.viewed.note:
             parts.append(f"⚠ {self.viewed.note}")
-        parts += coverage_text(self.coverage, self.coverage_on, chosen.target, the_diff)
+        parts += coverage_text(self.coverage, self.coverage_on, chosen.target, diff)
         self.range_line.set_parts(parts)
 
-    def option_marks(self, the_diff: diff.Diff) -> list[str]:
+    def option_parts(self, diff: diff.Diff) -> list[str]:
         """What the view leaves out or draws otherwise than plain, said where the range is named."""
-        marks = []
+        parts = []
         if self.hide_whitespace:
-            hidden = the_diff.whitespace_hidden
+            hidden = diff.whitespace_hidden
             made = self._without_space
-            if made is not None and made.source is the_diff and made.problem:
-                marks.append(f"[W] whitespace-only changes not hidden: {made.problem}")
+            if made is not None and made.source is diff and made.problem:
+                parts.append(f"[W] whitespace-only changes not hidden: {made.problem}")
             else:
-                marks.append(
+                parts.append(
                     "[W] hiding whitespace-only changes…"
                     if hidden is None
                     else f"[W] whitespace-only changes hidden: {hidden} line{'s' * (hidden != 1)}"
                 )
-        if self.viewed.applies(the_diff):
-            marks.append(f"viewed {len(self.viewed.files(the_diff))}/{len(the_diff.files)}")
+        if self.viewed.applies(diff):
+            parts.append(f"viewed {len(self.viewed.files(diff))}/{len(diff.files)}")
         view = self.view
         if not view.words:
-            marks.append("word marks off (w)")
+            parts.append("word marks off (w)")
         if view.side_by_side and not view.paired:
-            marks.append(
+            parts.append(
                 f"side by side needs {SIDE_BY_SIDE_MIN} columns for the diff, it has {view.size.width} "
                 "(a wider terminal)"
             )
         if view.search.active:
-            marks.append(view.search.text())
-        return marks
+            parts.append(view.search.text())
+        return parts
 
     @on(DiffView.OptionsChanged)
     def options_changed(self) -> None:
@@ -318,17 +316,17 @@ class DiffPane(Vertical):
 
     # ----------------------------------------------------------------- viewed files
 
-    def use_marks(self, submission: Path, reviewers: list[str], marks: viewed.Marks) -> None:
-        """Whose marks these are, and the marks read with the submission."""
+    def use_viewed(self, submission: Path, reviewers: list[str], files: viewed.ViewedFiles) -> None:
+        """Whose viewed files these are, and those read with the submission."""
         analysis = self.analysis
         self.viewed.start(
             submission, reviewers, analysis.head if analysis else "", analysis.head_blobs if analysis else {}
         )
-        self.marks_read(ViewedMarks.Read(marks))
+        self.viewed_read(ViewedState.Read(files))
 
-    @on(ViewedMarks.Read)
-    def marks_read(self, message: ViewedMarks.Read) -> None:
-        self.viewed.read(message.marks)
+    @on(ViewedState.Read)
+    def viewed_read(self, message: ViewedState.Read) -> None:
+        self.viewed.read(message.files)
         if self.shown_diff is not None:
             self.fill_files(self.shown_diff)
             if self.shown is not None:
@@ -348,27 +346,27 @@ class DiffPane(Vertical):
             return self.files.cursor_row
         return self.view.file_at_hand()
 
-    def _marks_apply(self) -> diff.Diff | None:
-        the_diff = self.shown_diff
-        if the_diff is not None and self.viewed.applies(the_diff):
-            return the_diff
+    def _viewed_apply(self) -> diff.Diff | None:
+        diff = self.shown_diff
+        if diff is not None and self.viewed.applies(diff):
+            return diff
         self.app.notify("Viewed marks are kept for the files at HEAD: d shows the whole submission.", markup=False)
         return None
 
     def action_toggle_viewed(self) -> None:
-        the_diff = self._marks_apply()
+        diff = self._viewed_apply()
         index = self._file_at_hand()
-        if the_diff is None or index is None or not 0 <= index < len(the_diff.files):
+        if diff is None or index is None or not 0 <= index < len(diff.files):
             return
-        path = the_diff.files[index].path
-        now_viewed = index not in self.viewed.files(the_diff)
+        path = diff.files[index].path
+        now_viewed = index not in self.viewed.files(diff)
         change = {path: self.viewed.blob_of(path) if now_viewed else None}
-        self.apply_marks(change)
+        self.apply_viewed(change)
         self.viewed.save(change)
-        done = len(self.viewed.files(the_diff))
+        done = len(self.viewed.files(diff))
         self.app.notify(
             safe_line(
-                f"{path}: {'viewed' if now_viewed else 'not viewed'} ({done}/{len(the_diff.files)}"
+                f"{path}: {'viewed' if now_viewed else 'not viewed'} ({done}/{len(diff.files)}"
                 " viewed; u: the next unviewed file)",
                 200,
             ),
@@ -376,31 +374,31 @@ class DiffPane(Vertical):
             timeout=3,
         )
 
-    def apply_marks(self, changes: dict[str, str | None]) -> None:
+    def apply_viewed(self, changes: dict[str, str | None]) -> None:
         self.viewed.change(changes)
-        the_diff = self.shown_diff
-        if the_diff is None or self.shown is None:
+        diff = self.shown_diff
+        if diff is None or self.shown is None:
             return
-        marked = self.viewed.files(the_diff)
-        for index, file_diff in enumerate(the_diff.files):
+        marked = self.viewed.files(diff)
+        for index, file_diff in enumerate(diff.files):
             if file_diff.path in changes:
-                self.files.mark(index, index in marked)
-        self.viewed_line.update(Content(self.viewed.text(the_diff)))
-        self.display_header(self.shown, the_diff)
+                self.files.set_viewed(index, index in marked)
+        self.viewed_line.update(Content(self.viewed.text(diff)))
+        self.display_header(self.shown, diff)
 
-    @on(ViewedMarks.Failed)
-    def mark_failed(self, message: ViewedMarks.Failed) -> None:
-        self.apply_marks(self.viewed.undo(message.changes))
+    @on(ViewedState.Failed)
+    def viewed_failed(self, message: ViewedState.Failed) -> None:
+        self.apply_viewed(self.viewed.undo(message.changes))
         self.app.notify(
             safe_line(f"The viewed mark was not kept: {message.problem}", 300), severity="error", markup=False
         )
 
     def action_next_unviewed(self) -> None:
-        the_diff = self._marks_apply()
-        if the_diff is None or not the_diff.files:
+        diff = self._viewed_apply()
+        if diff is None or not diff.files:
             return
-        marked = self.viewed.files(the_diff)
-        count = len(the_diff.files)
+        marked = self.viewed.files(diff)
+        count = len(diff.files)
         start = self._file_at_hand()
         start = -1 if start is None else start
         for step in range(1, count + 1):
@@ -447,7 +445,7 @@ class DiffPane(Vertical):
         base = sorted({line.source for line in hunk.lines if line.state == diff.BASE and line.source})
         unknown = (
             sum(line.kind == "+" and not line.tool and not line.state for line in hunk.lines)
-            if self.shown_diff is not None and self.shown_diff.marked
+            if self.shown_diff is not None and self.shown_diff.claimed
             else 0
         )
         text = (
@@ -549,11 +547,11 @@ class DiffPane(Vertical):
             self.post_message(self.RangeLoaded(chosen, analysis.diff))
             return
         try:
-            the_diff = diff_between(analysis, chosen.base, chosen.target)
+            diff = diff_between(analysis, chosen.base, chosen.target)
         except gitsafe.GitSafeError as error:
             self.post_message(self.RangeLoaded(chosen, None, str(error)))
             return
-        self.post_message(self.RangeLoaded(chosen, the_diff))
+        self.post_message(self.RangeLoaded(chosen, diff))
 
     @on(RangeLoaded)
     def range_loaded(self, message: RangeLoaded) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, overload
 
 from review.core import diff
+from review.core.diff import MAX_PATCH_BYTES
 
 MAX_SHOWN = 2000  # characters of one line shown; the rest is said, not drawn (no need to measure further)
 
@@ -76,7 +77,7 @@ class DiffRows(Sequence[Row]):
     """Every row of the diff (or of its AI-attributed hunks), unified or side by side, as a sequence;
     rows are made when read."""
 
-    def __init__(self, the_diff: diff.Diff, ai_only: bool = False, side_by_side: bool = False) -> None:
+    def __init__(self, diff: diff.Diff, ai_only: bool = False, side_by_side: bool = False) -> None:
         self.side_by_side = side_by_side
         self._starts: list[int] = []
         self._segments: list[_Segment] = []
@@ -87,7 +88,7 @@ class DiffRows(Sequence[Row]):
         # The longest line of code (side by side, what each side scrolls over).
         self.widest_code = 0
         self._length = 0
-        for file_index, file_diff in enumerate(the_diff.files):
+        for file_index, file_diff in enumerate(diff.files):
             hunks = [(i, h) for i, h in enumerate(file_diff.hunks) if not ai_only or h.ai_added]
             if ai_only and not hunks:
                 continue
@@ -102,8 +103,8 @@ class DiffRows(Sequence[Row]):
             for hunk_index, hunk in hunks:
                 self.hunk_rows.append(self._length)
                 self._add_hunk(file_index, hunk_index, hunk)
-        if the_diff.truncated:
-            self._add(_Segment("info", -1, -1, f"the diff was cut at {diff.MAX_PATCH_BYTES >> 20} MiB"))
+        if diff.truncated:
+            self._add(_Segment("info", -1, -1, f"the diff was cut at {MAX_PATCH_BYTES >> 20} MiB"))
         if not self._length:
             self._add(
                 _Segment(

@@ -195,11 +195,11 @@ class DiffView(ScrollView, can_focus=True):
 
     # ----------------------------------------------------------------- content
 
-    def show(self, the_diff: diff.Diff, keep_place: bool = False) -> None:
+    def show(self, diff: diff.Diff, keep_place: bool = False) -> None:
         """`keep_place`: the same range in another form (whitespace hidden or shown): the line at the
         top stays at the top where it is still shown."""
         place = self._place() if keep_place else None
-        self.diff = the_diff
+        self.diff = diff
         if place is None:
             self._rebuild_from_top()
             return

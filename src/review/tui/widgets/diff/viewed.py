@@ -16,12 +16,12 @@ from review.services import store, viewed
 from review.services.score_lock import StoreError
 
 
-class ViewedMarks:
+class ViewedState:
     @dataclass
     class Read(Message):
-        """This reviewer's marks, read from the score file (at opening, or saved elsewhere)."""
+        """The files this reviewer viewed, read from the score file (at opening, or saved elsewhere)."""
 
-        marks: viewed.Marks
+        files: viewed.ViewedFiles
 
     @dataclass
     class Failed(Message):
@@ -35,7 +35,7 @@ class ViewedMarks:
         # Whose marks, in which submission (None until it is read: no marks before).
         self.submission: Path | None = None
         self.reviewers: list[str] = []
-        self.marks: dict[str, str] = {}
+        self.blobs: dict[str, str] = {}
         # Why some marks were not counted (unsealed) or could not be read.
         self.note: str | None = None
         self.head = ""
@@ -45,46 +45,46 @@ class ViewedMarks:
         self.submission, self.reviewers = submission, list(reviewers)
         self.head, self.head_blobs = head, head_blobs
 
-    def read(self, marks: viewed.Marks) -> None:
-        self.marks = dict(marks.files)
-        notes = [marks.problem] if marks.problem else []
-        if marks.unsealed:
+    def read(self, files: viewed.ViewedFiles) -> None:
+        self.blobs = dict(files.files)
+        notes = [files.problem] if files.problem else []
+        if files.unsealed:
             notes.append(
-                f"{marks.unsealed} viewed entr{'ies' if marks.unsealed > 1 else 'y'} in your name not "
+                f"{files.unsealed} viewed entr{'ies' if files.unsealed > 1 else 'y'} in your name not "
                 "counted: not sealed by this console"
             )
         self.note = "; ".join(notes) or None
 
-    def applies(self, the_diff: diff.Diff) -> bool:
+    def applies(self, diff: diff.Diff) -> bool:
         """Marks are kept for the files at HEAD: on the ranges that end there."""
-        return self.submission is not None and bool(self.head) and the_diff.target == self.head
+        return self.submission is not None and bool(self.head) and diff.target == self.head
 
     def blob_of(self, path: str) -> str:
         """What a mark is kept against: the file's blob at HEAD ("" when it is gone at HEAD)."""
         return self.head_blobs.get(path, "")
 
-    def files(self, the_diff: diff.Diff) -> set[int]:
+    def files(self, diff: diff.Diff) -> set[int]:
         """The indexes of the diff's files this reviewer has viewed as they are at HEAD."""
-        if not self.applies(the_diff):
+        if not self.applies(diff):
             return set()
         return {
             index
-            for index, file_diff in enumerate(the_diff.files)
-            if self.marks.get(file_diff.path) == self.blob_of(file_diff.path)
+            for index, file_diff in enumerate(diff.files)
+            if self.blobs.get(file_diff.path) == self.blob_of(file_diff.path)
         }
 
-    def text(self, the_diff: diff.Diff) -> str:
-        if not self.applies(the_diff):
+    def text(self, diff: diff.Diff) -> str:
+        if not self.applies(diff):
             # Within the file list's 30 columns.
             return "viewed marks: at HEAD only" if self.head else ""
-        return f"{len(self.files(the_diff))}/{len(the_diff.files)} viewed · u next"
+        return f"{len(self.files(diff))}/{len(diff.files)} viewed · u next"
 
     def change(self, changes: dict[str, str | None]) -> None:
         for path, blob in changes.items():
             if blob is None:
-                self.marks.pop(path, None)
+                self.blobs.pop(path, None)
             else:
-                self.marks[path] = blob
+                self.blobs[path] = blob
 
     def undo(self, changes: dict[str, str | None]) -> dict[str, str | None]:
         """The changes that take `changes` back."""
@@ -98,7 +98,7 @@ class ViewedMarks:
     def _save(self, changes: dict[str, str | None]) -> None:
         assert self.submission is not None
         try:
-            viewed.mark(self.submission, self.reviewers, changes)
+            viewed.save(self.submission, self.reviewers, changes)
         except StoreError as error:
             self.pane.post_message(self.Failed(changes, str(error)))
 
@@ -113,4 +113,4 @@ class ViewedMarks:
         )
 
     def _reread(self, scores: store.ScoreFile) -> None:
-        self.pane.post_message(self.Read(viewed.marks(scores, self.reviewers)))
+        self.pane.post_message(self.Read(viewed.read(scores, self.reviewers)))
