@@ -193,8 +193,9 @@ def node_waits(tmp_path, seeds: range) -> list[list[int]]:
     return json.loads(printed.stdout)
 
 
-def judged_always_503(waits: list[int]) -> str:
-    """The verdict on always-503 for a client whose attempts the gateway saw `waits` apart."""
+def judged_always_503(waits: list[float], lateness: list[tuple[float, float]] = ()) -> str:
+    """The verdict on always-503 for a client whose attempts the gateway saw `waits` apart, on a
+    machine that ran the gateway's timer late as `lateness` says ((when, how late) in ms)."""
     from review.harness.records import RequestRecord
 
     times = [0.0]
@@ -204,7 +205,8 @@ def judged_always_503(waits: list[int]) -> str:
         RequestRecord(n, t, 1, 1, "POST", "/charge", "k", "body", 1999, "f", 503) for n, t in enumerate(times, 1)
     ]
     outcome = scenarios.CallOutcome(1, 1, "rejected", "failed 503")
-    return scenarios.judge(scenarios.BY_NAME["always-503"], scenarios.Facts(requests, 0, [outcome]))[0]
+    facts = scenarios.Facts(requests, 0, [outcome], lateness=list(lateness))
+    return scenarios.judge(scenarios.BY_NAME["always-503"], facts)[0]
 
 
 def test_a_jittered_backoff_gets_one_verdict_on_every_run(tmp_path):
@@ -252,3 +254,39 @@ def test_waits_that_never_reach_the_floor_are_no_backoff():
     # One wait, however short, is one draw.
     assert scenarios.backoff_reading([3.0])[0] is True
     assert scenarios.backoff_reading([372.0, 620.0, 5.0])[0] is True
+
+
+def test_what_a_busy_machine_adds_to_a_wait_is_taken_off_before_it_is_judged():
+    """A client that never waits, on a machine so busy that every gap between its attempts grew past
+    the floor: the gateway's own timer ran as late at those moments, so it is still no backoff, and
+    the reasons say how late the machine ran. A real backoff on the same machine stays a backoff."""
+    stretched = [70.0, 38.0, 41.0]  # the attempts' gaps as recorded (t = 0, 70, 108, 149)
+    busy = [(60.0, 55.0), (100.0, 30.0), (145.0, 36.0)]
+    assert judged_always_503(stretched) == "ok"  # read as they were, the machine's delay passes for a wait
+    assert judged_always_503(stretched, busy) == "no-backoff"
+    reading = scenarios.backoff_reading(stretched, [55.0, 30.0, 36.0])
+    assert reading[0] is False and "timers up to 55 ms late" in reading[1]
+    # A wait far past the floor is a wait however busy the machine was.
+    assert judged_always_503([400.0, 800.0], [(390.0, 60.0), (1190.0, 60.0)]) == "ok"
+    # Lateness outside a gap is not taken off it.
+    assert judged_always_503(stretched, [(500.0, 80.0)]) == "ok"
+
+
+async def test_the_gateway_reads_how_late_this_machine_runs_its_timer(tmp_path):
+    """The loop held for 80 ms (as a busy machine holds it): the gateway's probe records it."""
+    import time
+
+    from review.core.scenarios import FaultPlan
+    from review.harness.gateway import Gateway
+
+    gateway = Gateway(FaultPlan())
+    await gateway.start(tmp_path / "gateway.sock")
+    try:
+        await asyncio.sleep(0.02)
+        time.sleep(0.08)  # the loop held: every timer due now runs late
+        deadline = time.monotonic() + 30
+        while not any(late >= 60 for _, late in gateway.lateness):
+            assert time.monotonic() < deadline, gateway.lateness
+            await asyncio.sleep(0.01)
+    finally:
+        await gateway.stop()

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from review.core import jsondata
 from review.core.scenarios import Fault, FaultPlan
 from review.harness.records import RequestRecord
+from review.harness.scenarios import LATENESS_PROBE_MS
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -44,6 +45,9 @@ def _web():
 MAX_KEY_LENGTH = 255
 MAX_BODY = 64 * 1024
 MAX_REQUESTS = 500  # per run: a flood is answered 429 and counted, never held in memory
+# How late this machine runs a timer is read every LATENESS_PROBE_MS while the gateway is up: a
+# client's wait between attempts is measured here, and a busy machine stretches it by as much.
+MAX_LATENESS_SAMPLES = 20_000  # past it the oldest are dropped (a scenario of 100 s)
 
 
 @dataclass
@@ -86,6 +90,9 @@ class Gateway:
         self._stopping = asyncio.Event()
         self._started = time.monotonic()
         self._runner: web.AppRunner | None = None
+        # (when, how late) in ms: the timer's lateness, above a millisecond, while the gateway is up.
+        self.lateness: list[tuple[float, float]] = []
+        self._probe: asyncio.Task | None = None
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -99,6 +106,16 @@ class Gateway:
         site = _web().UnixSite(self._runner, str(socket_path))
         await site.start()
         self._started = time.monotonic()
+        self._probe = asyncio.create_task(self._probe_lateness())
+
+    async def _probe_lateness(self) -> None:
+        while True:
+            asked = time.monotonic() + LATENESS_PROBE_MS / 1000
+            await asyncio.sleep(LATENESS_PROBE_MS / 1000)
+            late = (time.monotonic() - asked) * 1000
+            if late > 1:
+                self.lateness.append((self.elapsed_ms(), round(late, 1)))
+                del self.lateness[:-MAX_LATENESS_SAMPLES]
 
     def _server_log(self) -> logging.Logger:
         """aiohttp's own log for this gateway: nothing printed, each error counted as a refused request."""
@@ -116,6 +133,9 @@ class Gateway:
 
     async def stop(self) -> None:
         self._stopping.set()
+        if self._probe is not None:
+            self._probe.cancel()
+            self._probe = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

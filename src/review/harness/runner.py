@@ -150,6 +150,7 @@ def _judged(
     charge_requests = gateway.charge_requests
     facts.requests, facts.charges = charge_requests, len(gateway.charges)
     facts.other_requests = len(gateway.requests) - len(charge_requests) + gateway.refused + gateway.unparsed
+    facts.lateness = gateway.lateness
     verdict, reasons = scenarios.judge(scenario, facts)
     if scenario.starter_stub_line and charge_requests:
         emit("summary", {}, scenarios.article_line(charge_requests))

@@ -25,6 +25,9 @@ from review.core.scenarios import (
 )
 from review.harness.records import RequestRecord
 
+# How often the gateway reads how late this machine runs a timer (see Facts.lateness).
+LATENESS_PROBE_MS = 5.0
+
 __all__ = [
     "AMOUNT",
     "BY_NAME",
@@ -79,6 +82,8 @@ class Facts:
     notes: list[str] = field(default_factory=list)
     other_requests: int = 0  # requests to anything but /charge (a wrong path, a flood past the cap)
     resource_limit: str | None = None  # what the runner measured past a cap (memory, processes, disk)
+    # (when, how late) in ms: how late the gateway's own timer ran while the client ran (a busy machine).
+    lateness: list[tuple[float, float]] = field(default_factory=list)
 
 
 def gaps_ms(requests: list[RequestRecord]) -> list[float]:
@@ -88,6 +93,17 @@ def gaps_ms(requests: list[RequestRecord]) -> list[float]:
         if (before.process, before.call) == (after.process, after.call):
             gaps.append(round(after.t_ms - before.t_ms, 1))
     return gaps
+
+
+def lateness_ms(requests: list[RequestRecord], lateness: list[tuple[float, float]]) -> list[float]:
+    """For each wait `gaps_ms` gives, how late this machine ran a timer during it (the most it ran
+    late from the first attempt to just after the second, when the second was recorded)."""
+    late = []
+    for before, after in zip(requests, requests[1:]):
+        if (before.process, before.call) == (after.process, after.call):
+            end = after.t_ms + 2 * LATENESS_PROBE_MS
+            late.append(max((ms for at, ms in lateness if before.t_ms < at <= end), default=0.0))
+    return late
 
 
 def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
@@ -158,9 +174,10 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
         return "retry-storm", reasons + [f"{per_call} attempts for one call; the budget is {RETRY_BUDGET}"]
     if scenario.retries and per_call <= 1:
         return "no-retry", reasons + ["gave up after the first attempt"]
-    gaps = gaps_ms([r for r in reqs if r.process == final_process])
+    final_reqs = [r for r in reqs if r.process == final_process]
+    gaps = gaps_ms(final_reqs)
     if scenario.checks_backoff:
-        backoff, said = backoff_reading(gaps)
+        backoff, said = backoff_reading(gaps, lateness_ms(final_reqs, facts.lateness))
         if said:
             reasons.append(said)
         if not backoff:
@@ -172,33 +189,38 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
     return "ok", reasons
 
 
-def backoff_reading(gaps: list[float]) -> tuple[bool, str]:
+def backoff_reading(gaps: list[float], late: list[float] | None = None) -> tuple[bool, str]:
     """Whether the waits between one call's attempts, as a whole, show a backoff, and what they were.
 
     A backoff is a policy; one wait is one draw of it. Full jitter (a random wait in 0..cap) draws a
     wait under the floor now and then, so no single wait decides: the waits show no backoff only when
     there are at least two and none reaches the floor — the first allowed FIRST_RETRY_COST_MS more, as
     it also carries the client's first failure (its error path run cold: 40 ms for a client that never
-    waits, on a loaded machine). A lone short wait is said, not judged."""
+    waits, on a loaded machine). A busy machine stretches every wait by as late as it ran timers then
+    (`late`, measured beside them): that much of each wait is the machine's, not the client's."""
     if not gaps:
         return True, ""
-    shown = ", ".join(f"{gap:g}" for gap in gaps)
+    late = late or [0.0] * len(gaps)
+    waits = [max(0.0, gap - stretch) for gap, stretch in zip(gaps, late)]
+    shown = ", ".join(f"{gap:g}" for gap in gaps) + " ms"
+    if max(late) > 0:
+        shown += f" (this machine ran its timers up to {max(late):g} ms late then)"
     first_floor = MIN_BACKOFF_MS + FIRST_RETRY_COST_MS
-    if len(gaps) >= 2 and gaps[0] < first_floor and all(gap < MIN_BACKOFF_MS for gap in gaps[1:]):
+    if len(waits) >= 2 and waits[0] < first_floor and all(wait < MIN_BACKOFF_MS for wait in waits[1:]):
         return False, (
             f"no backoff: none of the {len(gaps)} waits between attempts reached {MIN_BACKOFF_MS:g} ms "
-            f"({first_floor:g} ms for the first) — {shown} ms"
+            f"({first_floor:g} ms for the first) — {shown}"
         )
-    short = [gap for gap in gaps if gap < MIN_BACKOFF_MS]
+    short = [wait for wait in waits if wait < MIN_BACKOFF_MS]
     if not short:
         return True, ""
     if len(gaps) == 1:
         return True, (
-            f"one wait between attempts, {shown} ms, under {MIN_BACKOFF_MS:g} ms: one wait is one draw of a "
+            f"one wait between attempts, {shown}, under {MIN_BACKOFF_MS:g} ms: one wait is one draw of a "
             "policy, not the policy (always-503 shows more)"
         )
     return True, (
-        f"waits between attempts: {shown} ms; {len(short)} of {len(gaps)} under {MIN_BACKOFF_MS:g} ms, "
+        f"waits between attempts: {shown}; {len(short)} of {len(gaps)} under {MIN_BACKOFF_MS:g} ms, "
         f"the others past it (a random wait can draw a short one)"
     )
 
