@@ -138,10 +138,17 @@ class SignalRow(Vertical, can_focus=True):
 
     def action_comment(self) -> None:
         self.comment_box.add_class("open")
-        self.comment_box.focus()
+        # Focused now: keys typed in the same burst as c land in the box.
+        self.screen.set_focus(self.comment_box, scroll_visible=False)
         self.comment_box.action_end()
         # The box shows only now: into view once it is laid out (typing into a box off screen).
         self.call_after_refresh(self.comment_box.scroll_visible, animate=False)
+
+    def on_resize(self) -> None:
+        # The row grows as the box opens or the hints change (an autosave, a suite's verdicts): an
+        # open box stays in view, wherever the last layout put it.
+        if self.comment_box.has_focus:
+            self.call_after_refresh(self.comment_box.scroll_visible, animate=False)
 
     @on(Input.Submitted)
     def comment_done(self) -> None:
