@@ -4,6 +4,7 @@ filter's complaint, the attribution under the diff), and triage's runs legend st
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import DataTable, Input
 
 from helpers import open_submission, screen_text, seed_ben_suite, settle
@@ -203,11 +204,12 @@ async def help_lines(app, pilot) -> list[str]:
         top += table.scrollable_content_region.height // 2
 
 
-async def test_help_on_the_diff_shows_every_binding_id_whole_and_each_key_once(sample_cohort):
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_help_on_the_diff_shows_every_binding_id_whole_and_each_key_once(sample_cohort, size):
     from review.tui.screens.help import HelpScreen
 
     app = ReviewApp(sample_cohort, run_harness=False)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await open_submission(app, pilot, "ben-larsen")
         await pilot.press("1", "question_mark")
         await settle(app, pilot)
