@@ -51,7 +51,8 @@ async def test_triage_title_legend_and_footer_fit(sample_cohort):
         await settle(app, pilot)
         lines = screen_text(app)
         assert not dangling(lines), lines
-        assert lines[0].startswith(" 8 for ana to score · 8 submissions") and lines[0].endswith("…")
+        # The title whole: the cohort by its folder's name, nothing left out.
+        assert lines[0].strip() == "8 for ana to score · 8 submissions · sorted by Candidate · cohort", lines[0]
         assert LEGEND in "\n".join(lines)
         # The footer shows whole keys, the last one included.
         assert lines[-1].rstrip().endswith("Reverse sort") or lines[-1].rstrip().endswith("Sort column"), lines[-1]
@@ -228,3 +229,28 @@ async def test_help_on_the_diff_shows_every_binding_id_whole_and_each_key_once(s
         assert sum(keys.count("N") for keys in diff_keys) == 1, diff_keys
         (label,) = [label for group, keys, label, _ids in app.screen.rows if group == "Diff" and "n" in keys.split()]
         assert "match" in label and "hunk" in label, label
+
+
+async def test_the_filter_box_says_its_form_whole_and_f1_lists_every_field(sample_cohort):
+    from review.core.triage import FILTER_FIELDS
+    from review.tui.screens.help import HelpScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await settle(app, pilot)
+        box = app.screen.query_one("#triage-filter", Input)
+        assert app.focused is box
+        # The placeholder whole inside the box, with where the fields are listed.
+        assert "f1" in box.placeholder
+        assert any(line.strip().strip("▊▎▌│ ").strip() == box.placeholder for line in screen_text(app)), screen_text(
+            app
+        )
+        # f1 from the box (? would be typed into it): the help lists every field the filter knows.
+        await pilot.press("f1")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        shown = " ".join(" ".join(screen_text(app)).split())
+        for field in FILTER_FIELDS:
+            assert f"{field}:" in shown, (field, shown)

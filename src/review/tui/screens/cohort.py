@@ -111,8 +111,8 @@ class CohortScreen(Screen[None]):
         self.similar = SimilarityWatch(self)
         self.title_bar = PartsLine(one_row=True, id="triage-title")
         self.filter_box = Input(
-            placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: ai: unknown: similar: "
-            "(e.g. unknown:>0, similar:>50)",
+            # Whole at 80 columns; every field is in the help (f1: ? would be typed into the box).
+            placeholder="filter: a name, or field:value (tool:claude ai:>50) · f1 lists the fields",
             id="triage-filter",
             classes="hidden",
         )
@@ -290,6 +290,10 @@ class CohortScreen(Screen[None]):
         self.update_title()
         self.update_detail()
 
+    def help_notes(self) -> list[str]:
+        """Said in the help above the keys: the filter's fields."""
+        return [triage.filter_help()]
+
     def to_score(self, row: cohort.Row) -> bool:
         """Still to score by this reviewer (another reviewer's final does not count)."""
         return row.complete and row.head is not None and row.states.get(self.me, "new") in MINE_TO_SCORE
@@ -323,7 +327,8 @@ class CohortScreen(Screen[None]):
             )
         )
         self.filter_problem.display = bool(problems)
-        parts += [f"sorted by {COLUMNS[self.sort[0]].label}", str(self.cohort_dir)]
+        # The cohort by its folder's name: its whole path left the title cut at 80 columns.
+        parts += [f"sorted by {COLUMNS[self.sort[0]].label}", self.cohort_dir.name]
         self.title_bar.set_parts(parts)
 
     def update_detail(self) -> None:

@@ -172,22 +172,28 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen DataTable { height: 1fr; }
     HelpScreen #help-hint { color: $text-muted; }
     HelpScreen #help-browser { color: $warning; padding-bottom: 1; }
+    HelpScreen .help-note { padding-bottom: 1; }
     """
 
     BOX_WIDTH = 110
 
-    def __init__(self, title: str, rows: list[Row], browser_notes: list[str] | None = None) -> None:
+    def __init__(
+        self, title: str, rows: list[Row], browser_notes: list[str] | None = None, notes: list[str] | None = None
+    ) -> None:
         super().__init__()
         self._filled_for = 0
         self.title_text = title
         self.rows = rows
         self.browser_notes = browser_notes or []
+        self.notes = notes or []
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content(f"Keys — {self.title_text}"), id="help-title")
             if self.browser_notes:
                 yield Static(Content("In this browser tab: " + " · ".join(self.browser_notes)), id="help-browser")
+            for note in self.notes:
+                yield Static(Content(note), classes="help-note")
             table: DataTable = DataTable(cursor_type="row", zebra_stripes=True)
             self.fill(table, self.app.size.width)
             yield table
