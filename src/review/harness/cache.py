@@ -34,6 +34,18 @@ def store_cached(suite: SuiteResult) -> None:
 SANDBOX_KINDS = ("bwrap", "reduced", "none")
 
 
+def stamp(commit: str) -> tuple[int, ...]:
+    """When this commit's results were last written, one figure per sandbox kind (0: none), from
+    three stats: cheap enough to look at once a second for every row."""
+    times = []
+    for kind in SANDBOX_KINDS:
+        try:
+            times.append(_cache_file(commit, kind).stat().st_mtime_ns)
+        except OSError:
+            times.append(0)
+    return tuple(times)
+
+
 def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
     """A stored suite result for this commit id (same harness version and sandbox kind), if any."""
     if kind is None and not any(_cache_file(commit, each).exists() for each in SANDBOX_KINDS):

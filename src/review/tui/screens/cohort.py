@@ -209,6 +209,14 @@ class CohortScreen(Screen[None]):
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:
         arrived = self.cohort_watch.looked(message.rows, message.moved)
+        for name, suite in message.suites.items():
+            # A suite run elsewhere for the HEAD this row shows (a resubmission's row is a new one).
+            row = self.rows.get(name)
+            if row is not None and row.head == suite.commit:
+                cohort.apply_suite(row, suite)
+                self.update_row(row)
+        if message.suites:
+            self.update_detail()
         for row in arrived:
             self.rows[row.name] = row
         if arrived:

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from review.harness import process
+from review.harness.results import SuiteResult
 from review.services import arrivals, cohort
 from review.services.session import Session
 from review.tui.context import ConsoleContext
@@ -56,6 +57,8 @@ class CohortWatch:
 
         rows: list[cohort.Row]
         moved: list[cohort.Row]
+        # Full suites another process wrote for a listed HEAD (`review harness` in another terminal).
+        suites: dict[str, SuiteResult]
 
     @dataclass
     class HarnessStarted(Message):
@@ -91,7 +94,8 @@ class CohortWatch:
     def loaded(self, rows: dict[str, cohort.Row]) -> None:
         self.loading = False
         heads = {name: row.head for name, row in rows.items() if row.head}
-        self.arrivals = arrivals.Arrivals(self.screen.cohort_dir, rows, heads)
+        without_suite = [name for name, row in rows.items() if not row.scenarios]
+        self.arrivals = arrivals.Arrivals(self.screen.cohort_dir, rows, heads, without_suite)
         self.run_harness([row for row in rows.values() if cohort.needs_suite(row)], "harness")
 
     # ----------------------------------------------------------------- arrivals
@@ -112,6 +116,7 @@ class CohortWatch:
     def look_for_arrivals(self, watch: arrivals.Arrivals) -> None:
         rows: list[cohort.Row] = []
         moved: list[cohort.Row] = []
+        suites: dict[str, SuiteResult] = {}
         try:
             paths = watch.look()
             if paths:
@@ -121,8 +126,9 @@ class CohortWatch:
             if changed:
                 moved = list(self.screen.session.rows(changed))
                 watch.read(moved)
+            suites = watch.suites()
         finally:
-            self.screen.post_message(self.Looked(rows, moved))
+            self.screen.post_message(self.Looked(rows, moved, suites))
 
     def looked(self, rows: list[cohort.Row], moved: list[cohort.Row]) -> list[cohort.Row]:
         """The rows that arrived or were resubmitted, to put in the table (none while a reload is under
