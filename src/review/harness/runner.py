@@ -100,11 +100,12 @@ async def run_scenario(
         emit("info", {}, f"[runner] {ran_again}")
         run = await _run_once(repo, commit, longer, info, coverage, emit)
     result = _judged(run.scenario, run.gateway, run.facts, emit, run.line_counts)
-    if ran_again:
-        result.reasons.append(ran_again)
     if result.verdict == "hung" and run.stopped_at_limit:
-        result.reasons.append(f"killed at the limit under {run.load.text}")
+        # Beside the reason that names the limit (the last, for a hang).
+        result.reasons[-1] += f" (under {run.load.text})"
         result.hung_under_load = run.load.loaded
+    if ran_again:
+        result.reasons.insert(max(0, len(result.reasons) - 1), ran_again)
     return result
 
 
