@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from helpers import settle, wait_until
+from helpers import open_submission, settle, wait_until
 from review.harness import runner
 from review.tui.app import ReviewApp
 
@@ -45,3 +45,35 @@ async def test_a_suite_run_headless_in_another_terminal_shows_in_the_open_consol
         await wait_until(pilot, lambda: screen.rows["chen-wei"].scenarios == suite.verdicts, timeout=90)
         await wait_until(pilot, lambda: str(screen.table.get_cell("chen-wei", "runs")) != "—", timeout=30)
         assert screen.rows["chen-wei"].harness == suite.summary
+
+
+async def test_an_open_submission_shows_a_suite_run_headless_for_its_head(sample_cohort, tmp_path):
+    cohort_dir = tmp_path / "one"
+    cohort_dir.mkdir()
+    shutil.copytree(sample_cohort / "chen-wei", cohort_dir / "chen-wei", symlinks=True)
+    app = ReviewApp(cohort_dir, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_submission(app, pilot, "chen-wei")
+        await pilot.press("5")
+        await settle(app, pilot)
+        log = screen.stub_log
+        assert not any("result of an earlier run" in line for line in log.raw_lines)
+        assert run_headless(cohort_dir / "chen-wei") == 0
+        await wait_until(pilot, lambda: any("result of an earlier run" in line for line in log.raw_lines), timeout=90)
+        suite = runner.cached_suite(screen.analysis.head)
+        assert suite is not None and screen.suite is not None and screen.suite.verdicts == suite.verdicts
+        assert any(f"suite done: {suite.summary}" in line for line in log.raw_lines)
+
+
+def run_headless(path) -> int:
+    """`review harness PATH` in another process (another terminal), to its end."""
+    done = subprocess.run(
+        [sys.executable, "-m", "review", "harness", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.returncode

@@ -295,5 +295,4 @@ class ReviewApp(App[None]):
         # In a browser tab (`review serve`): which keys the browser keeps, and what to press instead.
         notes = keymap.browser_notes(rows, self.get_key_display) if self.is_web else []
         # What a screen says beside its keys (triage: the filter's fields).
-        said = getattr(self.screen, "help_notes", None)
-        self.push_screen(HelpScreen(title, rows, notes, said() if said else []))
+        self.push_screen(HelpScreen(title, rows, notes, list(getattr(self.screen, "HELP_NOTES", ()))))

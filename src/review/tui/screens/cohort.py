@@ -47,6 +47,8 @@ PREFETCH_AFTER = 0.3
 
 class CohortScreen(Screen[None]):
     BINDING_GROUP_TITLE = "Triage"
+    # Said in the help above the keys.
+    HELP_NOTES = (triage.filter_help(),)
     AUTO_FOCUS = "#triage-table"
     # The cohort folder is looked at as often as the score files are (a listing and a few stats).
     WATCH_SECONDS = 1.0
@@ -208,15 +210,7 @@ class CohortScreen(Screen[None]):
 
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:
-        arrived = self.cohort_watch.looked(message.rows, message.moved)
-        for name, suite in message.suites.items():
-            # A suite run elsewhere for the HEAD this row shows (a resubmission's row is a new one).
-            row = self.rows.get(name)
-            if row is not None and row.head == suite.commit:
-                cohort.apply_suite(row, suite)
-                self.update_row(row)
-        if message.suites:
-            self.update_detail()
+        arrived = self.cohort_watch.looked(message.rows, message.moved, message.suites)
         for row in arrived:
             self.rows[row.name] = row
         if arrived:
@@ -297,10 +291,6 @@ class CohortScreen(Screen[None]):
             table.move_cursor(row=table.get_row_index(current))
         self.update_title()
         self.update_detail()
-
-    def help_notes(self) -> list[str]:
-        """Said in the help above the keys: the filter's fields."""
-        return [triage.filter_help()]
 
     def to_score(self, row: cohort.Row) -> bool:
         """Still to score by this reviewer (another reviewer's final does not count)."""

@@ -29,6 +29,7 @@ class Triage(Protocol):
     cohort_dir: Path
     session: Session
     context: ConsoleContext
+    rows: dict[str, cohort.Row]
 
     def run_worker(
         self,
@@ -47,6 +48,8 @@ class Triage(Protocol):
     def update_row(self, row: cohort.Row) -> None: ...
 
     def update_title(self) -> None: ...
+
+    def update_detail(self) -> None: ...
 
 
 class CohortWatch:
@@ -130,10 +133,22 @@ class CohortWatch:
         finally:
             self.screen.post_message(self.Looked(rows, moved, suites))
 
-    def looked(self, rows: list[cohort.Row], moved: list[cohort.Row]) -> list[cohort.Row]:
+    def looked(
+        self, rows: list[cohort.Row], moved: list[cohort.Row], suites: dict[str, SuiteResult]
+    ) -> list[cohort.Row]:
         """The rows that arrived or were resubmitted, to put in the table (none while a reload is under
-        way: it lists them)."""
+        way: it lists them); suites written elsewhere fill their rows' Runs now, and reach an open
+        submission of that HEAD."""
         self.looking = False
+        for name, suite in suites.items():
+            # For the HEAD the row shows (a resubmission's row is a new one).
+            row = self.screen.rows.get(name)
+            if row is not None and row.head == suite.commit:
+                cohort.apply_suite(row, suite)
+                self.screen.update_row(row)
+            self.screen.context.suite_updates.publish(suite)
+        if suites:
+            self.screen.update_detail()
         if not (rows or moved) or self.loading:
             return []
         names = [row.name for row in rows]
