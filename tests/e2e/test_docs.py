@@ -216,3 +216,19 @@ def test_code_blocks_in_the_docs_fit_80_columns():
         for block in FENCE.findall(doc.read_text()):
             wide += [f"{doc.relative_to(ROOT)}: {line}" for line in block.splitlines() if len(line) > 80]
     assert not wide, "\n".join(wide)
+
+
+def test_the_readme_says_what_q_does_where_the_bindings_say():
+    """q goes back from a submission (as in tig) and quits from triage: the README's keys say so,
+    never "q quits" alone."""
+    from review.tui.app import ReviewApp
+    from review.tui.screens.submission.screen import SubmissionScreen
+
+    def action(cls: type, key: str) -> str:
+        return next(b.action for b in cls.BINDINGS if key in b.key.split(","))  # type: ignore[attr-defined]
+
+    assert (action(SubmissionScreen, "q"), action(ReviewApp, "q")) == ("back", "quit")
+    text = README.read_text()
+    keys = text[text.index("## The ten keys") : text.index("## Commands")]
+    [said] = [sentence for sentence in " ".join(keys.split()).split(". ") if "`q`" in sentence]
+    assert "back to triage" in said and "quits" in said, said

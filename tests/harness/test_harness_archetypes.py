@@ -121,7 +121,9 @@ def test_client_without_timeout_hangs_and_is_killed(sample_cohort_master):
     results, _ = verdicts(sample_cohort_master, "ben-larsen", ["timeout"])
     timeout = results["timeout"]
     assert timeout.verdict == "hung" and timeout.outcomes[0]["kind"] == "hung"
-    assert 5500 <= timeout.wall_ms < 9000
+    # Killed at the 6 s limit; on a loaded machine run again with a limit three times as long first.
+    ran_again = any("run again with a 18 s limit" in reason for reason in timeout.reasons)
+    assert 5500 <= timeout.wall_ms < (6000 + 18_000 + 3000 if ran_again else 9000)
 
 
 async def test_events_stream_as_they_happen(sample_cohort_master):

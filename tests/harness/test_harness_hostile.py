@@ -47,7 +47,9 @@ async def test_a_client_that_never_settles_is_killed_while_the_console_stays_res
     result, _ = await run(tmp_path, code)
     task.cancel()
     assert result.verdict == "hung" and result.outcomes[0]["kind"] == "hung"
-    assert "3 s limit" in result.reasons[-1]
+    # Killed at the 3 s limit; on a loaded machine run again with three times the limit first.
+    ran_again = any("run again with a 9 s limit" in reason for reason in result.reasons)
+    assert f"{9 if ran_again else 3} s limit" in result.reasons[-1], result.reasons
     # The event loop kept turning for the whole 3 s: never held for half of it (a blocked loop would be
     # one gap of 3 s; on a loaded machine a tick may come late, never that late).
     assert len(ticks) >= 2 and max(b - a for a, b in zip(ticks, ticks[1:])) < 1.5

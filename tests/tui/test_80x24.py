@@ -4,6 +4,7 @@ filter's complaint, the attribution under the diff), and triage's runs legend st
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import DataTable, Input
 
 from helpers import open_submission, screen_text, seed_ben_suite, settle
@@ -50,7 +51,8 @@ async def test_triage_title_legend_and_footer_fit(sample_cohort):
         await settle(app, pilot)
         lines = screen_text(app)
         assert not dangling(lines), lines
-        assert lines[0].startswith(" 8 for ana to score · 8 submissions") and lines[0].endswith("…")
+        # The title whole: the cohort by its folder's name, nothing left out.
+        assert lines[0].strip() == "8 for ana to score · 8 submissions · sorted by Candidate · cohort", lines[0]
         assert LEGEND in "\n".join(lines)
         # The footer shows whole keys, the last one included.
         assert lines[-1].rstrip().endswith("Reverse sort") or lines[-1].rstrip().endswith("Sort column"), lines[-1]
@@ -184,3 +186,71 @@ async def test_g_from_the_stub_log_in_tabs_says_the_key_that_reaches_the_next_si
         await pilot.press("5", "g")
         await pilot.pause()
         assert screen.active_pane == "diff"
+
+
+async def help_lines(app, pilot) -> list[str]:
+    """Every line of the help's table as drawn, page by page from its top to its end."""
+    from textual.widgets import DataTable as Table
+
+    table = app.screen.query_one(Table)
+    lines: list[str] = []
+    top = 0
+    while True:
+        table.scroll_to(y=top, animate=False)
+        await pilot.pause()
+        shown = screen_text(app)
+        lines += shown
+        if table.scroll_offset.y >= table.max_scroll_y:
+            return lines
+        top += table.scrollable_content_region.height // 2
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_help_on_the_diff_shows_every_binding_id_whole_and_each_key_once(sample_cohort, size):
+    from review.tui.screens.help import HelpScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=size) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("1", "question_mark")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        shown = "\n".join(await help_lines(app, pilot))
+        # The table is never wider than the box: nothing is scrolled to the side.
+        table = app.screen.query_one(DataTable)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        for _group, _keys, _label, binding_ids in app.screen.rows:
+            for binding_id in binding_ids.split():
+                assert binding_id in shown, (binding_id, shown)
+        # One key, one row, in the diff's own group: n is the next match while a search has matches,
+        # else the next hunk (both said on its row).
+        diff_keys = [keys.split() for group, keys, _label, _ids in app.screen.rows if group == "Diff"]
+        assert sum(keys.count("n") for keys in diff_keys) == 1, diff_keys
+        assert sum(keys.count("N") for keys in diff_keys) == 1, diff_keys
+        (label,) = [label for group, keys, label, _ids in app.screen.rows if group == "Diff" and "n" in keys.split()]
+        assert "match" in label and "hunk" in label, label
+
+
+async def test_the_filter_box_says_its_form_whole_and_f1_lists_every_field(sample_cohort):
+    from review.core.triage import FILTER_FIELDS
+    from review.tui.screens.help import HelpScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await settle(app, pilot)
+        box = app.screen.query_one("#triage-filter", Input)
+        assert app.focused is box
+        # The placeholder whole inside the box, with where the fields are listed.
+        assert "f1" in box.placeholder
+        assert any(line.strip().strip("▊▎▌│ ").strip() == box.placeholder for line in screen_text(app)), screen_text(
+            app
+        )
+        # f1 from the box (? would be typed into it): the help lists every field the filter knows.
+        await pilot.press("f1")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        shown = " ".join(" ".join(screen_text(app)).split())
+        for field in FILTER_FIELDS:
+            assert f"{field}:" in shown, (field, shown)

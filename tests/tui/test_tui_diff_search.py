@@ -4,7 +4,7 @@ hunk again. On a real repository (helpers.reading_submission), with Pilot."""
 
 from __future__ import annotations
 
-from helpers import open_submission, reading_submission, settle, type_in_one_burst, wait_until
+from helpers import open_submission, reading_submission, screen_text, settle, type_in_one_burst, wait_until
 from review.tui.app import ReviewApp
 from review.tui.widgets.diff.view import DiffView
 
@@ -67,7 +67,9 @@ async def test_slash_finds_text_in_every_file_and_n_and_N_go_through_the_matches
         from review.tui.screens.help import HelpScreen
 
         assert isinstance(app.screen, HelpScreen)
-        ids = {binding_id for _group, _keys, _label, binding_id in app.screen.rows}
+        ids = {
+            binding_id for _group, _keys, _label, binding_ids in app.screen.rows for binding_id in binding_ids.split()
+        }
         assert {"diff.search", "diff.next-match", "diff.previous-match"} <= ids
 
 
@@ -93,3 +95,31 @@ async def test_a_search_typed_in_one_burst_lands_whole_in_the_box(tmp_path):
         box = screen.query_one("#diff-search")
         await wait_until(pilot, lambda: box.value == "money.mjs", timeout=30)
         assert app.focused is box
+
+
+async def test_a_search_that_finds_nothing_leaves_n_on_the_hunks_and_the_footer_says_so(tmp_path):
+    """Not found: n and N go by hunk as before the search (they used to do nothing while the footer
+    moved the hunks to ] and [, as though n had another job); with matches the footer says n is the
+    next match."""
+    reading_submission(tmp_path)
+    app = ReviewApp(tmp_path, run_harness=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "reader")
+        view = screen.query_one(DiffView)
+        await pilot.press("1")
+        await settle(app, pilot)
+        footer = screen_text(app)[-1]
+        assert "n Next hunk" in footer, footer
+        await search(app, pilot, screen, "nowhere-in-the-diff")
+        assert "not found" in header(screen)
+        await wait_until(pilot, lambda: "n Next hunk" in screen_text(app)[-1])
+        assert "] Next hunk" not in screen_text(app)[-1]
+        hunk = view.current_hunk
+        await pilot.press("n")
+        assert view.current_hunk == hunk + 1
+        await pilot.press("N")
+        assert view.current_hunk == hunk
+        # Found: n is the next match, and the footer says so beside ] for the next hunk.
+        await search(app, pilot, screen, "parseamount")
+        await wait_until(pilot, lambda: "n Next match" in screen_text(app)[-1])
+        assert "] Next hunk" in screen_text(app)[-1]

@@ -8,9 +8,10 @@ from __future__ import annotations
 import time
 import tomllib
 
+import pytest
 from test_tui_rubric import score_all
 
-from helpers import open_submission, settle
+from helpers import open_submission, screen_text, settle
 from review.tui.app import ReviewApp
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 
@@ -157,10 +158,10 @@ async def test_a_signal_both_consoles_changed_is_shown_side_by_side_and_the_revi
         await settle(two, two_pilot)
         status = two_screen.form.status
         assert status.startswith("CONFLICT: this review was also saved in another console (revision 1")
-        [row] = [line for line in status.splitlines() if line.strip().startswith("Explanation")]
-        header = next(line for line in status.splitlines() if "this console (yours)" in line)
-        # Whose is whose: this console's value under "yours", the other's under "on disk".
-        assert header.index("this console") <= row.index("Strong") < header.index("other console") <= row.index("Weak")
+        # Whose is whose: this console's value beside "yours", the other's beside "other console's".
+        shown = [line.strip() for line in status.splitlines()]
+        at = shown.index("Explanation")
+        assert shown[at + 1 : at + 3] == ["yours: Strong", "other console's: Weak"]
         assert any(
             "CONFLICT with your other console — Explanation: yours Strong, other console's Weak" in n.message
             for n in two._notifications
@@ -200,3 +201,37 @@ async def test_a_signal_both_consoles_changed_is_shown_side_by_side_and_the_revi
         assert "CONFLICT" not in one_screen.form.status and not one_screen.scoring.dirty
 
     await two_consoles_of_ana(sample_cohort, body)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_a_conflict_reads_whole_in_a_narrow_rubric_pane(sample_cohort, size):
+    """The fields both consoles changed, at 80×24 (the rubric a tab) and 160×48 (a column beside the
+    diff): each field's name, then each value on one line with whose it is, none wrapped away from it."""
+    one = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    two = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    for app in (one, two):
+        app.WATCH_SECONDS = 3600
+    async with one.run_test(size=size) as first, two.run_test(size=size) as second:
+        screens = [await open_submission(app, pilot, "chen-wei") for app, pilot in ((one, first), (two, second))]
+        for screen in screens:
+            screen.scoring.AUTOSAVE_SECONDS = 60
+        await first.press("4", "j", "j", "j", "w")
+        await second.press("4", "j", "j", "j", "s", "o", *"keeps one key per order", "escape")
+        await first.press("o", *"no test went red first", "escape", "ctrl+s")
+        await settle(one, first)
+        await second.press("ctrl+s")
+        await settle(two, second)
+        assert "CONFLICT" in screens[1].form.status
+        status = screens[1].query_one("#rubric-status")
+        status.scroll_visible(animate=False)
+        await settle(two, second)
+        # The status's lines as drawn on screen (the pane beside it cut away).
+        region = status.region
+        shown = [line[region.x : region.right] for line in screen_text(two)[region.y : region.bottom]]
+        for field, yours, theirs in (
+            ("Explanation", "Strong", "Weak"),
+            ("Overall comment", "keeps one key per order", "no test went red first"),
+        ):
+            assert any(line.strip() == field for line in shown), "\n".join(shown)
+            assert any(line.strip() == f"yours: {yours}" for line in shown), (yours, shown)
+            assert any(line.strip() == f"other console's: {theirs}" for line in shown), (theirs, shown)

@@ -214,6 +214,16 @@ class Term:
     value: str
 
 
+def filter_help() -> str:
+    """The filter's form and every field, as the help says it (the box's placeholder points there)."""
+    fields = " ".join(f"{field}:" for field in FILTER_FIELDS)
+    return (
+        f"Filter (/): a word matches candidate names; field:value matches that field — {fields} "
+        f"({', '.join(f'{field}:' for field in SHARE_FIELDS)} compare a share in percent: unknown:>0, ai:<=50, "
+        "similar:>50; similar:NAME finds the other submission). All terms must match."
+    )
+
+
 def parse_filter(text: str) -> tuple[list[Term], list[str]]:
     """`state:draft tool:claude unknown:>0 ada` → terms, and the words not understood (an unknown
     field, or a share that is no comparison)."""

@@ -33,8 +33,8 @@ screen you are on, with the focused pane's first. The binding id is the name a k
 """
 
 
-def _owners() -> list[tuple[str, list[Binding]]]:
-    """(group title, bindings) per class of review.tui that declares bindings with ids, in module order."""
+def _owners() -> list[tuple[str, list[tuple[Binding, str]]]]:
+    """(group title, [(binding, what it does)]) per class of review.tui declaring bindings with ids, in module order."""
     from review import tui
 
     found = []
@@ -50,8 +50,16 @@ def _owners() -> list[tuple[str, list[Binding]]]:
                     or getattr(value, "BINDING_GROUP_TITLE", None)
                     or TITLES.get(value.__name__, value.__name__)
                 )
-                found.append((title, bindings))
+                # A key acting only in a state says when, as the help does ("while a search has matches").
+                when = getattr(value, "HELP_LISTED", {})
+                found.append((title, [(b, _does(b, when)) for b in bindings]))
     return found
+
+
+def _does(binding: Binding, when: dict[str, str]) -> str:
+    said = binding.description or binding.action
+    name = binding.action.split("(")[0]
+    return f"{said} {when[name]}" if name in when else said
 
 
 def _cell(text: str) -> str:
@@ -63,15 +71,15 @@ def _keys(binding: Binding) -> str:
 
 
 def render() -> str:
-    groups: dict[str, list[Binding]] = {}
+    groups: dict[str, list[tuple[Binding, str]]] = {}
     for title, bindings in _owners():
         groups.setdefault(title, []).extend(bindings)
     ranked = sorted(groups, key=lambda t: (ORDER.index(t) if t in ORDER else len(ORDER), t))
     parts = [HEADER]
     for title in ranked:
         parts.append(f"\n## {title}\n\n| keys | does | binding id |\n|---|---|---|\n")
-        for binding in groups[title]:
-            parts.append(f"| {_keys(binding)} | {_cell(binding.description or binding.action)} | `{binding.id}` |\n")
+        for binding, does in groups[title]:
+            parts.append(f"| {_keys(binding)} | {_cell(does)} | `{binding.id}` |\n")
     return "".join(parts)
 
 

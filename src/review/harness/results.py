@@ -32,6 +32,7 @@ class ScenarioResult:
     wall_ms: float = 0.0
     coverage: dict[str, dict[int, int]] | None = None  # path -> line -> times it ran (coverage runs only)
     requests_without_key: int = 0  # requests to /charge that carried no idempotency key
+    hung_under_load: bool = False  # hung at the limit while the machine was loaded (never cached as final)
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -1,8 +1,9 @@
 """Submissions that arrive in a cohort folder while a console has it open (a copy, `review import`
-from another window), and listed ones whose HEAD moved (a resubmission: a ref or packed-refs
-rewritten), found by looking at the folder's listing and each HEAD's files once a second, as score
-files are watched (inotify does not see what another machine writes over NFS). No git runs in a
-submitted folder: HEAD is read from its files.
+from another window), listed ones whose HEAD moved (a resubmission: a ref or packed-refs
+rewritten), and suites written for a listed HEAD by another process (`review harness` in another
+terminal), found by looking at the folder's listing, each HEAD's files and the harness cache once a
+second, as score files are watched (inotify does not see what another machine writes over NFS). No
+git runs in a submitted folder: HEAD is read from its files.
 
 No Textual: the triage screen looks from a worker and adds the rows it is handed."""
 
@@ -14,6 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from review import gitsafe
+from review.harness import cache
+from review.harness.results import SuiteResult
 from review.services import cohort
 
 Stamp = tuple[int, ...]
@@ -58,11 +61,20 @@ class Arrivals:
     out unreadable is handed over again once it has changed and settled (a repository made in place,
     a copy slower than a look). Looked at from one worker at a time."""
 
-    def __init__(self, cohort_dir: Path, known: Iterable[str], heads: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        cohort_dir: Path,
+        known: Iterable[str],
+        heads: dict[str, str] | None = None,
+        without_suite: Iterable[str] = (),
+    ) -> None:
         self.cohort_dir = cohort_dir
         self.known = set(known)
         # Folder -> the HEAD its row was read at: a new one is a resubmission.
         self.heads = dict(heads or {})
+        # Rows read without a full suite, and each HEAD's cache stamp when last looked at.
+        self.without_suite = set(without_suite)
+        self.suite_stamps: dict[str, tuple[int, ...]] = {}
         # New folders seen at the last look, with how they looked.
         self.settling: dict[str, Stamp] = {}
         # Arrivals whose row was unreadable, with how they looked when read.
@@ -120,3 +132,24 @@ class Arrivals:
             else:
                 self.unreadable.pop(row.name, None)
                 self.heads[row.name] = row.head
+                if not row.scenarios:
+                    self.without_suite.add(row.name)
+
+    def suites(self) -> dict[str, SuiteResult]:
+        """Full suites written for a listed HEAD since its row was read, by name, each handed over once
+        per write: `review harness` in another terminal, or this console's own background run. A HEAD
+        first looked at is only noted, unless its row was read without a suite."""
+        found = {}
+        for name, head in list(self.heads.items()):
+            now = cache.stamp(head)
+            before = self.suite_stamps.get(head)
+            if now == before:
+                continue
+            self.suite_stamps[head] = now
+            if not any(now) or (before is None and name not in self.without_suite):
+                continue
+            suite = cache.cached_suite(head)
+            if suite is not None and suite.is_full:
+                found[name] = suite
+                self.without_suite.discard(name)
+        return found

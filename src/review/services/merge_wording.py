@@ -1,5 +1,5 @@
 """How a merge of two consoles' saves of one review is said to the reviewer: each field by its rubric
-name, each value as the form shows it, the fields both consoles changed side by side, and what
+name, each value as the form shows it, the fields both consoles changed with whose value is whose, and what
 another console's save brought in. Pure wording over the rubric; no I/O."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from review.core.rubric import TIER_LABELS, Rubric
-from review.core.text import fit, safe_line
+from review.core.text import safe_line
 from review.services import score_merge, store
 
 
@@ -38,20 +38,24 @@ class MergeWording:
         return value or "(empty)"
 
     def conflict_text(self, conflicts: Sequence[score_merge.Conflict], theirs: store.Review | None) -> str:
-        """The fields both consoles changed, side by side: which value is this console's and which
-        the other's, and what each key does."""
+        """The fields both consoles changed, one under the other: each field's name, then this console's
+        value and the other's, each on a line of its own with whose it is (as columns they wrapped
+        apart in a narrow rubric pane), and what each key does."""
         when = f"revision {theirs.revision}, {theirs.updated}" if theirs else "on disk"
-        rows = [("", "this console (yours)", "other console (on disk)")]
-        rows += [
-            (self.field_name(c.field), self.field_value(c.field, c.mine), self.field_value(c.field, c.theirs))
+        fields = [
+            line
             for c in conflicts
+            for line in (
+                f"  {safe_line(self.field_name(c.field), 100)}",
+                f"    yours: {safe_line(self.field_value(c.field, c.mine), 300)}",
+                f"    other console's: {safe_line(self.field_value(c.field, c.theirs), 300)}",
+            )
         ]
-        table = [f"  {_cell(name, 18)} {_cell(mine, 27)} {_cell(other, 27)}".rstrip() for name, mine, other in rows]
         return "\n".join(
             [
                 f"CONFLICT: this review was also saved in another console ({when}). What only one side changed "
                 "is merged; these fields both changed:",
-                *table,
+                *fields,
                 "ctrl+s keeps yours · R takes the other console's. Until you decide, saves leave these fields "
                 "as the other console saved them and save the rest.",
             ]
@@ -79,7 +83,3 @@ class MergeWording:
         )
         text += f"; taken in here: {changes}." if changes else "."
         return text + (" Your own changes here are kept (autosave writes them)." if own else "")
-
-
-def _cell(text: str, width: int) -> str:
-    return fit(safe_line(text, 400), width).ljust(width)

@@ -391,7 +391,7 @@ class ScoreSession:
     # ----------------------------------------------------------------- what a merge is shown as
 
     def conflict_text(self) -> str:
-        """The fields still in conflict, side by side, as the rubric shows them."""
+        """The fields still in conflict, each value with whose it is, as the rubric shows them."""
         return self.wording.conflict_text(self.conflicts, self.conflict_with)
 
     def conflict_line(self) -> str:

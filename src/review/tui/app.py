@@ -294,4 +294,5 @@ class ReviewApp(App[None]):
         rows = help_rows(self.screen, self.context.keymap, self.get_key_display)
         # In a browser tab (`review serve`): which keys the browser keeps, and what to press instead.
         notes = keymap.browser_notes(rows, self.get_key_display) if self.is_web else []
-        self.push_screen(HelpScreen(title, rows, notes))
+        # What a screen says beside its keys (triage: the filter's fields).
+        self.push_screen(HelpScreen(title, rows, notes, list(getattr(self.screen, "HELP_NOTES", ()))))

@@ -14,6 +14,7 @@ from textual.signal import Signal
 
 from review.core import anonymity, text
 from review.gitsafe import Commit
+from review.harness.results import SuiteResult
 from review.services import store
 from review.services.session import Session
 from review.support import gc
@@ -44,6 +45,8 @@ class ConsoleContext:
         self.keymap: dict[str, str] = {}
         # Score files that changed on disk (this console's saves or another's), each already read.
         self.score_updates: Signal[ScoreFiles] = Signal(app, "score-updates")
+        # Full suites written for a listed HEAD by another process (`review harness` in another terminal).
+        self.suite_updates: Signal[SuiteResult] = Signal(app, "suite-updates")
         self.masker: anonymity.Masker | None = None
         # Submission folder name -> its alias (candidate-blind).
         self.aliases: dict[str, str] = {}
@@ -67,6 +70,17 @@ class ConsoleContext:
 
         self.score_updates.subscribe(screen, guarded)
 
+    def subscribe_to_suites(self, screen: Screen, callback: Callable[[SuiteResult], None]) -> None:
+        """`callback(suite)` when a full suite for a listed HEAD is written elsewhere (triage's watch)."""
+
+        def guarded(suite: SuiteResult) -> None:
+            try:
+                callback(suite)
+            except NoMatches:
+                pass
+
+        self.suite_updates.subscribe(screen, guarded)
+
     def release(self, screen: Screen) -> None:
         """What outlives a screen that left, let go, so that it and its widgets are collected: its
         score subscription (the signal holds the callback, which holds the screen; Textual drops it
@@ -74,6 +88,7 @@ class ConsoleContext:
         widget is gone (a TextArea watches the app's theme; Textual prunes such watchers only when the
         theme changes, so every rubric form's comment box stayed alive with its caches)."""
         self.score_updates.unsubscribe(screen)
+        self.suite_updates.unsubscribe(screen)
         drop_closed_watchers(screen.app)
         release_styles_caches()
         # Its widgets are garbage in cycles: collected once triage is painted again.

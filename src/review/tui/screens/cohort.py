@@ -47,6 +47,8 @@ PREFETCH_AFTER = 0.3
 
 class CohortScreen(Screen[None]):
     BINDING_GROUP_TITLE = "Triage"
+    # Said in the help above the keys.
+    HELP_NOTES = (triage.filter_help(),)
     AUTO_FOCUS = "#triage-table"
     # The cohort folder is looked at as often as the score files are (a listing and a few stats).
     WATCH_SECONDS = 1.0
@@ -111,8 +113,8 @@ class CohortScreen(Screen[None]):
         self.similar = SimilarityWatch(self)
         self.title_bar = PartsLine(one_row=True, id="triage-title")
         self.filter_box = Input(
-            placeholder="filter: name, or state: tool: scope: disclosure: verdict: reviewer: ai: unknown: similar: "
-            "(e.g. unknown:>0, similar:>50)",
+            # Whole at 80 columns; every field is in the help (f1: ? would be typed into the box).
+            placeholder="filter: a name, or field:value (tool:claude ai:>50) · f1 lists the fields",
             id="triage-filter",
             classes="hidden",
         )
@@ -208,7 +210,7 @@ class CohortScreen(Screen[None]):
 
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:
-        arrived = self.cohort_watch.looked(message.rows, message.moved)
+        arrived = self.cohort_watch.looked(message.rows, message.moved, message.suites)
         for row in arrived:
             self.rows[row.name] = row
         if arrived:
@@ -323,7 +325,8 @@ class CohortScreen(Screen[None]):
             )
         )
         self.filter_problem.display = bool(problems)
-        parts += [f"sorted by {COLUMNS[self.sort[0]].label}", str(self.cohort_dir)]
+        # The cohort by its folder's name: its whole path left the title cut at 80 columns.
+        parts += [f"sorted by {COLUMNS[self.sort[0]].label}", self.cohort_dir.name]
         self.title_bar.set_parts(parts)
 
     def update_detail(self) -> None:

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from review.harness import process
+from review.harness.results import SuiteResult
 from review.services import arrivals, cohort
 from review.services.session import Session
 from review.tui.context import ConsoleContext
@@ -29,6 +30,7 @@ class Triage(Protocol):
     cohort_dir: Path
     session: Session
     context: ConsoleContext
+    rows: dict[str, cohort.Row]
 
     @property
     def app(self) -> App[Any]: ...
@@ -51,6 +53,8 @@ class Triage(Protocol):
 
     def update_title(self) -> None: ...
 
+    def update_detail(self) -> None: ...
+
 
 class CohortWatch:
     @dataclass
@@ -60,6 +64,8 @@ class CohortWatch:
 
         rows: list[cohort.Row]
         moved: list[cohort.Row]
+        # Full suites another process wrote for a listed HEAD (`review harness` in another terminal).
+        suites: dict[str, SuiteResult]
 
     @dataclass
     class HarnessStarted(Message):
@@ -95,7 +101,8 @@ class CohortWatch:
     def loaded(self, rows: dict[str, cohort.Row]) -> None:
         self.loading = False
         heads = {name: row.head for name, row in rows.items() if row.head}
-        self.arrivals = arrivals.Arrivals(self.screen.cohort_dir, rows, heads)
+        without_suite = [name for name, row in rows.items() if not row.scenarios]
+        self.arrivals = arrivals.Arrivals(self.screen.cohort_dir, rows, heads, without_suite)
         self.run_harness([row for row in rows.values() if cohort.needs_suite(row)], "harness")
 
     # ----------------------------------------------------------------- arrivals
@@ -116,6 +123,7 @@ class CohortWatch:
     def look_for_arrivals(self, watch: arrivals.Arrivals) -> None:
         rows: list[cohort.Row] = []
         moved: list[cohort.Row] = []
+        suites: dict[str, SuiteResult] = {}
         try:
             paths = watch.look()
             if paths:
@@ -125,13 +133,26 @@ class CohortWatch:
             if changed:
                 moved = list(self.screen.session.rows(changed))
                 watch.read(moved)
+            suites = watch.suites()
         finally:
-            self.screen.post_message(self.Looked(rows, moved))
+            self.screen.post_message(self.Looked(rows, moved, suites))
 
-    def looked(self, rows: list[cohort.Row], moved: list[cohort.Row]) -> list[cohort.Row]:
+    def looked(
+        self, rows: list[cohort.Row], moved: list[cohort.Row], suites: dict[str, SuiteResult]
+    ) -> list[cohort.Row]:
         """The rows that arrived or were resubmitted, to put in the table (none while a reload is under
-        way: it lists them)."""
+        way: it lists them); suites written elsewhere fill their rows' Runs now, and reach an open
+        submission of that HEAD."""
         self.looking = False
+        for name, suite in suites.items():
+            # For the HEAD the row shows (a resubmission's row is a new one).
+            row = self.screen.rows.get(name)
+            if row is not None and row.head == suite.commit:
+                cohort.apply_suite(row, suite)
+                self.screen.update_row(row)
+            self.screen.context.suite_updates.publish(suite)
+        if suites:
+            self.screen.update_detail()
         if not (rows or moved) or self.loading:
             return []
         names = [row.name for row in rows]

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable
 
 from rich.text import Text
-from textual import actions
+from textual import actions, events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -38,7 +38,13 @@ def enabled(node: DOMNode, binding: Binding) -> bool | None:
     _, name, parameters = actions.parse(binding.action)
     state = node.check_action(name, parameters)
     # A key that acts only in a state of the pane (n/N after a search) is listed all the same.
-    return None if state is False and name in getattr(node, "HELP_LISTED", ()) else state
+    return None if state is False and name in getattr(node, "HELP_LISTED", {}) else state
+
+
+def acts_when(node: DOMNode, binding: Binding) -> str:
+    """When a key listed though disabled acts ("while a search has matches"), as its node says."""
+    _, name, _ = actions.parse(binding.action)
+    return getattr(node, "HELP_LISTED", {}).get(name, "")
 
 
 def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:
@@ -46,7 +52,9 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
     then each other pane's, in a group named "PANE — once focused" (they do nothing until then). One row per
     action with every key that does it listed once and every binding id beside it (`q ^q Quit app.quit
     app.quit-alt`: a key remapped onto another binding of the same action is not listed twice); a key
-    the focused pane takes is not listed again under the screen. Keys remapped in the keymap are
+    the focused pane takes is not listed again under the screen. A key that acts only in a state (n
+    while a search has matches) and otherwise falls through to another binding is one row saying both
+    (`n  Next match while a search has matches, else next hunk`). Keys remapped in the keymap are
     shown as remapped."""
     focused = screen.focused
     chain = list(focused.ancestors_with_self) if focused is not None else []
@@ -55,6 +63,8 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
     groups: dict[str, Entries] = {}
     # Keys an earlier (nearer the focus) binding takes while it is enabled.
     taken: set[str] = set()
+    # Keys of a binding that acts only in a state: the row where what the key does otherwise is said.
+    falls_through: dict[str, tuple[Entries, str]] = {}
     for node in nodes:
         if node is screen:
             group = getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
@@ -72,7 +82,16 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
                 continue
             if state:
                 claimed.update(keys)
-            _add(groups.setdefault(group, {}), binding, keys, key_display)
+            for key in [key for key in keys if key in falls_through]:
+                keys.remove(key)
+                _else(*falls_through.pop(key), binding)
+            if not keys:
+                continue
+            entries = groups.setdefault(group, {})
+            _add(entries, binding, keys, key_display)
+            if state is None and (when := acts_when(node, binding)):
+                _when(entries, binding.action, when)
+                falls_through.update((key, (entries, binding.action)) for key in keys)
         taken |= claimed
     # A pane is its widget and the widgets inside it: those under the focused pane are listed above.
     focused_panes = {getattr(node, "HELP_GROUP", None) for node in chain}
@@ -102,10 +121,36 @@ def _add(entries: Entries, binding: Binding, keys: list[str], key_display: Calla
             entry[0].append(shown)
 
 
+def _when(entries: Entries, action: str, when: str) -> None:
+    keys, label, binding_ids = entries[action]
+    if when not in label:
+        entries[action] = (keys, f"{label} {when}", binding_ids)
+
+
+def _else(entries: Entries, action: str, binding: Binding) -> None:
+    """What the key of a binding acting only in a state does otherwise, said on that binding's row."""
+    keys, label, binding_ids = entries[action]
+    otherwise = binding.description or binding.action
+    # "Next hunk" reads "next hunk" mid-sentence; "AI only" keeps its capitals.
+    if otherwise[:2].istitle():
+        otherwise = otherwise[0].lower() + otherwise[1:]
+    entries[action] = (keys, f"{label}, else {otherwise}", binding_ids + ([binding.id] if binding.id else []))
+
+
 def _add_pane(entries: Entries, node: DOMNode, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> None:
-    """A pane that is not focused: its own bindings, as remapped."""
+    """A pane that is not focused: its own bindings, as remapped (a key acting only in a state on one row)."""
+    falls_through: dict[str, str] = {}
     for binding in own_bindings(node, keymap):
-        _add(entries, binding, [key.strip() for key in binding.key.split(",") if key.strip()], key_display)
+        keys = [key.strip() for key in binding.key.split(",") if key.strip()]
+        for key in [key for key in keys if key in falls_through]:
+            keys.remove(key)
+            _else(entries, falls_through.pop(key), binding)
+        if not keys:
+            continue
+        _add(entries, binding, keys, key_display)
+        if when := acts_when(node, binding):
+            _when(entries, binding.action, when)
+            falls_through.update((key, binding.action) for key in keys)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -120,36 +165,37 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > Vertical {
-        width: 100%; max-width: 110; height: 100%; max-height: 40;
+        width: 100%; max-width: 110; height: 100%; max-height: 40;  /* BOX_WIDTH */
         border: round $primary; background: $surface; padding: 0 1;
     }
     HelpScreen #help-title { text-style: bold; padding-bottom: 1; }
     HelpScreen DataTable { height: 1fr; }
     HelpScreen #help-hint { color: $text-muted; }
     HelpScreen #help-browser { color: $warning; padding-bottom: 1; }
+    HelpScreen .help-note { padding-bottom: 1; }
     """
 
-    def __init__(self, title: str, rows: list[Row], browser_notes: list[str] | None = None) -> None:
+    BOX_WIDTH = 110
+
+    def __init__(
+        self, title: str, rows: list[Row], browser_notes: list[str] | None = None, notes: list[str] | None = None
+    ) -> None:
         super().__init__()
+        self._filled_for = 0
         self.title_text = title
         self.rows = rows
         self.browser_notes = browser_notes or []
+        self.notes = notes or []
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content(f"Keys — {self.title_text}"), id="help-title")
             if self.browser_notes:
                 yield Static(Content("In this browser tab: " + " · ".join(self.browser_notes)), id="help-browser")
+            for note in self.notes:
+                yield Static(Content(note), classes="help-note")
             table: DataTable = DataTable(cursor_type="row", zebra_stripes=True)
-            # Each group's name on a row of its own above its keys, in the action column: as a column
-            # of its own, or in the key column, the longest name left the binding ids cut at 80 columns.
-            table.add_columns("Key", "Action", "Binding id")
-            previous = None
-            for group, keys, label, binding_id in self.rows:
-                if group != previous:
-                    table.add_row(Text(""), Text(group, style="bold"), Text(""))
-                    previous = group
-                table.add_row(Text(keys), Text(label), Text(binding_id))
+            self.fill(table, self.app.size.width)
             yield table
             yield Static(
                 Content(
@@ -158,6 +204,34 @@ class HelpScreen(ModalScreen[None]):
                 ),
                 id="help-hint",
             )
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._filled_for:
+            self.fill(self.query_one(DataTable), event.size.width)
+
+    def fill(self, table: DataTable, screen_width: int) -> None:
+        """The rows, in columns that fit the box: a binding id is what a reviewer copies into the keymap,
+        so every id is whole on a line of its own and the action wraps in the room left."""
+        self._filled_for = screen_width
+        # The box's border and padding, the table's scrollbar and each column's padding either side.
+        room = min(screen_width, self.BOX_WIDTH) - 4 - table.styles.scrollbar_size_vertical - 6 * table.cell_padding
+        id_width = max((len(binding_id) for *_, ids in self.rows for binding_id in ids.split()), default=10)
+        key_width = min(12, max((len(keys) for _, keys, _, _ in self.rows), default=3))
+        action_width = max(12, room - id_width - key_width)
+        row = table.cursor_row
+        table.clear(columns=True)
+        # Each group's name on a row of its own above its keys, in the action column: as a column of
+        # its own, or in the key column, the longest name left less room for the rest.
+        table.add_column("Key", width=key_width)
+        table.add_column("Action", width=action_width)
+        table.add_column("Binding id", width=id_width)
+        previous = None
+        for group, keys, label, binding_ids in self.rows:
+            if group != previous:
+                table.add_row(Text(""), Text(group, style="bold"), Text(""), height=None)
+                previous = group
+            table.add_row(Text(keys), Text(label), Text("\n".join(binding_ids.split())), height=None)
+        table.move_cursor(row=min(row, table.row_count - 1))
 
     def action_move(self, step: int) -> None:
         table = self.query_one(DataTable)

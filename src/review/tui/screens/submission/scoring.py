@@ -299,7 +299,7 @@ class Scoring:
 
     def scores_changed(self, files: dict[str, store.ScoreFile]) -> None:
         """This submission's score file changed on disk: others' reviews refresh, and our own entry
-        is merged into the form (a field both consoles changed is a conflict, shown side by side)."""
+        is merged into the form (a field both consoles changed is a conflict, both values shown)."""
         scores = files.get(self.session.path.name)
         change = self.session.disk_changed(scores, self.form.values()) if scores is not None else None
         if change is None or scores is None:

@@ -211,6 +211,7 @@ class SubmissionScreen(Screen[Closed]):
         self.arrange_panes()
         self.context.subscribe_to_scores(self, self.scoring.scores_changed)
         self.context.subscribe_to_scores(self, self.diff_pane.scores_changed)
+        self.context.subscribe_to_suites(self, self.suite_written)
         known = self.session.last_opened(self.path, self.row.head)
         # Read ahead by triage: the diff is in the first frame; the worker checks HEAD.
         if known is not None:
@@ -514,6 +515,17 @@ class SubmissionScreen(Screen[Closed]):
         if self.analysis is not None and suite.commit == self.analysis.head:
             self.suite = suite
             self.refresh_evidence()
+
+    def suite_written(self, suite: runner.SuiteResult) -> None:
+        """A full suite for this HEAD written elsewhere (`review harness` in another terminal): shown as
+        an earlier run is, unless the pane has one already or a run of its own is under way."""
+        if self.analysis is None or suite.commit != self.analysis.head or self.suite or self.stub_log.running:
+            return
+        self.suite = suite
+        self.stub_log.last_verdicts = suite.verdicts
+        self.stub_log.show_earlier(suite)
+        self.commits_table.set_cells(suite.commit, suite=suite)
+        self.refresh_evidence()
 
     @on(StubLog.CompareDone)
     def compare_done(self, message: StubLog.CompareDone) -> None:

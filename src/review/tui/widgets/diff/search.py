@@ -109,6 +109,11 @@ class DiffSearch:
     def active(self) -> bool:
         return bool(self.query)
 
+    @property
+    def steppable(self) -> bool:
+        """Whether n/N go through matches (there are some, or there may be: still searching)."""
+        return bool(self.matches) or self.searching
+
     def start(self, query: str) -> None:
         """Search the rows shown for `query` ("" clears the search)."""
         self.query = query

@@ -90,8 +90,8 @@ class DiffView(ScrollView, can_focus=True):
     """
     BINDINGS = [
         # While a search has matches n/N go through them, as in less and tig; ] and [ still go by hunk.
-        Binding("n", "search_step(1)", "Next match", show=False, id="diff.next-match"),
-        Binding("N", "search_step(-1)", "Prev match", show=False, id="diff.previous-match"),
+        Binding("n", "search_step(1)", "Next match", id="diff.next-match"),
+        Binding("N", "search_step(-1)", "Prev match", id="diff.previous-match"),
         Binding("escape", "clear_search", "Clear search", show=False, id="diff.clear-search"),
         Binding("n,right_square_bracket", "next_hunk", "Next hunk", id="diff.next-hunk"),
         Binding("N,left_square_bracket", "previous_hunk", "Prev hunk", id="diff.previous-hunk"),
@@ -106,8 +106,9 @@ class DiffView(ScrollView, can_focus=True):
         Binding("l,right", "scroll_right", "Right", show=False, id="diff.right"),
     ]
 
-    # Listed in help though they act only while a search is on (n/N go by hunk otherwise).
-    HELP_LISTED = ("search_step", "clear_search")
+    # Listed in help though they act only while a search is on, with when they act (n/N go by hunk and
+    # escape goes back otherwise: help says both on the key's one row).
+    HELP_LISTED = {"search_step": "while a search has matches", "clear_search": "while a search is on"}
 
     ai_only: reactive[bool] = reactive(False)
     current_hunk: reactive[int] = reactive(-1)  # an index into self.hunk_rows
@@ -384,10 +385,11 @@ class DiffView(ScrollView, can_focus=True):
         self.search.found(message.found)
 
     def repaint(self) -> None:
-        """The matches changed: drawn again, and the header's count follows."""
+        """The matches changed: drawn again, the header's count follows, and the footer says what n does."""
         self._cache.clear()
         self.refresh()
         self.post_message(self.OptionsChanged(self))
+        self.refresh_bindings()
 
     def go_to_match(self, match: Match) -> None:
         position = bisect.bisect_right(self.hunk_rows, match.row) - 1
@@ -412,8 +414,11 @@ class DiffView(ScrollView, can_focus=True):
     # ----------------------------------------------------------------- side by side, moved blocks
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("search_step", "clear_search"):
-            # Otherwise n/N go by hunk and escape goes back to triage.
+        if action == "search_step":
+            # A search that found nothing leaves n/N on the hunks (and the footer saying so).
+            return self.search.steppable
+        if action == "clear_search":
+            # Otherwise escape goes back to triage.
             return self.search.active
         return True
 
