@@ -93,6 +93,29 @@ def test_rebuilding_replaces_its_own_unchanged_repository_but_not_a_changed_one(
     assert not [p for p in folder.iterdir() if ".building-" in p.name]
 
 
+def test_a_reviewer_who_ran_git_status_in_the_demo_can_still_rebuild_it(tmp_path):
+    """git status writes the index again (the stat data it caches): looking is no change, and the
+    README's first command must not refuse the demo it built for it."""
+    import os
+
+    from helpers import git
+
+    folder = samples.build_demo(tmp_path / "c")
+    ada = folder / "ada-okafor"
+    head = gitsafe.read_head(ada).sha
+    # The samples moved on since this build: its HEAD is an older commit of theirs.
+    starter = git("rev-list", "--max-parents=0", "HEAD", cwd=ada).strip()
+    (ada / ".git" / "refs" / "heads" / "main").write_text(starter + "\n")
+    built = samples._read_manifest(folder)
+    built["ada-okafor"] = samples._fingerprint(ada)
+    samples._write_manifest(folder, built)
+    git("status", "--porcelain", cwd=ada)
+    index = ada / ".git" / "index"
+    os.utime(index, ns=(index.stat().st_atime_ns, index.stat().st_mtime_ns + 10**9))  # as a refresh writes it
+    samples.build_demo(folder)
+    assert gitsafe.read_head(ada).sha == head
+
+
 def test_every_sample_repository_has_its_files_checked_out_and_a_clean_status(sample_cohort):
     from helpers import git
 

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import tomllib
 from dataclasses import dataclass
@@ -157,12 +158,18 @@ def _in_the_way(target: Path, recorded: str | None) -> bool:
 
 def _fingerprint(folder: Path) -> str:
     """Every entry under `folder` with its kind, size and modification time: a file added, removed,
-    edited or touched changes it."""
+    edited or touched changes it. Not git's index: `git status` rewrites it to cache what it read
+    (a reviewer looking is no change), and what `git add` stages is a new object, which counts."""
     digest = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
+        if path == folder / ".git" / "index":
+            continue
         info = path.lstat()
+        # A folder by its name and kind: its times move with any file written in it (the index's
+        # lock), and what it holds is counted file by file.
+        size, mtime = (0, 0) if stat.S_ISDIR(info.st_mode) else (info.st_size, info.st_mtime_ns)
         digest.update(
-            f"{path.relative_to(folder).as_posix()}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\n".encode(
+            f"{path.relative_to(folder).as_posix()}\0{info.st_mode}\0{size}\0{mtime}\n".encode(
                 "utf-8", "surrogateescape"
             )
         )
