@@ -138,8 +138,10 @@ async def test_the_pair_view_from_the_submission_screen_and_back(sample_cohort):
         assert re.search(r"of zed-copy's \d+ own fingerprints are in chen-wei", text)
         assert "chen-wei · checkout.mjs" in text
         assert pair.read is not None and pair.read.fragments
-        await pilot.press("escape")
+        # q goes back to the submission, as q there goes back to the triage: never out of the console.
+        await pilot.press("q")
         await wait_until(pilot, lambda: isinstance(app.screen, SubmissionScreen))
+        assert app.is_running
 
 
 async def test_the_pair_view_from_the_submission_screen_masks_both_names(sample_cohort):
