@@ -166,7 +166,9 @@ def test_the_triage_table_gives_the_shares_and_the_top_pair_within_80_columns(sa
     share = f"{round(100 * top['zed-copy']['share'])}%"
     # The facts the console's columns show: the AI's share, the unknown share, the similar share.
     assert [cell(zed, label) for label in ("AI", "unkn", "sim")] == ["0%", "100%", share]
-    assert f"similar: {share} of its own code is in chen-wei" in zed
+    own = next(s["own"] for s in similar_json(capsys, sample_cohort)["submissions"] if s["name"] == "zed-copy")
+    # The share with its base, as the console's detail gives it.
+    assert f"similar: {share} of its {own} own fingerprints are in chen-wei" in zed
     ivy = next(line for line in lines if line.startswith("ivy-draft "))
     assert cell(ivy, "sim") == "—"  # nothing of its own: no share
     assert all(len(line) <= 80 for line in lines[-3:])

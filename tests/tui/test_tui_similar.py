@@ -35,7 +35,7 @@ async def test_the_column_sorts_the_copy_first_and_filters_by_share(sample_cohor
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await compared(app, pilot)
         assert re.fullmatch(r"\d+%", str(screen.table.get_cell("zed-copy", "similar")))
-        assert str(screen.table.get_cell("ivy-draft", "similar")) == ""  # nothing of its own: no share
+        assert str(screen.table.get_cell("ivy-draft", "similar")) == "—"  # nothing of its own: no share
         screen.sort = (COLUMN_INDEX["similar"], False)
         await pilot.pause()
         assert set(names(screen.table)[:2]) == {"chen-wei", "zed-copy"}
@@ -64,7 +64,7 @@ async def test_the_pair_view_side_by_side_at_160_and_its_keys(sample_cohort):
         assert left.y == right.y and left.x < right.x
         text = "\n".join(screen_text(app))
         assert "zed-copy · checkout.mjs" in text and "chen-wei · checkout.mjs" in text
-        assert "of zed-copy's own code is in chen-wei" in text and "fragment 1/" in text
+        assert re.search(r"of zed-copy's \d+ own fingerprints are in chen-wei", text) and "fragment 1/" in text
         # One row per line of the file, never wrapped: chen-wei's checkout.mjs has lines past 80 columns.
         lines = len(pair.read.texts[1]["checkout.mjs"].splitlines())
         assert pair.codes[1].size.height == lines
@@ -135,10 +135,13 @@ async def test_the_pair_view_from_the_submission_screen_and_back(sample_cohort):
     async with app.run_test(size=(80, 24)) as pilot:
         pair = await open_submission_pair(app, pilot, "zed-copy")
         text = "\n".join(screen_text(app))
-        assert "of zed-copy's own code is in chen-wei" in text and "chen-wei · checkout.mjs" in text
+        assert re.search(r"of zed-copy's \d+ own fingerprints are in chen-wei", text)
+        assert "chen-wei · checkout.mjs" in text
         assert pair.read is not None and pair.read.fragments
-        await pilot.press("escape")
+        # q goes back to the submission, as q there goes back to the triage: never out of the console.
+        await pilot.press("q")
         await wait_until(pilot, lambda: isinstance(app.screen, SubmissionScreen))
+        assert app.is_running
 
 
 async def test_the_pair_view_from_the_submission_screen_masks_both_names(sample_cohort):
@@ -167,4 +170,116 @@ async def test_at_80_by_24_the_similar_column_is_whole_and_the_detail_says_whose
         assert all(re.fullmatch(r"\d+%", cell) for cell in shown), lines
         assert max(len(line) for line in lines) <= 80
         text = "\n".join(lines)
-        assert f"similar: {share} of its own code is in chen-wei" in text
+        assert re.search(f"similar: {share} of its \\d+ own fingerprints are in chen-wei", text)
+
+
+# ----------------------------------------------------------------- on the sample cohort as built
+
+
+def pairs_with(cohort, name: str) -> set[str]:
+    """Every submission `review similar` pairs with `name` (its pairs that share own code)."""
+    from review.services import similarity
+
+    found = similarity.build(cohort).compare().pairs_of(name)
+    return {pair.b if pair.a == name else pair.a for pair in found}
+
+
+async def test_the_filter_similar_name_finds_every_pair_with_that_name(sample_cohort):
+    partners = pairs_with(sample_cohort, "hal-kim")
+    assert partners == {"ben-larsen", "finn-mueller", "gia-romano"}
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await compared(app, pilot)
+        await pilot.press("slash", *"similar:hal")
+        await wait_until(pilot, lambda: screen.filter_text == "similar:hal")
+        await pilot.pause()
+        assert set(names(screen.table)) == partners
+
+
+async def pair_screen(app, pilot, name: str, key: str) -> SimilarPairScreen:
+    """The pair view opened with `key` (m on the triage row; x inside the submission), shown."""
+    screen = await compared(app, pilot)
+    screen.table.move_cursor(row=screen.table.get_row_index(name))
+    if key == "x":
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SubmissionScreen) and app.screen.panes_ready)
+    await pilot.press(key)
+    await wait_until(pilot, lambda: isinstance(app.screen, SimilarPairScreen))
+    await pilot.pause()
+    return app.screen
+
+
+async def test_the_pair_view_says_why_there_is_nothing_to_compare(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await compared(app, pilot)
+        # Where `review triage` prints —: no share, and the comparison is done.
+        assert str(screen.table.get_cell("ada-okafor", "similar")) == "—"
+        await pair_screen(app, pilot, "ada-okafor", "m")
+        await wait_until(pilot, lambda: "0 own fingerprints" in "\n".join(screen_text(app)))
+        assert "ada-okafor: 0 own fingerprints; left out 14 the model draft" in "\n".join(screen_text(app))
+        await pilot.press("escape")
+        await pair_screen(app, pilot, "chen-wei", "x")
+        await wait_until(pilot, lambda: "shares no fragment" in "\n".join(screen_text(app)))
+        text = "\n".join(screen_text(app))
+        assert "chen-wei: 78 own fingerprints" in text
+        assert "shares no fragment with any other submission" in text
+
+
+async def test_the_shares_say_their_base(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await compared(app, pilot)
+        screen.table.move_cursor(row=screen.table.get_row_index("ben-larsen"))
+        await pilot.pause()
+        assert "similar: 67% of its 6 own fingerprints are in hal-kim" in "\n".join(screen_text(app))
+        pair = await open_pair(app, pilot, "ben-larsen")
+        text = " ".join(line.strip() for line in screen_text(app))
+        assert "67% of ben-larsen's 6 own fingerprints are in hal-kim" in text
+        assert "21% of hal-kim's 19 are in ben-larsen" in text
+        # The figure `review similar` ranks by, reconciled with the two shares.
+        assert "similarity 32% (2 × 4 shared over 6 + 19 own)" in text
+        assert pair.read is not None
+
+
+async def test_at_80_by_24_the_detail_says_whose_code(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await compared(app, pilot)
+        screen.table.move_cursor(row=screen.table.get_row_index("ben-larsen"))
+        await pilot.pause()
+        lines = screen_text(app)
+        assert any("similar: 67% of its 6 own fingerprints are in hal-kim" in line for line in lines), lines
+
+
+async def test_the_pair_view_lists_its_scroll_keys_and_q_goes_back(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pair = await open_pair(app, pilot, "ben-larsen")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        listed = " ".join(binding_id for group, _, _, binding_id in app.screen.rows if group == "Similar code")
+        for binding in (
+            "similar.scroll-down",
+            "similar.scroll-up",
+            "similar.page-down",
+            "similar.page-up",
+            "similar.other-side",
+            "similar.close",
+        ):
+            assert binding in listed, listed
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is pair)
+        mine, other = pair.scrolls
+        assert mine.has_focus
+        before = mine.scroll_y
+        assert mine.max_scroll_y > before  # the file is longer than its pane at 80×24
+        await pilot.press("j")
+        await wait_until(pilot, lambda: mine.scroll_y == before + 1)
+        await pilot.press("k")
+        await wait_until(pilot, lambda: mine.scroll_y == before)
+        await pilot.press("tab")
+        await wait_until(pilot, lambda: other.has_focus)
+        await pilot.press("q")
+        await wait_until(pilot, lambda: isinstance(app.screen, CohortScreen))
+        assert app.is_running

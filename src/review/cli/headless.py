@@ -129,16 +129,17 @@ def _fill_similar(cohort_dir: Path, rows: list, blind) -> None:
     from review.services import cohort, similarity
 
     try:
-        best = similarity.build(cohort_dir).compare().best()
+        comparison = similarity.build(cohort_dir).compare()
     except cohort.CohortError:
         return  # the cohort's own file cannot be read: the rows say why
+    best = comparison.best()
     for row in rows:
         if row.name in best:
             other, share = best[row.name]
             if blind is not None:
                 masker, aliases = blind
                 other = aliases.get(other, masker.mask(other))
-            row.similar = {"with": other, "share": share}
+            row.similar = {"with": other, "share": share, "own": comparison.own[row.name]}
 
 
 def _share(value: float | None) -> str:
@@ -149,6 +150,7 @@ def print_table(rows: list) -> None:
     """The rows, the facts the console's table shows within 80 columns: then the detail, which a
     terminal cuts (marked …) and a pipe keeps whole."""
     from review.core import triage
+    from review.core.similarity import share_text
 
     print(
         f"{'candidate':16} {'state':6} {'key scope':13} {'runs':8} {'disclosure':10} "
@@ -164,7 +166,7 @@ def print_table(rows: list) -> None:
             or f"{row.commits} commits, assistants: {triage.assistants_text(row.assistants, row.attribution, 'none')}"
         )
         if similar:
-            detail += f"; similar: {similar['share']:.0%} of its own code is in {similar['with']}"
+            detail += f"; similar: {share_text(similar['share'], similar['own'])} are in {similar['with']}"
         runs = triage.marks(row.scenarios) if row.scenarios else "—"
         line = safe_line(
             f"{row.name:16} {row.state:6} {row.key_scope or '—':13} {runs:8} {row.disclosure or '—':10} "

@@ -75,6 +75,8 @@ def _fragment(data: dict) -> str:
 
 def render(document: dict, top: int) -> list[str]:
     """The document in 80 columns: the method, the pairs highest first, then what was not compared."""
+    from review.core.similarity import own_text
+
     method = document["method"]
     out = _wrapped(
         f"{len(document['submissions'])} submissions; code (.mjs .js .cjs .ts) compared as tree-sitter tokens "
@@ -118,12 +120,8 @@ def render(document: dict, top: int) -> list[str]:
         if entry["problem"]:
             out += _wrapped(f"{entry['name']}: not read: {entry['problem']}")
             continue
-        parts = [f"{count} {label}" for label, count in (entry["left_out"] or {}).items() if count]
-        parts = [p.replace(" common", f" common to {entry['common_to']}") for p in parts]
         skipped = [f"{item['path']} ({item['reason']})" for item in entry["not_compared"]]
-        line = f"{entry['name']}: {entry['own']} own fingerprints"
-        if parts:
-            line += "; left out " + ", ".join(parts)
+        line = f"{entry['name']}: {own_text(entry['own'], entry['left_out'], entry['common_to'])}"
         if entry["unchanged_from_starter"]:
             line += f"; {entry['unchanged_from_starter']} files unchanged from the starter"
         if skipped:

@@ -201,9 +201,10 @@ FILTER_FIELDS = (
     "similar",
 )
 # Fields holding a percentage, matched by a comparison: `unknown:>0`, `ai:<50`, `person:100`, `similar:>50`
-# (a value that is no comparison is matched as text: `similar:ada`, the other submission's name).
+# (a value that is no comparison is matched as text: `similar:ada`, the name of any submission it shares
+# own code with).
 SHARE_FIELDS = ("ai", "person", "unknown", "similar")
-# Those that hold nothing but a share (`similar:` also holds the other submission's name).
+# Those that hold nothing but a share (`similar:` also holds the names it shares own code with).
 ONLY_SHARES = ("ai", "person", "unknown")
 _COMPARISON = re.compile(r"(>=|<=|>|<|=)?(\d{1,3})%?")
 
@@ -220,7 +221,7 @@ def filter_help() -> str:
     return (
         f"Filter (/): a word matches candidate names; field:value matches that field — {fields} "
         f"({', '.join(f'{field}:' for field in SHARE_FIELDS)} compare a share in percent: unknown:>0, ai:<=50, "
-        "similar:>50; similar:NAME finds the other submission). All terms must match."
+        "similar:>50; similar:NAME, every submission sharing own code with NAME). All terms must match."
     )
 
 

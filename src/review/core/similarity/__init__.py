@@ -13,6 +13,8 @@ from review.core.similarity.compare import (
     Prints,
     compare,
     fragments,
+    own_text,
+    share_text,
 )
 from review.core.similarity.tokens import CODE_SUFFIXES, language_of, tokenize
 from review.core.similarity.winnow import WINDOW, FilePrints, K, fingerprint
@@ -32,5 +34,7 @@ __all__ = [
     "fingerprint",
     "fragments",
     "language_of",
+    "own_text",
+    "share_text",
     "tokenize",
 ]

@@ -153,11 +153,32 @@ class Comparison:
             if shares[index] >= 0
         }
 
+    def partners(self) -> dict[str, list[str]]:
+        """name -> every other submission it shares own code with (its pairs, as ranked)."""
+        found: dict[str, list[str]] = {}
+        for _, _, a, b, _ in self.ranked:
+            found.setdefault(self.names[a], []).append(self.names[b])
+            found.setdefault(self.names[b], []).append(self.names[a])
+        return found
+
     def pairs_of(self, name: str) -> list[Pair]:
         if name not in self.names:
             return []
         index = self.names.index(name)
         return [self.pair(found) for found in self.ranked if index in (found[2], found[3])]
+
+
+def own_text(own: int | None, left_out: dict[str, int] | None, common_to: int | None) -> str:
+    """A submission's own fingerprints and what was left out, in `review similar`'s words (its
+    per-submission lines, and the console's pair view when there is nothing to compare)."""
+    parts = [f"{count} {label}" for label, count in (left_out or {}).items() if count]
+    parts = [p.replace(" common", f" common to {common_to}") for p in parts]
+    return f"{own} own fingerprints" + ("; left out " + ", ".join(parts) if parts else "")
+
+
+def share_text(share: float, own: int) -> str:
+    """A share with its base: "67% of its 6 own fingerprints" (a share of little code says little)."""
+    return f"{share:.0%} of its {own} own fingerprint{'s' if own != 1 else ''}"
 
 
 def common_threshold(submissions: int, share: float = COMMON_SHARE, least: int = COMMON_MIN) -> int:

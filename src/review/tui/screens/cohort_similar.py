@@ -24,12 +24,15 @@ class SimilarityWatch:
         index: similarity.Index
         comparison: core.Comparison
         best: dict[str, tuple[str, float]]
+        # name -> every other it shares own code with (`similar:NAME` matches each).
+        partners: dict[str, list[str]]
 
     def __init__(self, screen: Triage) -> None:
         self.screen = screen
         self.index: similarity.Index | None = None
         self.comparison: core.Comparison | None = None
         self.best: dict[str, tuple[str, float]] = {}
+        self.partners: dict[str, list[str]] = {}
         # One computation at a time: an arrival waits for the cohort's own.
         self.lock = threading.Lock()
 
@@ -46,16 +49,28 @@ class SimilarityWatch:
                 return  # the cohort file cannot be read: the rows' load says why; the column stays empty
             self.index.load(paths)
             comparison = self.index.compare()
-        self.screen.post_message(self.Computed(self.index, comparison, comparison.best()))
+        self.screen.post_message(self.Computed(self.index, comparison, comparison.best(), comparison.partners()))
 
     def computed(self, message: Computed) -> None:
         self.comparison = message.comparison
         self.best = message.best
+        self.partners = message.partners
 
     def fill_similar(self, row: cohort.Row) -> None:
-        """The row's Similar value from the last comparison (rows are replaced as they are read again)."""
+        """The row's Similar value from the last comparison (rows are replaced as they are read again):
+        None until compared; then its top pair (none: it shares nothing), its own fingerprints (the
+        share's base) and every submission it shares own code with."""
+        comparison = self.comparison
+        if comparison is None or row.name not in comparison.own:
+            row.similar = None
+            return
         found = self.best.get(row.name)
-        row.similar = {"with": found[0], "share": found[1]} if found else None
+        row.similar = {
+            "with": found[0] if found else None,
+            "share": found[1] if found else None,
+            "own": comparison.own[row.name],
+            "partners": self.partners.get(row.name, []),
+        }
 
     def open_pair(self, name: str | None) -> None:
         """The submission beside the ones it shares most code with (`m` on its triage row, or from

@@ -36,6 +36,13 @@ class SimilarPairScreen(Screen[None]):
         Binding("p", "pair(1)", "Next pair", id="similar.next-pair"),
         Binding("P", "pair(-1)", "Previous pair", id="similar.previous-pair"),
         Binding("escape,backspace", "back", "Back", id="similar.back"),
+        # As in the submission's screen: q goes back, never out of the console from here.
+        Binding("q", "back", "Back", show=False, id="similar.close"),
+        Binding("j,down", "scroll(1)", "Scroll down", show=False, id="similar.scroll-down"),
+        Binding("k,up", "scroll(-1)", "Scroll up", show=False, id="similar.scroll-up"),
+        Binding("pagedown,space", "page(1)", "Page down", show=False, id="similar.page-down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="similar.page-up"),
+        Binding("tab,shift+tab", "other_side", "Other file", show=False, id="similar.other-side"),
     ]
     DEFAULT_CSS = """
     #similar-title { height: auto; padding: 0 1; background: $panel; }
@@ -86,6 +93,9 @@ class SimilarPairScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.lay_out(self.size.width)
+        self.scrolls[0].focus()
+        # Said at once when there is no pair to read (never a blank screen).
+        self.show()
         self.read_pair()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -131,21 +141,36 @@ class SimilarPairScreen(Screen[None]):
 
     def show(self) -> None:
         if not self.pairs:
-            self.title_bar.update(Text(safe_line(f"{self.name_} shares no code of its own with another submission.")))
+            # In `review similar`'s words: its own code counted, what was left out, and why no pair.
+            comparison = self.comparison
+            own = core.own_text(
+                comparison.own.get(self.name_, 0),
+                comparison.left_out.get(self.name_),
+                comparison.common_to.get(self.name_),
+            )
+            self.title_bar.update(
+                Text(safe_line(f"{self.name_}: {own} · shares no fragment with any other submission", 400))
+            )
             return
         read = self.read
         if read is None:
             self.title_bar.update(Text("reading…"))
             return
         mine, other = self.sides(read.pair)
-        share_mine, share_other = (
-            (read.pair.share_a, read.pair.share_b) if read.pair.a == mine else (read.pair.share_b, read.pair.share_a)
+        pair = read.pair
+        (share_mine, own_mine), (share_other, own_other) = (
+            ((pair.share_a, pair.own_a), (pair.share_b, pair.own_b))
+            if pair.a == mine
+            else ((pair.share_b, pair.own_b), (pair.share_a, pair.own_a))
         )
         count = len(read.fragments)
         at = min(self.fragment_index, max(0, count - 1))
+        # Each share with its base, and the similarity `review similar` ranks the pairs by, worked out.
         title = (
-            f"pair {self.pair_index + 1}/{len(self.pairs)}: {share_mine:.0%} of {mine}'s own code is in {other}; "
-            f"{share_other:.0%} of {other}'s is in {mine} · fragment {at + 1 if count else 0}/{count}"
+            f"pair {self.pair_index + 1}/{len(self.pairs)}: {share_mine:.0%} of {mine}'s {own_mine} own "
+            f"fingerprints are in {other}; {share_other:.0%} of {other}'s {own_other} are in {mine} · "
+            f"similarity {pair.similarity:.0%} (2 × {pair.shared} shared over {own_mine} + {own_other} own) · "
+            f"fragment {at + 1 if count else 0}/{count}"
         )
         if read.problem:
             title += f" · cannot read the files: {read.problem}"
@@ -193,6 +218,20 @@ class SimilarPairScreen(Screen[None]):
             self.read = None
             self.show()
             self.read_pair()
+
+    def side(self) -> VerticalScroll:
+        """The file pane with focus (the first when neither has it)."""
+        return next((scroll for scroll in self.scrolls if scroll.has_focus), self.scrolls[0])
+
+    def action_scroll(self, step: int) -> None:
+        self.side().scroll_relative(y=step, animate=False)
+
+    def action_page(self, step: int) -> None:
+        side = self.side()
+        side.scroll_relative(y=step * max(1, side.scrollable_content_region.height - 1), animate=False)
+
+    def action_other_side(self) -> None:
+        self.scrolls[1 if self.side() is self.scrolls[0] else 0].focus()
 
     def action_back(self) -> None:
         self.dismiss(None)

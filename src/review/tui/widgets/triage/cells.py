@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import App
 
 from review.core import triage
+from review.core.similarity import share_text
 from review.core.text import safe_line
 from review.services import cohort
 from review.tui import palette
@@ -68,26 +69,34 @@ MINE_ORDER = ("new", "stale", "draft", "final", "unreadable")
 
 def similar_text(row: cohort.Row) -> str | None:
     """The largest share of this submission's own code found in another (`review similar`): the share
-    alone, so the column fits at 80 columns; whose is in the row's detail."""
-    found = row.similar
-    return f"{found['share']:.0%}" if found else None
-
-
-def similar_detail(row: cohort.Row) -> str | None:
+    alone, so the column fits at 80 columns; whose is in the row's detail. — once compared with no
+    pair (as `review triage` prints it); None (blank) until compared."""
     found = row.similar
     if not found:
         return None
-    return f"similar: {found['share']:.0%} of its own code is in {found['with']} (m: side by side)"
+    return f"{found['share']:.0%}" if found.get("share") is not None else MISSING
+
+
+def similar_detail(row: cohort.Row) -> str | None:
+    """Whose code, with the share's base: 67% of 6 fingerprints is not 67% of 80."""
+    found = row.similar
+    if not found or found.get("share") is None:
+        return None
+    return f"similar: {share_text(found['share'], found['own'])} are in {found['with']} (m: side by side)"
 
 
 def similar_share(row: cohort.Row) -> float | None:
-    return float(row.similar["share"]) if row.similar else None
+    return float(row.similar["share"]) if row.similar and row.similar.get("share") is not None else None
 
 
 def similar_fields(row: cohort.Row) -> list[str]:
-    """The share as a number (`similar:>50`), the other's name as shown (`similar:ada`; masked when blind)."""
+    """The share as a number (`similar:>50`), and the name of every submission it shares own code with,
+    as `review similar` pairs them (`similar:ada`; masked when blind)."""
     found = row.similar
-    return [f"{100 * found['share']:.0f}", safe_line(str(found["with"]))] if found else []
+    share = similar_share(row)
+    if not found or share is None:
+        return []
+    return [f"{100 * share:.0f}"] + [safe_line(str(name)) for name in found.get("partners") or [found["with"]]]
 
 
 def ranked(order: tuple[str, ...], value: str | None) -> int | None:
@@ -249,6 +258,10 @@ def detail(row: cohort.Row) -> str:
         f"{row.name}: HEAD {row.head[:12] if row.head else '?'} · {row.commits} commits · "
         f"assistants: {triage.assistants_text(row.assistants, row.attribution)}"
     ]
+    # Second: the detail box shows five lines at 80×24, and whose code this is is read with the column.
+    similar = similar_detail(row)
+    if similar:
+        parts.append(similar)
     if row.scenarios:
         parts.append("runs: " + triage.spelled_marks(row.scenarios))
     elif row.harness:
@@ -265,9 +278,6 @@ def detail(row: cohort.Row) -> str:
             f"share of the lines of code written here: {shares}"
             + (f" ({base} added lines from the base not counted)" if base else "")
         )
-    similar = similar_detail(row)
-    if similar:
-        parts.append(similar)
     if row.problem:
         parts.append(f"problem: {row.problem}")
     if found.get("rewritten_summary"):
