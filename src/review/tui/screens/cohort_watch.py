@@ -199,7 +199,7 @@ class CohortWatch:
         )
 
     def run_suites(self, rows: list[cohort.Row]) -> None:
-        """In the worker: the suites in their own event loop, two per core; the UI never waits."""
+        """In the worker: the suites in their own event loop, half the cores' worth at once; the UI never waits."""
         import asyncio
 
         screen = self.screen
