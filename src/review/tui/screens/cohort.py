@@ -256,7 +256,11 @@ class CohortScreen(Screen[None]):
         )
 
     def update_row(self, row: cohort.Row) -> None:
+        """The row's cells redrawn, and the detail with them when it is the highlighted row: the detail
+        says what that row holds whenever it changes, not only when the cursor moves."""
         self.table.update_cells(row.name, self.row_cells(row))
+        if row.name == self.current_name():
+            self.update_detail()
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
@@ -423,6 +427,7 @@ class CohortScreen(Screen[None]):
             row = self.rows[name]
             if result.suite is not None:
                 cohort.apply_suite(row, result.suite)
+                self.update_row(row)
             if result.scores is not None:
                 self.refresh_row(row, result.scores)
         # The next to score, opened only when there is one (never the same one again, silently).
