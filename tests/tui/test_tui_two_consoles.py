@@ -40,7 +40,7 @@ async def test_a_save_in_one_console_shows_in_the_other(sample_cohort):
         await settle(bob, bob_pilot)
         await wait_until(
             [ana_pilot, bob_pilot],
-            lambda: str(triage.table.get_cell("chen-wei", "others")) == "bob draft",
+            lambda: str(triage.table.get_cell("chen-wei", "others")) == "bob in review",
             timeout=SEEN_WITHIN,
         )
         assert str(triage.table.get_cell("chen-wei", "mine")) == "new"
