@@ -254,3 +254,19 @@ async def test_the_filter_box_says_its_form_whole_and_f1_lists_every_field(sampl
         shown = " ".join(" ".join(screen_text(app)).split())
         for field in FILTER_FIELDS:
             assert f"{field}:" in shown, (field, shown)
+
+
+async def test_the_triage_title_with_a_filter_keeps_its_sort_and_cohort_at_80_columns(sample_cohort):
+    """With a filter on, the title still says what is shown, how it is sorted and which cohort, whole."""
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("slash", *"similar:>20", "enter")
+        await settle(app, pilot)
+        assert screen.filter_text == "similar:>20"
+        title = str(screen.query_one("#triage-title").render())
+        shown = screen.table.row_count
+        assert f"{shown} of 8 match 'similar:>20'" in title, title
+        assert "sorted by" in title and title.rstrip().endswith(sample_cohort.name), title
+        assert "…" not in title, title
