@@ -4,6 +4,8 @@ filter's complaint, the attribution under the diff), and triage's runs legend st
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import DataTable, Input
 
@@ -270,3 +272,21 @@ async def test_the_triage_title_with_a_filter_keeps_its_sort_and_cohort_at_80_co
         assert f"{shown} of 8 match 'similar:>20'" in title, title
         assert "sorted by" in title and title.rstrip().endswith(sample_cohort.name), title
         assert "…" not in title, title
+
+
+@pytest.mark.parametrize("pane", ["2", "3", "4", "5"])
+async def test_help_on_each_submission_pane_shows_every_binding_id_whole_at_80_columns(sample_cohort, pane):
+    """The submission's own keys (submission.back, submission.close, ...) beside each pane's: whole."""
+    from review.tui.screens.help import HelpScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press(pane, "question_mark")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        shown = "\n".join(await help_lines(app, pilot))
+        ids = [binding_id for *_, binding_ids in app.screen.rows for binding_id in binding_ids.split()]
+        assert "submission.close" in ids or "submission.back" in ids, ids
+        for binding_id in ids:
+            assert re.search(rf"(^|\s){re.escape(binding_id)}(\s|$)", shown, re.MULTILINE), (binding_id, shown)
