@@ -1,5 +1,6 @@
 """The triage screen driven with Pilot on the real sample cohort."""
 
+import pytest
 from textual.widgets import DataTable, Input
 
 from helpers import seal_file, type_in_one_burst, wait_until, workers_done
@@ -529,3 +530,33 @@ async def test_a_new_commit_on_a_listed_submission_shows_live_as_stale_and_runs_
             ),
             timeout=120,
         )
+
+
+async def test_the_background_harness_runs_no_more_than_its_cap_and_says_the_rest_queued(sample_cohort):
+    """Opening the sample cohort: at most half the cores' worth of rows say running at once, the
+    others queued in the Runs column until their turn; quitting stops the runs."""
+    import os
+
+    from helpers import leftovers_after
+    from review.harness import sandbox
+
+    if sandbox.detect().kind != "bwrap":
+        pytest.skip("the background harness runs only in bubblewrap")
+    cap = max(1, len(os.sched_getaffinity(0)) // 2)
+    app = ReviewApp(sample_cohort, reviewers=("ana",))
+    async with app.run_test(size=(120, 30)) as pilot:
+
+        def runs() -> list[str]:
+            screen = app.screen
+            if not isinstance(screen, CohortScreen) or len(screen.table.rows) < 8:
+                return []
+            return [str(screen.table.get_cell(key.value, "runs")) for key in screen.table.rows]
+
+        await wait_until(pilot, lambda: "running…" in runs(), timeout=120)
+        shown = runs()
+        assert 1 <= shown.count("running…") <= cap, shown
+        assert shown.count("queued") >= len(shown) - cap - 1, shown
+        # The second suite starts only once the first is done.
+        await wait_until(pilot, lambda: sum(cell not in ("running…", "queued") for cell in runs()) >= 1, timeout=300)
+        assert runs().count("running…") <= cap, runs()
+    assert await leftovers_after("driver.mjs") == []
