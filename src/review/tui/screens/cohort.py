@@ -305,7 +305,6 @@ class CohortScreen(Screen[None]):
         done = sum(row.complete for row in self.rows.values())
         shown = self.table.row_count
         parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} submissions"]
-        filter_part = 1
         if done < total:
             parts.append(f"loading {done}/{total}")
         parts += self.cohort_watch.title_parts()
@@ -313,14 +312,13 @@ class CohortScreen(Screen[None]):
         if masking():
             # First: at 80 columns the title's end is cut, and a blind session must say so.
             parts.insert(0, "candidate-blind")
-            filter_part += 1
         if self.filter_text:
             terms, problems = triage.parse_filter(self.filter_text)
             # Blind: a name typed is echoed as a name, never as the alias it would be masked to.
             masker = self.context.masker
             typed = masker.redact(self.filter_text) if masker is not None else self.filter_text
             # In the place of the count, in few words: the sort and the cohort after it stay whole at 80 columns.
-            parts[filter_part] = f"{shown} of {total} match {typed!r}"
+            parts[parts.index(f"{total} submissions")] = f"{shown} of {total} match {typed!r}"
         # Under the filter box, wrapped: on the one-row title it was cut at 80 columns.
         self.filter_problem.update(
             Content(
