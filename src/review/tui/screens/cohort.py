@@ -449,7 +449,9 @@ class CohortScreen(Screen[None]):
         self.update_title()
         for who, state in row.states.items():
             if who != self.me and before.get(who) != state and self.is_current:
-                self.app.notify(safe_line(f"{who} saved {row.name}: {state}", 200), markup=False, timeout=4)
+                self.app.notify(
+                    safe_line(f"{who} saved {row.name}: {triage.state_word(state)}", 200), markup=False, timeout=4
+                )
 
     def action_next_unscored(self) -> None:
         self.go_to_next_unscored()
