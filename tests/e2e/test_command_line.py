@@ -415,3 +415,41 @@ def test_copies_begun_before_the_program_loads_end_in_the_same_rows(tmp_path, is
     assert rows["c-good"][1] is None and rows["c-good"][2]
     assert rows["a-empty"][1] and rows["b-plain"][1]
     assert not list((isolated_dirs / "cache" / "repos").glob(".clone-*"))
+
+
+def test_triage_columns_align_in_every_state_and_say_the_consoles_words(sample_cohort):
+    """Every state a row can be in (new, in review, scored, stale, unreadable): each row's columns
+    start where the header's do, and a draft reads "in review", the word the console shows."""
+    from review import gitsafe
+    from review.core import triage
+    from review.services import store
+
+    def save(name: str, state: str, commit: str | None = None) -> None:
+        head = gitsafe.open_submission(sample_cohort / name).head
+        review = store.Review(reviewers=["ana"], commit=commit or head, state=state, rubric_version="article-v1")
+        store.save(sample_cohort / name, review)
+
+    save("ben-larsen", "draft")
+    save("chen-wei", "final")
+    save("dev-patel", "final", commit="c" * 40)
+    (sample_cohort / "zz-broken").mkdir()
+    (sample_cohort / "zz-broken" / "checkout.mjs").write_text("export {}\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "review", "triage", str(sample_cohort)], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header = lines[0]
+    rows = {line.split()[0]: line for line in lines[1:] if line.split() and line.split()[0] in _names(sample_cohort)}
+    states = {name: line[17 : 17 + triage.STATE_WIDTH].strip() for name, line in rows.items()}
+    assert {"new", "in review", "scored", "stale", "unreadable"} <= set(states.values()), states
+    assert states["ben-larsen"] == "in review" and states["zz-broken"] == "unreadable"
+    for column in ("state", "key scope", "runs", "disclosure"):
+        start = header.index(column)
+        for name, line in rows.items():
+            assert line[start - 1] == " " and line[start] != " ", (column, name, line)
+    assert triage.state_word("draft") == "in review"
+
+
+def _names(cohort) -> set[str]:
+    return {path.name for path in cohort.iterdir() if not path.name.startswith(("_", "."))}

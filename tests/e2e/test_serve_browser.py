@@ -172,7 +172,7 @@ def test_a_second_tab_as_another_reviewer_sees_the_first_ones_save(browser, serv
     ana.keys("w", "Control+s")
     ana.wait_for("saved draft")
     # Bob's console, in its own tab and process, reads the file ana's saved.
-    bob.wait_until(lambda: "ana draft" in bob.row("chen-wei"), "ana's draft in bob's row")
+    bob.wait_until(lambda: "ana in review" in bob.row("chen-wei"), "ana's draft in bob's row")
     assert review_in(sample_cohort, "chen-wei")["reviewers"] == ["ana"]
 
 

@@ -219,7 +219,7 @@ def test_another_consoles_save_is_named_and_merged_into_the_form(tmp_path):
         "bob saved their review of ada: draft (under the rubric, Other reviews)"
     ]
     assert change.rebased is None
-    assert "bob (draft): Found the defect: weak ≠" not in mine.others(store.read_scores(path))
+    assert "bob (in review): Found the defect: weak ≠" not in mine.others(store.read_scores(path))
 
     # The same reviewer in another console: merged into the form, clean or not.
     other_console = session(path)

@@ -4,6 +4,8 @@ filter's complaint, the attribution under the diff), and triage's runs legend st
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import DataTable, Input
 
@@ -254,3 +256,37 @@ async def test_the_filter_box_says_its_form_whole_and_f1_lists_every_field(sampl
         shown = " ".join(" ".join(screen_text(app)).split())
         for field in FILTER_FIELDS:
             assert f"{field}:" in shown, (field, shown)
+
+
+async def test_the_triage_title_with_a_filter_keeps_its_sort_and_cohort_at_80_columns(sample_cohort):
+    """With a filter on, the title still says what is shown, how it is sorted and which cohort, whole."""
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("slash", *"similar:>20", "enter")
+        await settle(app, pilot)
+        assert screen.filter_text == "similar:>20"
+        title = str(screen.query_one("#triage-title").render())
+        shown = screen.table.row_count
+        assert f"{shown} of 8 match 'similar:>20'" in title, title
+        assert "sorted by" in title and title.rstrip().endswith(sample_cohort.name), title
+        assert "…" not in title, title
+
+
+@pytest.mark.parametrize("pane", ["2", "3", "4", "5"])
+async def test_help_on_each_submission_pane_shows_every_binding_id_whole_at_80_columns(sample_cohort, pane):
+    """The submission's own keys (submission.back, submission.close, ...) beside each pane's: whole."""
+    from review.tui.screens.help import HelpScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press(pane, "question_mark")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        shown = "\n".join(await help_lines(app, pilot))
+        ids = [binding_id for *_, binding_ids in app.screen.rows for binding_id in binding_ids.split()]
+        assert "submission.close" in ids or "submission.back" in ids, ids
+        for binding_id in ids:
+            assert re.search(rf"(^|\s){re.escape(binding_id)}(\s|$)", shown, re.MULTILINE), (binding_id, shown)

@@ -673,7 +673,7 @@ async def test_escape_after_a_save_goes_back_without_asking_about_unsaved_change
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, LeaveScreen) and isinstance(app.screen, CohortScreen)
-        assert str(app.screen.table.get_cell("chen-wei", "mine")) == "draft"
+        assert str(app.screen.table.get_cell("chen-wei", "mine")) == "in review"
 
         screen = await open_submission(app, pilot, "chen-wei")
         screen.scoring.AUTOSAVE_SECONDS = 60

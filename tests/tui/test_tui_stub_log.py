@@ -12,6 +12,7 @@ import shutil
 import pytest
 
 from helpers import leftovers_after, open_submission, wait_until
+from review.core import triage
 from review.harness import sandbox
 from review.tui.app import ReviewApp
 from review.tui.screens.submission.screen import SubmissionScreen
@@ -370,3 +371,27 @@ async def test_at_80x24_every_request_shows_status_key_and_charge_and_the_select
         # end: the log follows its end again, the detail goes.
         await pilot.press("end")
         assert lines.selected is None and not log.query_one("#log-detail").display
+
+
+async def test_the_triage_detail_follows_a_suite_run_in_the_submission(sample_cohort):
+    """Back from a submission whose suite ran there (r, then escape): the detail under the table says
+    the same runs as the row's Runs column, without the cursor moving."""
+    from review.tui.screens.cohort import CohortScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        triage_screen = app.screen_stack[-2]
+        assert isinstance(triage_screen, CohortScreen)
+        detail = triage_screen.query_one("#triage-detail")
+        before = str(detail.render())
+        await pilot.press("5", "r")
+        log = screen.query_one(StubLog)
+        await wait_until(pilot, lambda: not log.running and screen.suite is not None, timeout=180)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is triage_screen, timeout=30)
+        row = triage_screen.rows["ben-larsen"]
+        assert row.scenarios, row.harness
+        marks = triage.spelled_marks(row.scenarios)
+        await wait_until(pilot, lambda: f"runs: {marks}" in str(detail.render()), timeout=10)
+        assert str(detail.render()) != before

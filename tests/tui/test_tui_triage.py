@@ -1,5 +1,6 @@
 """The triage screen driven with Pilot on the real sample cohort."""
 
+import pytest
 from textual.widgets import DataTable, Input
 
 from helpers import seal_file, type_in_one_burst, wait_until, workers_done
@@ -205,13 +206,14 @@ async def test_harness_column_fills_in_the_background_and_quitting_stops_it(samp
         bwrap = sandbox.detect().kind == "bwrap"
         if bwrap:  # progress while the column fills: how many are left and which are running
             await wait_until(pilot, lambda: "to run (" in title(), timeout=30)
-        await wait_until(pilot, harness_filled, timeout=30)  # chen-wei's suite takes about 5 s
+        # chen-wei's suite takes about 5 s, after ada-okafor's on a machine whose cap is one suite at once.
+        await wait_until(pilot, harness_filled, timeout=180)
         screen = app.screen
         if bwrap:  # one mark per scenario, and the key's scope as the gateway saw it
             assert str(screen.table.get_cell("chen-wei", "runs")) == "✓" * 8
             assert str(screen.table.get_cell("chen-wei", "key_scope")) == "persisted"
             await pilot.press("down")
-            await wait_until(pilot, lambda: screen.rows["ada-okafor"].scenarios is not None, timeout=30)
+            await wait_until(pilot, lambda: screen.rows["ada-okafor"].scenarios is not None, timeout=180)
             assert screen.rows["ada-okafor"].key_scope == "per-attempt"  # the model draft's bug, told apart
             assert str(screen.table.get_cell("ada-okafor", "runs")).count("✗") >= 3
         else:  # opening a cohort never runs its code unsandboxed, opt-in or not: the column says why
@@ -529,3 +531,33 @@ async def test_a_new_commit_on_a_listed_submission_shows_live_as_stale_and_runs_
             ),
             timeout=120,
         )
+
+
+async def test_the_background_harness_runs_no_more_than_its_cap_and_says_the_rest_queued(sample_cohort):
+    """Opening the sample cohort: at most half the cores' worth of rows say running at once, the
+    others queued in the Runs column until their turn; quitting stops the runs."""
+    import os
+
+    from helpers import leftovers_after
+    from review.harness import sandbox
+
+    if sandbox.detect().kind != "bwrap":
+        pytest.skip("the background harness runs only in bubblewrap")
+    cap = max(1, len(os.sched_getaffinity(0)) // 2)
+    app = ReviewApp(sample_cohort, reviewers=("ana",))
+    async with app.run_test(size=(120, 30)) as pilot:
+
+        def runs() -> list[str]:
+            screen = app.screen
+            if not isinstance(screen, CohortScreen) or len(screen.table.rows) < 8:
+                return []
+            return [str(screen.table.get_cell(key.value, "runs")) for key in screen.table.rows]
+
+        await wait_until(pilot, lambda: "running…" in runs(), timeout=120)
+        shown = runs()
+        assert 1 <= shown.count("running…") <= cap, shown
+        assert shown.count("queued") >= len(shown) - cap - 1, shown
+        # The second suite starts only once the first is done.
+        await wait_until(pilot, lambda: sum(cell not in ("running…", "queued") for cell in runs()) >= 1, timeout=300)
+        assert runs().count("running…") <= cap, runs()
+    assert await leftovers_after("driver.mjs") == []

@@ -40,7 +40,7 @@ async def test_a_save_in_one_console_shows_in_the_other(sample_cohort):
         await settle(bob, bob_pilot)
         await wait_until(
             [ana_pilot, bob_pilot],
-            lambda: str(triage.table.get_cell("chen-wei", "others")) == "bob draft",
+            lambda: str(triage.table.get_cell("chen-wei", "others")) == "bob in review",
             timeout=SEEN_WITHIN,
         )
         assert str(triage.table.get_cell("chen-wei", "mine")) == "new"
@@ -48,7 +48,7 @@ async def test_a_save_in_one_console_shows_in_the_other(sample_cohort):
         # Ana opens it and sees Bob's draft; Bob finalises it; Ana's open form shows it.
         screen = await open_submission(ana, ana_pilot, "chen-wei")
         others = screen.query_one("#others")
-        assert "bob (draft)" in str(others.render())
+        assert "bob (in review)" in str(others.render())
         await bob_pilot.press("f3", "4", "F", "ctrl+s")
         await settle(bob, bob_pilot)
         await wait_until([ana_pilot, bob_pilot], lambda: "bob (final)" in str(others.render()), timeout=SEEN_WITHIN)

@@ -152,13 +152,14 @@ def print_table(rows: list) -> None:
     from review.core import triage
     from review.core.similarity import share_text
 
-    print(
-        f"{'candidate':16} {'state':6} {'key scope':13} {'runs':8} {'disclosure':10} "
+    header = (
+        f"{'candidate':16} {'state':{triage.STATE_WIDTH}} {'key scope':13} {'runs':8} {'disclosure':10} "
         f"{'AI':>4} {'unkn':>4} {'sim':>4} detail"
     )
     # On a terminal each row keeps to one line, its end marked "…" when cut (--json has it whole);
     # into a pipe or a file, every row whole.
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    print(fit(header, max(40, width)) if width else header)
     for row in rows:
         similar = row.similar or {}
         detail = (
@@ -168,8 +169,9 @@ def print_table(rows: list) -> None:
         if similar:
             detail += f"; similar: {share_text(similar['share'], similar['own'])} are in {similar['with']}"
         runs = triage.marks(row.scenarios) if row.scenarios else "—"
+        state = triage.state_word(row.state)
         line = safe_line(
-            f"{row.name:16} {row.state:6} {row.key_scope or '—':13} {runs:8} {row.disclosure or '—':10} "
+            f"{row.name:16} {state:{triage.STATE_WIDTH}} {row.key_scope or '—':13} {runs:8} {row.disclosure or '—':10} "
             f"{_share(row.ai_share):>4} {_share(row.unknown_share):>4} {_share(similar.get('share')):>4} {detail}",
             400,
         )

@@ -13,6 +13,26 @@ from dataclasses import dataclass
 
 from review.core.scenarios import SCENARIOS
 
+# Every state word, one per state, the same in the console, `review triage` and `review show`. A
+# reviewer's own review is "draft" or "final" in the score file; a draft reads "in review", as a
+# submission with only drafts does (store.review_state).
+STATE_WORDS = {
+    "new": "new",
+    "draft": "in review",
+    "in review": "in review",
+    "final": "final",
+    "scored": "scored",
+    "stale": "stale",
+    "unreadable": "unreadable",
+}
+# A state column as wide as its longest word: a narrower one shifted that row's columns.
+STATE_WIDTH = max(map(len, STATE_WORDS.values()))
+
+
+def state_word(state: str) -> str:
+    return STATE_WORDS.get(state, state)
+
+
 OK, BAD, NOT_RUN = "✓", "✗", "·"
 
 # Worst first, as a sort by the column puts them: no key at all (or a retry without one), a new key

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from review.core.rubric import ARTICLE, Rubric, RubricError, from_settings
 from review.core.text import safe_line
+from review.core.triage import state_word
 from review.services import cohort, score_merge, store
 from review.services.merge_wording import MergeWording
 
@@ -225,7 +226,7 @@ class ScoreSession:
                 mark = " ≠" if mine and own and theirs != own else ""
                 cells.append(f"{signal.name}: {theirs}{mark}")
             stale = "" if other.commit == self.head else f", at {other.commit[:7]} (stale)"
-            lines.append(f"  {other.who} ({other.state}{stale}): " + " · ".join(cells))
+            lines.append(f"  {other.who} ({state_word(other.state)}{stale}): " + " · ".join(cells))
         return "\n".join(safe_line(line, 600) for line in lines)
 
     # ----------------------------------------------------------------- saving

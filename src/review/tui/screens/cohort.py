@@ -256,7 +256,11 @@ class CohortScreen(Screen[None]):
         )
 
     def update_row(self, row: cohort.Row) -> None:
+        """The row's cells redrawn, and the detail with them when it is the highlighted row: the detail
+        says what that row holds whenever it changes, not only when the cursor moves."""
         self.table.update_cells(row.name, self.row_cells(row))
+        if row.name == self.current_name():
+            self.update_detail()
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
@@ -313,7 +317,8 @@ class CohortScreen(Screen[None]):
             # Blind: a name typed is echoed as a name, never as the alias it would be masked to.
             masker = self.context.masker
             typed = masker.redact(self.filter_text) if masker is not None else self.filter_text
-            parts.append(f"filter {typed!r}: {shown} shown")
+            # In the place of the count, in few words: the sort and the cohort after it stay whole at 80 columns.
+            parts[parts.index(f"{total} submissions")] = f"{shown} of {total} match {typed!r}"
         # Under the filter box, wrapped: on the one-row title it was cut at 80 columns.
         self.filter_problem.update(
             Content(
@@ -423,6 +428,7 @@ class CohortScreen(Screen[None]):
             row = self.rows[name]
             if result.suite is not None:
                 cohort.apply_suite(row, result.suite)
+                self.update_row(row)
             if result.scores is not None:
                 self.refresh_row(row, result.scores)
         # The next to score, opened only when there is one (never the same one again, silently).
@@ -443,7 +449,9 @@ class CohortScreen(Screen[None]):
         self.update_title()
         for who, state in row.states.items():
             if who != self.me and before.get(who) != state and self.is_current:
-                self.app.notify(safe_line(f"{who} saved {row.name}: {state}", 200), markup=False, timeout=4)
+                self.app.notify(
+                    safe_line(f"{who} saved {row.name}: {triage.state_word(state)}", 200), markup=False, timeout=4
+                )
 
     def action_next_unscored(self) -> None:
         self.go_to_next_unscored()

@@ -1,5 +1,5 @@
 """What keeps the triage rows current while the console is open, owned by the triage screen: the
-background harness filling the Runs column (suites in a worker thread, two per core), and the cohort
+background harness filling the Runs column (suites in a worker thread, half the cores at once), and the cohort
 folder looked at once a second for submissions that arrive meanwhile and listed ones given a new
 commit (`services.arrivals`). Workers post the screen's messages; the screen hands them back here and
 redraws."""
@@ -199,7 +199,7 @@ class CohortWatch:
         )
 
     def run_suites(self, rows: list[cohort.Row]) -> None:
-        """In the worker: the suites in their own event loop, two per core; the UI never waits."""
+        """In the worker: the suites in their own event loop, half the cores' worth at once; the UI never waits."""
         import asyncio
 
         screen = self.screen

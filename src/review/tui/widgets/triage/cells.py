@@ -41,7 +41,7 @@ def my_state(row: cohort.Row, me: str) -> str:
 
 
 def others(row: cohort.Row, me: str) -> str | None:
-    found = [f"{who} {state}" for who, state in row.states.items() if who != me]
+    found = [f"{who} {triage.state_word(state)}" for who, state in row.states.items() if who != me]
     return ", ".join(found) if found else None
 
 
@@ -106,7 +106,12 @@ def ranked(order: tuple[str, ...], value: str | None) -> int | None:
 # Verdict-like columns sort by severity, worst first (▲); the rest by value.
 COLUMNS = (
     Column("name", "Candidate", lambda row, me: row.name),
-    Column("mine", "Mine", my_state, lambda row, me: ranked(MINE_ORDER, my_state(row, me))),
+    Column(
+        "mine",
+        "Mine",
+        lambda row, me: triage.state_word(my_state(row, me)),
+        lambda row, me: ranked(MINE_ORDER, my_state(row, me)),
+    ),
     Column(
         "key_scope",
         "Key scope",
@@ -227,7 +232,9 @@ def filter_fields(row: cohort.Row, me: str, arrived: bool = False) -> dict[str, 
     """What each filter field matches; a plain word matches the candidate's name only."""
     return {
         "name": [safe_line(row.name)],  # the alias in a candidate-blind session: a real name finds nothing
-        "state": [my_state(row, me), row.state] + (["arrived"] if arrived else []),
+        # The file's word and the shown one ("in-review": a filter's words cannot hold a space).
+        "state": [my_state(row, me), row.state, triage.state_word(my_state(row, me)).replace(" ", "-")]
+        + (["arrived"] if arrived else []),
         "tool": list(row.assistants),
         # `scope:no-retry-seen` as well as `scope:no`: a filter's words cannot hold a space.
         "scope": [row.key_scope or "", (row.key_scope or "").replace(" ", "-")],
