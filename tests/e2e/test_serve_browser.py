@@ -195,7 +195,7 @@ def test_a_tab_over_the_limit_gets_a_page_that_says_why(browser, served):
     assert second.screen is None and len(server.consoles()) == 1
     # The first tab still answers.
     first.keys("?")
-    first.wait_for("app.help")
+    first.wait_for("Keys — Triage")
 
 
 def test_quitting_in_a_tab_or_closing_it_ends_its_console(browser, served):

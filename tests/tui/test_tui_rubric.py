@@ -632,8 +632,9 @@ async def test_a_flag_reads_on_or_off_without_colour_in_every_theme(sample_cohor
             screen = await open_submission(app, pilot, "ada-okafor")
             form = screen.query_one(RubricForm)
             await pilot.press("4", *"jjjjj", "space")
-            await settle(app, pilot)
             on, *off = form.rubric.flags
+            await wait_until(pilot, lambda: form.flag_boxes[on.id].value, timeout=30)
+            await settle(app, pilot)
             for flag in form.rubric.flags:
                 strip = form.flag_boxes[flag.id].render_line(0)
                 assert strip.text.lstrip().startswith("[x] " if flag is on else "[ ] "), (theme, strip.text)
