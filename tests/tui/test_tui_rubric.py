@@ -633,7 +633,7 @@ async def test_a_flag_reads_on_or_off_without_colour_in_every_theme(sample_cohor
             form = screen.query_one(RubricForm)
             await pilot.press("4", *"jjjjj", "space")
             on, *off = form.rubric.flags
-            await wait_until(pilot, lambda: form.flag_boxes[on.id].value, timeout=30)
+            await wait_until(pilot, lambda form=form, on=on: form.flag_boxes[on.id].value, timeout=30)
             await settle(app, pilot)
             for flag in form.rubric.flags:
                 strip = form.flag_boxes[flag.id].render_line(0)
