@@ -7,7 +7,7 @@ redraws."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -15,16 +15,17 @@ from typing import Any, Protocol
 
 from textual.app import App
 from textual.message import Message
-from textual.worker import Worker, get_current_worker
+from textual.worker import get_current_worker
 
 from review.harness import process
 from review.harness.results import SuiteResult
 from review.services import arrivals, cohort
 from review.services.session import Session
 from review.tui.context import ConsoleContext
+from review.tui.worker_host import WorkerHost
 
 
-class Triage(Protocol):
+class Triage(WorkerHost, Protocol):
     """What the watch needs of the triage screen."""
 
     cohort_dir: Path
@@ -34,18 +35,6 @@ class Triage(Protocol):
 
     @property
     def app(self) -> App[Any]: ...
-
-    def run_worker(
-        self,
-        work: Callable[[], None],
-        name: str | None = ...,
-        group: str = ...,
-        description: str = ...,
-        exit_on_error: bool = ...,
-        start: bool = ...,
-        exclusive: bool = ...,
-        thread: bool = ...,
-    ) -> Worker[None]: ...
 
     def post_message(self, message: Message) -> bool: ...
 

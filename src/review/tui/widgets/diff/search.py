@@ -9,11 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from textual.worker import Worker, get_current_worker
+from textual.worker import get_current_worker
 
 from review.core.text import safe_text
 from review.tui.widgets.diff.code import shown
 from review.tui.widgets.diff.rows import DiffRows, Row
+from review.tui.worker_host import WorkerHost
 
 # Matches found at most: past it the count says "or more" (never a silent cap).
 MAX_MATCHES = 100_000
@@ -66,25 +67,13 @@ def find(rows: DiffRows, query: str, cancelled: Callable[[], bool] = lambda: Fal
     return matches, False
 
 
-class SearchedView(Protocol):
+class SearchedView(WorkerHost, Protocol):
     """What the search needs of its view (the DiffView)."""
 
     rows: DiffRows
 
     @property
     def scroll_y(self) -> float: ...
-
-    def run_worker(
-        self,
-        work: Callable[[], None],
-        name: str | None = ...,
-        group: str = ...,
-        description: str = ...,
-        exit_on_error: bool = ...,
-        start: bool = ...,
-        exclusive: bool = ...,
-        thread: bool = ...,
-    ) -> Worker[None]: ...
 
     def search_found(self, found: Results) -> None: ...
 
