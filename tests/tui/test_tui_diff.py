@@ -156,6 +156,8 @@ async def test_help_on_the_submission_screen_lists_the_focused_panes_keys_each_o
             "Diff — once focused",
             "Note — once focused",
             "Rubric — once focused",
+            "Rubric signal — once focused",
+            "Rubric flag — once focused",
             "Commits — once focused",
         }
         ids = {binding_id: (group, keys) for group, keys, _, listed in rows for binding_id in listed.split()}
@@ -173,7 +175,9 @@ async def test_help_on_the_submission_screen_lists_the_focused_panes_keys_each_o
             assert wanted in ids, wanted
         assert "diff.coverage" not in ids and "rubric.strong" not in ids
         later = {binding_id: group for group, _, _, listed in every[len(rows) :] for binding_id in listed.split()}
-        assert later["diff.coverage"] == "Diff — once focused" and later["rubric.strong"] == "Rubric — once focused"
+        assert (
+            later["diff.coverage"] == "Diff — once focused" and later["rubric.strong"] == "Rubric signal — once focused"
+        )
         keys = [key for _, shown, _, _ in rows for key in shown.split()]
         assert keys.count("c") == 1
         assert ids["log.run"][1] == "^r"

@@ -38,13 +38,14 @@ def enabled(node: DOMNode, binding: Binding) -> bool | None:
     _, name, parameters = actions.parse(binding.action)
     state = node.check_action(name, parameters)
     # A key that acts only in a state of the pane (n/N after a search) is listed all the same.
-    return None if state is False and name in getattr(node, "HELP_LISTED", {}) else state
+    return None if state is False and acts_when(node, binding) else state
 
 
 def acts_when(node: DOMNode, binding: Binding) -> str:
-    """When a key listed though disabled acts ("while a search has matches"), as its node says."""
-    _, name, _ = actions.parse(binding.action)
-    return getattr(node, "HELP_LISTED", {}).get(name, "")
+    """When a key listed though disabled acts ("while a search has matches"), as its node's HELP_LISTED
+    says, by the binding's whole action (`ask('cancel')`) or by the action's name (`fragment`)."""
+    listed: dict[str, str] = getattr(node, "HELP_LISTED", {})
+    return listed.get(binding.action) or listed.get(actions.parse(binding.action)[1], "")
 
 
 def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Binding], str]) -> list[Row]:

@@ -30,6 +30,8 @@ SIDE_BY_SIDE = 160
 
 class SimilarPairScreen(Screen[None]):
     BINDING_GROUP_TITLE = "Similar code"
+    # Listed by `?` even while they do nothing, with when they act.
+    HELP_LISTED = {"fragment": "once a pair's shared fragments are read", "pair": "when there is more than one pair"}
     BINDINGS = [
         Binding("right_square_bracket", "fragment(1)", "Next fragment", id="similar.next-fragment"),
         Binding("left_square_bracket", "fragment(-1)", "Previous fragment", id="similar.previous-fragment"),
@@ -133,6 +135,7 @@ class SimilarPairScreen(Screen[None]):
         self.read = message
         self.fragment_index = 0
         self.show()
+        self.refresh_bindings()
 
     # ----------------------------------------------------------------- drawing
 
@@ -207,6 +210,15 @@ class SimilarPairScreen(Screen[None]):
         return out
 
     # ----------------------------------------------------------------- actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers only what acts: no fragment keys before a pair's fragments are read (or when
+        there is no pair), no pair keys for a single pair."""
+        if action == "fragment":
+            return bool(self.read and self.read.fragments)
+        if action == "pair":
+            return len(self.pairs) > 1
+        return True
 
     def action_fragment(self, step: int) -> None:
         if self.read and self.read.fragments:

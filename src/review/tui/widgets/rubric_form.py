@@ -24,7 +24,7 @@ from review.services import score_merge, store
 class SignalRow(Vertical, can_focus=True):
     """One signal: its tiers with the article's descriptions, the reviewer's choice, the evidence."""
 
-    HELP_GROUP = "Rubric"
+    HELP_GROUP = "Rubric signal"
 
     BINDINGS = [
         # Letters, never digits: on this screen digits always mean "go to pane N", so a digit meant
@@ -167,7 +167,7 @@ class FlagBox(Checkbox):
     """A failure-mode flag whose state reads without colour: `[x]` on, `[ ]` off (Textual's `▐X▌`
     is the same glyph either way, told apart by colour alone — nothing under NO_COLOR)."""
 
-    HELP_GROUP = "Rubric"
+    HELP_GROUP = "Rubric flag"
     # Textual's own binding, given an id and a name so help lists it and a keymap can move it.
     BINDINGS = [Binding("space,enter", "toggle_button", "Toggle flag", show=False, id="rubric.toggle-flag")]
 
@@ -189,6 +189,7 @@ class RubricForm(VerticalScroll, can_focus=False):
     signal or a flag always has it, and ↑/↓ move between them."""
 
     HELP_GROUP = "Rubric"
+    HELP_LISTED = {"leave_comment": "while typing in a box"}
 
     BINDINGS = [
         Binding("F", "toggle_final", "Final/draft", id="rubric.toggle-final"),

@@ -65,6 +65,8 @@ class Closed:
 class SubmissionScreen(Screen[Closed]):
     BINDING_GROUP_TITLE = "Submission"
     AUTO_FOCUS = "#diff-view"
+    # Listed by `?` even while they do nothing, with when they act.
+    HELP_LISTED = {"log_to_code": "from a stub-log line", "anchor_comment": "in the stub log or the diff"}
     BINDINGS = [
         Binding("escape,backspace", "back", "Back", id="submission.back"),
         # As in tig, q closes the view: back to triage (q there quits; ctrl+q quits from here).

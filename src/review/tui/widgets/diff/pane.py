@@ -37,6 +37,7 @@ def said_once(sources: set[str]) -> list[str]:
 
 class DiffPane(Vertical):
     HELP_GROUP = "Diff"
+    HELP_LISTED = {"close_search": "while in the search box"}
     BINDINGS = [
         Binding("greater_than_sign", "step(1)", "Next commit", id="diff.next-commit"),
         Binding("less_than_sign", "step(-1)", "Prev commit", id="diff.previous-commit"),

@@ -43,6 +43,8 @@ KEY_HELP = (
 
 class StubLog(Vertical):
     HELP_GROUP = "Stub log"
+    # Listed by `?` even while they do nothing, with when they act.
+    HELP_LISTED = {"ask('cancel')": "while a run is on", "toggle_view": "once a before/after run has finished"}
     BINDINGS = [
         Binding("r", "ask('suite')", "Run suite", id="log.run"),
         Binding("s", "pick_scenario", "One scenario", id="log.scenario"),

@@ -1,0 +1,78 @@
+"""`?` shows every key of the current screen: each binding the screen, its panes and the app declare is
+listed, a key that does nothing in this state with when it acts. The footer offers only keys that act
+(an empty pair view offers no fragment keys)."""
+
+from __future__ import annotations
+
+import pytest
+from test_tui_similar import pair_screen
+
+from helpers import open_submission, screen_text, wait_until
+from review.tui.app import ReviewApp
+from review.tui.screens.help import HelpScreen, own_bindings
+from review.tui.screens.similar_pair import SimilarPairScreen
+
+
+def declared(screen) -> set[str]:
+    """Every binding id the screen, the widgets on it and the app declare."""
+    nodes = [screen, screen.app, *screen.walk_children()]
+    return {binding.id for node in nodes for binding in own_bindings(node, {}) if binding.id}
+
+
+async def help_ids(app, pilot) -> tuple[set[str], set[str], dict[str, str]]:
+    """The ids the current screen declares, the ids `?` lists, and each listed id's action text."""
+    declared_here = declared(app.screen)
+    await pilot.press("question_mark")
+    await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+    listed = {binding_id: label for _, _, label, ids in app.screen.rows for binding_id in ids.split()}
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: not isinstance(app.screen, HelpScreen))
+    return declared_here, set(listed), listed
+
+
+async def test_help_on_triage_lists_every_key_but_the_one_of_candidate_blind_review(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.screen.table.row_count == 8)
+        wanted, listed, _ = await help_ids(app, pilot)
+        # A lifts candidate-blind review: outside such a session there is nothing to lift.
+        assert wanted - listed == {"triage.reveal"}
+
+
+@pytest.mark.parametrize("pane", ["1", "2", "3", "4", "5"])
+async def test_help_on_each_submission_pane_lists_every_key_of_the_screen(sample_cohort, pane):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press(pane)
+        wanted, listed, labels = await help_ids(app, pilot)
+        # q closes the view here (ctrl+q, app.quit-alt, quits).
+        # In the diff g goes to its top, in the rubric to the signal's evidence.
+        shadowed = {"app.quit"} | ({"submission.log-to-code"} if pane in ("1", "4") else set())
+        assert wanted - listed == shadowed
+        # Keys that do nothing here say when they act.
+        if pane in ("2", "3"):
+            assert "from a stub-log line" in labels["submission.log-to-code"]
+        assert "while a run is on" in labels["log.cancel"]
+        assert "once a before/after run has finished" in labels["log.view"]
+
+
+async def test_help_and_footer_of_an_empty_pair_view(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pair_screen(app, pilot, "ada-okafor", "m")
+        assert isinstance(app.screen, SimilarPairScreen)
+        await wait_until(pilot, lambda: "0 own fingerprints" in "\n".join(screen_text(app)))
+        footer = screen_text(app)[-1]
+        assert "fragment" not in footer and "pair" not in footer, footer
+        wanted, listed, labels = await help_ids(app, pilot)
+        assert wanted - listed == {"app.quit"}  # q goes back here
+        assert "once a pair's shared fragments are read" in labels["similar.next-fragment"]
+
+
+async def test_the_footer_of_a_pair_view_offers_the_fragment_keys_once_read(sample_cohort):
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await pair_screen(app, pilot, "ben-larsen", "m")
+        await wait_until(pilot, lambda: screen.read is not None)
+        await wait_until(pilot, lambda: "Next fragment" in screen_text(app)[-1])
