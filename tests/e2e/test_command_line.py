@@ -419,7 +419,8 @@ def test_copies_begun_before_the_program_loads_end_in_the_same_rows(tmp_path, is
 
 def test_triage_columns_align_in_every_state_and_say_the_consoles_words(sample_cohort):
     """Every state a row can be in (new, in review, scored, stale, unreadable): each row's columns
-    start where the header's do, and a draft reads "in review", the word the console shows."""
+    start where the header's do, and a draft reads "in review" and a final review at HEAD "final", the
+    words the console shows."""
     from review import gitsafe
     from review.core import triage
     from review.services import store
@@ -442,8 +443,8 @@ def test_triage_columns_align_in_every_state_and_say_the_consoles_words(sample_c
     header = lines[0]
     rows = {line.split()[0]: line for line in lines[1:] if line.split() and line.split()[0] in _names(sample_cohort)}
     states = {name: line[17 : 17 + triage.STATE_WIDTH].strip() for name, line in rows.items()}
-    assert {"new", "in review", "scored", "stale", "unreadable"} <= set(states.values()), states
-    assert states["ben-larsen"] == "in review" and states["zz-broken"] == "unreadable"
+    assert {"new", "in review", "final", "stale", "unreadable"} <= set(states.values()), states
+    assert states["ben-larsen"] == "in review" and states["chen-wei"] == "final" and states["zz-broken"] == "unreadable"
     for column in ("state", "key scope", "runs", "disclosure"):
         start = header.index(column)
         for name, line in rows.items():

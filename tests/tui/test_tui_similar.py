@@ -283,3 +283,29 @@ async def test_the_pair_view_lists_its_scroll_keys_and_q_goes_back(sample_cohort
         await pilot.press("q")
         await wait_until(pilot, lambda: isinstance(app.screen, CohortScreen))
         assert app.is_running
+
+
+async def test_a_submission_removed_then_r_leaves_no_pair_with_it(sample_cohort):
+    """A copy planted while the console is open arrives and pairs with chen-wei; removed, and the cohort
+    read again (R), neither the column nor the title speaks of it any more."""
+    import shutil
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await compared(app, pilot)
+        shutil.copytree(sample_cohort / "chen-wei", sample_cohort / "zed-copy", symlinks=True)
+        await wait_until(pilot, lambda: "zed-copy" in screen.rows and "arrived" in screen_title(screen))
+        await wait_until(pilot, lambda: (screen.rows["chen-wei"].similar or {}).get("with") == "zed-copy")
+        shutil.rmtree(sample_cohort / "zed-copy")
+        comparison = screen.similar.comparison
+        await pilot.press("R")
+        await wait_until(pilot, lambda: screen.similar.comparison is not comparison and "zed-copy" not in screen.rows)
+        await pilot.pause()
+        assert "zed-copy" not in screen.similar.comparison.own
+        assert (screen.rows["chen-wei"].similar or {}).get("with") != "zed-copy"
+        assert "zed-copy" not in (screen.rows["chen-wei"].similar or {}).get("partners", [])
+        assert "arrived" not in screen_title(screen)
+
+
+def screen_title(screen: CohortScreen) -> str:
+    return str(screen.query_one("#triage-title").render())

@@ -21,7 +21,8 @@ STATE_WORDS = {
     "draft": "in review",
     "in review": "in review",
     "final": "final",
-    "scored": "scored",
+    # A final review at HEAD, by anyone: the word the console shows for its own final review.
+    "scored": "final",
     "stale": "stale",
     "unreadable": "unreadable",
 }

@@ -366,6 +366,10 @@ class Index:
                 packed.write(self.entries.values())
         return self
 
+    def keep_only(self, names: set[str]) -> None:
+        """Forget the submissions no longer in the cohort (a folder removed, then the cohort read again)."""
+        self.entries = {name: entry for name, entry in self.entries.items() if name in names}
+
     def add(self, path: Path) -> Entry:
         entry = read_entry(path, self.base)
         self.entries[entry.name] = entry

@@ -206,7 +206,7 @@ class CohortScreen(Screen[None]):
         # The row under the cursor is complete now: read it ahead.
         self.highlighted()
         self.cohort_watch.loaded(self.rows)
-        self.similar.start([Path(row.path) for row in self.rows.values()])
+        self.similar.start([Path(row.path) for row in self.rows.values()], whole=True)
 
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:

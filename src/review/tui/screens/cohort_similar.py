@@ -36,17 +36,21 @@ class SimilarityWatch:
         # One computation at a time: an arrival waits for the cohort's own.
         self.lock = threading.Lock()
 
-    def start(self, paths: list[Path]) -> None:
-        """`paths` read (again) into the index in a worker, then the cohort compared."""
-        self.screen.run_worker(partial(self.compute, paths), thread=True, group="similarity", name="triage-similarity")
+    def start(self, paths: list[Path], whole: bool = False) -> None:
+        """`paths` read (again) into the index in a worker, then the cohort compared; `whole`: they are
+        the whole cohort (listed again by R), so a submission not among them is gone from the index."""
+        work = partial(self.compute, paths, whole)
+        self.screen.run_worker(work, thread=True, group="similarity", name="triage-similarity")
 
-    def compute(self, paths: list[Path]) -> None:
+    def compute(self, paths: list[Path], whole: bool = False) -> None:
         with self.lock:
             try:
                 if self.index is None:
                     self.index = similarity.Index(self.screen.cohort_dir)
             except cohort.CohortError:
                 return  # the cohort file cannot be read: the rows' load says why; the column stays empty
+            if whole:
+                self.index.keep_only({path.name for path in paths})
             self.index.load(paths)
             comparison = self.index.compare()
         self.screen.post_message(self.Computed(self.index, comparison, comparison.best(), comparison.partners()))

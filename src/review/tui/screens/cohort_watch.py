@@ -84,7 +84,8 @@ class CohortWatch:
     def listed(self, names: list[str]) -> None:
         if self.opened_with is None:
             self.opened_with = set(names)
-        # R found folders that came after the console opened: arrivals too.
+        # R found folders that came after the console opened: arrivals too; one gone since is no arrival.
+        self.arrived = {name: when for name, when in self.arrived.items() if name in names}
         self.record_arrivals(name for name in names if name not in self.opened_with)
 
     def loaded(self, rows: dict[str, cohort.Row]) -> None:

@@ -30,8 +30,6 @@ SIDE_BY_SIDE = 160
 
 class SimilarPairScreen(Screen[None]):
     BINDING_GROUP_TITLE = "Similar code"
-    # Listed by `?` even while they do nothing, with when they act.
-    HELP_LISTED = {"fragment": "once a pair's shared fragments are read", "pair": "when there is more than one pair"}
     BINDINGS = [
         Binding("right_square_bracket", "fragment(1)", "Next fragment", id="similar.next-fragment"),
         Binding("left_square_bracket", "fragment(-1)", "Previous fragment", id="similar.previous-fragment"),
@@ -211,9 +209,21 @@ class SimilarPairScreen(Screen[None]):
 
     # ----------------------------------------------------------------- actions
 
+    # What only a pair's files have: none of it exists in a view with no pair (neither footer nor `?`).
+    PAIR_ACTIONS = frozenset({"fragment", "pair", "scroll", "page", "other_side"})
+
+    @property
+    def HELP_LISTED(self) -> dict[str, str]:  # the name help reads on every node
+        """Listed by `?` even while they do nothing, with when they act (only where there is a pair)."""
+        if not self.pairs:
+            return {}
+        return {"fragment": "once a pair's shared fragments are read", "pair": "when there is more than one pair"}
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer offers only what acts: no fragment keys before a pair's fragments are read (or when
-        there is no pair), no pair keys for a single pair."""
+        """The footer offers only what acts: no fragment keys before a pair's fragments are read, no pair
+        keys for a single pair, and in a view with no pair nothing but back and help."""
+        if action in self.PAIR_ACTIONS and not self.pairs:
+            return False
         if action == "fragment":
             return bool(self.read and self.read.fragments)
         if action == "pair":
