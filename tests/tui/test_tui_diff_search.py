@@ -123,3 +123,34 @@ async def test_a_search_that_finds_nothing_leaves_n_on_the_hunks_and_the_footer_
         await search(app, pilot, screen, "parseamount")
         await wait_until(pilot, lambda: "n Next match" in screen_text(app)[-1])
         assert "] Next hunk" in screen_text(app)[-1]
+
+
+async def test_a_match_far_right_scrolls_the_code_not_the_gutter(sample_cohort):
+    """At 80×24 a match past the pane's right edge scrolls the code sideways to it; each line keeps its
+    numbers, AI tag and sign in view, and a match that fits unscrolled brings the code back."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        view = screen.query_one(DiffView)
+        await pilot.press("1")
+        await settle(app, pilot)
+        await search(app, pilot, screen, "key")
+        scrolled = False
+        for _ in range(8):
+            await pilot.press("n")
+            await pilot.pause()
+            assert any("key" in text.lower() for text in marked(view)), "the current match is in view"
+            scrolled = scrolled or view.scroll_x > 0
+            top = view.scroll_offset.y
+            for y in range(view.size.height):
+                row = view.rows[top + y] if top + y < len(view.rows) else None
+                if row is None or row.kind != "line":
+                    continue
+                drawn = view.painter.drawn(top + y, row, False)[0]
+                gutter = "".join(s.text for s in drawn.crop(0, view.gutter_width + 1))  # and the sign
+                shown = "".join(s.text for s in view.render_line(y))
+                assert shown.startswith(gutter), (shown, gutter)
+            if view.scroll_x == 0 and scrolled:
+                break
+        assert scrolled, "no match lay past the right edge at 80 columns"
+        assert view.scroll_x == 0, "a match that fits unscrolled brings the code back"

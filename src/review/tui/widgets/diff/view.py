@@ -352,8 +352,16 @@ class DiffView(ScrollView, can_focus=True):
         strip, end = cached
         if paired:
             return strip.crop_extend(0, width, base)
-        cropped = strip.crop_extend(scroll_x, scroll_x + width, base)
         visible = min(width, self.visible_width)
+        if self.rows[index].kind == "line":
+            # The gutter (numbers, the AI tag) and the sign stay put; only the code scrolls sideways.
+            gutter = self.gutter_width + 1
+            code = strip.crop_extend(gutter + scroll_x, scroll_x + width, base)
+            cropped = Strip.join([strip.crop(0, gutter), code])
+        else:
+            # A header scrolls only as far as its own end needs.
+            scroll_x = min(scroll_x, max(0, end - visible))
+            cropped = strip.crop_extend(scroll_x, scroll_x + width, base)
         if end > scroll_x + visible:
             # The row's text goes on past what is seen: the mark in the last column seen, not under the scrollbar.
             cropped = self.painter.cut_mark(cropped.crop(0, visible), base).extend_cell_length(width, base)
@@ -399,10 +407,12 @@ class DiffView(ScrollView, can_focus=True):
         if not top <= match.row < top + self.size.height:
             self.scroll_to(y=max(0, match.row - self.size.height // 3), animate=False)
         if not self.paired:
-            # Sideways too, so the match is in the columns seen.
-            start, end = self.gutter_width + match.start, self.gutter_width + match.end
-            if start < self.scroll_x + self.gutter_width or end > self.scroll_x + self.visible_width:
-                self.scroll_to(x=max(0, start - self.gutter_width - 8), animate=False)
+            # Sideways too, so the match is in the code columns seen (the gutter stays put, the last
+            # column may hold the cut mark); unscrolled whenever the match fits so.
+            seen = self.visible_width - (self.gutter_width + 1) - 1
+            x = 0 if match.end <= seen else max(0, match.start - 8)
+            if x == 0 or not self.scroll_x <= match.start <= match.end <= self.scroll_x + seen:
+                self.scroll_to(x=x, animate=False)
         self._hold_current()
 
     def action_search_step(self, delta: int) -> None:
