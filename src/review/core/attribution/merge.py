@@ -262,17 +262,10 @@ def attribute(
         if claim is None:
             return None
         where = f"moved from {from_path}:{line_no} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
-        signals = by_commit[sha].signals if sha in by_commit else []
-        return Claim(
-            claim.tool,
-            f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where,
-            claim.layer,
-            moved=True,
-            unknown=claim.unknown,
+        # Only a commit with signals claims a tool.
+        return dataclasses.replace(
+            claim, source=f"{where}: {by_commit[sha].claim_source}" if claim.tool else where, moved=True
         )
-
-    def from_base(block: segments.Block) -> Claim:
-        return Claim(None, f"from the base: {block.there}:{block.orig_start} ({block.sha[:7]})", 0, base=True)
 
     # Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
     # moved or copied block, one claim saying where from.
@@ -280,7 +273,9 @@ def attribute(
     for path_blocks in by_path.values():
         for block in path_blocks:
             if block.sha in base_commits:
-                block.claim = from_base(block)
+                block.claim = Claim(
+                    None, f"from the base: {block.there}:{block.orig_start} ({block.sha[:7]})", 0, base=True
+                )
             elif block.mover:
                 block.claim = moved_claim(block.sha, block.there, block.orig_start)
             else:
@@ -374,16 +369,9 @@ def attribute(
     ]
     commit_tools = assistants(commits)
     if note.declares_none and commit_tools:
-        conflicts.insert(
-            0,
-            Conflict(
-                None,
-                None,
-                None,
-                f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
-                [("note", None), *(("commit metadata", tool) for tool in commit_tools)],
-            ),
-        )
+        message = f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}"
+        against = [("note", None), *(("commit metadata", tool) for tool in commit_tools)]
+        conflicts.insert(0, Conflict(None, None, None, message, against))
     notices = list(notices or [])
     if not note.discloses and not note.declares_none and commit_tools:
         # Silence is no disagreement: the commits disclose the tool and which lines, and the note says
@@ -392,13 +380,9 @@ def attribute(
             0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}")
         )
 
+    rewritten = list(rewritten or [])
     tools = sorted(
-        {
-            *commit_tools,
-            *note.tools,
-            *(r.tool for r in records if r.tool),
-            *(tool for found in rewritten or [] for tool in found.tools),
-        }
+        {*commit_tools, *note.tools, *(r.tool for r in records if r.tool), *(t for n in rewritten for t in n.tools)}
     )
     if any(tool not in UNNAMED for tool in tools):
         # An unnamed assistant is named where another source names it: listed only where it wins lines.
@@ -406,7 +390,7 @@ def attribute(
         tools = [tool for tool in tools if tool not in UNNAMED or tool in winning]
     unknown = [tool for tool in tools if not is_known(tool)]
     return Attribution(
-        tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown, discloses
+        tools, winners, spans, conflicts, unmapped, commits, note, notices, rewritten, unknown, discloses
     )
 
 
