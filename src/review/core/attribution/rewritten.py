@@ -86,7 +86,7 @@ def _lines_text(lines: dict[str | None, dict[str, int]]) -> str:
     for tool in sorted(lines, key=lambda t: (t is None, t or "")):
         by_path = sorted(lines[tool].items())
         named = [
-            f"{count} line{'s' if count != 1 else ''} of {path}" if not index else f"{count} of {path}"
+            f"{_many(count, 'line')} of {path}" if not index else f"{count} of {path}"
             for index, (path, count) in enumerate(by_path[:MAX_LISTED_PATHS])
         ]
         more = f" and {len(by_path) - MAX_LISTED_PATHS} more files" if len(by_path) > MAX_LISTED_PATHS else ""
@@ -99,25 +99,21 @@ def summary(notes: list[RewrittenNote]) -> str | None:
     4 lines of checkout.mjs; 4 carried to HEAD where the same text survives"."""
     if not notes:
         return None
-    one = len(notes) == 1
-    text = (
-        f"{len(notes)} git-ai note{'' if one else 's'} describe{'s' if one else ''} "
-        f"{'a commit' if one else 'commits'} not in this history: "
-        f"{_lines_text(_counts(r for note in notes for r in note.records))}"
-    )
+    describes = "describes a commit" if len(notes) == 1 else "describe commits"
+    lines = _lines_text(_counts(r for note in notes for r in note.records))
+    text = f"{_many(len(notes), 'git-ai note')} {describes} not in this history: {lines}"
     carried = sum(note.carried for note in notes)
-    text += (
-        f"; {carried} line{'s' if carried != 1 else ''} carried to HEAD where the same text survives"
-        if carried
-        else "; none of their text survives among the lines added at HEAD"
-    )
+    survives = f"{_many(carried, 'line')} carried to HEAD where the same text survives"
+    text += f"; {survives}" if carried else "; none of their text survives among the lines added at HEAD"
     unreadable = sum(note.problem is not None for note in notes)
     if unreadable:
-        text += (
-            f" ({unreadable} note{'s' if unreadable != 1 else ''} could not be matched: "
-            f"{next(note.problem for note in notes if note.problem)})"
-        )
+        problem = next(note.problem for note in notes if note.problem)
+        text += f" ({_many(unreadable, 'note')} could not be matched: {problem})"
     return text
+
+
+def _many(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
 def split_lines(data: bytes) -> list[bytes]:
