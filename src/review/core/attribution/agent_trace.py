@@ -155,15 +155,11 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
     missed = skipped = 0
     for index, span in enumerate(trace.ranges):
         parsed = content_hash.parse(span.content_hash) if span.content_hash else None
-        if span.content_hash and parsed is None:
-            unknown.add(span.content_hash[:40])
-            continue
-        if parsed is None:
+        if parsed is None or not content_hash.known(parsed[0]):
+            if span.content_hash:  # a hash in another shape, or of an algorithm writers do not use
+                unknown.add(span.content_hash[:40] if parsed is None else parsed[0])
             continue
         algorithm, wanted = parsed
-        if not content_hash.known(algorithm):
-            unknown.add(algorithm)
-            continue
         if search.exhausted:
             skipped += 1
             continue

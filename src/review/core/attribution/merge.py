@@ -81,13 +81,7 @@ class Conflict:
     sides: list[tuple[str, str | None]] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {
-            "path": self.path,
-            "start": self.start,
-            "end": self.end,
-            "message": self.message,
-            "sides": [{"source": source, "tool": tool} for source, tool in self.sides],
-        }
+        return {**dataclasses.asdict(self), "sides": [{"source": source, "tool": tool} for source, tool in self.sides]}
 
 
 @dataclass
@@ -510,11 +504,8 @@ def _settle(
         return best, message, [(said.source, said.tool), (other.source, other.tool)]
     if said is None and _disagree(claiming):
         ordered = sorted(claiming, key=lambda c: -c.layer)
-        return (
-            best,
-            "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered),
-            [(c.source, c.tool) for c in ordered],
-        )
+        said_by = [(c.source, c.tool) for c in ordered]
+        return best, "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered), said_by
     return best, None, []
 
 

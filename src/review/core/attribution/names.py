@@ -204,10 +204,8 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
     named = tool_in_text(text)
     if named:
         return Who("tool", named, _model_in(text))
-    if product_shaped(text):
-        return Who("tool", canonical_tool(text))
-    if _named_ai(text, ai_key):
-        # "Zed AI", "Acme Agent": a product's name said to be AI, known or not, is that tool.
+    if product_shaped(text) or _named_ai(text, ai_key):
+        # A product's token, or "Zed AI", "Acme Agent": a product's name said to be AI, known or not, is that tool.
         return Who("tool", canonical_tool(text))
     if ai_key:
         return Who("tool", "an assistant (unnamed)")

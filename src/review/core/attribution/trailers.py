@@ -130,6 +130,20 @@ class CommitAttribution:
         return f"{first.source}; the commit also names {', '.join(others)} (not which lines each wrote)"
 
 
+@dataclass
+class _Said:
+    """Where one commit's signals and rejections go; `where` names the squashed commit they come from."""
+
+    result: CommitAttribution
+    where: str = ""
+
+    def add(self, tool: str, model: str | None, source: str, evidence: str) -> None:
+        self.result.signals.append(Signal(tool, model, self.where + source, evidence, self.result.commit))
+
+    def reject(self, evidence: str, reason: str) -> None:
+        self.result.rejected.append(Rejected(self.where + evidence, reason, self.result.commit))
+
+
 # --------------------------------------------------------------------------- one commit
 
 
@@ -194,20 +208,6 @@ _SQUASHED_COMMIT = re.compile(r"commit (?P<sha>[0-9a-f]{40})")
 _SQUASHED_AUTHOR = re.compile(r"Author:[ \t]+(?P<name>[^<>\n]{0,300}?)[ \t]*<(?P<email>[^<>\n]{0,300})>[ \t]*")
 
 
-@dataclass
-class _Said:
-    """Where one commit's signals and rejections go; `where` names the squashed commit they come from."""
-
-    result: CommitAttribution
-    where: str = ""
-
-    def add(self, tool: str, model: str | None, source: str, evidence: str) -> None:
-        self.result.signals.append(Signal(tool, model, self.where + source, evidence, self.result.commit))
-
-    def reject(self, evidence: str, reason: str) -> None:
-        self.result.rejected.append(Rejected(self.where + evidence, reason, self.result.commit))
-
-
 def _squashed(message: str, said: _Said) -> None:
     """The squashed commits' own disclosures (their trailer blocks, their agent authors), each said
     to come from that squashed commit."""
@@ -247,23 +247,21 @@ def _squashed_commits(message: str) -> list[tuple[str, tuple[str, str] | None, s
 def _identities(author: tuple[str, str], committer: tuple[str, str], said: _Said) -> None:
     """The author wrote the change; the committer committed it. aider marks both names when it wrote
     the change, the committer's alone when it committed the person's own edits."""
+    wrote, committed = "{} <{}>".format(*author), "committer {} <{}>".format(*committer)
     author_agent = match_identity(*author)
     committer_agent = match_identity(*committer)
     if author_agent:
-        said.add(author_agent[0].name, author_agent[1], "author identity", f"{author[0]} <{author[1]}>")
+        said.add(author_agent[0].name, author_agent[1], "author identity", wrote)
     elif committer_agent:
-        said.reject(
-            f"committer {committer[0]} <{committer[1]}>",
-            f"{committer_agent[0].name} committed the change; the author, a person, wrote it",
-        )
+        said.reject(committed, f"{committer_agent[0].name} committed the change; the author, a person, wrote it")
     author_aider = bool(_AIDER_SUFFIX.search(author[0]))
     committer_aider = bool(_AIDER_SUFFIX.search(committer[0]))
     if author_aider:
         source = "author and committer name suffix (aider)" if committer_aider else "author name suffix (aider)"
-        said.add("Aider", None, source, f"{author[0]} <{author[1]}>")
+        said.add("Aider", None, source, wrote)
     elif committer_aider:
         said.reject(
-            f"committer {committer[0]} <{committer[1]}>",
+            committed,
             "(aider) on the committer's name only: aider committed the person's own edits, it did not write "
             "them (aider's Git integration docs)",
         )
