@@ -221,22 +221,22 @@ def settle(
     return kept
 
 
+def _reach(starts: Iterable[str], parents: dict[str, tuple[str, ...]]) -> set[str]:
+    """`starts` and every commit reached from them through `parents` (one not in it is reached, not followed)."""
+    seen: set[str] = set()
+    todo = list(starts)
+    while todo:
+        sha = todo.pop()
+        if sha not in seen:
+            seen.add(sha)
+            todo += parents.get(sha, ())
+    return seen
+
+
 def fork_points(outside: dict[str, tuple[str, ...]], commit: str) -> set[str]:
     """The commits of the history where `commit`'s ancestry joins it. `outside`: every commit reachable
     from the notes' commits but not from HEAD, with its parents."""
-    forks: set[str] = set()
-    seen: set[str] = set()
-    todo = [commit]
-    while todo:
-        sha = todo.pop()
-        if sha in seen:
-            continue
-        seen.add(sha)
-        if sha in outside:
-            todo += outside[sha]
-        elif sha != commit:
-            forks.add(sha)
-    return forks
+    return {sha for sha in _reach([commit], outside) if sha not in outside and sha != commit}
 
 
 def older_than(
@@ -249,13 +249,6 @@ def older_than(
     for commit in commits:
         forks = frozenset(fork_points(outside, commit) & history.keys())
         if forks not in walked:
-            seen: set[str] = set()
-            todo = list(forks)
-            while todo:
-                sha = todo.pop()
-                if sha not in seen and sha in history:
-                    seen.add(sha)
-                    todo += history[sha]
-            walked[forks] = frozenset(seen)
+            walked[forks] = frozenset(sha for sha in _reach(forks, history) if sha in history)
         older[commit] = walked[forks]
     return older
