@@ -250,30 +250,24 @@ def attribute(
             unknown_claims[sha] = dataclasses.replace(claim, unknown=True)
         return unknown_claims[sha]
 
-    def moved_claim(sha: str, from_path: str, line_no: int) -> Claim | None:
-        """A moved or copied block is still its writer's: the origin commit's claim, saying so."""
+    def block_claim(block: segments.Block) -> Claim | None:
+        """Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
+        moved or copied block is still its writer's, the origin commit's claim saying where from."""
+        sha, at = block.sha, f"{block.there}:{block.orig_start}"
+        if sha in base_commits:
+            return Claim(None, f"from the base: {at} ({sha[:7]})", 0, base=True)
         claim = commit_claim(sha)
-        if claim is None:
-            return None
-        where = f"moved from {from_path}:{line_no} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
+        if claim is None or not block.mover:
+            return claim
+        where = f"moved from {at} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
         # Only a commit with signals claims a tool.
         return dataclasses.replace(
             claim, source=f"{where}: {by_commit[sha].claim_source}" if claim.tool else where, moved=True
         )
 
-    # Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
-    # moved or copied block, one claim saying where from.
     by_path = {path: segments.blocks(origins) for path, origins in blame.items()}
-    for path_blocks in by_path.values():
-        for block in path_blocks:
-            if block.sha in base_commits:
-                block.claim = Claim(
-                    None, f"from the base: {block.there}:{block.orig_start} ({block.sha[:7]})", 0, base=True
-                )
-            elif block.mover:
-                block.claim = moved_claim(block.sha, block.there, block.orig_start)
-            else:
-                block.claim = commit_claim(block.sha)
+    for block in (block for path_blocks in by_path.values() for block in path_blocks):
+        block.claim = block_claim(block)
     intervals: dict[str, list[segments.Interval]] = {
         path: [segments.Interval(b.start, b.end, segments.COMMIT, 0, b.claim) for b in path_blocks if b.claim]
         for path, path_blocks in by_path.items()
