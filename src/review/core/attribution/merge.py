@@ -171,14 +171,12 @@ class Prepared:
 
     def commit_claim(self, sha: str) -> Claim | None:
         if sha not in self.per_commit:
-            attribution = self.by_commit.get(sha)
+            attribution, claim = self.by_commit.get(sha), None
             if attribution and attribution.signals:
-                signal = attribution.claim_signal
-                self.per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
-            else:
-                self.per_commit[sha] = (
-                    Claim(None, f"commit {sha[:7]} by {self.authors[sha]}", 0) if sha in self.authors else None
-                )
+                claim = Claim(attribution.claim_signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
+            elif sha in self.authors:
+                claim = Claim(None, f"commit {sha[:7]} by {self.authors[sha]}", 0)
+            self.per_commit[sha] = claim
         return self.per_commit[sha]
 
     def begins(self, commits: list[CommitAttribution], records: list[LineRecord]) -> bool:

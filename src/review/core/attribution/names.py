@@ -96,15 +96,12 @@ def is_service_address(email: str) -> bool:
     local, at, domain = email.rpartition("@")
     if not at:
         return False
-    if local.endswith("[bot]") or "[bot]" in local:
+    if "[bot]" in local:
         return True
-    if domain == "github.com" and local == "noreply":
-        # "GitHub <noreply@github.com>" commits what people did on the website
-        return False
-    if domain == "users.noreply.github.com":
-        # a person's own GitHub address (bots are caught above)
-        return False
-    return local in _SERVICE_LOCAL
+    # "GitHub <noreply@github.com>" commits what people did on the website; an address at
+    # users.noreply.github.com is a person's own (bots are caught above)
+    github = domain == "users.noreply.github.com" or (domain, local) == ("github.com", "noreply")
+    return not github and local in _SERVICE_LOCAL
 
 
 def _vendor_own_name(name: str, email: str) -> bool:
