@@ -7,13 +7,7 @@ from review.core.attribution.functions import locate_function
 from review.core.attribution.git_ai import parse_git_ai_note, parse_legacy_authorship
 from review.core.attribution.merge import Attribution, Claim, Conflict, Prepared, Span, Unmapped, attribute
 from review.core.attribution.names import Who, parse_agent_value, who_is
-from review.core.attribution.note import (
-    HUMAN,
-    NoteDisclosure,
-    NoteEntry,
-    parse_note,
-    parse_note_line,
-)
+from review.core.attribution.note import HUMAN, NoteDisclosure, NoteEntry, parse_note, parse_note_line
 from review.core.attribution.records import LineRecord, Notice, parse_ranges
 from review.core.attribution.rewritten import RewrittenNote
 from review.core.attribution.segments import Blame

@@ -98,7 +98,8 @@ def read_trace(text: str, name: str = TRACE_PATH) -> Trace:
                 contributor = jsondata.obj(conversation.get("contributor"))
                 for span in map(jsondata.obj, jsondata.arr(conversation.get("ranges"))):
                     own = jsondata.obj(span.get("contributor"))
-                    who = own if jsondata.text(own.get("type")) else contributor
+                    named = bool(jsondata.text(own.get("type")))  # the range's own contributor overrides
+                    who = own if named else contributor
                     kind = jsondata.text(who.get("type")).strip().lower()
                     try:
                         start, end = int(span["start_line"]), int(span["end_line"])
@@ -114,19 +115,9 @@ def read_trace(text: str, name: str = TRACE_PATH) -> Trace:
                     tool = _tool(tool_name, jsondata.text(who.get("model_id"))) if kind in ("ai", "mixed") else None
                     if kind in ("ai", "mixed") and tool is None:
                         kind = "unknown"  # a test agent: not an assistant
-                    trace.ranges.append(
-                        TraceRange(
-                            line_no,
-                            path,
-                            max(1, min(start, end)),
-                            max(1, start, end),
-                            kind,
-                            tool,
-                            revision,
-                            jsondata.text(span.get("content_hash")),
-                            bool(jsondata.text(own.get("type"))),
-                        )
-                    )
+                    first, last = max(1, min(start, end)), max(1, start, end)
+                    digest = jsondata.text(span.get("content_hash"))
+                    trace.ranges.append(TraceRange(line_no, path, first, last, kind, tool, revision, digest, named))
                     if len(trace.ranges) >= MAX_RANGES:
                         break
     if unreadable:
@@ -164,15 +155,11 @@ def find_by_hash(trace: Trace, runs: Runs) -> dict[int, tuple[str, int, int]]:
     missed = skipped = 0
     for index, span in enumerate(trace.ranges):
         parsed = content_hash.parse(span.content_hash) if span.content_hash else None
-        if span.content_hash and parsed is None:
-            unknown.add(span.content_hash[:40])
-            continue
-        if parsed is None:
+        if parsed is None or not content_hash.known(parsed[0]):
+            if span.content_hash:  # a hash in another shape, or of an algorithm writers do not use
+                unknown.add(span.content_hash[:40] if parsed is None else parsed[0])
             continue
         algorithm, wanted = parsed
-        if not content_hash.known(algorithm):
-            unknown.add(algorithm)
-            continue
         if search.exhausted:
             skipped += 1
             continue
@@ -246,18 +233,9 @@ def place(
         if commit is None:
             unplaced += spans
             # No line placed, but the tool is named: a record that claims nothing names it.
+            source = "Agent Trace (traces.jsonl line {})"
             records += [
-                LineRecord(
-                    span.path,
-                    None,
-                    [],
-                    span.tool,
-                    f"Agent Trace (traces.jsonl line {span.line_no})",
-                    FAMILY,
-                    span.order,
-                    False,
-                )
-                for span in spans
+                LineRecord(s.path, None, [], s.tool, source.format(s.line_no), FAMILY, s.order, False) for s in spans
             ]
             continue
         # Its own lines, or its child's (the tree the agent edited was the revision's): the one that

@@ -91,13 +91,14 @@ def parse_declaration(text: str) -> Declaration:
     found.body, found.body_line = "\n".join(lines[end + 1 :]), end + 2
     found.lines = {index + 1: lines[index].strip()[:200] for index in range(end)}
     table: dict[str, Said] | None = None
+    problem = found.problems.append
     for index in range(1, end):
         raw = lines[index]
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         entry = _ENTRY.match(raw) if len(raw) <= MAX_LINE else None
         if entry is None:
-            found.problems.append((index + 1, f"not read: {raw.strip()[:80]}"))
+            problem((index + 1, f"not read: {raw.strip()[:80]}"))
             continue
         key, value, nested = _unquoted(entry["key"]), _unquoted(entry["value"] or ""), bool(entry["indent"])
         if not nested:
@@ -105,15 +106,13 @@ def parse_declaration(text: str) -> Declaration:
             if key == "level":
                 found.level = _level(found, index + 1, raw, value)
             elif table is None and key != "version":
-                found.problems.append(
-                    (index + 1, f"{key} is not a field of the format (version, level, processes, components)")
-                )
+                problem((index + 1, f"{key} is not a field of the format (version, level, processes, components)"))
             continue
         if table is None:
-            found.problems.append((index + 1, f"not under processes or components: {raw.strip()[:80]}"))
+            problem((index + 1, f"not under processes or components: {raw.strip()[:80]}"))
             continue
         if table is found.processes and key not in PROCESSES:
-            found.problems.append((index + 1, f"{key} is not a process of the format ({', '.join(PROCESSES)})"))
+            problem((index + 1, f"{key} is not a process of the format ({', '.join(PROCESSES)})"))
             continue
         said = _level(found, index + 1, raw, value)
         if said is not None:
@@ -124,9 +123,8 @@ def parse_declaration(text: str) -> Declaration:
 def _level(found: Declaration, line_no: int, raw: str, value: str) -> Said | None:
     level = value.strip().lower()
     if level not in LEVELS:
-        found.problems.append(
-            (line_no, f"{value.strip()[:40] or 'an empty value'} is not a level of the format ({' | '.join(LEVELS)})")
-        )
+        said = f"{value.strip()[:40] or 'an empty value'} is not a level of the format ({' | '.join(LEVELS)})"
+        found.problems.append((line_no, said))
         return None
     return Said(line_no, raw.strip(), level)
 
@@ -155,12 +153,8 @@ def declaration_entries(found: Declaration, files: list[str], tool: str, source:
         entries += _covering(said, under or [component], tool, source)
     if len(entries) > MAX_ENTRIES:
         # Many components, each over a large diff: what is past the bound is said, not read.
-        problems.append(
-            (
-                entries[MAX_ENTRIES].line_no,
-                f"{len(entries) - MAX_ENTRIES:,} file entries past the first {MAX_ENTRIES:,} were not read",
-            )
-        )
+        past = f"{len(entries) - MAX_ENTRIES:,} file entries past the first {MAX_ENTRIES:,} were not read"
+        problems.append((entries[MAX_ENTRIES].line_no, past))
         entries = entries[:MAX_ENTRIES]
     for line_no, problem in problems:
         entries.append(NoteEntry(line_no, found.lines.get(line_no, ""), "unread", file=source, reason=problem))
@@ -174,27 +168,11 @@ def _covering(said: Said, paths: list[str], tool: str, source: str, whole_work: 
         return [_told(said, tool, source)]
     if said.level == "none" and whole_work:
         return [NoteEntry(said.line_no, said.raw, "none", file=source)]
-    return [
-        NoteEntry(
-            said.line_no,
-            said.raw,
-            "file",
-            path=path,
-            who=tool if said.level in WROTE else "me",
-            tool=tool if said.level in WROTE else None,
-            file=source,
-        )
-        for path in paths
-    ]
+    who, by = (tool, tool) if said.level in WROTE else ("me", None)
+    return [NoteEntry(said.line_no, said.raw, "file", path=path, who=who, tool=by, file=source) for path in paths]
 
 
 def _told(said: Said, tool: str, source: str) -> NoteEntry:
     """A level that names the tool and no lines (a part, or a process with no files): listed unmapped."""
-    return NoteEntry(
-        said.line_no,
-        f"{said.raw} (the AI acted on a part; which lines is not said)" if said.level in PART else said.raw,
-        "prose",
-        who=tool,
-        tool=tool,
-        file=source,
-    )
+    raw = f"{said.raw} (the AI acted on a part; which lines is not said)" if said.level in PART else said.raw
+    return NoteEntry(said.line_no, raw, "prose", who=tool, tool=tool, file=source)

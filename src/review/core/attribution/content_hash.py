@@ -51,26 +51,16 @@ def fnv1a_32(data: bytes) -> int:
 
 
 # Algorithm name as written (lower case, without "-" or "_") -> (hex of the text's hash, cost per byte
-# relative to hashlib's: the pure-Python ones are charged more of the search's budget).
-_ALGORITHMS: dict[str, tuple[Callable[[bytes], str], int]] = {
-    "murmur3": (lambda data: f"{murmur3_32(data):08x}", 40),
-    "fnv1a": (lambda data: f"{fnv1a_32(data):08x}", 200),
-    "crc32": (lambda data: f"{zlib.crc32(data):08x}", 1),
-    "sha256": (lambda data: hashlib.sha256(data).hexdigest(), 1),
-    "sha1": (lambda data: hashlib.sha1(data).hexdigest(), 1),
-    "md5": (lambda data: hashlib.md5(data).hexdigest(), 1),
+# relative to hashlib's (the pure-Python ones are charged more of the search's budget), other spellings).
+_ALGORITHMS: dict[str, tuple[Callable[[bytes], str], int, str]] = {
+    "murmur3": (lambda data: f"{murmur3_32(data):08x}", 40, "murmur murmur32 murmur332 murmur32v3 mmh3"),
+    "fnv1a": (lambda data: f"{fnv1a_32(data):08x}", 200, "fnv1a32 fnv"),
+    "crc32": (lambda data: f"{zlib.crc32(data):08x}", 1, "crc"),
+    "sha256": (lambda data: hashlib.sha256(data).hexdigest(), 1, "sha2"),
+    "sha1": (lambda data: hashlib.sha1(data).hexdigest(), 1, ""),
+    "md5": (lambda data: hashlib.md5(data).hexdigest(), 1, ""),
 }
-_ALIASES = {
-    "murmur": "murmur3",
-    "murmur32": "murmur3",
-    "murmur332": "murmur3",
-    "murmur32v3": "murmur3",
-    "mmh3": "murmur3",
-    "fnv1a32": "fnv1a",
-    "fnv": "fnv1a",
-    "sha2": "sha256",
-    "crc": "crc32",
-}
+_ALIASES = {alias: name for name, (_, _, spellings) in _ALGORITHMS.items() for alias in spellings.split()}
 _HASH = re.compile(r"^\s*([A-Za-z0-9_-]{1,24})\s*:\s*([0-9A-Fa-f]{8,128})\s*$")
 # Bytes hashed (times each algorithm's cost), plus a charge per window and per run looked at, in one
 # submission's search: a bound on its time (about a third of a second at most).
@@ -117,7 +107,7 @@ class Search:
         """(path, first line, last line) of the first window of `length` lines (or one fewer, for a
         writer that counted the line its final line feed opens) in `runs` — (path, first line
         number, the lines' UTF-8 bytes) — whose text hashes to `wanted`; None when none does or the budget ran out."""
-        hasher, cost = _ALGORITHMS[algorithm]
+        hasher, cost, _ = _ALGORITHMS[algorithm]
         for path, first, encoded in runs:
             self.spent += _PER_RUN
             if self.spent > self.budget:

@@ -24,6 +24,7 @@ def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
 
     records: list[LineRecord] = []
     path: str | None = None
+    source = f"git-ai note on {commit[:7]}"
     for line in attestation.splitlines():
         if not line.strip():
             continue
@@ -33,9 +34,7 @@ def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
         if path and line.startswith("  "):
             parts = line.strip().split()
             if len(parts) == 2:
-                records.append(
-                    LineRecord(path, commit, parse_ranges(parts[1]), tool_for(parts[0]), f"git-ai note on {commit[:7]}")
-                )
+                records.append(LineRecord(path, commit, parse_ranges(parts[1]), tool_for(parts[0]), source))
     return records
 
 
@@ -62,6 +61,7 @@ def parse_legacy_authorship(commit: str, text: str) -> list[LineRecord]:
     if not text.lstrip().startswith("{"):
         return parse_git_ai_note(commit, text)
     records: list[LineRecord] = []
+    source = f"git-ai legacy authorship on {commit[:7]}"
     files = jsondata.obj(jsondata.obj(jsondata.loads(text)).get("files"))
     for path, entry in files.items():
         for author in jsondata.arr(jsondata.obj(entry).get("authors")):
@@ -74,14 +74,6 @@ def parse_legacy_authorship(commit: str, text: str) -> list[LineRecord]:
                 if all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
                     ranges.append((min(pair), max(pair)))
             if ranges and name:
-                records.append(
-                    LineRecord(
-                        str(path),
-                        commit,
-                        ranges,
-                        legacy_author_tool(name, author.get("agent_metadata")),
-                        f"git-ai legacy authorship on {commit[:7]}",
-                        author=written_name(name),
-                    )
-                )
+                tool = legacy_author_tool(name, author.get("agent_metadata"))
+                records.append(LineRecord(str(path), commit, ranges, tool, source, author=written_name(name)))
     return records

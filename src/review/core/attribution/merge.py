@@ -81,13 +81,7 @@ class Conflict:
     sides: list[tuple[str, str | None]] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {
-            "path": self.path,
-            "start": self.start,
-            "end": self.end,
-            "message": self.message,
-            "sides": [{"source": source, "tool": tool} for source, tool in self.sides],
-        }
+        return {**dataclasses.asdict(self), "sides": [{"source": source, "tool": tool} for source, tool in self.sides]}
 
 
 @dataclass
@@ -177,14 +171,12 @@ class Prepared:
 
     def commit_claim(self, sha: str) -> Claim | None:
         if sha not in self.per_commit:
-            attribution = self.by_commit.get(sha)
+            attribution, claim = self.by_commit.get(sha), None
             if attribution and attribution.signals:
-                signal = attribution.claim_signal
-                self.per_commit[sha] = Claim(signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
-            else:
-                self.per_commit[sha] = (
-                    Claim(None, f"commit {sha[:7]} by {self.authors[sha]}", 0) if sha in self.authors else None
-                )
+                claim = Claim(attribution.claim_signal.tool, f"commit {sha[:7]}: {attribution.claim_source}", 1)
+            elif sha in self.authors:
+                claim = Claim(None, f"commit {sha[:7]} by {self.authors[sha]}", 0)
+            self.per_commit[sha] = claim
         return self.per_commit[sha]
 
     def begins(self, commits: list[CommitAttribution], records: list[LineRecord]) -> bool:
@@ -256,35 +248,24 @@ def attribute(
             unknown_claims[sha] = dataclasses.replace(claim, unknown=True)
         return unknown_claims[sha]
 
-    def moved_claim(sha: str, from_path: str, line_no: int) -> Claim | None:
-        """A moved or copied block is still its writer's: the origin commit's claim, saying so."""
+    def block_claim(block: segments.Block) -> Claim | None:
+        """Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
+        moved or copied block is still its writer's, the origin commit's claim saying where from."""
+        sha, at = block.sha, f"{block.there}:{block.orig_start}"
+        if sha in base_commits:
+            return Claim(None, f"from the base: {at} ({sha[:7]})", 0, base=True)
         claim = commit_claim(sha)
-        if claim is None:
-            return None
-        where = f"moved from {from_path}:{line_no} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
-        signals = by_commit[sha].signals if sha in by_commit else []
-        return Claim(
-            claim.tool,
-            f"{where}: {by_commit[sha].claim_source}" if claim.tool and signals else where,
-            claim.layer,
-            moved=True,
-            unknown=claim.unknown,
+        if claim is None or not block.mover:
+            return claim
+        where = f"moved from {at} ({sha[:7]}, {authors.get(sha, 'unknown author')})"
+        # Only a commit with signals claims a tool.
+        return dataclasses.replace(
+            claim, source=f"{where}: {by_commit[sha].claim_source}" if claim.tool else where, moved=True
         )
 
-    def from_base(block: segments.Block) -> Claim:
-        return Claim(None, f"from the base: {block.there}:{block.orig_start} ({block.sha[:7]})", 0, base=True)
-
-    # Layer 1, through blame, a block of lines at a time: a commit's lines, one claim for them all; a
-    # moved or copied block, one claim saying where from.
     by_path = {path: segments.blocks(origins) for path, origins in blame.items()}
-    for path_blocks in by_path.values():
-        for block in path_blocks:
-            if block.sha in base_commits:
-                block.claim = from_base(block)
-            elif block.mover:
-                block.claim = moved_claim(block.sha, block.there, block.orig_start)
-            else:
-                block.claim = commit_claim(block.sha)
+    for block in (block for path_blocks in by_path.values() for block in path_blocks):
+        block.claim = block_claim(block)
     intervals: dict[str, list[segments.Interval]] = {
         path: [segments.Interval(b.start, b.end, segments.COMMIT, 0, b.claim) for b in path_blocks if b.claim]
         for path, path_blocks in by_path.items()
@@ -374,16 +355,9 @@ def attribute(
     ]
     commit_tools = assistants(commits)
     if note.declares_none and commit_tools:
-        conflicts.insert(
-            0,
-            Conflict(
-                None,
-                None,
-                None,
-                f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}",
-                [("note", None), *(("commit metadata", tool) for tool in commit_tools)],
-            ),
-        )
+        message = f"the note declares no assistant, but commit metadata names {', '.join(commit_tools)}"
+        against = [("note", None), *(("commit metadata", tool) for tool in commit_tools)]
+        conflicts.insert(0, Conflict(None, None, None, message, against))
     notices = list(notices or [])
     if not note.discloses and not note.declares_none and commit_tools:
         # Silence is no disagreement: the commits disclose the tool and which lines, and the note says
@@ -392,13 +366,9 @@ def attribute(
             0, Notice("note", f"the note names no assistant; commit metadata names {', '.join(commit_tools)}")
         )
 
+    rewritten = list(rewritten or [])
     tools = sorted(
-        {
-            *commit_tools,
-            *note.tools,
-            *(r.tool for r in records if r.tool),
-            *(tool for found in rewritten or [] for tool in found.tools),
-        }
+        {*commit_tools, *note.tools, *(r.tool for r in records if r.tool), *(t for n in rewritten for t in n.tools)}
     )
     if any(tool not in UNNAMED for tool in tools):
         # An unnamed assistant is named where another source names it: listed only where it wins lines.
@@ -406,7 +376,7 @@ def attribute(
         tools = [tool for tool in tools if tool not in UNNAMED or tool in winning]
     unknown = [tool for tool in tools if not is_known(tool)]
     return Attribution(
-        tools, winners, spans, conflicts, unmapped, commits, note, notices, list(rewritten or []), unknown, discloses
+        tools, winners, spans, conflicts, unmapped, commits, note, notices, rewritten, unknown, discloses
     )
 
 
@@ -526,11 +496,8 @@ def _settle(
         return best, message, [(said.source, said.tool), (other.source, other.tool)]
     if said is None and _disagree(claiming):
         ordered = sorted(claiming, key=lambda c: -c.layer)
-        return (
-            best,
-            "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered),
-            [(c.source, c.tool) for c in ordered],
-        )
+        said_by = [(c.source, c.tool) for c in ordered]
+        return best, "; ".join(f"{c.source} says {_label(c.tool)}" for c in ordered), said_by
     return best, None, []
 
 

@@ -96,15 +96,12 @@ def is_service_address(email: str) -> bool:
     local, at, domain = email.rpartition("@")
     if not at:
         return False
-    if local.endswith("[bot]") or "[bot]" in local:
+    if "[bot]" in local:
         return True
-    if domain == "github.com" and local == "noreply":
-        # "GitHub <noreply@github.com>" commits what people did on the website
-        return False
-    if domain == "users.noreply.github.com":
-        # a person's own GitHub address (bots are caught above)
-        return False
-    return local in _SERVICE_LOCAL
+    # "GitHub <noreply@github.com>" commits what people did on the website; an address at
+    # users.noreply.github.com is a person's own (bots are caught above)
+    github = domain == "users.noreply.github.com" or (domain, local) == ("github.com", "noreply")
+    return not github and local in _SERVICE_LOCAL
 
 
 def _vendor_own_name(name: str, email: str) -> bool:
@@ -196,19 +193,16 @@ def who_is(value: str, *, ai_key: bool = False) -> Who:
         return Who("tool", *shaped)
     if is_model_name(text):
         return Who("tool", tool_in_text(text) or written_name(text), text)
-    if person_shaped(text):
-        return Who("person", reason="a name as people are named, not an assistant's")
     head = _REMARK.split(text, maxsplit=1)[0]
-    if head != text and len(head.split()) >= 2 and person_shaped(head) and not tool_in_text(text[len(head) :]):
-        # "Claude Martin (my pair partner)", "Devin Smith, a colleague": a person's full name, then a remark
+    # "Claude Martin (my pair partner)", "Devin Smith, a colleague": a person's full name, then a remark
+    remark = head != text and len(head.split()) >= 2 and person_shaped(head) and not tool_in_text(text[len(head) :])
+    if person_shaped(text) or remark:
         return Who("person", reason="a name as people are named, not an assistant's")
     named = tool_in_text(text)
     if named:
         return Who("tool", named, _model_in(text))
-    if product_shaped(text):
-        return Who("tool", canonical_tool(text))
-    if _named_ai(text, ai_key):
-        # "Zed AI", "Acme Agent": a product's name said to be AI, known or not, is that tool.
+    if product_shaped(text) or _named_ai(text, ai_key):
+        # A product's token, or "Zed AI", "Acme Agent": a product's name said to be AI, known or not, is that tool.
         return Who("tool", canonical_tool(text))
     if ai_key:
         return Who("tool", "an assistant (unnamed)")
@@ -247,23 +241,15 @@ def _tool_shaped(text: str) -> tuple[str, str | None] | None:
         if not match:
             continue
         agent, model = match["agent"].strip(), match["model"].strip() or None
-        if shape is _KERNEL and (
-            agent.lower() in ("http", "https", "mailto")
-            or (person_shaped(agent) and not (model and is_model_name(model)))
-        ):
-            # a link, or "Jane Doe:reviewer"
-            continue
-        if shape is _PAREN and not (
-            model and (is_model_name(model) or tool_in_text(model) or any(c.isdigit() for c in model))
-        ):
-            # "Jane Doe (reviewer)": a remark, not a model
-            continue
-        if shape is _SLASH and not (
-            (model and is_model_name(model)) or tool_in_text(agent) or agent.lower() in ALIASES
-        ):
-            # "and/or", "client/server"
-            continue
-        return _tool_and_model(agent, model)
+        modelled = model is not None and is_model_name(model)
+        if shape is _KERNEL:  # not a link, nor "Jane Doe:reviewer"
+            shaped = agent.lower() not in ("http", "https", "mailto") and (modelled or not person_shaped(agent))
+        elif shape is _PAREN:  # not "Jane Doe (reviewer)": a remark, not a model
+            shaped = modelled or bool(model and (tool_in_text(model) or any(c.isdigit() for c in model)))
+        else:  # not "and/or", "client/server"
+            shaped = modelled or bool(tool_in_text(agent)) or agent.lower() in ALIASES
+        if shaped:
+            return _tool_and_model(agent, model)
     return None
 
 

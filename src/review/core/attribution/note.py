@@ -12,13 +12,14 @@ unmapped, never dropped.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
 from review.core.attribution.languages import word_set, words
 from review.core.attribution.names import who_is
 from review.core.attribution.note_blocks import Block, blocks, plain
-from review.core.attribution.sentences import CLAUSES, NONE_USED, WRITING, Writer, denies_use, disclosed_writer
+from review.core.attribution.sentences import CLAUSES, NONE_USED, WRITING, Writer, affirmed, disclosed_writer
 from review.core.attribution.tools import is_known, tool_in_text
 
 HUMAN = None  # a span's tool when a person wrote it
@@ -45,15 +46,16 @@ _WHO = re.compile(r"^\s*(?:[—–=:]+>?|-{1,2}>?|\bby\b|\bfrom\b|\bwritten by\b
 _HUMAN_WORDS = re.compile(r"\b(me|mine|myself|i|human|by hand|hand[- ]written|the candidate|author)\b", re.I)
 
 
+def _range_at(text: str) -> re.Match[str] | None:
+    """The first range form (`:2-17`, ` L2-L17`, `lines 2–17`, `#L2-L17`) at the start of `text`."""
+    return next((m for form in _RANGE_FORMS if (m := form.match(text))), None)
+
+
 def affirmed_tool(text: str) -> str | None:
     """The first tool a sentence of `text` names, sentences that deny using one left out."""
-    for sentence in _SENTENCE.split(text):
-        # Clause by clause: "No usé Cursor, pero Claude Code escribió …" affirms Claude Code.
-        for clause in CLAUSES.split(sentence):
-            named = None if denies_use(clause) else tool_in_text(clause)
-            if named:
-                return named
-    return None
+    # Clause by clause: "No usé Cursor, pero Claude Code escribió …" affirms Claude Code.
+    clauses = (clause for sentence in _SENTENCE.split(text) for clause in CLAUSES.split(sentence))
+    return next(filter(None, map(affirmed, clauses)), None)
 
 
 @dataclass
@@ -134,10 +136,9 @@ def _line_form(line_no: int, raw: str) -> NoteEntry | None:
     path = _PATH.match(text)
     if path:
         rest = text[path.end() :]
-        for form in _RANGE_FORMS:
-            match = form.match(rest)
-            if match:
-                return _range(line_no, raw, path["path"], match, *_who(rest[match.end() :]))
+        match = _range_at(rest)
+        if match:
+            return _range(line_no, raw, path["path"], match, *_who(rest[match.end() :]))
         whole = _WHOLE_FILE.match(rest)
         if whole:
             who, tool = _who(rest[whole.end() :])
@@ -182,14 +183,7 @@ def _file_in(text: str) -> _Found | None:
 # "lines 12-30 of", and as candidates write it in their own language ("las líneas 1-10 de", "les lignes
 # 1 à 10 de", "die Zeilen 1-10 von").
 _LINES_OF = re.compile(
-    r"\b"
-    + words("lines")
-    + r"\s+(?P<a>\d+)(?:\s*(?:[-–—]|"
-    + words("to")
-    + r")\s*(?P<b>\d+))?\s+"
-    + words("of")
-    + r"\s+",
-    re.I,
+    rf"\b{words('lines')}\s+(?P<a>\d+)(?:\s*(?:[-–—]|{words('to')})\s*(?P<b>\d+))?\s+{words('of')}\s+", re.I
 )
 _WHOLE_OF = re.compile(r"\b(?:all|the whole|the entire|entirely|whole|every line)\b(?:\s+of)?", re.I)
 _SUBJECT = re.compile(r"\bcommit\s+[\"“'](?P<subject>[^\"”']{3,200})[\"”']", re.I)
@@ -236,18 +230,17 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             continue
         writer = disclosed_writer(sentence, in_section)
         if writer is None and in_section:
-            named = None if denies_use(sentence) else tool_in_text(sentence)
+            named = affirmed(sentence)
             if named or _HUMAN_WORDS.search(sentence):
                 writer = Writer(named or "me", named)
         if writer is None:
             continue
         tool = writer.tool
         who = writer.who if tool is None and not _HUMAN_WORDS.search(writer.who) else (tool or "me")
+        said = functools.partial(NoteEntry, line_no, raw, who=who, tool=tool)
         subject = _SUBJECT.search(sentence)
         if subject and tool:
-            found.append(
-                NoteEntry(line_no, raw, "commit", subject=" ".join(subject["subject"].split()), who=who, tool=tool)
-            )
+            found.append(said("commit", subject=" ".join(subject["subject"].split())))
             continue
         lines = _LINES_OF.search(sentence)
         path = _file_in(sentence[lines.end() :] if lines else sentence)
@@ -255,25 +248,20 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
         if tool and path and excepted:
             found += _but_for(line_no, raw, path.path, lines, excepted, who, tool)
             continue
-        after = None
-        if path and not lines:
-            # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
-            rest = sentence[path.end :]
-            after = next((m for form in _RANGE_FORMS if (m := form.match(rest))), None)
+        # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
+        after = _range_at(sentence[path.end :]) if path and not lines else None
         if path and (lines or after):
             found.append(_range(line_no, raw, path.path, lines or after, who, tool))  # type: ignore[arg-type]
         elif path and (_WHOLE_OF.search(sentence) or WRITING.search(sentence)) and tool:
-            found.append(NoteEntry(line_no, raw, "file", path=path.path, who=who, tool=tool))
+            found.append(said("file", path=path.path))
         elif _TESTS.search(sentence) and tool and WRITING.search(sentence):
-            found.append(NoteEntry(line_no, raw, "tests", who=who, tool=tool))
+            found.append(said("tests"))
         elif (symbol := _SYMBOL.search(sentence)) and not path:
             # "Copilot wrote `backoff()`": the function's lines, found in the diff by the analysis.
-            found.append(
-                NoteEntry(line_no, raw, "function", symbol=symbol["quoted"] or symbol["called"], who=who, tool=tool)
-            )
+            found.append(said("function", symbol=symbol["quoted"] or symbol["called"]))
         elif tool:
             # A writer named and no place: the tool is disclosed, its lines are not (listed as unmapped).
-            found.append(NoteEntry(line_no, raw, "prose", who=who, tool=tool))
+            found.append(said("prose"))
     return found
 
 
@@ -319,10 +307,8 @@ def _table_row(text: str) -> str | None:
         rest = cells[:index] + cells[index + 1 :]
         span = next((c for c in rest if _SPAN_CELL.fullmatch(c)), None)
         who = " ".join(c for c in rest if c != span)
-        if tail and any(form.match(f" {tail}") or form.match(tail) for form in _RANGE_FORMS):
-            return (
-                f"{path['path']} {tail} — {who}" if not tail.startswith((":", "#")) else f"{path['path']}{tail} — {who}"
-            )
+        if tail and (_range_at(f" {tail}") or _range_at(tail)):
+            return f"{path['path']}{'' if tail.startswith((':', '#')) else ' '}{tail} — {who}"
         if tail:
             continue
         if span is None or span.lower().startswith(("all", "whole", "entire")):

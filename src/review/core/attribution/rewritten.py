@@ -86,7 +86,7 @@ def _lines_text(lines: dict[str | None, dict[str, int]]) -> str:
     for tool in sorted(lines, key=lambda t: (t is None, t or "")):
         by_path = sorted(lines[tool].items())
         named = [
-            f"{count} line{'s' if count != 1 else ''} of {path}" if not index else f"{count} of {path}"
+            f"{_many(count, 'line')} of {path}" if not index else f"{count} of {path}"
             for index, (path, count) in enumerate(by_path[:MAX_LISTED_PATHS])
         ]
         more = f" and {len(by_path) - MAX_LISTED_PATHS} more files" if len(by_path) > MAX_LISTED_PATHS else ""
@@ -99,25 +99,21 @@ def summary(notes: list[RewrittenNote]) -> str | None:
     4 lines of checkout.mjs; 4 carried to HEAD where the same text survives"."""
     if not notes:
         return None
-    one = len(notes) == 1
-    text = (
-        f"{len(notes)} git-ai note{'' if one else 's'} describe{'s' if one else ''} "
-        f"{'a commit' if one else 'commits'} not in this history: "
-        f"{_lines_text(_counts(r for note in notes for r in note.records))}"
-    )
+    describes = "describes a commit" if len(notes) == 1 else "describe commits"
+    lines = _lines_text(_counts(r for note in notes for r in note.records))
+    text = f"{_many(len(notes), 'git-ai note')} {describes} not in this history: {lines}"
     carried = sum(note.carried for note in notes)
-    text += (
-        f"; {carried} line{'s' if carried != 1 else ''} carried to HEAD where the same text survives"
-        if carried
-        else "; none of their text survives among the lines added at HEAD"
-    )
+    survives = f"{_many(carried, 'line')} carried to HEAD where the same text survives"
+    text += f"; {survives}" if carried else "; none of their text survives among the lines added at HEAD"
     unreadable = sum(note.problem is not None for note in notes)
     if unreadable:
-        text += (
-            f" ({unreadable} note{'s' if unreadable != 1 else ''} could not be matched: "
-            f"{next(note.problem for note in notes if note.problem)})"
-        )
+        problem = next(note.problem for note in notes if note.problem)
+        text += f" ({_many(unreadable, 'note')} could not be matched: {problem})"
     return text
+
+
+def _many(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -225,22 +221,22 @@ def settle(
     return kept
 
 
+def _reach(starts: Iterable[str], parents: dict[str, tuple[str, ...]]) -> set[str]:
+    """`starts` and every commit reached from them through `parents` (one not in it is reached, not followed)."""
+    seen: set[str] = set()
+    todo = list(starts)
+    while todo:
+        sha = todo.pop()
+        if sha not in seen:
+            seen.add(sha)
+            todo += parents.get(sha, ())
+    return seen
+
+
 def fork_points(outside: dict[str, tuple[str, ...]], commit: str) -> set[str]:
     """The commits of the history where `commit`'s ancestry joins it. `outside`: every commit reachable
     from the notes' commits but not from HEAD, with its parents."""
-    forks: set[str] = set()
-    seen: set[str] = set()
-    todo = [commit]
-    while todo:
-        sha = todo.pop()
-        if sha in seen:
-            continue
-        seen.add(sha)
-        if sha in outside:
-            todo += outside[sha]
-        elif sha != commit:
-            forks.add(sha)
-    return forks
+    return {sha for sha in _reach([commit], outside) if sha not in outside and sha != commit}
 
 
 def older_than(
@@ -253,13 +249,6 @@ def older_than(
     for commit in commits:
         forks = frozenset(fork_points(outside, commit) & history.keys())
         if forks not in walked:
-            seen: set[str] = set()
-            todo = list(forks)
-            while todo:
-                sha = todo.pop()
-                if sha not in seen and sha in history:
-                    seen.add(sha)
-                    todo += history[sha]
-            walked[forks] = frozenset(seen)
+            walked[forks] = frozenset(sha for sha in _reach(forks, history) if sha in history)
         older[commit] = walked[forks]
     return older

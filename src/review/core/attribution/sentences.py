@@ -12,6 +12,7 @@ wrote this work. An unknown name counts only in an explicit writing form or a di
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from review.core.attribution.languages import LANGUAGES, word_set, words
@@ -109,9 +110,7 @@ def name_writer(phrase: str, *, unknown_ok: bool) -> Writer | None:
         return Writer(phrase, None)
     found = who_is(phrase)
     if found.kind == "tool" and found.tool:
-        if unknown_ok or is_known(found.tool):
-            return Writer(phrase, found.tool)
-        return None
+        return Writer(phrase, found.tool) if unknown_ok or is_known(found.tool) else None
     if found.kind == "person":
         return Writer(phrase, None)
     named = tool_in_text(phrase)
@@ -151,6 +150,11 @@ def _negated(sentence: str, form: re.Match[str]) -> bool:
 def denies_use(sentence: str) -> bool:
     """The sentence says a tool was not used or did not write."""
     return DENIAL.search(sentence) is not None
+
+
+def affirmed(text: str) -> str | None:
+    """The tool `text` names, unless it denies using one."""
+    return None if denies_use(text) else tool_in_text(text)
 
 
 def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
@@ -196,6 +200,13 @@ def _writer(sentence: str, in_section: bool) -> Writer | None:
             # "I asked ChatGPT to explain keys, but I wrote checkout.mjs myself": the tool helped with
             # something else; the candidate says they wrote it.
             return person
+    tried = (_tool(name_writer(phrase, unknown_ok=ok)) for phrase, ok in _tool_phrases(sentence, in_section))
+    return next((tool for tool in tried if tool), person)
+
+
+def _tool_phrases(sentence: str, in_section: bool) -> Iterator[tuple[str, bool]]:
+    """Where a passive, a form of use and a form with the name inside put a tool's name, in the order
+    they are tried, each with whether a name the console does not know counts there."""
     passive = PASSIVE.search(sentence)
     if passive and (
         in_section
@@ -203,33 +214,21 @@ def _writer(sentence: str, in_section: bool) -> Writer | None:
         or (_SPEAKING_PARTICIPLE.fullmatch(passive["participle"]) and _SPEAKING.search(sentence))
     ):
         agent = _AGENT.fullmatch(passive["how"]) is not None and _of_code(sentence, passive)
-        found = name_writer(name_after(sentence[passive.end() : passive.end() + 200]), unknown_ok=agent or in_section)
-        if found and found.tool:
-            return found
+        yield name_after(sentence[passive.end() : passive.end() + 200]), agent or in_section
     speaking = in_section or FIRST_PERSON.search(sentence) is not None
     for form, needs_speaking, needs_subject in _USE_FORMS:
         used = form.search(sentence)
         if not used or (needs_speaking and not speaking) or _negated(sentence, used):
             continue
         before = sentence[: used.start()].strip().lower()
-        if needs_subject and before and not _SUBJECT.search(before):
-            # "the function used JSON.parse": not the candidate using a tool
-            continue
-        found = name_writer(name_after(sentence[used.end() : used.end() + 200]), unknown_ok=in_section)
-        if found and found.tool:
-            return found
+        # "the function used JSON.parse": not the candidate using a tool
+        if not (needs_subject and before and not _SUBJECT.search(before)):
+            yield name_after(sentence[used.end() : used.end() + 200]), in_section
     for form in _AROUND:
         around = form.search(sentence)
         if around and not _negated(sentence, around):
             agent = "how" in around.groupdict() and _AGENT.fullmatch(around["how"] or "") is not None
-            agent = agent and _of_code(sentence, around)
-            found = _tool(name_writer(around["name"], unknown_ok=in_section or agent))
-            if found:
-                return found
-    for form in (_WAS_USED, _HELPED):
-        # "Claude Code was used to create the whole application", "Copilot helped with the tests"
-        named = form.search(sentence)
-        found = _tool(name_writer(_CLAUSE.sub("", sentence[: named.start()]), unknown_ok=in_section)) if named else None
-        if found:
-            return found
-    return person
+            yield around["name"], in_section or (agent and _of_code(sentence, around))
+    # "Claude Code was used to create the whole application", "Copilot helped with the tests"
+    for named in filter(None, (_WAS_USED.search(sentence), _HELPED.search(sentence))):
+        yield _CLAUSE.sub("", sentence[: named.start()]), in_section

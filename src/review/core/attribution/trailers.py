@@ -130,6 +130,20 @@ class CommitAttribution:
         return f"{first.source}; the commit also names {', '.join(others)} (not which lines each wrote)"
 
 
+@dataclass
+class _Said:
+    """Where one commit's signals and rejections go; `where` names the squashed commit they come from."""
+
+    result: CommitAttribution
+    where: str = ""
+
+    def add(self, tool: str, model: str | None, source: str, evidence: str) -> None:
+        self.result.signals.append(Signal(tool, model, self.where + source, evidence, self.result.commit))
+
+    def reject(self, evidence: str, reason: str) -> None:
+        self.result.rejected.append(Rejected(self.where + evidence, reason, self.result.commit))
+
+
 # --------------------------------------------------------------------------- one commit
 
 
@@ -142,15 +156,8 @@ def _person(identity: tuple[str, str]) -> str:
 
 def commit_signals(sha: str, message: str, author: tuple[str, str], committer: tuple[str, str]) -> CommitAttribution:
     """Every attribution signal in one commit's metadata, with what was considered and rejected."""
-    result = CommitAttribution(sha, author=_person(author), committer=_person(committer))
-
-    def add(tool: str, model: str | None, source: str, evidence: str) -> None:
-        result.signals.append(Signal(tool, model, source, evidence, sha))
-
-    def reject(evidence: str, reason: str) -> None:
-        result.rejected.append(Rejected(evidence, reason, sha))
-
-    _identities(author, committer, add, reject)
+    said = _Said(CommitAttribution(sha, author=_person(author), committer=_person(committer)))
+    _identities(author, committer, said)
 
     lines = message.split("\n")
     subject = lines[0] if lines else ""
@@ -158,13 +165,13 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
         if _AIDER_SUFFIX.search(committer[0]) and not _AIDER_SUFFIX.search(author[0]):
             # --attribute-commit-message-committer prefixes every commit aider makes, the person's own
             # edits too; (aider) on the committer alone says this is one of those.
-            reject(
+            said.reject(
                 subject[:MAX_TRAILER_LINE],
                 "'aider: ' on a commit aider only committed: the prefix option "
                 "prefixes every commit, the person's own edits too (aider's docs)",
             )
         else:
-            add("Aider", None, "aider: subject prefix", subject)
+            said.add("Aider", None, "aider: subject prefix", subject)
 
     start, block = trailer_block(message)
     body = len(subject) + 1
@@ -173,25 +180,25 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
     if "generated with" in lowered or "made with" in lowered:
         footers = {m.start(): m for m in _MADE_WITH_KNOWN.finditer(message, body)}
         footers.update({m.start(): m for m in _GENERATED_WITH.finditer(message, body)})
-        for _, footer in sorted(footers.items()):
-            add(canonical_tool(footer["name"]) or footer["name"], None, "Generated with footer", footer.group().strip())
+        for _, m in sorted(footers.items()):
+            said.add(canonical_tool(m["name"]) or m["name"], None, "Generated with footer", m.group().strip())
 
     for key, value, raw in block:
-        _trailer(key, value, raw, add, reject)
+        _trailer(key, value, raw, said)
     if _SQUASHED in message:
-        _squashed(message, add, reject)
+        _squashed(message, said)
 
     # A disclosure key on a body line that is not in the trailer block: considered, and said why not.
     block_at = sum(len(line) + 1 for line in lines[:start])
     for shaped in _KEY_LINE.finditer(message, body, max(body, block_at)):
         if shaped["key"].lower() in DISCLOSURE_KEYS:
             line = message[shaped.start() : message.find("\n", shaped.start()) % (len(message) + 1)]
-            reject(
+            said.reject(
                 line.strip()[:MAX_TRAILER_LINE],
                 "a body line shaped like a trailer, not in the trailer block that "
                 "ends the message (git reads trailers only there)",
             )
-    return result
+    return said.result
 
 
 # `git merge --squash` writes each squashed commit into the new commit's message: "commit <id>",
@@ -201,23 +208,16 @@ _SQUASHED_COMMIT = re.compile(r"commit (?P<sha>[0-9a-f]{40})")
 _SQUASHED_AUTHOR = re.compile(r"Author:[ \t]+(?P<name>[^<>\n]{0,300}?)[ \t]*<(?P<email>[^<>\n]{0,300})>[ \t]*")
 
 
-def _squashed(message: str, add, reject) -> None:
+def _squashed(message: str, said: _Said) -> None:
     """The squashed commits' own disclosures (their trailer blocks, their agent authors), each said
     to come from that squashed commit."""
     for sha, author, text in _squashed_commits(message):
-        where = f"squashed commit {sha[:7]}: "
-
-        def add_there(tool: str, model: str | None, source: str, evidence: str, where: str = where) -> None:
-            add(tool, model, where + source, evidence)
-
-        def reject_there(evidence: str, reason: str, where: str = where) -> None:
-            reject(where + evidence, reason)
-
+        there = _Said(said.result, f"squashed commit {sha[:7]}: ")
         if author is not None:
             # its author only: the squash's committer committed them all
-            _identities(author, ("", ""), add_there, reject_there)
+            _identities(author, ("", ""), there)
         for key, value, raw in trailer_block(text)[1]:
-            _trailer(key, value, raw, add_there, reject_there)
+            _trailer(key, value, raw, there)
 
 
 def _squashed_commits(message: str) -> list[tuple[str, tuple[str, str] | None, str]]:
@@ -244,76 +244,74 @@ def _squashed_commits(message: str) -> list[tuple[str, tuple[str, str] | None, s
     return [(sha, author, "\n".join(lines).strip("\n") + "\n") for sha, author, lines in found if sha]
 
 
-def _identities(author: tuple[str, str], committer: tuple[str, str], add, reject) -> None:
+def _identities(author: tuple[str, str], committer: tuple[str, str], said: _Said) -> None:
     """The author wrote the change; the committer committed it. aider marks both names when it wrote
     the change, the committer's alone when it committed the person's own edits."""
+    wrote, committed = "{} <{}>".format(*author), "committer {} <{}>".format(*committer)
     author_agent = match_identity(*author)
     committer_agent = match_identity(*committer)
     if author_agent:
-        add(author_agent[0].name, author_agent[1], "author identity", f"{author[0]} <{author[1]}>")
+        said.add(author_agent[0].name, author_agent[1], "author identity", wrote)
     elif committer_agent:
-        reject(
-            f"committer {committer[0]} <{committer[1]}>",
-            f"{committer_agent[0].name} committed the change; the author, a person, wrote it",
-        )
+        said.reject(committed, f"{committer_agent[0].name} committed the change; the author, a person, wrote it")
     author_aider = bool(_AIDER_SUFFIX.search(author[0]))
     committer_aider = bool(_AIDER_SUFFIX.search(committer[0]))
     if author_aider:
         source = "author and committer name suffix (aider)" if committer_aider else "author name suffix (aider)"
-        add("Aider", None, source, f"{author[0]} <{author[1]}>")
+        said.add("Aider", None, source, wrote)
     elif committer_aider:
-        reject(
-            f"committer {committer[0]} <{committer[1]}>",
+        said.reject(
+            committed,
             "(aider) on the committer's name only: aider committed the person's own edits, it did not write "
             "them (aider's Git integration docs)",
         )
 
 
-def _trailer(key: str, value: str, raw: str, add, reject) -> None:
+def _trailer(key: str, value: str, raw: str, said: _Said) -> None:
     kind, implied = DISCLOSURE_KEYS.get(key, (None, None))
     if kind is None:
         return
     label = f"{raw.split(':', 1)[0].strip()} trailer"
     lowered = value.strip().lower()
     if len(value) > MAX_TRAILER_LINE:
-        reject(raw[:200] + "…", f"a {label} too long to read ({len(value)} characters)")
+        said.reject(raw[:200] + "…", f"a {label} too long to read ({len(value)} characters)")
         return
     if kind == "session":
-        add(implied or "an agent (unnamed)", None, f"{key} session trailer", raw)
+        said.add(implied or "an agent (unnamed)", None, f"{key} session trailer", raw)
         return
     if kind == "flag":
         if lowered in ("true", "yes", "1", "y"):
-            add("an assistant (unnamed)", None, label, raw)
+            said.add("an assistant (unnamed)", None, label, raw)
         elif lowered in ("false", "no", "0", "n", "none"):
-            reject(raw, "declares no assistant")
+            said.reject(raw, "declares no assistant")
         else:
             who = who_is(value, ai_key=True)
             if who.kind == "tool":
-                add(who.tool or "an assistant (unnamed)", who.model, label, raw)
+                said.add(who.tool or "an assistant (unnamed)", who.model, label, raw)
             else:
-                reject(raw, who.reason)
+                said.reject(raw, who.reason)
         return
     if kind == "purpose":
         who = who_is(value, ai_key=True)
         if who.kind == "none":
-            reject(raw, who.reason)
+            said.reject(raw, who.reason)
         else:
-            add(tool_in_text(value) or "an assistant (unnamed)", None, label, raw)
+            said.add(tool_in_text(value) or "an assistant (unnamed)", None, label, raw)
         return
     who = who_is(value, ai_key=kind == "tool")
     if who.kind == "tool" and who.tool:
-        add(who.tool, who.model, label, raw)
+        said.add(who.tool, who.model, label, raw)
     elif who.kind == "none":
-        reject(raw, who.reason)
+        said.reject(raw, who.reason)
     elif key in CO_AUTHOR_KEYS and IDENTITY.match(value) is None and who.kind == "unclear":
-        reject(raw, "names neither a person's address nor an assistant")
+        said.reject(raw, "names neither a person's address nor an assistant")
     elif who.kind == "person":
         if key in CO_AUTHOR_KEYS and not tool_in_text(value):
             # a person co-author, as GitHub means it: nothing to say
             return
-        reject(raw, f"names a person, not an assistant ({who.reason})")
+        said.reject(raw, f"names a person, not an assistant ({who.reason})")
     else:
-        reject(raw, f"names no assistant ({who.reason})")
+        said.reject(raw, f"names no assistant ({who.reason})")
 
 
 def assistants(attributions: list[CommitAttribution]) -> list[str]:

@@ -35,7 +35,6 @@ def parse_whogitit_note(commit: str, text: str) -> list[LineRecord]:
                 numbers.setdefault(kind, []).append(number)
         for kind, found in numbers.items():
             tool, said = _KINDS[kind]
-            records.append(
-                LineRecord(path, commit, line_runs(sorted(set(found))), tool, f"whogitit note on {commit[:7]}{said}")
-            )
+            source = f"whogitit note on {commit[:7]}{said}"
+            records.append(LineRecord(path, commit, line_runs(sorted(set(found))), tool, source))
     return records
