@@ -44,6 +44,21 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
+def notifications_kept(monkeypatch):
+    """Every notification an app posts is kept for the test (helpers.posted) after its toast fades: on a
+    loaded machine the check can come after a toast's few seconds are up."""
+    from textual.notifications import Notifications
+
+    add = Notifications.add
+
+    def add_and_keep(self, notification):
+        self.__dict__.setdefault("posted", []).append(notification)
+        return add(self, notification)
+
+    monkeypatch.setattr(Notifications, "add", add_and_keep)
+
+
+@pytest.fixture(autouse=True)
 def isolated_dirs(tmp_path_factory, monkeypatch):
     if not BWRAP_WORKS:
         # On a machine without bubblewrap the suite runs the project's own fixtures the way a reviewer

@@ -15,6 +15,11 @@ from review.services import samples
 from review.tui.screens.submission.screen import SubmissionScreen
 
 
+def posted(app) -> list:
+    """Every notification the app posted, faded or not (kept by conftest's notifications_kept)."""
+    return list(getattr(app._notifications, "posted", []))
+
+
 def git(*args: str, cwd: Path, env: dict | None = None, input_text: str | None = None) -> str:
     """Plain git, for tests that must build repositories the product's builder would refuse to."""
     full_env = {

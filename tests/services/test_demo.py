@@ -55,18 +55,16 @@ def test_rebuilding_never_deletes_what_it_did_not_build(tmp_path):
     mine = folder / "ada-okafor"
     mine.mkdir(parents=True)
     (mine / "my-notes.txt").write_text("mine\n")
-    try:
-        samples.build_demo(folder)
-    except samples.SampleError as error:
-        assert str(mine) in str(error) and "nothing was deleted" in str(error)
-    else:
-        raise AssertionError("the build went ahead over a folder it did not make")
-    assert (mine / "my-notes.txt").read_text() == "mine\n"
-    # Nothing else was built either, and no scratch folder is left behind.
-    assert sorted(p.name for p in folder.iterdir()) == ["ada-okafor"]
+    built = samples.build_sample_cohort(folder)
+    assert built.kept == [f"{mine}: not made by `review demo`; left as it is"]
+    assert (mine / "my-notes.txt").read_text() == "mine\n" and not (mine / ".git").exists()
+    # The others are built, and no scratch folder is left behind.
+    assert (folder / "ben-larsen" / ".git").is_dir()
+    assert not [p for p in folder.iterdir() if ".building-" in p.name]
 
 
 def test_rebuilding_replaces_its_own_unchanged_repository_but_not_a_changed_one(tmp_path):
+
     folder = samples.build_demo(tmp_path / "c")
     ada, ben = folder / "ada-okafor", folder / "ben-larsen"
     # The samples moved on since the last build: both would be rebuilt.
@@ -77,20 +75,36 @@ def test_rebuilding_replaces_its_own_unchanged_repository_but_not_a_changed_one(
     built["ben-larsen"] = samples._fingerprint(ben)
     samples._write_manifest(folder, built)
     (ben / "scratch.txt").write_text("a file of mine\n")
-    try:
-        samples.build_demo(folder)
-    except samples.SampleError as error:
-        assert str(ben) in str(error) and str(ada) not in str(error)
-    else:
-        raise AssertionError("a changed folder was replaced")
+    kept = samples.build_sample_cohort(folder).kept
+    assert kept == [f"{ben}: changed since `review demo` built it (HEAD now {'0' * 12}); left as it is"]
     assert (ben / "scratch.txt").exists()
-    (ben / "scratch.txt").unlink()
-    # With ben-larsen's folder moved away, the rebuild replaces only what it made and nobody touched.
-    ben.rename(tmp_path / "ben-kept")
-    samples.build_demo(folder)
     assert gitsafe.read_head(ada).sha != "0" * 40
-    assert (tmp_path / "ben-kept" / ".git").is_dir()
     assert not [p for p in folder.iterdir() if ".building-" in p.name]
+
+
+def test_a_reviewers_commit_in_the_demo_is_kept_and_the_demo_still_opens(tmp_path):
+    """The README's first command again after trying a resubmission: the reviewer's commit stays,
+    `review demo` says which folder it left as it was, and opens the cohort all the same."""
+    import subprocess
+    import sys
+
+    from helpers import git
+
+    folder = samples.build_demo(tmp_path / "c")
+    ada = folder / "ada-okafor"
+    (ada / "checkout.mjs").write_text((ada / "checkout.mjs").read_text() + "// v2\n")
+    git("commit", "-qam", "fix", cwd=ada)
+    head = gitsafe.read_head(ada).sha
+    result = subprocess.run(
+        [sys.executable, "-m", "review", "demo", "--into", str(folder), "--build-only"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(folder)
+    assert f"{ada}: changed since `review demo` built it (HEAD now {head[:12]}); left as it is" in result.stderr
+    assert gitsafe.read_head(ada).sha == head
 
 
 def test_a_reviewer_who_ran_git_status_in_the_demo_can_still_rebuild_it(tmp_path):

@@ -9,7 +9,7 @@ import re
 import pytest
 from textual.widgets import DataTable, Input
 
-from helpers import open_submission, screen_text, seed_ben_suite, settle
+from helpers import open_submission, posted, screen_text, seed_ben_suite, settle
 from review.tui.app import ReviewApp
 from review.tui.display import join_parts
 from review.tui.widgets.triage.cells import LEGEND
@@ -180,7 +180,7 @@ async def test_g_from_the_stub_log_in_tabs_says_the_key_that_reaches_the_next_si
         await pilot.press("5", "g")
         await pilot.pause()
         # The diff has the keys now, and its g goes to the top: the hint says how to go on from the log.
-        said = [n.message for n in app._notifications]
+        said = [n.message for n in posted(app)]
         assert screen.active_pane == "diff" and any(
             "5 goes back to the log, g there: the next site" in m for m in said
         ), said

@@ -3,6 +3,7 @@ import sys
 
 import pytest
 
+from helpers import posted
 from review.tui import themes
 from review.tui.app import ReviewApp
 
@@ -68,7 +69,7 @@ async def test_app_registers_themes_and_reports_bad_user_theme(isolated_dirs, tm
         await pilot.pause()
         assert app.theme == "review-high-contrast"
         assert "ansi-dark" in app.available_themes  # for tmux with the terminal's own palette
-        notes = [n.message for n in app._notifications]
+        notes = [n.message for n in posted(app)]
         assert any("bad.toml" in n and "'primary'" in n for n in notes)
 
 

@@ -6,7 +6,7 @@ restart, side by side (`S`) where there are the columns; and the diff pane's `<`
 
 from __future__ import annotations
 
-from helpers import commit_as, make_repo, open_submission, reading_submission, settle, wait_until
+from helpers import commit_as, make_repo, open_submission, posted, reading_submission, settle, wait_until
 from review.tui.app import ReviewApp
 from review.tui.screens.help import HelpScreen
 from review.tui.widgets.diff.files import FileList
@@ -187,7 +187,7 @@ async def test_side_by_side_on_a_wide_terminal_and_the_unified_diff_at_80x24(tmp
         await pilot.press("S")
         await settle(app, pilot)
         assert not view.side_by_side and not view.paired
-        assert any("Side by side needs a terminal of 160 columns" in n.message for n in app._notifications)
+        assert any("Side by side needs a terminal of 160 columns" in n.message for n in posted(app))
     app = ReviewApp(tmp_path, run_harness=False)
     async with app.run_test(size=(200, 50)) as pilot:
         screen, view = await open_reader(app, pilot, tmp_path)
@@ -218,7 +218,7 @@ async def test_less_than_on_the_whole_submission_opens_the_last_commits_diff(sam
         await pilot.press("greater_than_sign")
         await settle(app, pilot)
         assert pane.shown == pane.ranges[last]
-        assert any("This is the last commit's diff" in n.message for n in app._notifications)
+        assert any("This is the last commit's diff" in n.message for n in posted(app))
         await pilot.press("less_than_sign")
         await settle(app, pilot)
         assert pane.shown == pane.ranges[last - 1]

@@ -3,7 +3,7 @@ not on a request id or an order id made before it (real repo, real analysis, the
 
 from __future__ import annotations
 
-from helpers import STARTER, commit_as, make_repo, open_submission, wait_until
+from helpers import STARTER, commit_as, make_repo, open_submission, posted, wait_until
 from review.tui.app import ReviewApp
 
 PREAMBLE = "".join(f"export const RETRYABLE_{n} = {500 + n};\n" for n in range(60))
@@ -51,7 +51,7 @@ async def test_g_goes_to_the_line_that_makes_the_key_sent(tmp_path):
         said = []
         await wait_until(
             pilot,
-            lambda: said.extend(n.message for n in app._notifications) or KEY_LINE in shown_lines(),
+            lambda: said.extend(n.message for n in posted(app)) or KEY_LINE in shown_lines(),
             timeout=30,
         )
         assert any(message.startswith(f"Key scope: checkout.mjs:{KEY_LINE}") for message in said)

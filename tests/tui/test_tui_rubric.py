@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from helpers import git, open_submission, settle, wait_until
+from helpers import git, open_submission, posted, settle, wait_until
 from review.core import evidence
 from review.core.rubric import NO_DECISION
 from review.services import store
@@ -148,7 +148,7 @@ async def test_save_and_next_under_a_filter_with_nothing_left_says_so_and_stays_
         await settle(app, pilot)
         # Never the same submission again, silently.
         assert isinstance(app.screen, CohortScreen)
-        said = [n.message for n in app._notifications]
+        said = [n.message for n in posted(app)]
         assert any(
             "No other submission shown is left for ana to score" in m and "outside the filter" in m for m in said
         )
@@ -461,7 +461,7 @@ async def test_a_line_comment_emptied_is_deleted(sample_cohort):
         await pilot.press("p", "m", "ctrl+u", "enter")
         await settle(app, pilot)
         assert form.values()["anchored"] == []
-        assert any("deleted" in n.message for n in app._notifications)
+        assert any("deleted" in n.message for n in posted(app))
 
 
 async def test_the_overall_comment_is_reached_from_the_keyboard_and_a_comment_box_opens_in_view(sample_cohort):
@@ -524,7 +524,7 @@ async def test_ctrl_s_on_an_untouched_form_writes_nothing_and_says_so(sample_coh
         await settle(app, pilot)
         assert not (sample_cohort / "ada-okafor.review.toml").exists()
         assert "nothing to save" in screen.form.status
-        assert any("nothing to save" in n.message for n in app._notifications)
+        assert any("nothing to save" in n.message for n in posted(app))
         await pilot.press("escape")
         await settle(app, pilot)
         assert str(app.screen.table.get_cell("ada-okafor", "mine")) == "new"
@@ -544,7 +544,7 @@ async def test_the_header_says_what_a_save_writes_and_a_refused_final_says_why_e
         # Asked for final; refused: two signals have no tier and the note was never on screen.
         assert "will save as DRAFT: final refused — no tier yet for Explanation, Blast radius" in header()
         assert "the note has not been on screen" in header() and "will save as FINAL" not in header()
-        toast = list(app._notifications)[-1].message
+        toast = list(posted(app))[-1].message
         assert toast.startswith("final asked, but a save now writes a DRAFT") and "Blast radius" in toast
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: "as a DRAFT because final refused" in screen.form.status, timeout=20)
@@ -555,7 +555,7 @@ async def test_the_header_says_what_a_save_writes_and_a_refused_final_says_why_e
         # (The header starts with the rubric's version, an identifier the score file also holds.)
         assert "article" not in screen.form.status.lower()
         assert "article" not in header().split(" · ", 1)[1].lower()
-        assert not any("article" in n.message.lower() for n in app._notifications)
+        assert not any("article" in n.message.lower() for n in posted(app))
         # The form asks for a draft again, and says so.
         # (The note's gate follows on a line of its own.)
         assert "will save as DRAFT\n" in header()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets._toast import Toast
 
-from helpers import open_submission, wait_until
+from helpers import open_submission, posted, wait_until
 from review.tui.app import ReviewApp
 
 
@@ -35,5 +35,5 @@ async def test_at_80x24_toasts_stay_at_the_bottom_two_at_most_and_errors_outlast
         assert sum(toast.region.height for toast in toasts) <= 6
         words = " ".join(shown).split()
         assert "signal)" in words and "full" in words
-        timeouts = {n.severity: n.timeout for n in app._notifications}
+        timeouts = {n.severity: n.timeout for n in posted(app)}
         assert timeouts["information"] == ReviewApp.INFORMATION_SECONDS < 5 and timeouts["error"] >= 5

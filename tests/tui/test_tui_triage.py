@@ -3,7 +3,7 @@
 import pytest
 from textual.widgets import DataTable, Input
 
-from helpers import seal_file, type_in_one_burst, wait_until, workers_done
+from helpers import posted, seal_file, type_in_one_burst, wait_until, workers_done
 from review.tui.app import ReviewApp
 from review.tui.screens.cohort import CohortScreen
 from review.tui.screens.help import HelpScreen
@@ -426,7 +426,7 @@ async def test_a_submission_copied_in_while_the_console_is_open_appears_marked_a
         await pilot.pause()
         assert screen.current_name() == "ada-okafor"
         # Said, not silent: nothing has arrived yet.
-        assert any("Nothing has arrived" in str(toast.message) for toast in app._notifications)
+        assert any("Nothing has arrived" in str(toast.message) for toast in posted(app))
         shutil.copytree(tmp_path / "hal-kim", sample_cohort / "zoe-hal-kim", symlinks=True)
         await wait_until(
             pilot, lambda: "zoe-hal-kim" in names(screen.table) and screen.rows["zoe-hal-kim"].complete, timeout=30

@@ -11,7 +11,7 @@ import tomllib
 import pytest
 from test_tui_rubric import score_all
 
-from helpers import open_submission, screen_text, settle
+from helpers import open_submission, posted, screen_text, settle
 from review.tui.app import ReviewApp
 from review.tui.widgets.rubric_form import RubricForm, SignalRow
 
@@ -52,7 +52,7 @@ async def test_a_save_in_one_console_shows_in_the_other(sample_cohort):
         await bob_pilot.press("f3", "4", "F", "ctrl+s")
         await settle(bob, bob_pilot)
         await wait_until([ana_pilot, bob_pilot], lambda: "bob (final)" in str(others.render()), timeout=SEEN_WITHIN)
-        assert any("bob saved their review of chen-wei: final" in n.message for n in ana._notifications)
+        assert any("bob saved their review of chen-wei: final" in n.message for n in posted(ana))
 
 
 async def test_the_same_pair_in_two_consoles_gets_the_other_save_into_a_clean_form(sample_cohort):
@@ -134,7 +134,7 @@ async def test_the_same_reviewer_in_two_consoles_setting_different_signals_keeps
         rows = {row.signal.id: str(row.title.render()) for row in one_screen.form.rows()}
         assert "changed in your other console" in rows["explanation"]
         assert "changed in your other console" not in rows["evidence"]
-        assert any("taken in here: Explanation: Weak" in n.message for n in one._notifications)
+        assert any("taken in here: Explanation: Weak" in n.message for n in posted(one))
         # Until the reviewer touches it.
         await one_pilot.press("j", "a")
         explanation = next(row for row in one_screen.form.rows() if row.signal.id == "explanation")
@@ -164,7 +164,7 @@ async def test_a_signal_both_consoles_changed_is_shown_side_by_side_and_the_revi
         assert shown[at + 1 : at + 3] == ["yours: Strong", "other console's: Weak"]
         assert any(
             "CONFLICT with your other console — Explanation: yours Strong, other console's Weak" in n.message
-            for n in two._notifications
+            for n in posted(two)
         )
         # Console 2 keeps its value on screen; Blast radius (only console 1's) is merged in.
         assert two_screen.form.values()["tiers"] == {"explanation": "strong", "blast-radius": "acceptable"}

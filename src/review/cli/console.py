@@ -99,11 +99,15 @@ def run_open(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     from review.services import samples
 
-    folder = samples.build_demo(args.into)
+    built = samples.build_sample_cohort(args.into)
+    for line in built.kept:
+        print(f"review demo: {line}", file=sys.stderr)
+    if built.kept:
+        print("review demo: `review demo --into DIR` builds a fresh sample cohort elsewhere.", file=sys.stderr)
     if args.build_only:
-        print(folder)
+        print(built.folder)
         return 0
-    return _open(folder, args)
+    return _open(built.folder, args, built.kept)
 
 
 def check_reviewers(names: list[str]) -> str | None:
@@ -180,10 +184,11 @@ def make_app(cohort_dir: Path, args: argparse.Namespace):
     )
 
 
-def _open(cohort_dir: Path, args: argparse.Namespace) -> int:
+def _open(cohort_dir: Path, args: argparse.Namespace, notices: list[str] | None = None) -> int:
     app = make_app(cohort_dir, args)
     if app is None:
         return 2
+    app.notices = notices or []
     app.run()
     # Textual sets 1 after an exception it printed: never "ok" after a crash.
     return app.return_code or 0

@@ -98,17 +98,31 @@ def load_series(root: Path | None = None) -> list[Series]:
 MANIFEST = ".review-demo.json"
 
 
+@dataclass
+class Built:
+    """What `review demo` made: the folder, and each sample folder it left as it was, with why."""
+
+    folder: Path
+    kept: list[str]
+
+
 def build_demo(into: Path | None = None, root: Path | None = None) -> Path:
-    """Build (or refresh) one repository per sample candidate under `into`; returns the folder.
+    return build_sample_cohort(into, root).folder
+
+
+def build_sample_cohort(into: Path | None = None, root: Path | None = None) -> Built:
+    """Build (or refresh) one repository per sample candidate under `into`.
 
     Nothing the builder did not make is ever deleted: a candidate's folder is replaced only when an
-    earlier build made it and nothing in it has changed since (the folder's manifest says which).
-    Anything else in the way stops the build before it changes a file, naming the path. Score files
+    earlier build made it and nothing in it has changed since (the folder's manifest says which). A
+    folder in the way — one the builder did not make, or one changed since (a reviewer's commit) — is
+    left as it is, and `kept` says which and why; the rest is built. Score files
     (``<name>.review.toml``) and every other file in the folder are left as they are.
     """
     into = (into or default_demo_dir()).resolve()
     into.mkdir(parents=True, exist_ok=True)
     built = _read_manifest(into)
+    kept: list[str] = []
     # Every repository is built beside its target first: what needs replacing is known before anything is.
     scratches: dict[str, Path] = {}
     try:
@@ -118,12 +132,9 @@ def build_demo(into: Path | None = None, root: Path | None = None) -> Path:
             scratches[item.name] = scratch
             if _head_of(into / item.name) == build_repo(scratch, item.commits):
                 shutil.rmtree(scratches.pop(item.name))
-        blocked = [into / name for name in scratches if _in_the_way(into / name, built.get(name))]
-        if blocked:
-            raise SampleError(
-                f"{', '.join(map(str, blocked))}: not built by `review demo`, or changed since it was; nothing "
-                "was deleted. Move it away, or build the sample cohort elsewhere with --into DIR."
-            )
+        for name in [name for name in scratches if _in_the_way(into / name, built.get(name))]:
+            kept.append(f"{into / name}: {_why_kept(into / name, name in built)}; left as it is")
+            shutil.rmtree(scratches.pop(name))
         for name, scratch in list(scratches.items()):
             target = into / name
             if target.exists():
@@ -136,7 +147,15 @@ def build_demo(into: Path | None = None, root: Path | None = None) -> Path:
     finally:
         for scratch in scratches.values():
             shutil.rmtree(scratch, ignore_errors=True)
-    return into
+    return Built(into, kept)
+
+
+def _why_kept(target: Path, ours: bool) -> str:
+    if not ours or target.is_symlink() or not target.is_dir():
+        return "not made by `review demo`"
+    head = _head_of(target)
+    at = f" (HEAD now {head[:12]})" if head else ""
+    return f"changed since `review demo` built it{at}"
 
 
 def _head_of(folder: Path) -> str | None:

@@ -71,6 +71,8 @@ class ReviewApp(App[None]):
         self.before_exit: str | None = None
         # The signal that is ending the console (a hangup, TERM), None while none is.
         self.ending_signal: int | None = None
+        # Said once the console is up (what `review demo` left as it was).
+        self.notices: list[str] = []
 
     @property
     def session(self) -> Session:
@@ -101,6 +103,8 @@ class ReviewApp(App[None]):
             self.notify(f"Unknown theme {self.requested_theme!r}; using {self.theme}.", severity="error", markup=False)
         for failure in self.theme_load.failures:
             self.notify(f"Theme not loaded: {failure}", severity="error", timeout=15, markup=False)
+        for notice in self.notices:
+            self.notify(notice, severity="warning", timeout=15, markup=False)
         if self.given_keymap is None:
             self.read_keymap()
         else:
