@@ -216,7 +216,7 @@ def test_another_consoles_save_is_named_and_merged_into_the_form(tmp_path):
     save(bob, values(tiers={"found-defect": "weak"}))
     change = mine.disk_changed(store.read_scores(path), values(tiers={}))
     assert change is not None and change.notices == [
-        "bob saved their review of ada: draft (under the rubric, Other reviews)"
+        "bob saved their review of ada: in review (under the rubric, Other reviews)"
     ]
     assert change.rebased is None
     assert "bob (in review): Found the defect: weak ≠" not in mine.others(store.read_scores(path))
@@ -250,3 +250,25 @@ def test_blind_hides_the_others_until_this_reviewer_is_final(tmp_path):
     mine.open_note()
     save(mine, values("final"))
     assert mine.others(store.read_scores(path)).startswith("Other reviews")
+
+
+def test_another_reviewers_autosaves_are_said_once_and_their_final_again(tmp_path):
+    path = submission(tmp_path)
+    mine, bob = session(path), session(path, reviewers=("bob",))
+    mine.start(HEAD, COMMITS, store.read_scores(path))
+    bob.start(HEAD, COMMITS, store.read_scores(path))
+    save(bob, values(tiers={"found-defect": "weak"}))
+    first = mine.disk_changed(store.read_scores(path), values(tiers={}))
+    assert first is not None and first.notices == [
+        "bob saved their review of ada: in review (under the rubric, Other reviews)"
+    ]
+    # Bob's autosaves of the same draft refresh Other reviews without a word each; his final is said.
+    save(bob, values(tiers={"found-defect": "acceptable"}))
+    again = mine.disk_changed(store.read_scores(path), values(tiers={}))
+    assert again is not None and again.notices == []
+    bob.open_note()
+    assert save(bob, values("final")).state == "final"
+    final = mine.disk_changed(store.read_scores(path), values(tiers={}))
+    assert final is not None and final.notices == [
+        "bob saved their review of ada: final (under the rubric, Other reviews)"
+    ]

@@ -420,12 +420,15 @@ class ScoreSession:
         None while our own save is in flight: its result brings the file's new state."""
         if not self.started or self.saving:
             return None
-        before = {(r.who, r.commit): r.revision for r in (self.scores.reviews if self.scores else [])}
+        # Said when another's review appears or changes state (its autosaves refresh Other reviews quietly),
+        # in the words triage uses.
+        before = {(r.who, r.commit): r.state for r in (self.scores.reviews if self.scores else [])}
         notices = [
-            f"{review.who} saved their review of {self.path.name}: {review.state} (under the rubric, Other reviews)"
+            f"{review.who} saved their review of {self.path.name}: {state_word(review.state)} "
+            "(under the rubric, Other reviews)"
             for review in scores.reviews
             if tuple(sorted(review.reviewers)) != self.people
-            and before.get((review.who, review.commit)) != review.revision
+            and before.get((review.who, review.commit)) != review.state
         ]
         self.scores = scores
         mine = scores.find((self.people, self.head or ""))

@@ -450,7 +450,9 @@ class CohortScreen(Screen[None]):
         for who, state in row.states.items():
             if who != self.me and before.get(who) != state and self.is_current:
                 self.app.notify(
-                    safe_line(f"{who} saved {row.name}: {triage.state_word(state)}", 200), markup=False, timeout=4
+                    safe_line(f"{who} saved their review of {row.name}: {triage.state_word(state)}", 200),
+                    markup=False,
+                    timeout=4,
                 )
 
     def action_next_unscored(self) -> None:
