@@ -206,7 +206,10 @@ class CohortScreen(Screen[None]):
         # The row under the cursor is complete now: read it ahead.
         self.highlighted()
         self.cohort_watch.loaded(self.rows)
-        self.similar.start([Path(row.path) for row in self.rows.values()])
+        # Once the complete table is painted: the index's thread took the GIL from that paint (a warm
+        # triage of 300 took twice as long to show its rows complete); the column fills in just after.
+        paths = [Path(row.path) for row in self.rows.values()]
+        self.call_after_refresh(self.similar.start, paths)
 
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:
