@@ -267,6 +267,9 @@ class CohortScreen(Screen[None]):
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
+        if not terms:
+            # No filter: every row, without making its fields (a row's similar partners are dozens).
+            return True
         arrived = self.cohort_watch.is_new(row.name)
         return triage.matches(terms, filter_fields(row, self.me, arrived=arrived))
 
