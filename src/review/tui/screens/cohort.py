@@ -379,7 +379,10 @@ class CohortScreen(Screen[None]):
 
     def prefetch_highlighted(self) -> None:
         """The cursor rests on a row: read that submission now, so Enter finds it read (a warm triage
-        row came from the row cache and has no analysis yet)."""
+        row came from the row cache and has no analysis yet). Not while the rows load: its imports and
+        reading took the GIL from the load (all_loaded rests on the row again once it is done)."""
+        if self.cohort_watch.loading:
+            return
         name = self.current_name()
         row = self.rows.get(name) if name else None
         if row is not None and row.complete and row.head is not None:
