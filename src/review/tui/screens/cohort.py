@@ -206,10 +206,8 @@ class CohortScreen(Screen[None]):
         # The row under the cursor is complete now: read it ahead.
         self.highlighted()
         self.cohort_watch.loaded(self.rows)
-        # Once the complete table is painted: the index's thread took the GIL from that paint (a warm
-        # triage of 300 took twice as long to show its rows complete); the column fills in just after.
-        paths = [Path(row.path) for row in self.rows.values()]
-        self.call_after_refresh(self.similar.start, paths)
+        # Once the complete table is painted: the index's thread took the GIL from that paint.
+        self.call_after_refresh(self.similar.start, [Path(row.path) for row in self.rows.values()])
 
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:
@@ -267,11 +265,10 @@ class CohortScreen(Screen[None]):
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
-        if not terms:
-            # No filter: every row, without making its fields (a row's similar partners are dozens).
-            return True
-        arrived = self.cohort_watch.is_new(row.name)
-        return triage.matches(terms, filter_fields(row, self.me, arrived=arrived))
+        # No filter: every row, without making its fields (a row's similar partners are dozens).
+        return not terms or triage.matches(
+            terms, filter_fields(row, self.me, arrived=self.cohort_watch.is_new(row.name))
+        )
 
     def watch_sort(self) -> None:
         self.rebuild()
@@ -381,11 +378,9 @@ class CohortScreen(Screen[None]):
         """The cursor rests on a row: read that submission now, so Enter finds it read (a warm triage
         row came from the row cache and has no analysis yet). Not while the rows load: its imports and
         reading took the GIL from the load (all_loaded rests on the row again once it is done)."""
-        if self.cohort_watch.loading:
-            return
         name = self.current_name()
         row = self.rows.get(name) if name else None
-        if row is not None and row.complete and row.head is not None:
+        if row is not None and row.complete and row.head is not None and not self.cohort_watch.loading:
             self.prefetch(Path(row.path))
 
     @work(thread=True, exclusive=True, group="prefetch", name="prefetch")
