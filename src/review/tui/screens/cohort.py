@@ -206,7 +206,8 @@ class CohortScreen(Screen[None]):
         # The row under the cursor is complete now: read it ahead.
         self.highlighted()
         self.cohort_watch.loaded(self.rows)
-        self.similar.start([Path(row.path) for row in self.rows.values()], whole=True)
+        # Once the complete table is painted: the index's thread took the GIL from that paint.
+        self.call_after_refresh(self.similar.start, [Path(row.path) for row in self.rows.values()], whole=True)
 
     @on(CohortWatch.Looked)
     def looked(self, message: CohortWatch.Looked) -> None:
@@ -264,8 +265,10 @@ class CohortScreen(Screen[None]):
 
     def matches(self, row: cohort.Row) -> bool:
         terms, _ = triage.parse_filter(self.filter_text)
-        arrived = self.cohort_watch.is_new(row.name)
-        return triage.matches(terms, filter_fields(row, self.me, arrived=arrived))
+        # No filter: every row, without making its fields (a row's similar partners are dozens).
+        return not terms or triage.matches(
+            terms, filter_fields(row, self.me, arrived=self.cohort_watch.is_new(row.name))
+        )
 
     def watch_sort(self) -> None:
         self.rebuild()
@@ -373,10 +376,11 @@ class CohortScreen(Screen[None]):
 
     def prefetch_highlighted(self) -> None:
         """The cursor rests on a row: read that submission now, so Enter finds it read (a warm triage
-        row came from the row cache and has no analysis yet)."""
+        row came from the row cache and has no analysis yet). Not while the rows load: its imports and
+        reading took the GIL from the load (all_loaded rests on the row again once it is done)."""
         name = self.current_name()
         row = self.rows.get(name) if name else None
-        if row is not None and row.complete and row.head is not None:
+        if row is not None and row.complete and row.head is not None and not self.cohort_watch.loading:
             self.prefetch(Path(row.path))
 
     @work(thread=True, exclusive=True, group="prefetch", name="prefetch")
