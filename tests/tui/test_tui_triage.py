@@ -561,3 +561,47 @@ async def test_the_background_harness_runs_no_more_than_its_cap_and_says_the_res
         await wait_until(pilot, lambda: sum(cell not in ("running…", "queued") for cell in runs()) >= 1, timeout=300)
         assert runs().count("running…") <= cap, runs()
     assert await leftovers_after("driver.mjs") == []
+
+
+async def test_a_value_that_changes_after_the_load_moves_its_row_to_its_place_in_the_sort(sample_cohort):
+    """Sorted by Others, another reviewer's final review of the last row: the row moves to where the
+    sort puts a final review, without S pressed again."""
+    from helpers import wait_until
+    from review import gitsafe
+    from review.services import store
+    from review.tui.widgets.triage.cells import COLUMN_INDEX
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await loaded(app, pilot)
+        screen.sort = (COLUMN_INDEX["others"], False)
+        await pilot.pause()
+        before = names(screen.table)
+        last = before[-1]
+        head = gitsafe.open_submission(sample_cohort / last).head
+        review = store.Review(reviewers=["bob"], commit=head, state="final", rubric_version="article-v1")
+        store.save(sample_cohort / last, review)
+        await wait_until(pilot, lambda: screen.rows[last].states.get("bob") == "final")
+        await wait_until(pilot, lambda: names(screen.table) == [row.name for row in screen.visible_rows()])
+        assert names(screen.table) != before
+
+
+async def test_right_and_left_step_the_table_a_column_at_a_time(sample_cohort):
+    from review.tui.widgets.triage.cells import COLUMN_INDEX
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        table = screen.table
+        similar = COLUMN_INDEX["similar"]
+        widths = [column.get_render_width(table) for column in table.columns.values()]
+        start = sum(widths[:similar])
+        for _ in range(similar):
+            await pilot.press("right")
+        await pilot.pause()
+        assert table.scroll_x == min(start, table.max_scroll_x)
+        assert "Similar" in table.render_line(0).text
+        at = table.scroll_x
+        await pilot.press("left")
+        await pilot.pause()
+        assert table.scroll_x == max(sum(widths[:index]) for index in range(len(widths)) if sum(widths[:index]) < at)

@@ -51,7 +51,8 @@ def _owners() -> list[tuple[str, list[tuple[Binding, str]]]]:
                     or TITLES.get(value.__name__, value.__name__)
                 )
                 # A key acting only in a state says when, as the help does ("while a search has matches").
-                when = getattr(value, "HELP_LISTED", {})
+                # (A screen whose listing depends on its state says it of itself in HELP_WHEN.)
+                when = getattr(value, "HELP_WHEN", None) or getattr(value, "HELP_LISTED", {})
                 found.append((title, [(b, _does(b, when)) for b in bindings]))
     return found
 

@@ -259,7 +259,9 @@ class CohortScreen(Screen[None]):
     def update_row(self, row: cohort.Row) -> None:
         """The row's cells redrawn, and the detail with them when it is the highlighted row: the detail
         says what that row holds whenever it changes, not only when the cursor moves."""
-        self.table.update_cells(row.name, self.row_cells(row))
+        # A value in the sorted column changed after the load (a suite's result): the row finds its place.
+        if self.table.update_cells(row.name, self.row_cells(row)) and not self.cohort_watch.loading:
+            self.call_after_refresh(self.rebuild)
         if row.name == self.current_name():
             self.update_detail()
 

@@ -212,12 +212,13 @@ class SimilarPairScreen(Screen[None]):
     # What only a pair's files have: none of it exists in a view with no pair (neither footer nor `?`).
     PAIR_ACTIONS = frozenset({"fragment", "pair", "scroll", "page", "other_side"})
 
+    # When the keys that act only in a state act (docs/keys.md says it of every pair view).
+    HELP_WHEN = {"fragment": "once a pair's shared fragments are read", "pair": "when there is more than one pair"}
+
     @property
     def HELP_LISTED(self) -> dict[str, str]:  # the name help reads on every node
         """Listed by `?` even while they do nothing, with when they act (only where there is a pair)."""
-        if not self.pairs:
-            return {}
-        return {"fragment": "once a pair's shared fragments are read", "pair": "when there is more than one pair"}
+        return self.HELP_WHEN if self.pairs else {}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer offers only what acts: no fragment keys before a pair's fragments are read, no pair

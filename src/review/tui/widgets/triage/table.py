@@ -20,7 +20,11 @@ class TriageTable(DataTable):
         # and the Candidate column left the screen at 80 columns).
         Binding("g,home", "first_row", "First row", show=False, id="triage.first"),
         Binding("G,end", "last_row", "Last row", show=False, id="triage.last"),
+        # A column at a time: at 80 columns the later ones (Agree, Similar) are a few presses away.
+        Binding("right,l", "columns(1)", "Next column", show=False, id="triage.column-right"),
+        Binding("left,h", "columns(-1)", "Previous column", show=False, id="triage.column-left"),
     ]
+    sorted_by = 0  # the column the rows are in the order of (show_rows)
 
     def on_mount(self) -> None:
         self.add_columns_once()
@@ -38,6 +42,7 @@ class TriageTable(DataTable):
         for key, shown in rows:
             self.add_row(*shown, key=key)
         sorted_by, backwards = sort
+        self.sorted_by = sorted_by
         for index, column in enumerate(COLUMNS):
             arrow = (" ▼" if backwards else " ▲") if index == sorted_by else ""
             self.columns[ColumnKey(column.key)].label = Text(column.label + arrow)
@@ -53,18 +58,33 @@ class TriageTable(DataTable):
             fitted = self.columns[ColumnKey(column.key)]
             fitted.content_width = max([fitted.label.cell_len, *(row[index].cell_len for row in rows)])
 
-    def update_cells(self, key: str, cells: list[Text]) -> None:
+    def update_cells(self, key: str, cells: list[Text]) -> bool:
         """Grow a column when a cell needs it, never re-measure it: DataTable measures the whole column
         when a cell gets narrower, which made filling 300 rows quadratic (show_rows re-fits them all).
-        The column grows here and now, not when the table is next idle (see fit_columns)."""
+        The column grows here and now, not when the table is next idle (see fit_columns). True when the
+        sorted column's cell changed: the row may belong elsewhere in the order."""
         if key not in self.rows:
-            return
+            return False
+        moved = str(self.get_cell(key, COLUMNS[self.sorted_by].key)) != str(cells[self.sorted_by])
         for column, cell in zip(COLUMNS, cells):
             shown = self.columns[ColumnKey(column.key)]
             wider = cell.cell_len > shown.content_width
             if wider:
                 shown.content_width = cell.cell_len
             self.update_cell(key, column.key, cell, update_width=wider)
+        return moved
+
+    def action_columns(self, step: int) -> None:
+        """Scroll sideways to the start of the next (or previous) column."""
+        starts, at = [], 0
+        for column in COLUMNS:
+            starts.append(at)
+            at += self.columns[ColumnKey(column.key)].get_render_width(self)
+        x = self.scroll_x
+        later = [start for start in starts if start > x] if step > 0 else [start for start in starts if start < x]
+        if later:
+            target = later[0] if step > 0 else later[-1]
+            self.scroll_to(x=min(target, self.max_scroll_x), animate=False, immediate=True)
 
     def show_column(self, index: int) -> None:
         """Column `index` on screen, its header with it: a narrow terminal scrolls sideways to it."""
