@@ -152,3 +152,10 @@ SCENARIOS: tuple[Scenario, ...] = (
 )
 
 BY_NAME = {s.name: s for s in SCENARIOS}
+
+
+def hung_under_load(load: float | None, cores: int | None, again: str = "r runs it again") -> str:
+    """How every view says a `hung` seen while the machine was loaded: what was observed, with the
+    load, and that it is worth running again (a loaded machine's hang may be the machine's)."""
+    machine = f"load {load:g} on {cores} core{'' if cores == 1 else 's'}" if load is not None else "load unknown"
+    return f"hung — the machine was loaded ({machine}); {again}"

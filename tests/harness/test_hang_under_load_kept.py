@@ -1,0 +1,166 @@
+"""A suite that ran is evidence and is kept, a hang seen while the machine was loaded too: every view
+(`review show`, the triage row, the submission's rubric line, before/after) reads the same kept result
+and says the hang in words with the load it was seen under; the background harness runs it again
+only once the machine is quiet, and a hang on a quiet machine is still `hung`.
+
+Real node, the real gateway, real git repos. The machine's load is what the runner reads from
+REVIEW_LOADAVG_FILE (the /proc/loadavg format), so a loaded or a quiet machine is the same on any box;
+the `timeout` scenario's limit is shortened to keep the test short (the rule is the same at any limit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import BWRAP_WORKS
+from review import gitsafe
+from review.cli import main
+from review.harness import cache, runner, scenarios
+from review.services import cohort, evidence_document, runs, samples
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+
+LIMIT_S = 2.0
+
+# Hoists its key and retries, but never gives up on a request the gateway does not answer: only
+# `timeout` hangs (at its limit, on any machine).
+CLIENT = """\
+export async function chargeWithRetry(amount) {
+  const key = "order-" + Math.random().toString(36).slice(2);
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const res = await fetch("http://localhost:8099/charge", {
+      method: "POST",
+      headers: { "content-type": "application/json", "Idempotency-Key": key },
+      body: JSON.stringify({ amount }),
+    }).catch(() => null);
+    if (res && res.status === 402) throw new Error("declined");
+    if (res && res.ok) return res.json();
+    await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+  }
+  throw new Error("gave up");
+}
+"""
+
+QUICK = "export async function chargeWithRetry(amount) { throw new Error('not written yet'); }\n"
+
+
+@pytest.fixture
+def machine(tmp_path, monkeypatch):
+    """The load the runner sees: `machine(50)` is loaded on any box, `machine(0)` quiet."""
+    load_file = tmp_path / "loadavg"
+    monkeypatch.setenv(runner.LOADAVG_ENV, str(load_file))
+    shorter = [dataclasses.replace(s, limit_s=LIMIT_S) if s.name == "timeout" else s for s in scenarios.SCENARIOS]
+    monkeypatch.setattr(scenarios, "SCENARIOS", shorter)
+
+    def set_load(average: float) -> None:
+        load_file.write_text(f"{average:.2f} {average:.2f} {average:.2f} 1/100 1\n")
+
+    return set_load
+
+
+def candidate(cohort_dir: Path, name: str = "ada") -> Path:
+    folder = cohort_dir / name
+    samples.build_repo(
+        folder,
+        [
+            samples.CommitSpec(
+                {"README.md": b"# Task\n", "checkout.mjs": QUICK.encode()},
+                "start",
+                "Cand",
+                "c@example.com",
+                "2026-11-01T10:00:00+00:00",
+            ),
+            samples.CommitSpec(
+                {"checkout.mjs": CLIENT.encode()}, "retry", "Cand", "c@example.com", "2026-11-01T11:00:00+00:00"
+            ),
+        ],
+    )
+    return folder
+
+
+def loaded_words(cores: int) -> str:
+    return f"hung — the machine was loaded (load 50 on {cores} core{'' if cores == 1 else 's'})"
+
+
+def test_a_hang_under_load_is_kept_and_every_view_says_it_in_words(tmp_path, machine, capsys):
+    machine(50)
+    path = candidate(tmp_path / "cohort")
+    repo = gitsafe.open_submission(path)
+    suite = asyncio.run(runner.run_suite(repo))
+    timeout = next(s for s in suite.scenarios if s.name == "timeout")
+    assert timeout.verdict == "hung" and timeout.hung_under_load, (timeout.reasons, timeout.log)
+    cores = timeout.cores
+    assert cores and timeout.load_average == 50
+
+    # Kept, with the machine it saw.
+    kept = cache.cached_suite(repo.head)
+    assert kept is not None and [s.hung_under_load for s in kept.scenarios] == [
+        s.hung_under_load for s in suite.scenarios
+    ]
+    # The triage row.
+    (row,) = cohort.triage(tmp_path / "cohort")
+    assert row.scenarios and row.scenarios["timeout"] == "hung"
+    assert f"timeout {loaded_words(cores)}; r runs it again" in (row.harness or ""), row.harness
+    # `review show`, its text and its JSON.
+    assert main(["show", str(path)]) == 0
+    shown = capsys.readouterr().out
+    assert "no suite is cached" not in shown
+    assert f"timeout: {loaded_words(cores)}" in " ".join(shown.split()), shown
+    # The submission's rubric line (the same document the screen's rubric form shows).
+    document = evidence_document.show(path)
+    key_scope = next(s for s in document.sections if s.id == "key-scope")
+    said = [hint.text for hint in key_scope.hints]
+    assert f"timeout: {loaded_words(cores)}; r runs it again" in said, said
+    assert not any("has not run on this commit" in text for text in said), said
+
+
+@pytest.mark.skipif(not BWRAP_WORKS, reason="the background harness runs only under bubblewrap")
+def test_the_background_harness_runs_a_hang_under_load_again_only_once_the_machine_is_quiet(tmp_path, machine):
+    machine(50)
+    path = candidate(tmp_path / "cohort")
+    repo = gitsafe.open_submission(path)
+    asyncio.run(runner.run_suite(repo))
+    stamp = cache.stamp(repo.head)
+
+    # Still loaded: the kept result stands, nothing runs.
+    (row,) = cohort.triage(tmp_path / "cohort")
+    assert row.hung_under_load and not cohort.needs_suite(row)
+    asyncio.run(cohort.fill_harness([row]))
+    assert cache.stamp(repo.head) == stamp and "the machine was loaded" in (row.harness or "")
+
+    # Quiet: it runs again, once, and a hang on a quiet machine is still `hung`, now without the words.
+    machine(0)
+    assert cohort.needs_suite(row)
+    asyncio.run(cohort.fill_harness([row]))
+    assert cache.stamp(repo.head) != stamp
+    assert row.scenarios and row.scenarios["timeout"] == "hung"
+    assert "the machine was loaded" not in (row.harness or ""), row.harness
+    assert not cohort.needs_suite(row)
+
+
+def test_before_after_after_a_run_reuses_the_kept_result_of_head(tmp_path, machine):
+    machine(50)
+    path = candidate(tmp_path / "cohort")
+    repo = gitsafe.open_submission(path)
+    head = runs.Target(repo.head, "HEAD")
+    draft = runs.Target(repo.resolve("HEAD~1"), "draft")
+    events: list[tuple[str, str, str]] = []
+
+    def job(name: str) -> runs.Run:
+        return runs.Run(name, 0, lambda event, side: events.append((side, event.kind, event.text)), lambda _: None)
+
+    # `r`, then `b`.
+    asyncio.run(runs.suite(repo, head, None, job("suite")))
+    events.clear()
+    comparison = asyncio.run(runs.before_after(repo, draft, head, job("before/after")))
+    after = [(kind, text) for side, kind, text in events if side == "after"]
+    assert ("info", "HEAD: result of an earlier run") in after, after
+    assert not any(kind == "scenario-start" for kind, _ in after), after
+    # The draft's side ran.
+    assert any(side == "before" and kind == "scenario-start" for side, kind, _ in events)
+    assert comparison.after_suite.verdicts["timeout"] == "hung"
