@@ -3,92 +3,29 @@
 and says the hang in words with the load it was seen under; the background harness runs it again
 only once the machine is quiet, and a hang on a quiet machine is still `hung`.
 
-Real node, the real gateway, real git repos. The machine's load is what the runner reads from
-REVIEW_LOADAVG_FILE (the /proc/loadavg format), so a loaded or a quiet machine is the same on any box;
-the `timeout` scenario's limit is shortened to keep the test short (the rule is the same at any limit).
+Real node, the real gateway, real git repos; the machine's load as loaded_machine sets it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import shutil
-from pathlib import Path
 
 import pytest
 
 from conftest import BWRAP_WORKS
+from loaded_machine import candidate, loaded_words, machine
 from review import gitsafe
 from review.cli import main
-from review.harness import cache, runner, scenarios
-from review.services import cohort, evidence_document, runs, samples
+from review.harness import cache, runner
+from review.services import cohort, evidence_document, runs
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 
-LIMIT_S = 2.0
 
-# Hoists its key and retries, but never gives up on a request the gateway does not answer: only
-# `timeout` hangs (at its limit, on any machine).
-CLIENT = """\
-export async function chargeWithRetry(amount) {
-  const key = "order-" + Math.random().toString(36).slice(2);
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const res = await fetch("http://localhost:8099/charge", {
-      method: "POST",
-      headers: { "content-type": "application/json", "Idempotency-Key": key },
-      body: JSON.stringify({ amount }),
-    }).catch(() => null);
-    if (res && res.status === 402) throw new Error("declined");
-    if (res && res.ok) return res.json();
-    await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-  }
-  throw new Error("gave up");
-}
-"""
-
-QUICK = "export async function chargeWithRetry(amount) { throw new Error('not written yet'); }\n"
-
-
-@pytest.fixture
-def machine(tmp_path, monkeypatch):
-    """The load the runner sees: `machine(50)` is loaded on any box, `machine(0)` quiet."""
-    load_file = tmp_path / "loadavg"
-    monkeypatch.setenv(runner.LOADAVG_ENV, str(load_file))
-    shorter = [dataclasses.replace(s, limit_s=LIMIT_S) if s.name == "timeout" else s for s in scenarios.SCENARIOS]
-    monkeypatch.setattr(scenarios, "SCENARIOS", shorter)
-
-    def set_load(average: float) -> None:
-        load_file.write_text(f"{average:.2f} {average:.2f} {average:.2f} 1/100 1\n")
-
-    return set_load
-
-
-def candidate(cohort_dir: Path, name: str = "ada") -> Path:
-    folder = cohort_dir / name
-    samples.build_repo(
-        folder,
-        [
-            samples.CommitSpec(
-                {"README.md": b"# Task\n", "checkout.mjs": QUICK.encode()},
-                "start",
-                "Cand",
-                "c@example.com",
-                "2026-11-01T10:00:00+00:00",
-            ),
-            samples.CommitSpec(
-                {"checkout.mjs": CLIENT.encode()}, "retry", "Cand", "c@example.com", "2026-11-01T11:00:00+00:00"
-            ),
-        ],
-    )
-    return folder
-
-
-def loaded_words(cores: int) -> str:
-    return f"hung — the machine was loaded (load 50 on {cores} core{'' if cores == 1 else 's'})"
-
-
-def test_a_hang_under_load_is_kept_and_every_view_says_it_in_words(tmp_path, machine, capsys):
-    machine(50)
+def test_a_hang_under_load_is_kept_and_every_view_says_it_in_words(tmp_path, monkeypatch, capsys):
+    set_load = machine(tmp_path, monkeypatch)
+    set_load(50)
     path = candidate(tmp_path / "cohort")
     repo = gitsafe.open_submission(path)
     suite = asyncio.run(runner.run_suite(repo))
@@ -120,8 +57,9 @@ def test_a_hang_under_load_is_kept_and_every_view_says_it_in_words(tmp_path, mac
 
 
 @pytest.mark.skipif(not BWRAP_WORKS, reason="the background harness runs only under bubblewrap")
-def test_the_background_harness_runs_a_hang_under_load_again_only_once_the_machine_is_quiet(tmp_path, machine):
-    machine(50)
+def test_the_background_harness_runs_a_hang_under_load_again_only_once_the_machine_is_quiet(tmp_path, monkeypatch):
+    set_load = machine(tmp_path, monkeypatch)
+    set_load(50)
     path = candidate(tmp_path / "cohort")
     repo = gitsafe.open_submission(path)
     asyncio.run(runner.run_suite(repo))
@@ -134,7 +72,7 @@ def test_the_background_harness_runs_a_hang_under_load_again_only_once_the_machi
     assert cache.stamp(repo.head) == stamp and "the machine was loaded" in (row.harness or "")
 
     # Quiet: it runs again, once, and a hang on a quiet machine is still `hung`, now without the words.
-    machine(0)
+    set_load(0)
     assert cohort.needs_suite(row)
     asyncio.run(cohort.fill_harness([row]))
     assert cache.stamp(repo.head) != stamp
@@ -143,8 +81,9 @@ def test_the_background_harness_runs_a_hang_under_load_again_only_once_the_machi
     assert not cohort.needs_suite(row)
 
 
-def test_before_after_after_a_run_reuses_the_kept_result_of_head(tmp_path, machine):
-    machine(50)
+def test_before_after_after_a_run_reuses_the_kept_result_of_head(tmp_path, monkeypatch):
+    set_load = machine(tmp_path, monkeypatch)
+    set_load(50)
     path = candidate(tmp_path / "cohort")
     repo = gitsafe.open_submission(path)
     head = runs.Target(repo.head, "HEAD")

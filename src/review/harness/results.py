@@ -109,11 +109,17 @@ class SuiteResult:
         ok = sum(s.verdict == "ok" for s in self.scenarios)
         text = f"{ok}/{len(self.scenarios)} ok"
         text += f" · {', '.join(bad)}" if bad else ""
-        loaded = self.hung_under_load
-        if loaded:
-            names = ", ".join(s.name for s in loaded)
-            text += f" · {names} {core_scenarios.hung_under_load(loaded[0].load_average, loaded[0].cores)}"
+        text += f" · {self.loaded_said}" if self.loaded_said else ""
         return text + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
+
+    @property
+    def loaded_said(self) -> str | None:
+        """The scenarios that hung while the machine was loaded, in words with the load (None: none did)."""
+        loaded = self.hung_under_load
+        if not loaded:
+            return None
+        names = ", ".join(s.name for s in loaded)
+        return f"{names} {core_scenarios.hung_under_load(loaded[0].load_average, loaded[0].cores)}"
 
     @property
     def hung_under_load(self) -> list[ScenarioResult]:

@@ -79,9 +79,9 @@ class Row:
     # The console's: {"with": the submission holding the largest share of this one's own code, "share"}
     # (`review similar` says it headless; not a field of `review triage --json`).
     similar: dict | None = field(default=None, metadata={"json": False})
-    # The suite at HEAD has a hang seen while the machine was loaded (its `harness` says so in words):
-    # the background harness runs it again once, when the machine is quiet (needs_suite).
-    hung_under_load: bool = field(default=False, metadata={"json": False})
+    # The suite at HEAD has a hang seen while the machine was loaded: that, in words with the load (also
+    # in `harness`); the background harness runs it again once, when the machine is quiet (needs_suite).
+    hung_under_load: str | None = field(default=None, metadata={"json": False})
 
     def to_json(self) -> dict:
         # Shallow: `attribution` is JSON-ready already, and asdict's deep copy of its thousands of spans
@@ -362,7 +362,7 @@ def apply_suite(row: Row, suite: SuiteResult) -> None:
     row.harness = suite.summary
     row.scenarios = suite.verdicts
     row.key_scope = suite.key_scope
-    row.hung_under_load = bool(suite.hung_under_load)
+    row.hung_under_load = suite.loaded_said
 
 
 def load_rows(
