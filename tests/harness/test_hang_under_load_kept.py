@@ -9,6 +9,8 @@ Real node, the real gateway, real git repos; the machine's load as loaded_machin
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import shutil
 
 import pytest
@@ -48,6 +50,12 @@ def test_a_hang_under_load_is_kept_and_every_view_says_it_in_words(tmp_path, mon
     shown = capsys.readouterr().out
     assert "no suite is cached" not in shown
     assert f"timeout: {loaded_words(cores)}" in " ".join(shown.split()), shown
+    # `review export`'s scenario columns, for a submission no one has scored yet.
+    assert main(["export", str(tmp_path / "cohort"), "--format", "csv"]) == 0
+    reviews = capsys.readouterr().out.partition("\r\n\r\n")[0]
+    (exported,) = csv.DictReader(io.StringIO(reviews))
+    assert exported["scenario:timeout"] == f"{loaded_words(cores)}; `review harness` runs it again"
+    assert exported["scenario:happy"] == "ok"
     # The submission's rubric line (the same document the screen's rubric form shows).
     document = evidence_document.show(path)
     key_scope = next(s for s in document.sections if s.id == "key-scope")

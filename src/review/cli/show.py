@@ -116,7 +116,7 @@ def text_lines(document) -> list[str]:
 def _verdict(scenario: dict) -> str:
     if scenario.get("hung_under_load"):
         return core_scenarios.hung_under_load(
-            scenario.get("load_average"), scenario.get("cores"), "`review harness` runs it again"
+            scenario.get("load_average"), scenario.get("cores"), core_scenarios.HEADLESS_AGAIN
         )
     return scenario["verdict"]
 

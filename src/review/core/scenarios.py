@@ -154,6 +154,10 @@ SCENARIOS: tuple[Scenario, ...] = (
 BY_NAME = {s.name: s for s in SCENARIOS}
 
 
+# How a headless view (`review show`, `review export`) says a scenario is run again.
+HEADLESS_AGAIN = "`review harness` runs it again"
+
+
 def hung_under_load(load: float | None, cores: int | None, again: str = "r runs it again") -> str:
     """How every view says a `hung` seen while the machine was loaded: what was observed, with the
     load, and that it is worth running again (a loaded machine's hang may be the machine's)."""

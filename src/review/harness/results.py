@@ -41,11 +41,11 @@ class ScenarioResult:
     def to_json(self) -> dict:
         return asdict(self)
 
-    @property
-    def verdict_text(self) -> str:
-        """The verdict as every view says it: a hang under load in words, with the load it was seen under."""
+    def verdict_said(self, again: str = "r runs it again") -> str:
+        """The verdict as every view says it: a hang under load in words, with the load it was seen
+        under and how to run it again (`again`: the console's key, or a command headless)."""
         if self.hung_under_load:
-            return core_scenarios.hung_under_load(self.load_average, self.cores)
+            return core_scenarios.hung_under_load(self.load_average, self.cores, again)
         return self.verdict
 
 
@@ -92,10 +92,9 @@ class SuiteResult:
         """Scenario name -> verdict."""
         return {s.name: s.verdict for s in self.scenarios}
 
-    @property
-    def verdicts_said(self) -> dict[str, str]:
+    def verdicts_said(self, again: str = "r runs it again") -> dict[str, str]:
         """Scenario name -> its verdict as the views say it (a hang under load in words)."""
-        return {s.name: s.verdict_text for s in self.scenarios}
+        return {s.name: s.verdict_said(again) for s in self.scenarios}
 
     @property
     def key_scope(self) -> str:
