@@ -45,7 +45,11 @@ def test_a_hang_under_load_is_kept_and_every_view_says_it_in_words(tmp_path, mon
     (row,) = cohort.triage(tmp_path / "cohort")
     assert row.scenarios and row.scenarios["timeout"] == "hung"
     assert f"timeout {loaded_words(cores)}; r runs it again" in (row.harness or ""), row.harness
-    # `review show`, its text and its JSON.
+    # `review triage`, its row's detail.
+    assert main(["triage", str(tmp_path / "cohort")]) == 0
+    listed = " ".join(capsys.readouterr().out.split())
+    assert f"timeout {loaded_words(cores)}; `review harness` runs it again" in listed, listed
+    # `review show`.
     assert main(["show", str(path)]) == 0
     shown = capsys.readouterr().out
     assert "no suite is cached" not in shown

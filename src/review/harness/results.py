@@ -108,17 +108,17 @@ class SuiteResult:
         ok = sum(s.verdict == "ok" for s in self.scenarios)
         text = f"{ok}/{len(self.scenarios)} ok"
         text += f" · {', '.join(bad)}" if bad else ""
-        text += f" · {self.loaded_said}" if self.loaded_said else ""
+        loaded = self.loaded_said()
+        text += f" · {loaded}" if loaded else ""
         return text + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
 
-    @property
-    def loaded_said(self) -> str | None:
+    def loaded_said(self, again: str = "r runs it again") -> str | None:
         """The scenarios that hung while the machine was loaded, in words with the load (None: none did)."""
         loaded = self.hung_under_load
         if not loaded:
             return None
         names = ", ".join(s.name for s in loaded)
-        return f"{names} {core_scenarios.hung_under_load(loaded[0].load_average, loaded[0].cores)}"
+        return f"{names} {core_scenarios.hung_under_load(loaded[0].load_average, loaded[0].cores, again)}"
 
     @property
     def hung_under_load(self) -> list[ScenarioResult]:

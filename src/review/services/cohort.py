@@ -79,8 +79,8 @@ class Row:
     # The console's: {"with": the submission holding the largest share of this one's own code, "share"}
     # (`review similar` says it headless; not a field of `review triage --json`).
     similar: dict | None = field(default=None, metadata={"json": False})
-    # The suite at HEAD has a hang seen while the machine was loaded: that, in words with the load (also
-    # in `harness`); the background harness runs it again once, when the machine is quiet (needs_suite).
+    # The suite at HEAD has a hang seen while the machine was loaded: that, in words with the load (each
+    # view says how to run it again); the background harness runs it again once the machine is quiet.
     hung_under_load: str | None = field(default=None, metadata={"json": False})
 
     def to_json(self) -> dict:
@@ -362,7 +362,7 @@ def apply_suite(row: Row, suite: SuiteResult) -> None:
     row.harness = suite.summary
     row.scenarios = suite.verdicts
     row.key_scope = suite.key_scope
-    row.hung_under_load = suite.loaded_said
+    row.hung_under_load = suite.loaded_said(again="")
 
 
 def load_rows(

@@ -270,7 +270,7 @@ def detail(row: cohort.Row) -> str:
     if similar:
         parts.append(similar)
     if row.scenarios:
-        loaded = f"; {row.hung_under_load}" if row.hung_under_load else ""
+        loaded = f"; {row.hung_under_load}; r runs it again" if row.hung_under_load else ""
         parts.append("runs: " + triage.spelled_marks(row.scenarios) + loaded)
     elif row.harness:
         parts.append(f"runs: {row.harness}")
