@@ -150,6 +150,7 @@ def print_table(rows: list) -> None:
     """The rows, the facts the console's table shows within 80 columns: then the detail, which a
     terminal cuts (marked …) and a pipe keeps whole."""
     from review.core import triage
+    from review.core.scenarios import HEADLESS_AGAIN
     from review.core.similarity import share_text
 
     header = (
@@ -168,6 +169,8 @@ def print_table(rows: list) -> None:
         )
         if similar:
             detail += f"; similar: {share_text(similar['share'], similar['own'])} are in {similar['with']}"
+        if row.hung_under_load:
+            detail += f"; {row.hung_under_load}; {HEADLESS_AGAIN}"
         runs = triage.marks(row.scenarios) if row.scenarios else "—"
         state = triage.state_word(row.state)
         line = safe_line(

@@ -10,6 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from review.core import scenarios as core_scenarios
 from review.core.text import safe_line
 
 WIDTH = 80
@@ -101,7 +102,7 @@ def text_lines(document) -> list[str]:
     lines += ["", *_wrapped(f"Suite: {suite.said}", "", "  ")]
     for scenario in suite.scenarios:
         lines += _wrapped(
-            f"{scenario['name']}: {scenario['verdict']} · requests {scenario['requests']} · keys "
+            f"{scenario['name']}: {_verdict(scenario)} · requests {scenario['requests']} · keys "
             f"{scenario['distinct_keys']} · charges created {scenario['charges_created']}",
             "  ",
             "    ",
@@ -110,6 +111,14 @@ def text_lines(document) -> list[str]:
         for said in scenario.get("read_from_code", []):
             lines += _wrapped(f"read from the code: {said}", "      ", "        ")
     return lines
+
+
+def _verdict(scenario: dict) -> str:
+    if scenario.get("hung_under_load"):
+        return core_scenarios.hung_under_load(
+            scenario.get("load_average"), scenario.get("cores"), core_scenarios.HEADLESS_AGAIN
+        )
+    return scenario["verdict"]
 
 
 def similar_lines(document) -> list[str]:

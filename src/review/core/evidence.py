@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from review.core import note_words
+from review.core import note_words, scenarios
 from review.core.code_reading import CodeReading, TimeoutSite
 from review.core.note_words import Quote
 
@@ -200,6 +200,11 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
                 Hint("two orders of the same amount got one key: the second order was lost", LogLines("two-orders"))
             )
         hints["key-scope"] += _window_hints(verdicts, inputs.code)
+        # A hang seen on a loaded machine is said as what it was, not read as the client's.
+        for name, result in verdicts.items():
+            if result.get("hung_under_load"):
+                said = scenarios.hung_under_load(result.get("load_average"), result.get("cores"))
+                hints["key-scope"].append(Hint(f"{name}: {said}", LogLines(name)))
 
     # Evidence: raw stub output in the note.
     # Every quoted run, two on one line too ("before: {…}; after: {…}").

@@ -152,3 +152,14 @@ SCENARIOS: tuple[Scenario, ...] = (
 )
 
 BY_NAME = {s.name: s for s in SCENARIOS}
+
+
+# How a headless view (`review show`, `review export`) says a scenario is run again.
+HEADLESS_AGAIN = "`review harness` runs it again"
+
+
+def hung_under_load(load: float | None, cores: int | None, again: str = "r runs it again") -> str:
+    """How every view says a `hung` seen while the machine was loaded: what was observed, with the
+    load, and how to run it again (a loaded machine's hang may be the machine's; "": not said)."""
+    machine = f"load {load:g} on {cores} core{'' if cores == 1 else 's'}" if load is not None else "load unknown"
+    return f"hung — the machine was loaded ({machine})" + (f"; {again}" if again else "")

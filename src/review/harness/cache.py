@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -46,6 +47,10 @@ def stamp(commit: str) -> tuple[int, ...]:
     return tuple(times)
 
 
+# A field a later version added is left out, not a reason to refuse the result.
+_SCENARIO_FIELDS = {f.name for f in dataclasses.fields(ScenarioResult)}
+
+
 def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
     """A stored suite result for this commit id (same harness version and sandbox kind), if any."""
     if kind is None and not any(_cache_file(commit, each).exists() for each in SANDBOX_KINDS):
@@ -62,6 +67,6 @@ def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
         data["commit"],
         data["sandbox"],
         data["node"],
-        [ScenarioResult(**s) for s in data["scenarios"]],
+        [ScenarioResult(**{k: v for k, v in s.items() if k in _SCENARIO_FIELDS}) for s in data["scenarios"]],
         data.get("environment") or {},
     )

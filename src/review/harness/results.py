@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
+from review.core import scenarios as core_scenarios
 from review.core import triage
 
 
@@ -32,10 +33,20 @@ class ScenarioResult:
     wall_ms: float = 0.0
     coverage: dict[str, dict[int, int]] | None = None  # path -> line -> times it ran (coverage runs only)
     requests_without_key: int = 0  # requests to /charge that carried no idempotency key
-    hung_under_load: bool = False  # hung at the limit while the machine was loaded (never cached as final)
+    hung_under_load: bool = False  # hung at the limit while the machine was loaded (kept, and said so)
+    # The machine when a run was killed at its limit: the 1-minute load average and the cores it had.
+    load_average: float | None = None
+    cores: int | None = None
 
     def to_json(self) -> dict:
         return asdict(self)
+
+    def verdict_said(self, again: str = "r runs it again") -> str:
+        """The verdict as every view says it: a hang under load in words, with the load it was seen
+        under and how to run it again (`again`: the console's key, or a command headless)."""
+        if self.hung_under_load:
+            return core_scenarios.hung_under_load(self.load_average, self.cores, again)
+        return self.verdict
 
 
 @dataclass
@@ -81,6 +92,10 @@ class SuiteResult:
         """Scenario name -> verdict."""
         return {s.name: s.verdict for s in self.scenarios}
 
+    def verdicts_said(self, again: str = "r runs it again") -> dict[str, str]:
+        """Scenario name -> its verdict as the views say it (a hang under load in words)."""
+        return {s.name: s.verdict_said(again) for s in self.scenarios}
+
     @property
     def key_scope(self) -> str:
         """The key's scope as the gateway's records of this suite show it (core.triage.KEY_SCOPES)."""
@@ -92,9 +107,24 @@ class SuiteResult:
         bad = sorted({s.verdict for s in self.scenarios if s.verdict != "ok"})
         ok = sum(s.verdict == "ok" for s in self.scenarios)
         text = f"{ok}/{len(self.scenarios)} ok"
-        return (
-            text + (f" · {', '.join(bad)}" if bad else "") + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
-        )
+        text += f" · {', '.join(bad)}" if bad else ""
+        loaded = self.loaded_said()
+        text += f" · {loaded}" if loaded else ""
+        return text + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
+
+    def loaded_said(self, again: str = "r runs it again") -> str | None:
+        """The scenarios that hung while the machine was loaded, in words with the load (None: none did)."""
+        loaded = self.hung_under_load
+        if not loaded:
+            return None
+        names = ", ".join(s.name for s in loaded)
+        return f"{names} {core_scenarios.hung_under_load(loaded[0].load_average, loaded[0].cores, again)}"
+
+    @property
+    def hung_under_load(self) -> list[ScenarioResult]:
+        """The scenarios that hung while the machine was loaded: the suite is kept, and runs again
+        in the background once the machine is quiet."""
+        return [s for s in self.scenarios if s.hung_under_load]
 
 
 Listener = Callable[[HarnessEvent], None]

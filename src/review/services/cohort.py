@@ -79,6 +79,9 @@ class Row:
     # The console's: {"with": the submission holding the largest share of this one's own code, "share"}
     # (`review similar` says it headless; not a field of `review triage --json`).
     similar: dict | None = field(default=None, metadata={"json": False})
+    # The suite at HEAD has a hang seen while the machine was loaded: that, in words with the load (each
+    # view says how to run it again); the background harness runs it again once the machine is quiet.
+    hung_under_load: str | None = field(default=None, metadata={"json": False})
 
     def to_json(self) -> dict:
         # Shallow: `attribution` is JSON-ready already, and asdict's deep copy of its thousands of spans
@@ -359,6 +362,7 @@ def apply_suite(row: Row, suite: SuiteResult) -> None:
     row.harness = suite.summary
     row.scenarios = suite.verdicts
     row.key_scope = suite.key_scope
+    row.hung_under_load = suite.loaded_said(again="")
 
 
 def load_rows(
@@ -403,8 +407,23 @@ def triage(cohort: Path, workers: int = 4, spans: bool = False) -> list[Row]:
 QUEUED = "queued"
 
 
+# HEADs whose suite, kept with a hang under load, the background harness ran again in this process:
+# once each, so a machine that is loaded again by the time it hangs does not loop.
+_RAN_AGAIN: set[str] = set()
+
+
 def needs_suite(row: Row) -> bool:
-    return bool(row.head) and row.harness in (None, QUEUED)
+    """No suite kept for HEAD, or one with a hang under load while the machine is now quiet (load
+    under its cores) and it has not run again yet: a loaded machine would only see the same hang."""
+    if not row.head:
+        return False
+    if row.harness in (None, QUEUED):
+        return True
+    if row.hung_under_load and row.head not in _RAN_AGAIN:
+        from review.harness import runner
+
+        return not runner.Load.now().loaded
+    return False
 
 
 def harness_concurrency() -> int:
@@ -476,6 +495,8 @@ async def fill_harness(rows: list[Row], concurrency: int | None = None, on_done=
         return
 
     async def one(row: Row) -> None:
+        if row.hung_under_load and row.head:
+            _RAN_AGAIN.add(row.head)
         async with SUITE_SLOTS.slot(limit):
             if on_start:
                 on_start(row)

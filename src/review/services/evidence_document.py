@@ -15,7 +15,7 @@ from review.core import evidence, rubric, triage
 from review.core.code_reading import CodeReading
 from review.core.evidence import Hint
 from review.harness import candidate_tests, runner, scenarios
-from review.harness.results import SuiteResult
+from review.harness.results import ScenarioResult, SuiteResult
 from review.services import store
 from review.services.analysis import Analysis
 
@@ -128,6 +128,11 @@ def hint_json(hint: Hint) -> dict:
     return {"text": hint.text, "where": where_json(hint.source), "quotes": [q.to_json() for q in hint.quotes]}
 
 
+def _machine(result: ScenarioResult) -> dict:
+    """What the machine was like when the scenario was killed at its limit (null when it was not)."""
+    return {"hung_under_load": result.hung_under_load, "load_average": result.load_average, "cores": result.cores}
+
+
 def verdict_facts(suite: SuiteResult | None) -> dict[str, dict] | None:
     """What the hints read of a suite: per scenario its verdict, counts and the scenario's limit."""
     if suite is None:
@@ -140,6 +145,7 @@ def verdict_facts(suite: SuiteResult | None) -> dict[str, dict] | None:
             "charges_created": s.charges_created,
             "requests_without_key": s.requests_without_key,
             "limit_s": scenarios.BY_NAME[s.name].limit_s if s.name in scenarios.BY_NAME else None,
+            **_machine(s),
         }
         for s in suite.scenarios
     }
@@ -226,6 +232,7 @@ def _suite(commit: str, suite: SuiteResult | None) -> SuiteSection:
                 "requests_without_key": s.requests_without_key,
                 "gaps_ms": list(s.gaps_ms),
                 "reasons": list(s.reasons),
+                **_machine(s),
             }
             for s in suite.scenarios
         ],

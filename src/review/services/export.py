@@ -13,6 +13,7 @@ from pathlib import Path
 
 from review import gitsafe
 from review.core import anonymity
+from review.core import scenarios as core_scenarios
 from review.core.agreement import SignalAgreement, cohort_agreement, leans
 from review.core.rubric import Rubric, from_settings
 from review.core.text import safe_line
@@ -150,7 +151,7 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
                     [],
                     "",
                     None,
-                    suite.verdicts if suite else {},
+                    suite.verdicts_said(core_scenarios.HEADLESS_AGAIN) if suite else {},
                     suite.key_scope if suite else None,
                     row.disclosure if row else None,
                     row.problem if row else None,
@@ -176,7 +177,7 @@ def collect(cohort_dir: Path, read_rows: bool = True, anonymous: bool = False) -
                     review.flags,
                     review.comment,
                     agreed,
-                    suite.verdicts if suite else {},
+                    suite.verdicts_said(core_scenarios.HEADLESS_AGAIN) if suite else {},
                     suite.key_scope if suite else None,
                     row.disclosure if row else None,
                     row.problem if row else None,

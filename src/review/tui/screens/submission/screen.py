@@ -412,7 +412,7 @@ class SubmissionScreen(Screen[Closed]):
         runs.head = runs.target = self.target_for(analysis.head)
         runs.draft = Target(analysis.draft, f"draft {analysis.draft[:7]}") if analysis.draft else None
         if self.suite:
-            self.stub_log.last_verdicts = self.suite.verdicts
+            self.stub_log.last_verdicts = self.suite.verdicts_said()
             # The pane opens with the run triage (or an earlier session) made.
             self.stub_log.show_earlier(self.suite)
         scores = message.scores or store.ScoreFile(store.score_path(self.path))
@@ -524,7 +524,7 @@ class SubmissionScreen(Screen[Closed]):
         if self.analysis is None or suite.commit != self.analysis.head or self.suite or self.stub_log.running:
             return
         self.suite = suite
-        self.stub_log.last_verdicts = suite.verdicts
+        self.stub_log.last_verdicts = suite.verdicts_said()
         self.stub_log.show_earlier(suite)
         self.commits_table.set_cells(suite.commit, suite=suite)
         self.refresh_evidence()

@@ -104,6 +104,9 @@ def suite_cell(app: App, suite: runner.SuiteResult | None) -> Text:
         text.append(
             f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""), style=palette.style(app, "bad", bold=True)
         )
+    loaded = suite.hung_under_load
+    if loaded:
+        text.append(f" ({', '.join(s.name for s in loaded)} hung while the machine was loaded: r runs it again)")
     return text
 
 

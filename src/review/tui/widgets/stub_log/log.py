@@ -268,7 +268,7 @@ class StubLog(Vertical):
     def compare_done(self, message: CompareDone) -> None:
         data = self.comparison = message.comparison
         # HEAD's side may come from the cache, with no scenario streamed.
-        self.last_verdicts.update({run.name: run.verdict for run in data.after_suite.scenarios})
+        self.last_verdicts.update(data.after_suite.verdicts_said())
         self.compared.show((data.before.label, data.after.label), (data.before_suite, data.after_suite), data.changes)
         self.outcome = (
             f"before/after {data.before.label} → {data.after.label}: "

@@ -270,7 +270,8 @@ def detail(row: cohort.Row) -> str:
     if similar:
         parts.append(similar)
     if row.scenarios:
-        parts.append("runs: " + triage.spelled_marks(row.scenarios))
+        loaded = f"; {row.hung_under_load}; r runs it again" if row.hung_under_load else ""
+        parts.append("runs: " + triage.spelled_marks(row.scenarios) + loaded)
     elif row.harness:
         parts.append(f"runs: {row.harness}")
     if row.key_scope:
