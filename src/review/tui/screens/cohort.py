@@ -16,7 +16,6 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 
 from review.core import triage
@@ -27,6 +26,7 @@ from review.services.blind_order import blind_order_key
 from review.services.scoring import RubricChoice, read_rubric
 from review.support import gc
 from review.tui.context import ConsoleContext
+from review.tui.screens.cohort_read_ahead import ReadAhead
 from review.tui.screens.cohort_similar import SimilarityWatch
 from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
 # `n` and the title count this reviewer's own state.
 MINE_TO_SCORE = ("new", "draft", "stale")
 BATCH_SECONDS = 0.5
-# Seconds the cursor rests on a row before its submission is read ahead.
-PREFETCH_AFTER = 0.3
 
 
 class CohortScreen(Screen[None]):
@@ -105,7 +103,7 @@ class CohortScreen(Screen[None]):
         self.empty_text = ""
         # The cohort's rubric, read with its folders: handed to each submission opened.
         self.rubric = RubricChoice(ARTICLE)
-        self.prefetch_timer: Timer | None = None
+        self.read_ahead = ReadAhead(self, self.current_row, lambda: self.cohort_watch.loading)
         # When A was first pressed (A twice lifts candidate-blind review).
         self.reveal_asked = float("-inf")
         # The background harness and the arrivals.
@@ -359,6 +357,10 @@ class CohortScreen(Screen[None]):
             lines.insert(1, f"↻ a new commit seen at {self.cohort_watch.resubmitted[name]}, after the console opened")
         panel.update(Content("\n".join(lines)))
 
+    def current_row(self) -> cohort.Row | None:
+        name = self.current_name()
+        return self.rows.get(name) if name else None
+
     def current_name(self) -> str | None:
         table = self.table
         if table.row_count == 0:
@@ -372,32 +374,7 @@ class CohortScreen(Screen[None]):
     @on(DataTable.RowHighlighted, "#triage-table")
     def highlighted(self) -> None:
         self.update_detail()
-        if self.prefetch_timer is not None:
-            self.prefetch_timer.stop()
-        self.prefetch_timer = self.set_timer(PREFETCH_AFTER, self.prefetch_highlighted)
-
-    def prefetch_highlighted(self) -> None:
-        """The cursor rests on a row: read that submission now, so Enter finds it read (a warm triage
-        row came from the row cache and has no analysis yet). Not while the rows load: its imports and
-        reading took the GIL from the load (all_loaded rests on the row again once it is done)."""
-        name = self.current_name()
-        row = self.rows.get(name) if name else None
-        if row is not None and row.complete and row.head is not None and not self.cohort_watch.loading:
-            self.prefetch(Path(row.path))
-
-    @work(thread=True, exclusive=True, group="prefetch", name="prefetch")
-    def prefetch(self, path: Path) -> None:
-        try:
-            # Imported here, in the worker: start-up stays lean, and Enter does not pay 60 ms of imports.
-            import review.tui.screens.submission.screen  # noqa: F401
-            from review.tui.widgets.diff.code import load_lexers
-
-            analysis = self.session.open(path)
-            analysis.sites  # noqa: B018 — the code sites too, as the submission screen needs them
-            load_lexers(analysis.diff)
-        # a read ahead only: opening the submission reads it again and says what failed.
-        except Exception:
-            pass
+        self.read_ahead.rested()
 
     @on(DataTable.RowSelected, "#triage-table")
     def selected(self) -> None:

@@ -7,7 +7,7 @@ redraws."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from textual.app import App
 from textual.message import Message
+from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from review.harness import process
@@ -37,6 +38,8 @@ class Triage(WorkerHost, Protocol):
     def app(self) -> App[Any]: ...
 
     def post_message(self, message: Message) -> bool: ...
+
+    def set_timer(self, delay: float, callback: Callable[[], object]) -> Timer: ...
 
     def update_row(self, row: cohort.Row) -> None: ...
 
