@@ -219,6 +219,11 @@ class CohortScreen(Screen[None]):
             self.cohort_watch.run_harness([row for row in arrived if cohort.needs_suite(row)], "harness-arrivals")
             self.similar.start([Path(row.path) for row in arrived])
 
+    @on(CohortWatch.HeadsMoved)
+    def heads_moved(self, message: CohortWatch.HeadsMoved) -> None:
+        # To the submission screen open on one of them (its row is redrawn once read again).
+        self.context.head_updates.publish(message.heads)
+
     @on(SimilarityWatch.Computed)
     def similar_computed(self, message: SimilarityWatch.Computed) -> None:
         self.similar.computed(message)

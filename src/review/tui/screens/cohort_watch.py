@@ -57,6 +57,13 @@ class CohortWatch:
         suites: dict[str, SuiteResult]
 
     @dataclass
+    class HeadsMoved(Message):
+        """Listed submissions whose HEAD moved (name -> the new HEAD, read from their files), said before
+        their rows are read again (a clone may take a while): an open one must know at once."""
+
+        heads: dict[str, str]
+
+    @dataclass
     class HarnessStarted(Message):
         row: cohort.Row
 
@@ -120,6 +127,7 @@ class CohortWatch:
                 watch.read(rows)
             changed = watch.moved()
             if changed:
+                self.screen.post_message(self.HeadsMoved({path.name: watch.heads[path.name] for path in changed}))
                 moved = list(self.screen.session.rows(changed))
                 watch.read(moved)
             suites = watch.suites()
