@@ -221,7 +221,6 @@ class CohortScreen(Screen[None]):
 
     @on(CohortWatch.HeadsMoved)
     def heads_moved(self, message: CohortWatch.HeadsMoved) -> None:
-        # To the submission screen open on one of them (its row is redrawn once read again).
         self.context.head_updates.publish(message.heads)
 
     @on(SimilarityWatch.Computed)
@@ -353,10 +352,8 @@ class CohortScreen(Screen[None]):
             )
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
-        if name in self.cohort_watch.arrived:
-            lines.insert(1, f"+ arrived at {self.cohort_watch.arrived[name]}, after the console opened")
-        elif name in self.cohort_watch.resubmitted:
-            lines.insert(1, f"↻ a new commit seen at {self.cohort_watch.resubmitted[name]}, after the console opened")
+        if (seen := self.cohort_watch.seen_line(name)) is not None:
+            lines.insert(1, seen)
         panel.update(Content("\n".join(lines)))
 
     def current_name(self) -> str | None:
