@@ -107,6 +107,9 @@ class ScoreSession:
         self.saving = False
         self.queued_save: tuple[Then, bool] | None = None
         self.leave_after_save: Then = None
+        # The HEAD the submission's folder holds now, when triage's folder watch saw it move while
+        # this was open: the form still reviews `head`, which a final would then misrecord.
+        self.moved_to: str | None = None
 
     @property
     def started(self) -> bool:
@@ -168,13 +171,33 @@ class ScoreSession:
         self.note_opened = store.now()
         return True
 
-    def final_refusal(self, missing: Sequence[str]) -> list[str]:
-        """What stops a final now: signals with no tier (`missing`, by name), the note never on screen."""
+    def head_moved(self, head: str) -> bool:
+        """The submission's folder holds `head` now (read from its files by triage's watch): True when
+        that is news to say."""
+        if head == self.moved_to:
+            return False
+        self.moved_to = head
+        return bool(self.moved_text())
+
+    def moved_text(self) -> str:
+        """What the reviewer must know while the folder's HEAD is not the one reviewed here, else ""."""
+        if self.head is None or self.moved_to is None or self.moved_to == self.head:
+            return ""
+        return (
+            f"HEAD moved to {self.moved_to[:7]} since this screen opened; this review is of {self.head[:7]}: "
+            "escape and reopen the submission to review the new commit"
+        )
+
+    def final_refusal(self, missing: Sequence[str], moved: bool = True) -> list[str]:
+        """What stops a final now: signals with no tier (`missing`, by name), the note never on screen,
+        the HEAD moved since opening (`moved`: counted, unless asking whether the form is unsaved)."""
         reasons = []
         if missing:
             reasons.append(f"no tier yet for {', '.join(missing)} (n means no decision)")
         if not self.note_opened:
             reasons.append("the note has not been on screen (2 shows it)")
+        if moved and self.moved_text() and self.moved_to is not None:
+            reasons.append(f"HEAD moved to {self.moved_to[:7]} since this screen opened (escape, reopen to review it)")
         return reasons
 
     def will_save(self, form_state: str, missing: Sequence[str]) -> str:
@@ -192,9 +215,11 @@ class ScoreSession:
         )
         where = f"{self.path.name} @ {(self.head or '?')[:7]}"
         who = " + ".join(self.people)
+        moved = self.moved_text()
         # The gate on a line of its own: at 80 columns a wrapped header left a "·" at a line's end.
         return (
-            safe_line(
+            (safe_line(f"⚠ {moved}", 300) + "\n" if moved else "")
+            + safe_line(
                 f"{self.rubric.version} · {where} · reviewing as {who} · {self.will_save(form_state, missing)}", 400
             )
             + "\n"
@@ -374,6 +399,9 @@ class ScoreSession:
         what = f"{review.state} (revision {review.revision}) to {store.score_path(self.path).name}"
         if autosave:
             text = f"autosaved {what} at {review.updated[11:19]} UTC"
+            if review.state == "final":
+                # An edit to a final review rewrites the final: never quietly.
+                text += " — this rewrote your FINAL review"
             return text + (" — " + "; ".join(notes) if notes else "")
         if notes:
             # Final was asked for and refused: said every time, with every reason.

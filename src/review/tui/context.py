@@ -47,6 +47,9 @@ class ConsoleContext:
         self.score_updates: Signal[ScoreFiles] = Signal(app, "score-updates")
         # Full suites written for a listed HEAD by another process (`review harness` in another terminal).
         self.suite_updates: Signal[SuiteResult] = Signal(app, "suite-updates")
+        # Listed submissions whose HEAD moved (folder name -> the new HEAD), read from their files by
+        # triage's folder watch: an open submission learns it was resubmitted.
+        self.head_updates: Signal[dict[str, str]] = Signal(app, "head-updates")
         self.masker: anonymity.Masker | None = None
         # Submission folder name -> its alias (candidate-blind).
         self.aliases: dict[str, str] = {}
@@ -81,6 +84,17 @@ class ConsoleContext:
 
         self.suite_updates.subscribe(screen, guarded)
 
+    def subscribe_to_heads(self, screen: Screen, callback: Callable[[dict[str, str]], None]) -> None:
+        """`callback(heads)` when triage's watch sees listed submissions' HEAD move (name -> new HEAD)."""
+
+        def guarded(heads: dict[str, str]) -> None:
+            try:
+                callback(heads)
+            except NoMatches:
+                pass
+
+        self.head_updates.subscribe(screen, guarded)
+
     def release(self, screen: Screen) -> None:
         """What outlives a screen that left, let go, so that it and its widgets are collected: its
         score subscription (the signal holds the callback, which holds the screen; Textual drops it
@@ -89,6 +103,7 @@ class ConsoleContext:
         theme changes, so every rubric form's comment box stayed alive with its caches)."""
         self.score_updates.unsubscribe(screen)
         self.suite_updates.unsubscribe(screen)
+        self.head_updates.unsubscribe(screen)
         drop_closed_watchers(screen.app)
         release_styles_caches()
         # Its widgets are garbage in cycles: collected once triage is painted again.

@@ -218,6 +218,10 @@ class CohortScreen(Screen[None]):
             self.cohort_watch.run_harness([row for row in arrived if cohort.needs_suite(row)], "harness-arrivals")
             self.similar.start([Path(row.path) for row in arrived])
 
+    @on(CohortWatch.HeadsMoved)
+    def heads_moved(self, message: CohortWatch.HeadsMoved) -> None:
+        self.context.head_updates.publish(message.heads)
+
     @on(SimilarityWatch.Computed)
     def similar_computed(self, message: SimilarityWatch.Computed) -> None:
         self.similar.computed(message)
@@ -351,10 +355,8 @@ class CohortScreen(Screen[None]):
             )
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
-        if name in self.cohort_watch.arrived:
-            lines.insert(1, f"+ arrived at {self.cohort_watch.arrived[name]}, after the console opened")
-        elif name in self.cohort_watch.resubmitted:
-            lines.insert(1, f"↻ a new commit seen at {self.cohort_watch.resubmitted[name]}, after the console opened")
+        if (seen := self.cohort_watch.seen_line(name)) is not None:
+            lines.insert(1, seen)
         panel.update(Content("\n".join(lines)))
 
     def current_row(self) -> cohort.Row | None:

@@ -60,6 +60,14 @@ class CohortWatch:
         suites: dict[str, SuiteResult]
 
     @dataclass
+    class HeadsMoved(Message):
+        """Listed submissions whose HEAD moved (name -> the new HEAD, read from their files), said before
+        their rows are read again (a clone may take a while): an open one must know at once."""
+
+        # To the submission screen open on one of them (the rows are redrawn once read again).
+        heads: dict[str, str]
+
+    @dataclass
     class HarnessStarted(Message):
         row: cohort.Row
 
@@ -124,6 +132,7 @@ class CohortWatch:
                 watch.read(rows)
             changed = watch.moved()
             if changed:
+                self.screen.post_message(self.HeadsMoved({path.name: watch.heads[path.name] for path in changed}))
                 moved = list(self.screen.session.rows(changed))
                 watch.read(moved)
             suites = watch.suites()
@@ -163,6 +172,14 @@ class CohortWatch:
     def is_new(self, name: str) -> bool:
         """Arrived or resubmitted since the console opened: what `a` reaches."""
         return name in self.arrived or name in self.resubmitted
+
+    def seen_line(self, name: str | None) -> str | None:
+        """The detail's line for a row that arrived or was resubmitted since the console opened."""
+        if name in self.arrived:
+            return f"+ arrived at {self.arrived[name]}, after the console opened"
+        if name in self.resubmitted:
+            return f"↻ a new commit seen at {self.resubmitted[name]}, after the console opened"
+        return None
 
     def next_arrival(self, names: list[str], start: int) -> int | None:
         """The index of the next arrival or resubmission among `names` after `start`, round to the first."""

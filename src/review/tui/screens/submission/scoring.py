@@ -58,6 +58,8 @@ class Scoring:
         self.facts = facts
         self.finish = finish
         self.autosave_timer: Timer | None = None
+        # The leave question is open: nothing is autosaved behind it (d must leave the file as it was).
+        self.asking = False
         # Set when the save under way lands (or fails): what the save at the console's end waits for.
         self.landed = asyncio.Event()
         self.landed.set()
@@ -81,7 +83,8 @@ class Scoring:
         submission is read). A final asked for and refused is not one: a save would write a draft."""
         if not self.session.started:
             return False
-        refused = self.form.state == "final" and bool(self.session.final_refusal(self.form.missing()))
+        # A final already saved is not "unsaved" because the HEAD moved meanwhile.
+        refused = self.form.state == "final" and bool(self.session.final_refusal(self.form.missing(), moved=False))
         return self.form.dirty_as("draft" if refused else self.form.state)
 
     def update_header(self) -> None:
@@ -92,6 +95,14 @@ class Scoring:
             self.form.show_conflicts(
                 {name for kind, name in (c.field for c in self.session.conflicts) if kind in ("tier", "comment")}
             )
+
+    def head_moved(self, head: str) -> None:
+        """The submission's folder holds `head` now (triage's watch): said in the rubric's header for
+        as long as the screen is open, and once as a toast; a final of the old commit is refused."""
+        if not self.session.head_moved(head):
+            return
+        self.update_header()
+        self.screen.app.notify(safe_line(self.session.moved_text(), 300), markup=False, severity="warning", timeout=12)
 
     def note_shown(self) -> None:
         if self.session.open_note():
@@ -116,9 +127,14 @@ class Scoring:
     def edited(self) -> None:
         """Every change is saved as it stands a moment later: a crash or an SSH drop loses nothing."""
         self.update_header()
+        self.stop_autosave()
+        if not self.asking:
+            self.autosave_timer = self.screen.set_timer(self.AUTOSAVE_SECONDS, self.autosave)
+
+    def stop_autosave(self) -> None:
         if self.autosave_timer is not None:
             self.autosave_timer.stop()
-        self.autosave_timer = self.screen.set_timer(self.AUTOSAVE_SECONDS, self.autosave)
+            self.autosave_timer = None
 
     def autosave(self) -> None:
         self.autosave_timer = None
@@ -129,6 +145,9 @@ class Scoring:
         """`then`: what to do once it is on disk — "next" (open the next unscored), "back", "quit"."""
         if not self.session.started:
             self.screen.app.notify("Still reading the submission; nothing to save yet.", markup=False)
+            return
+        if autosave and self.asking:
+            # Queued behind a save that landed while the leave question is open: it waits for the answer.
             return
         if not self.session.ask_save(then, autosave):
             return
@@ -204,6 +223,9 @@ class Scoring:
         )
         self.update_header()
         if intent.autosave:
+            if message.review.state == "final":
+                # An edit to a final review rewrote it: said where the reviewer looks, not only up top.
+                self.screen.app.notify(safe_line(text, 300), markup=False, severity="warning", timeout=4)
             return
         self.screen.app.notify(
             safe_line(text, 300),
@@ -264,9 +286,7 @@ class Scoring:
         SIGHUP): the save under way lands, then what the form holds that is not on disk is written at
         once rather than after the autosave's pause. A field in conflict keeps the other console's
         value on disk (the reviewer never decided)."""
-        if self.autosave_timer is not None:
-            self.autosave_timer.stop()
-            self.autosave_timer = None
+        self.stop_autosave()
         try:
             # The save under way brings the revision the next one builds on (the lock gives up at 30 s).
             await asyncio.wait_for(self.landed.wait(), 40)
@@ -328,20 +348,25 @@ class Scoring:
             return
 
         def answered(answer: str | None) -> None:
+            self.asking = False
             if answer == SAVE:
                 self.save(then=then)
             elif answer == DISCARD:
                 self.discard()
                 self.finish(then)
+            elif self.dirty:
+                # Stayed: the autosave paused behind the question runs again.
+                self.edited()
 
+        # Nothing is written behind the question: "go without saving" leaves the file as it is now.
+        self.asking = True
+        self.stop_autosave()
         self.screen.app.push_screen(LeaveScreen("quit" if then == "quit" else "leave this submission"), answered)
 
     def discard(self) -> None:
         """The reviewer chose to go without saving: nothing is written after (not by the autosave, not
         when the console ends)."""
-        if self.autosave_timer is not None:
-            self.autosave_timer.stop()
-            self.autosave_timer = None
+        self.stop_autosave()
         self.form.set_baseline()
 
 

@@ -98,6 +98,8 @@ class SubmissionScreen(Screen[Closed]):
     main_pane: reactive[str] = reactive("diff", init=False, repaint=False)
     # z: the active pane alone, on the whole screen.
     zoomed: reactive[bool] = reactive(False, init=False, repaint=False)
+    # The HEAD triage's folder watch saw this submission's folder move to while it is open.
+    moved_head: reactive[str | None] = reactive(None, init=False, repaint=False)
 
     @dataclass
     class DiffParsed(Message):
@@ -214,6 +216,7 @@ class SubmissionScreen(Screen[Closed]):
         self.context.subscribe_to_scores(self, self.scoring.scores_changed)
         self.context.subscribe_to_scores(self, self.diff_pane.scores_changed)
         self.context.subscribe_to_suites(self, self.suite_written)
+        self.context.subscribe_to_heads(self, self.heads_moved)
         known = self.session.last_opened(self.path, self.row.head)
         # Read ahead by triage: the diff is in the first frame; the worker checks HEAD.
         if known is not None:
@@ -403,7 +406,7 @@ class SubmissionScreen(Screen[Closed]):
         assert message.analysis is not None
         self.analysis = analysis = message.analysis
         # The HEAD read now, which triage may not have seen.
-        self.title_bar.update(Content(safe_line(f"{self.row.name} · HEAD {analysis.head[:12]}", 200)))
+        self.show_title()
         suites, tests = message.suites or {}, message.tests or {}
         self.suite = suites.get(analysis.head)
         self.test_runs = {sha: run.colour for sha, run in tests.items()}
@@ -425,6 +428,24 @@ class SubmissionScreen(Screen[Closed]):
         self.show_commit(0)
         if self.frames["note"].display:
             self.scoring.note_shown()
+        # A move seen while the submission was still being read is said now.
+        self.show_title()
+
+    def show_title(self) -> None:
+        head = self.analysis.head if self.analysis is not None else self.row.head
+        title = f"{self.row.name} · HEAD {(head or '?')[:12]}"
+        if self.score_session.moved_text() and self.moved_head is not None:
+            title += f" · ⚠ HEAD now {self.moved_head[:7]}: reopen to review it"
+        self.title_bar.update(Content(safe_line(title, 200)))
+
+    def heads_moved(self, heads: dict[str, str]) -> None:
+        """Triage's folder watch saw listed submissions' HEAD move: this one's, if among them."""
+        self.moved_head = heads.get(self.path.name, self.moved_head)
+
+    def watch_moved_head(self, head: str | None) -> None:
+        if head is not None:
+            self.scoring.head_moved(head)
+        self.show_title()
 
     @on(DataTable.RowHighlighted, "#commits-table")
     def commit_highlighted(self, event: DataTable.RowHighlighted) -> None:
