@@ -91,3 +91,26 @@ async def test_the_footer_of_a_pair_view_offers_the_fragment_keys_once_read(samp
         screen = await pair_screen(app, pilot, "ben-larsen", "m")
         await wait_until(pilot, lambda: screen.read is not None)
         await wait_until(pilot, lambda: "Next fragment" in screen_text(app)[-1])
+
+
+async def test_help_in_the_leave_question_and_the_scenario_picker_lists_their_keys(sample_cohort):
+    from review.tui.modals.leave import LeaveScreen
+    from review.tui.widgets.stub_log.scenario_picker import ScenarioPicker
+
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("5", "s")
+        await wait_until(pilot, lambda: isinstance(app.screen, ScenarioPicker))
+        wanted, listed, _ = await help_ids(app, pilot)
+        assert {"picker.close", "picker.down", "picker.help"} <= listed
+        # Over a modal the app's keys do not act (but ctrl+c): q closes the picker, ? is its own help.
+        assert wanted - listed == {"app.quit", "app.quit-alt", "app.help"}
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ScenarioPicker))
+        app.push_screen(LeaveScreen("quit"))
+        await wait_until(pilot, lambda: isinstance(app.screen, LeaveScreen))
+        wanted, listed, _ = await help_ids(app, pilot)
+        assert {"leave.save", "leave.discard", "leave.stay"} <= listed
+        assert wanted - listed == {"app.quit", "app.quit-alt", "app.help"}
+        assert isinstance(app.screen, LeaveScreen)  # help closed, the question still asked

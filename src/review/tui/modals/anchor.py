@@ -19,7 +19,11 @@ class AnchorCommentScreen(ModalScreen[str]):
     """Answers the box's text (enter or escape): the comment at that place, "" for none."""
 
     BINDING_GROUP_TITLE = "Line comment"
-    BINDINGS = [Binding("escape", "leave", "Keep it and close", id="anchor.leave")]
+    BINDINGS = [
+        Binding("escape", "leave", "Keep it and close", id="anchor.leave"),
+        # A modal screen takes no key of the app's; ? is text in the box, f1 asks for help.
+        Binding("f1", "app.help", "Keys", id="anchor.help"),
+    ]
     DEFAULT_CSS = """
     AnchorCommentScreen { align: center middle; }
     AnchorCommentScreen > Vertical { width: 90%; max-width: 100; height: auto; border: thick $accent;

@@ -21,6 +21,8 @@ class LeaveScreen(ModalScreen[str]):
         Binding("s,y,enter", "answer('save')", "Save, then leave", id="leave.save"),
         Binding("d", "answer('discard')", "Leave without saving", id="leave.discard"),
         Binding("escape,n", "answer('stay')", "Stay", id="leave.stay"),
+        # A modal screen takes no key of the app's: help is asked for here.
+        Binding("question_mark,f1", "app.help", "Keys", id="leave.help"),
     ]
     DEFAULT_CSS = """
     LeaveScreen { align: center middle; }
@@ -37,9 +39,9 @@ class LeaveScreen(ModalScreen[str]):
             yield Static(Content(f"The rubric has changes that are not saved yet. Before you {self.what}:"))
             yield Static(
                 Content(
-                    "\n  s / enter  save them (as they are), then go\n"
-                    "  d          go without saving them\n"
-                    "  escape     stay here"
+                    "\n  s / y / enter  save them (as they are), then go\n"
+                    "  d              go without saving them\n"
+                    "  escape / n     stay here"
                 )
             )
 

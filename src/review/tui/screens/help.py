@@ -74,8 +74,12 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
         else:
             group = getattr(node, "HELP_GROUP", None) or getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
         claimed: set[str] = set()
+        # Over a modal screen the app's keys act only where Textual lets them through (ctrl+c).
+        reaches = screen.active_bindings if node is screen.app and isinstance(screen, ModalScreen) else None
         for binding in own_bindings(node, keymap):
             keys = [key.strip() for key in binding.key.split(",") if key.strip() not in taken]
+            if reaches is not None:
+                keys = [key for key in keys if key in reaches and reaches[key].node is node]
             if not keys:
                 continue
             state = enabled(node, binding)

@@ -16,6 +16,8 @@ from review.harness import scenarios
 class ScenarioPicker(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape,q", "dismiss_none", "Close", id="picker.close"),
+        # A modal screen takes no key of the app's: help is asked for here.
+        Binding("question_mark,f1", "app.help", "Keys", id="picker.help"),
         Binding("j", "move(1)", "Down", show=False, id="picker.down"),
         Binding("k", "move(-1)", "Up", show=False, id="picker.up"),
     ]
