@@ -98,9 +98,10 @@ def test_swallowing_try_catch_drops_the_payment(sample_cohort_master):
 def test_rewrite_without_backoff(sample_cohort_master):
     results, _ = verdicts(sample_cohort_master, "eve-santos", ["always-503", "decline", "lost-response"])
     assert results["always-503"].verdict == "no-backoff"
-    # Immediate retries: at least one wait under the harness's floor for a backoff (the longest can be
-    # stretched by a busy machine: 40 ms was seen once, so only the shortest is asserted).
-    assert min(results["always-503"].gaps_ms) < MIN_BACKOFF_MS
+    # Immediate retries, said with the waits as recorded: a busy machine stretches them (28 ms was seen
+    # under full load), and the reading takes off how late the machine ran, so the raw figure is not asserted.
+    said = [reason for reason in results["always-503"].reasons if reason.startswith("no backoff: none of the")]
+    assert said and f"reached {MIN_BACKOFF_MS:g} ms" in said[0], results["always-503"].reasons
     assert results["decline"].verdict == "retried-decline" and results["decline"].requests == 3
     # a hoisted key makes the immediate retry safe.
     assert results["lost-response"].verdict == "ok"
