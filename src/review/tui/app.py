@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +68,8 @@ class ReviewApp(App[None]):
         # None: read in a worker once running (the command line hands over the one it checked).
         self.given_keymap = keymap
         self.score_stamps: dict[str, tuple[int, int, int]] | None = None
+        # Before any row is read (with a margin for a file system's coarse times).
+        self.started_ns = time.time_ns() - 50_000_000
         # Before the console ends: None, then "writing" the rubric, then "written" (it may end).
         self.before_exit: str | None = None
         # The signal that is ending the console (a hangup, TERM), None while none is.
@@ -211,10 +214,14 @@ class ReviewApp(App[None]):
     def scan_scores(self) -> None:
         cohort_dir = self.context.cohort_dir
         stamps = store.score_stamps(cohort_dir)
-        if self.score_stamps is not None:
-            changed = store.changed_names(self.score_stamps, stamps)
-            if changed:
-                self.post_message(self.ScoresChanged({name: store.read_scores(cohort_dir / name) for name in changed}))
+        # The first look has nothing to compare with: a file written since the console started may
+        # have been written after its row was read (a save in that second was never shown).
+        before = self.score_stamps
+        if before is None:
+            before = {name: stamp for name, stamp in stamps.items() if stamp[0] < self.started_ns}
+        changed = store.changed_names(before, stamps)
+        if changed:
+            self.post_message(self.ScoresChanged({name: store.read_scores(cohort_dir / name) for name in changed}))
         self.score_stamps = stamps
 
     @on(ScoresChanged)
