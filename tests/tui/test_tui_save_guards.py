@@ -4,10 +4,9 @@ then answers "go without saving". Pilot on the real app, real repositories and s
 
 from __future__ import annotations
 
-import time
 import tomllib
 
-from helpers import git, open_submission, settle, wait_until
+from helpers import git, open_submission, settle, wait_until, workers_done
 from review.tui.app import ReviewApp
 from review.tui.modals.leave import LeaveScreen
 from review.tui.screens.cohort import CohortScreen
@@ -78,12 +77,11 @@ async def test_a_commit_made_while_the_submission_is_open_is_said_and_a_final_of
         assert screen.score_session.head == new and "HEAD moved" not in str(screen.form.header.render())
 
 
-async def wait_a_few_autosave_pauses(pilot, screen):
-    """The autosave would have fired by now, had it been left running (nothing to wait for but time:
-    what is checked is that nothing happens)."""
-    end = time.monotonic() + 6 * screen.scoring.AUTOSAVE_SECONDS
-    while time.monotonic() < end:
-        await pilot.pause(0.05)
+async def nothing_to_autosave(app, pilot, screen):
+    """The question is up: no autosave is scheduled behind it and no save is under way (the state that
+    makes the file stay as it was, waited for rather than a few autosave pauses of wall time)."""
+    await wait_until(pilot, lambda: screen.scoring.asking and screen.scoring.autosave_timer is None, timeout=30)
+    await workers_done(app, pilot)
 
 
 async def test_go_without_saving_leaves_the_file_as_it_was_when_asked_and_staying_autosaves(sample_cohort):
@@ -101,7 +99,7 @@ async def test_go_without_saving_leaves_the_file_as_it_was_when_asked_and_stayin
         # A tier, then q at once: the question is up, and nothing is written behind it.
         await pilot.press("down", "a", "q")
         await wait_until(pilot, lambda: isinstance(app.screen, LeaveScreen), timeout=30)
-        await wait_a_few_autosave_pauses(pilot, screen)
+        await nothing_to_autosave(app, pilot, screen)
         assert path.read_bytes() == before
         # Stay: the change is autosaved as before.
         await pilot.press("escape")
@@ -111,7 +109,7 @@ async def test_go_without_saving_leaves_the_file_as_it_was_when_asked_and_stayin
         before = path.read_bytes()
         await pilot.press("down", "w", "q")
         await wait_until(pilot, lambda: isinstance(app.screen, LeaveScreen), timeout=30)
-        await wait_a_few_autosave_pauses(pilot, screen)
+        await nothing_to_autosave(app, pilot, screen)
         await pilot.press("d")
         await settle(app, pilot)
     assert not app.is_running
@@ -127,7 +125,7 @@ async def test_ctrl_c_then_go_without_saving_writes_nothing(sample_cohort):
         screen.scoring.AUTOSAVE_SECONDS = 0.2
         await pilot.press("4", "w", "ctrl+c")
         await wait_until(pilot, lambda: isinstance(app.screen, LeaveScreen), timeout=30)
-        await wait_a_few_autosave_pauses(pilot, screen)
+        await nothing_to_autosave(app, pilot, screen)
         assert not path.exists()
         await pilot.press("d")
         await settle(app, pilot)
