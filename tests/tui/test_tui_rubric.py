@@ -631,9 +631,14 @@ async def test_a_flag_reads_on_or_off_without_colour_in_every_theme(sample_cohor
         async with app.run_test(size=(100, 40)) as pilot:
             screen = await open_submission(app, pilot, "ada-okafor")
             form = screen.query_one(RubricForm)
-            await pilot.press("4", *"jjjjj", "space")
             on, *off = form.rubric.flags
-            await wait_until(pilot, lambda form=form, on=on: form.flag_boxes[on.id].value, timeout=30)
+            # Each key once the focus it acts on is there: a loaded machine mounts the pane late.
+            await pilot.press("4")
+            await wait_until(pilot, lambda app=app: isinstance(app.focused, SignalRow))
+            await pilot.press(*"jjjjj")
+            await wait_until(pilot, lambda app=app, form=form, on=on: app.focused is form.flag_boxes[on.id])
+            await pilot.press("space")
+            await wait_until(pilot, lambda form=form, on=on: form.flag_boxes[on.id].value)
             await settle(app, pilot)
             for flag in form.rubric.flags:
                 strip = form.flag_boxes[flag.id].render_line(0)
