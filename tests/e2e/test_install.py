@@ -81,10 +81,14 @@ def test_doctor_says_what_is_missing_and_exits_1_without_a_must(tmp_path, monkey
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 def test_doctor_passes_where_every_must_is_there(monkeypatch, capsys):
     monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("COLUMNS", "80")
     code = main(["doctor"])
     out = capsys.readouterr().out
     assert code == 0, out
-    lines = {line.split()[1]: line.split()[0] for line in out.splitlines()[1:]}
+    # At 80 columns each check is wrapped under its detail's column, a path never broken (one longer
+    # than the 59 columns left has a line of its own).
+    assert all(len(line) <= 80 or len(line.split()[-1]) > 59 for line in out.splitlines()), out
+    lines = {line.split()[1]: line.split()[0] for line in out.splitlines()[1:] if not line.startswith(" ")}
     assert lines["node"] == "ok" and lines["git"] == "ok" and lines["python"] == "ok"
     expected = "ok" if shutil.which("bwrap") else "degraded"
     # The sandbox kind, as the harness will use it.

@@ -114,3 +114,20 @@ async def test_help_in_the_leave_question_and_the_scenario_picker_lists_their_ke
         assert {"leave.save", "leave.discard", "leave.stay"} <= listed
         assert wanted - listed == {"app.quit", "app.quit-alt", "app.help"}
         assert isinstance(app.screen, LeaveScreen)  # help closed, the question still asked
+
+
+async def test_help_from_the_filter_box_lists_no_key_that_types_there(sample_cohort):
+    """In the filter box `j` or `R` types itself: f1 lists what acts there, and says letters type."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.screen.table.row_count == 8)
+        await pilot.press("slash")
+        await wait_until(pilot, lambda: type(app.focused).__name__ == "Input")
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        keys = {key for _, shown, _, _ in app.screen.rows for key in shown.split()}
+        labels = [label for _, _, label, _ in app.screen.rows]
+        assert "Type into the box" in labels
+        assert not keys & {"j", "k", "R", "m", "?", "/"}, keys
+        # What still acts in the box: leaving it, and the keys with ctrl.
+        assert "esc" in keys or "escape" in keys, keys

@@ -483,10 +483,12 @@ async def test_the_overall_comment_is_reached_from_the_keyboard_and_a_comment_bo
         await pilot.press(*"hire")
         await settle(app, pilot)
         assert form.values()["comment"] == "hire"
-        # The last signal's comment box, opened from the rubric's top: on screen while typed into.
+        # Escape goes back where o was pressed, not to the rubric's top.
         await pilot.press("escape")
-        for _ in range(len(form.rows()) - 1):
-            await pilot.press("j")
+        assert app.focused is list(form.flag_boxes.values())[-1]
+        # The last signal's comment box, opened from the rubric's foot: on screen while typed into.
+        for _ in range(len(form.flag_boxes)):
+            await pilot.press("k")
         await pilot.press("c")
         await settle(app, pilot)
         box = form.rows()[-1].comment_box

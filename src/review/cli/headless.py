@@ -52,7 +52,8 @@ def harness_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         choices=[s.name for s in SCENARIOS],
         default=None,
-        help="run only this scenario (repeatable)",
+        metavar="NAME",
+        help=f"run only this scenario (repeatable): {', '.join(s.name for s in SCENARIOS)}",
     )
     parser.add_argument("--json", action="store_true", help="one JSON document (fields in docs/formats.md)")
     parser.add_argument("--check", action="store_true", help="exit 1 unless every verdict is ok")

@@ -87,10 +87,9 @@ def build_parser(command_name: str | None = EVERY) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"review {__version__}")
     console.console_arguments(parser.add_argument_group(f"console options ({CONSOLE_COMMANDS})"), listed_only=True)
-    # `open` is listed as COHORT: `review COHORT` is how it is typed.
-    listing = ",".join("COHORT" if c.name == "open" else c.name for c in COMMANDS)
     # prog: each command's usage starts `review demo …`, not with the two-line usage of `review` itself.
-    sub = parser.add_subparsers(dest="command", metavar=f"{{{listing}}}", title="commands", prog="review")
+    # COMMAND, not argparse's {a,b,…}: the commands are listed one a line below it, within 80 columns.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands", prog="review")
     for command in COMMANDS:
         command_parser = sub.add_parser(command.name, help=command.help, description=command.help)
         if command_name in (EVERY, command.name):

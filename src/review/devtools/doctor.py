@@ -1,4 +1,4 @@
-"""`review doctor`: what this machine gives the console, one line per thing, with the fix.
+"""`review doctor`: what this machine gives the console, one line per thing (wrapped to the terminal), with the fix.
 
 Each check is ok, degraded (works, with less), or missing; a missing *must* makes the exit code 1.
 """
@@ -10,7 +10,9 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
 from review import __version__
@@ -30,9 +32,21 @@ class Check:
     fix: str = ""
     must: bool = False
 
-    def line(self) -> str:
-        text = f"{self.status:9} {self.name:10} {self.detail}"
-        return text + (f"  → {self.fix}" if self.fix and self.status != "ok" else "")
+    def line(self, width: int = 80) -> str:
+        """The check in the terminal's width: the detail, then the fix, wrapped under the detail's column
+        (a path is never broken)."""
+        lead = f"{self.status:9} {self.name:10} "
+        wrap = partial(
+            textwrap.fill,
+            width=max(width, 60),
+            subsequent_indent=" " * len(lead),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        text = wrap(lead + self.detail)
+        if self.fix and self.status != "ok":
+            text += "\n" + wrap(" " * len(lead) + f"→ {self.fix}")
+        return text
 
 
 def _version_of(command: list[str]) -> tuple[str, tuple[int, ...]] | None:
@@ -307,5 +321,6 @@ def report(as_json: bool) -> tuple[str, int]:
         return json.dumps(
             {"version": __version__, "ok": code == 0, "checks": [asdict(c) for c in checks]}, indent=2
         ), code
-    lines = [f"review {__version__}", *(c.line() for c in checks)]
+    width = shutil.get_terminal_size((80, 24)).columns
+    lines = [f"review {__version__}", *(c.line(width) for c in checks)]
     return "\n".join(lines), code

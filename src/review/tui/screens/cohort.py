@@ -311,9 +311,9 @@ class CohortScreen(Screen[None]):
         total = len(self.rows)
         done = sum(row.complete for row in self.rows.values())
         shown = self.table.row_count
-        parts = [f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score", f"{total} submissions"]
-        if done < total:
-            parts.append(f"loading {done}/{total}")
+        # Until every row is read, how many are left to score is not known: the load's progress instead.
+        first = f"{sum(map(self.to_score, self.rows.values()))} for {self.me} to score"
+        parts = [first if done == total else f"loading {done}/{total}", f"{total} submissions"]
         parts += self.cohort_watch.title_parts()
         problems: list[str] = []
         if masking():

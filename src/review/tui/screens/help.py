@@ -14,8 +14,9 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.dom import DOMNode
+from textual.keys import REPLACED_KEYS, key_to_character
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static, TextArea
 
 from review.support import paths
 
@@ -41,6 +42,12 @@ def enabled(node: DOMNode, binding: Binding) -> bool | None:
     return None if state is False and acts_when(node, binding) else state
 
 
+def types_text(key: str) -> bool:
+    """A key a text box takes as the character it types (`j`, `R`, `slash`), not as a binding's."""
+    character = key_to_character(REPLACED_KEYS.get(key, key))
+    return character is not None and character.isprintable()
+
+
 def acts_when(node: DOMNode, binding: Binding) -> str:
     """When a key listed though disabled acts ("while a search has matches"), as its node's HELP_LISTED
     says, by the binding's whole action (`ask('cancel')`) or by the action's name (`fragment`)."""
@@ -64,6 +71,11 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
     groups: dict[str, Entries] = {}
     # Keys an earlier (nearer the focus) binding takes while it is enabled.
     taken: set[str] = set()
+    # In a text box (the filter, a comment) a letter or sign types itself: no binding of it acts.
+    typing = isinstance(focused, (Input, TextArea))
+    if typing:
+        first = getattr(focused, "HELP_GROUP", None) or getattr(screen, "BINDING_GROUP_TITLE", None) or "Screen"
+        groups[first] = {"": (["letters, digits, signs"], "Type into the box", [])}
     # Keys of a binding that acts only in a state: the row where what the key does otherwise is said.
     falls_through: dict[str, tuple[Entries, str]] = {}
     for node in nodes:
@@ -77,9 +89,7 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
         # Over a modal screen the app's keys act only where Textual lets them through (ctrl+c).
         reaches = screen.active_bindings if node is screen.app and isinstance(screen, ModalScreen) else None
         for binding in own_bindings(node, keymap):
-            keys = [key.strip() for key in binding.key.split(",") if key.strip() not in taken]
-            if reaches is not None:
-                keys = [key for key in keys if key in reaches and reaches[key].node is node]
+            keys = [key for key in _keys(binding, taken, typing) if reaches is None or _reaches(reaches, key, node)]
             if not keys:
                 continue
             state = enabled(node, binding)
@@ -110,6 +120,16 @@ def help_rows(screen: Screen, keymap: dict[str, str], key_display: Callable[[Bin
         for group, entries in groups.items()
         for keys, label, binding_ids in entries.values()
     ]
+
+
+def _keys(binding: Binding, taken: set[str], typing: bool) -> list[str]:
+    """The binding's keys not taken nearer the focus (in a text box, a key that types is taken by it)."""
+    keys = [key.strip() for key in binding.key.split(",") if key.strip() not in taken]
+    return [key for key in keys if not (typing and types_text(key))]
+
+
+def _reaches(reaches: dict, key: str, node: DOMNode) -> bool:
+    return key in reaches and reaches[key].node is node
 
 
 Entries = dict[str, tuple[list[str], str, list[str]]]  # action -> (keys shown, label, binding ids)

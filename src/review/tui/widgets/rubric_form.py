@@ -233,6 +233,8 @@ class RubricForm(VerticalScroll, can_focus=False):
         self.status = ""
         # Comments anchored to a diff hunk or a scenario's log.
         self.anchored: list[dict[str, str]] = []
+        # Where `o` was pressed: escape from the overall comment goes back there.
+        self.before_overall: Widget | None = None
         self.header = Static(id="rubric-header")
         self.status_line = Static(id="rubric-status")
         self.signal_rows = [SignalRow(signal) for signal in rubric.signals]
@@ -380,14 +382,22 @@ class RubricForm(VerticalScroll, can_focus=False):
         down would type into it (o goes there, escape comes back)."""
         return [*self.rows(), *self.flag_boxes.values()]
 
+    def focused_stop(self) -> Widget | None:
+        """The signal row or flag that holds the focus (its comment box counts as the row), if any."""
+        focused = self.app.focused
+        return next(
+            (stop for stop in self.focus_stops() if focused is not None and stop in focused.ancestors_with_self), None
+        )
+
     def action_overall_comment(self) -> None:
+        self.before_overall = self.focused_stop()
         self.overall.focus()
         self.call_after_refresh(self.overall.scroll_visible, animate=False)
 
     def action_move(self, delta: int) -> None:
         stops = self.focus_stops()
         focused = self.app.focused
-        here = next((stop for stop in stops if focused is not None and stop in focused.ancestors_with_self), None)
+        here = self.focused_stop()
         if here is None:
             target = stops[0] if stops else None
         else:
@@ -416,5 +426,7 @@ class RubricForm(VerticalScroll, can_focus=False):
             parent = focused.parent
             if isinstance(focused, Input) and isinstance(parent, SignalRow):
                 parent.comment_done()
+            elif self.before_overall is not None and self.before_overall.is_mounted:
+                self.before_overall.focus()
             else:
                 self.rows()[0].focus()
