@@ -89,7 +89,10 @@ async def drive_console(cohort: Path, distinct: int, reopen: int) -> None:
                 (screen := triage()) is not None
                 and bool(screen.rows)
                 and all(row.complete for row in screen.rows.values())
-                and not any(worker.is_running for worker in app.workers if worker.group == "triage")
+                # The cohort's similarity index too: built once after the load, it belongs to the triage,
+                # not to the first submissions opened while it is being built.
+                and screen.similar.comparison is not None
+                and not any(worker.is_running for worker in app.workers if worker.group in ("triage", "similarity"))
             )
         )
         await asyncio.sleep(1.0)
