@@ -62,3 +62,12 @@ def test_a_warm_triage_loads_no_parser_no_console_and_no_gateway(tmp_path):
     assert (
         not {"review.services.analysis", "review.core.attribution", "unidiff", "concurrent.futures", "tomllib"} & warm
     )
+
+
+def test_the_console_starts_without_the_readers_of_a_history():
+    """The console's triage reads rows from the cache: the diff parser, the attribution and Markdown are
+    loaded by the first submission read, not at start (a fifth of a warm start)."""
+    code = "import sys, json, review.tui.app; print(json.dumps(sorted(sys.modules)))"
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout))
+    assert "review.tui.screens.cohort" in loaded
+    assert not {"review.services.analysis", "review.core.attribution", "markdown_it", "unidiff"} & loaded

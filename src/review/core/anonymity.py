@@ -16,8 +16,6 @@ import re
 import threading
 from collections.abc import Iterable
 
-from review.core.attribution.tools import tool_in_text
-
 MIN_PART = 3  # shorter parts ("Al", "Li") would mask half of every text
 # Parts of folder names and addresses that are everyday words in this task's code and notes.
 COMMON_WORDS = frozenset(
@@ -59,6 +57,10 @@ def commit_people(commits: Iterable, base: str | None = None) -> list[tuple[str,
 
 def identity_parts(folder: str | None = None, people: Iterable[tuple[str, str]] = ()) -> set[str]:
     """Every string that identifies a candidate: a folder name and (name, e-mail) pairs, with parts."""
+    # Here, not at the top: the console loads this module at start, the attribution package only when
+    # a candidate-blind session masks someone.
+    from review.core.attribution.tools import tool_in_text
+
     found: set[str] = set()
 
     def add(text: str, split: str) -> None:

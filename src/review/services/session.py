@@ -15,14 +15,20 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from review import gitsafe
-from review.core import diff
 from review.harness import candidate_tests, runner
-from review.services import analysis, cohort, store
+from review.services import cohort, store
+
+if TYPE_CHECKING:
+    # Loaded by the first analysis, not at start: a warm triage reads rows from the cache and never
+    # needs the diff parser, the attribution or Markdown (a fifth of the console's start).
+    from review.core import diff
+    from review.services import analysis
 
 Key = tuple[str, str, str | None]  # (submission folder, HEAD, base asked for)
-DiffListener = Callable[[diff.Diff], object]
+DiffListener = Callable[["diff.Diff"], object]
 
 
 def diff_lines(result: analysis.Analysis) -> int:
@@ -96,6 +102,8 @@ class Session:
                     waiting = list(self._listeners.get(key, []))
                 for listener in waiting:
                     listener(diff)
+
+            from review.services import analysis
 
             result = None
             try:
