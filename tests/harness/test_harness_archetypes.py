@@ -64,7 +64,10 @@ def test_hoisted_key_passes_first_503_but_fails_restart(sample_cohort_master):
     assert results["first-503"].verdict == "ok" and results["first-503"].distinct_keys == 1
     assert any('{"charges":2,"distinctKeys":1}' in line for line in results["first-503"].log)
     assert results["always-503"].verdict == "ok" and results["always-503"].requests == 3
-    assert "waits grow" in results["always-503"].reasons
+    # 50 then 100 ms: growing; a loaded machine may stretch the first past the second, and then the
+    # reason says it cannot tell, never that they do not grow.
+    said = results["always-503"].reasons
+    assert "waits grow" in said or any(r.startswith("cannot tell whether the waits grow") for r in said), said
     restart = results["restart"]
     assert restart.verdict == "double-charge" and restart.distinct_keys == 2
 

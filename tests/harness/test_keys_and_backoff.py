@@ -256,6 +256,20 @@ def test_waits_that_never_reach_the_floor_are_no_backoff():
     assert scenarios.backoff_reading([372.0, 620.0, 5.0])[0] is True
 
 
+def test_whether_waits_grow_is_said_only_as_far_as_the_machine_can_tell():
+    """50 then 100 ms grows; a loaded machine stretching the first (its first failure run cold, timers
+    late) past the second is "cannot tell", never "do not grow"; equal or shrinking waits do not grow."""
+    assert scenarios.growth_reading([52.0, 104.0], [0.0, 0.0]) == "waits grow"
+    # The first stretched by the machine: its lateness taken off, it grows.
+    assert scenarios.growth_reading([140.0, 104.0], [60.0, 0.0]) == "waits grow"
+    # Longer than the second by less than the first failure's cost: cannot tell.
+    said = scenarios.growth_reading([120.0, 104.0], [0.0, 0.0])
+    assert said.startswith("cannot tell whether the waits grow (120, 104 ms)"), said
+    # Past that, or a later pair that does not grow: they do not.
+    assert scenarios.growth_reading([200.0, 104.0], [0.0, 0.0]) == "waits do not grow (200, 104 ms)"
+    assert scenarios.growth_reading([100.0, 100.0, 100.0], [0.0, 0.0, 0.0]).startswith("waits do not grow")
+
+
 def test_what_a_busy_machine_adds_to_a_wait_is_taken_off_before_it_is_judged():
     """A client that never waits, on a machine so busy that every gap between its attempts grew past
     the floor: the gateway's own timer ran as late at those moments, so it is still no backoff, and

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from test_tui_similar import pair_screen
+from textual.widgets import Input
 
 from helpers import open_submission, screen_text, wait_until
 from review.tui.app import ReviewApp
@@ -122,7 +123,7 @@ async def test_help_from_the_filter_box_lists_no_key_that_types_there(sample_coh
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: app.screen.table.row_count == 8)
         await pilot.press("slash")
-        await wait_until(pilot, lambda: type(app.focused).__name__ == "Input")
+        await wait_until(pilot, lambda: isinstance(app.focused, Input))
         await pilot.press("f1")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         keys = {key for _, shown, _, _ in app.screen.rows for key in shown.split()}

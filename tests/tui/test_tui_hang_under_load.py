@@ -36,12 +36,12 @@ async def test_every_pane_shows_the_kept_hang_under_load_in_words(tmp_path, monk
         assert str(screen.table.get_cell("ada", "runs")) != "—"
         assert "to run" not in str(screen.query_one("#triage-title").render())
         detail = " ".join(str(screen.query_one("#triage-detail").render()).split())
-        assert f"timeout {words}; r runs it again" in detail, detail
+        assert f"timeout {words}; r in the stub log runs it again" in detail, detail
 
         opened = await open_submission(app, pilot, "ada")
         key_scope = next(row for row in opened.query(SignalRow) if row.signal.id == "key-scope")
         said = [hint.text for hint in key_scope.hints]
-        assert f"timeout: {words}; r runs it again" in said, said
+        assert f"timeout: {words}; r in the stub log runs it again" in said, said
         assert any(words in line for line in opened.stub_log.raw_lines), opened.stub_log.raw_lines[-5:]
         assert words in opened.stub_log.last_verdicts["timeout"]
         assert "hung while the machine was loaded" in str(opened.commits_table.get_cell(repo.head, "suite"))

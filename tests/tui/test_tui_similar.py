@@ -24,7 +24,17 @@ def names(table: DataTable) -> list[str]:
 
 
 async def compared(app, pilot) -> CohortScreen:
-    await wait_until(pilot, lambda: isinstance(app.screen, CohortScreen) and app.screen.similar.comparison)
+    """The triage once the cohort's comparison holds every submission read (an earlier one, of part of
+    the cohort, may come first on a loaded machine)."""
+
+    def whole() -> bool:
+        screen = app.screen
+        if not isinstance(screen, CohortScreen) or not screen.similar.comparison or screen.similar.index is None:
+            return False
+        own, entries = screen.similar.comparison.own, screen.similar.index.entries
+        return all(name in own or (name in entries and entries[name].problem) for name in screen.rows)
+
+    await wait_until(pilot, whole)
     await pilot.pause()
     return app.screen
 

@@ -35,7 +35,7 @@ def run_show(args: argparse.Namespace) -> int:
         print(f"review: {named}: {why}", file=sys.stderr)
         return 2
     try:
-        document = evidence_document.show(args.submission, args.commit)
+        document = evidence_document.show(args.submission, args.commit, core_scenarios.HEADLESS_AGAIN)
     except (gitsafe.GitSafeError, cohort.CohortError) as error:
         print(f"review: {named}: {safe_line(str(error))}", file=sys.stderr)
         return 2

@@ -111,6 +111,7 @@ class Inputs:
     draft: tuple[str, int, int] | None  # (sha, added, surviving)
     test_runs: dict[str, str] | None = None  # sha -> "red" | "green" | "none", from the candidate's own tests
     code: CodeReading | None = None  # what the code at HEAD says (code_reading), None: not read
+    again: str = scenarios.CONSOLE_AGAIN  # how this view says a scenario is run again
 
 
 def _mentions(note: str, topic: str, said: str | None = None) -> Hint | None:
@@ -203,7 +204,7 @@ def gather(inputs: Inputs) -> dict[str, list[Hint]]:
         # A hang seen on a loaded machine is said as what it was, not read as the client's.
         for name, result in verdicts.items():
             if result.get("hung_under_load"):
-                said = scenarios.hung_under_load(result.get("load_average"), result.get("cores"))
+                said = scenarios.hung_under_load(result.get("load_average"), result.get("cores"), inputs.again)
                 hints["key-scope"].append(Hint(f"{name}: {said}", LogLines(name)))
 
     # Evidence: raw stub output in the note.

@@ -154,12 +154,16 @@ SCENARIOS: tuple[Scenario, ...] = (
 BY_NAME = {s.name: s for s in SCENARIOS}
 
 
-# How a headless view (`review show`, `review export`) says a scenario is run again.
+# How the console says a scenario is run again (the key acts in the submission's stub log), and how a
+# headless view (`review show`, `review export`) says it.
+CONSOLE_AGAIN = "r in the stub log runs it again"
 HEADLESS_AGAIN = "`review harness` runs it again"
 
 
-def hung_under_load(load: float | None, cores: int | None, again: str = "r runs it again") -> str:
+def hung_under_load(load: float | None, cores: int | None, again: str = CONSOLE_AGAIN) -> str:
     """How every view says a `hung` seen while the machine was loaded: what was observed, with the
     load, and how to run it again (a loaded machine's hang may be the machine's; "": not said)."""
     machine = f"load {load:g} on {cores} core{'' if cores == 1 else 's'}" if load is not None else "load unknown"
-    return f"hung — the machine was loaded ({machine})" + (f"; {again}" if again else "")
+    return f"hung — the machine was loaded ({machine}), so the hang may be the machine's" + (
+        f"; {again}" if again else ""
+    )

@@ -41,7 +41,7 @@ class ScenarioResult:
     def to_json(self) -> dict:
         return asdict(self)
 
-    def verdict_said(self, again: str = "r runs it again") -> str:
+    def verdict_said(self, again: str = core_scenarios.CONSOLE_AGAIN) -> str:
         """The verdict as every view says it: a hang under load in words, with the load it was seen
         under and how to run it again (`again`: the console's key, or a command headless)."""
         if self.hung_under_load:
@@ -92,7 +92,7 @@ class SuiteResult:
         """Scenario name -> verdict."""
         return {s.name: s.verdict for s in self.scenarios}
 
-    def verdicts_said(self, again: str = "r runs it again") -> dict[str, str]:
+    def verdicts_said(self, again: str = core_scenarios.CONSOLE_AGAIN) -> dict[str, str]:
         """Scenario name -> its verdict as the views say it (a hang under load in words)."""
         return {s.name: s.verdict_said(again) for s in self.scenarios}
 
@@ -108,11 +108,12 @@ class SuiteResult:
         ok = sum(s.verdict == "ok" for s in self.scenarios)
         text = f"{ok}/{len(self.scenarios)} ok"
         text += f" · {', '.join(bad)}" if bad else ""
-        loaded = self.loaded_said()
+        # What was seen, not what to do: each view names its own way to run it again.
+        loaded = self.loaded_said(again="")
         text += f" · {loaded}" if loaded else ""
         return text + (" (reduced sandbox)" if self.sandbox == "reduced" else "")
 
-    def loaded_said(self, again: str = "r runs it again") -> str | None:
+    def loaded_said(self, again: str = core_scenarios.CONSOLE_AGAIN) -> str | None:
         """The scenarios that hung while the machine was loaded, in words with the load (None: none did)."""
         loaded = self.hung_under_load
         if not loaded:

@@ -183,7 +183,7 @@ def judge(scenario: Scenario, facts: Facts) -> tuple[str, list[str]]:
         if not backoff:
             return "no-backoff", reasons
     if scenario.checks_backoff and len(gaps) >= 2:
-        reasons.append("waits grow" if all(b > a for a, b in zip(gaps, gaps[1:])) else "waits do not grow")
+        reasons.append(growth_reading(gaps, lateness_ms(final_reqs, facts.lateness)))
     if scenario.rejects and resolved:
         return "dropped-payment", reasons + ["the call resolved although the payment failed"]
     return "ok", reasons
@@ -222,6 +222,24 @@ def backoff_reading(gaps: list[float], late: list[float] | None = None) -> tuple
     return True, (
         f"waits between attempts: {shown}; {len(short)} of {len(gaps)} under {MIN_BACKOFF_MS:g} ms, "
         f"the others past it (a random wait can draw a short one)"
+    )
+
+
+def growth_reading(gaps: list[float], late: list[float]) -> str:
+    """Whether the waits between attempts grow, as far as this machine's timing can tell: each wait less
+    the lateness measured beside it (as backoff_reading). The first wait may also carry up to
+    FIRST_RETRY_COST_MS of the client's first failure, so a first wait longer than the second by no
+    more than that cannot be told from a shorter one, and is said so rather than guessed."""
+    waits = [max(0.0, gap - stretch) for gap, stretch in zip(gaps, late)]
+    pairs = list(zip(waits, waits[1:]))
+    shown = ", ".join(f"{gap:g}" for gap in gaps) + " ms"
+    if all(b > a for a, b in pairs):
+        return "waits grow"
+    if any(b <= a - (FIRST_RETRY_COST_MS if i == 0 else 0.0) for i, (a, b) in enumerate(pairs)):
+        return f"waits do not grow ({shown})"
+    return (
+        f"cannot tell whether the waits grow ({shown}): the first also carries the client's first failure, "
+        f"up to {FIRST_RETRY_COST_MS:g} ms on a loaded machine"
     )
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from review import gitsafe
 from review.core import evidence, rubric, triage
+from review.core import scenarios as core_scenarios
 from review.core.code_reading import CodeReading
 from review.core.evidence import Hint
 from review.harness import candidate_tests, runner, scenarios
@@ -157,8 +158,10 @@ def build(
     test_runs: dict[str, str] | None,
     rubric: rubric.Rubric,
     scores: store.ScoreFile | None = None,
+    again: str = core_scenarios.CONSOLE_AGAIN,
 ) -> EvidenceDocument:
-    """The document, from what was read already (no I/O: `analysis.code` was read in a worker)."""
+    """The document, from what was read already (no I/O: `analysis.code` was read in a worker); `again`:
+    how its view says a scenario is run again."""
     verdicts = verdict_facts(suite)
     inputs = evidence.Inputs(
         analysis.note.text,
@@ -169,6 +172,7 @@ def build(
         (analysis.draft, analysis.draft_added, analysis.draft_surviving) if analysis.draft else None,
         test_runs or None,
         analysis.code,
+        again,
     )
     hints = evidence.gather(inputs)
     sections = [Section(s.id, s.name, "signal", hints.get(s.id, [])) for s in rubric.signals]
@@ -239,7 +243,7 @@ def _suite(commit: str, suite: SuiteResult | None) -> SuiteSection:
     )
 
 
-def show(path: Path, commit: str = "HEAD") -> EvidenceDocument:
+def show(path: Path, commit: str = "HEAD", again: str = core_scenarios.CONSOLE_AGAIN) -> EvidenceDocument:
     """`review show`: the submission read at `commit` (any revision; HEAD by default), with the suite,
     the candidate's own test runs and the scores already cached. Never runs the harness.
     gitsafe.GitSafeError: not a submission, or no such revision."""
@@ -258,6 +262,7 @@ def show(path: Path, commit: str = "HEAD") -> EvidenceDocument:
         tests,
         scoring.read_rubric(path.parent).rubric,
         store.read_scores(path),
+        again,
     )
     document.summary.head = repo.head
     document.similar, document.similar_problem = similar_pairs(path)

@@ -12,6 +12,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from review.tui.widgets.text_box import TextBox
+
 MAX_COMMENT = 2000
 
 
@@ -39,7 +41,7 @@ class AnchorCommentScreen(ModalScreen[str]):
             what = "edit it; an empty box deletes it" if self.text else "an empty box adds nothing"
             yield Static(Content(f"Comment on {self.at} (enter or escape keeps it; {what})"))
             # The cursor after the comment kept here, not the comment selected: typing goes on from its end.
-            yield Input(self.text, max_length=MAX_COMMENT, placeholder="what you saw here", select_on_focus=False)
+            yield TextBox(self.text, max_length=MAX_COMMENT, placeholder="what you saw here", select_on_focus=False)
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:

@@ -31,6 +31,7 @@ from review.tui.screens.cohort_similar import SimilarityWatch
 from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.parts_line import PartsLine
+from review.tui.widgets.text_box import TextBox
 from review.tui.widgets.triage.cells import COLUMNS, LEGEND, as_seen, cells, detail, filter_fields
 from review.tui.widgets.triage.order import table_order
 from review.tui.widgets.triage.table import TriageTable
@@ -110,7 +111,7 @@ class CohortScreen(Screen[None]):
         self.cohort_watch = CohortWatch(self)
         self.similar = SimilarityWatch(self)
         self.title_bar = PartsLine(one_row=True, id="triage-title")
-        self.filter_box = Input(
+        self.filter_box = TextBox(
             # Whole at 80 columns; every field is in the help (f1: ? would be typed into the box).
             placeholder="filter: a name, or field:value (tool:claude ai:>50) · f1 lists the fields",
             id="triage-filter",

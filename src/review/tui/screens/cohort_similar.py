@@ -84,6 +84,14 @@ class SimilarityWatch:
         if name is None or index is None or comparison is None or name not in index.entries:
             app.notify("The cohort's code is still being compared.", markup=False)
             return
+        if name not in comparison.own:
+            # Never "0 own fingerprints" for code that was not compared: why it was not, or that it is not yet.
+            problem = index.entries[name].problem
+            said = (
+                f"{name} could not be read for comparing: {problem}" if problem else f"{name} is still being compared."
+            )
+            app.notify(said, markup=False, severity="warning" if problem else "information")
+            return
         from review.tui.screens.similar_pair import SimilarPairScreen
 
         app.push_screen(SimilarPairScreen(self.screen.context, index, comparison, name))

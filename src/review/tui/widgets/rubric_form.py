@@ -19,6 +19,7 @@ from review.core.evidence import Hint
 from review.core.rubric import NO_DECISION, TIER_LABELS, TIERS, Rubric, Signal
 from review.core.text import safe_line
 from review.services import score_merge, store
+from review.tui.widgets.text_box import TextBox, TextBoxArea
 
 
 class SignalRow(Vertical, can_focus=True):
@@ -77,7 +78,7 @@ class SignalRow(Vertical, can_focus=True):
         self.observed = Static(classes="signal-hints")
         # Never select on focus: the first key typed would replace the comment written before (o and m
         # append too).
-        self.comment_box = Input(
+        self.comment_box = TextBox(
             placeholder=f"comment on {signal.name} (enter or escape to leave)",
             classes="signal-comment",
             select_on_focus=False,
@@ -169,7 +170,14 @@ class FlagBox(Checkbox):
 
     HELP_GROUP = "Rubric flag"
     # Textual's own binding, given an id and a name so help lists it and a keymap can move it.
-    BINDINGS = [Binding("space,enter", "toggle_button", "Toggle flag", show=False, id="rubric.toggle-flag")]
+    BINDINGS = [
+        Binding("space,enter", "toggle_button", "Toggle flag", show=False, id="rubric.toggle-flag"),
+        # As on a signal, ⌫ clears: it never leaves the submission from inside the rubric.
+        Binding("backspace,delete", "clear", "Clear flag", show=False, id="rubric.clear-flag"),
+    ]
+
+    def action_clear(self) -> None:
+        self.value = False
 
     def render(self) -> Content:
         text = self.get_visual_style("toggle--label")
@@ -241,7 +249,7 @@ class RubricForm(VerticalScroll, can_focus=False):
         self.flag_boxes = {flag.id: FlagBox(Content(flag.label), id=f"flag-{flag.id}") for flag in rubric.flags}
         self.flag_hints = {flag.id: Static(classes="flag-hints", id=f"flag-hints-{flag.id}") for flag in rubric.flags}
         self.anchored_list = Static(id="anchored")
-        self.overall = TextArea(id="overall", soft_wrap=True, show_line_numbers=False)
+        self.overall = TextBoxArea(id="overall", soft_wrap=True, show_line_numbers=False)
         self.others = Static(id="others")
 
     def compose(self) -> ComposeResult:
@@ -391,6 +399,9 @@ class RubricForm(VerticalScroll, can_focus=False):
 
     def action_overall_comment(self) -> None:
         self.before_overall = self.focused_stop()
+        # At the end of what is written, as `c` in a signal's comment: a reopened review is added to, not
+        # typed in front of.
+        self.overall.move_cursor(self.overall.document.end)
         self.overall.focus()
         self.call_after_refresh(self.overall.scroll_visible, animate=False)
 

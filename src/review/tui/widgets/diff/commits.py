@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 
 from review import gitsafe
-from review.core import attribution, triage
+from review.core import attribution, scenarios, triage
 from review.core.text import safe_line
 from review.harness import candidate_tests, runner
 from review.tui import palette
@@ -106,7 +106,9 @@ def suite_cell(app: App, suite: runner.SuiteResult | None) -> Text:
         )
     loaded = suite.hung_under_load
     if loaded:
-        text.append(f" ({', '.join(s.name for s in loaded)} hung while the machine was loaded: r runs it again)")
+        text.append(
+            f" ({', '.join(s.name for s in loaded)} hung while the machine was loaded: {scenarios.CONSOLE_AGAIN})"
+        )
     return text
 
 

@@ -27,6 +27,7 @@ from review.tui.widgets.diff.ranges import DiffRange, draft_range, since_review,
 from review.tui.widgets.diff.view import SIDE_BY_SIDE_MIN, DiffView
 from review.tui.widgets.diff.viewed import ViewedState
 from review.tui.widgets.parts_line import PartsLine
+from review.tui.widgets.text_box import TextBox
 
 
 def said_once(sources: set[str]) -> list[str]:
@@ -122,7 +123,7 @@ class DiffPane(Vertical):
         self.viewed_line = Static(id="diff-viewed")
         self.view = DiffView(id="diff-view")
         self.source_line = Static(id="diff-source")
-        self.search_box = Input(
+        self.search_box = TextBox(
             placeholder="search the diff (enter finds; then n/N; escape cancels)", id="diff-search", classes="hidden"
         )
 

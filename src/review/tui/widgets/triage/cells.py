@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.app import App
 
-from review.core import triage
+from review.core import scenarios, triage
 from review.core.similarity import share_text
 from review.core.text import safe_line
 from review.services import cohort
@@ -270,7 +270,7 @@ def detail(row: cohort.Row) -> str:
     if similar:
         parts.append(similar)
     if row.scenarios:
-        loaded = f"; {row.hung_under_load}; r runs it again" if row.hung_under_load else ""
+        loaded = f"; {row.hung_under_load}; {scenarios.CONSOLE_AGAIN}" if row.hung_under_load else ""
         parts.append("runs: " + triage.spelled_marks(row.scenarios) + loaded)
     elif row.harness:
         parts.append(f"runs: {row.harness}")
