@@ -104,7 +104,7 @@ def test_open_run_score_and_save_in_tmux(tmux, tmp_path, isolated_dirs, term):
     tmux.wait_for("▶ suite on HEAD")  # progress while it runs
     shown = tmux.wait_for("done in", timeout=120)
     assert "verdict" in shown or "two-orders" in shown
-    tmux.keys("2")  # the note: final needs it opened
+    tmux.keys("2")  # the note: a final review needs it shown
     tmux.wait_for("What I verified")
     tmux.keys("4", "s", "Down", "s", "Down", "s", "Down", "s", "Down", "a", "c")
     tmux.wait_for("comment on Blast radius")  # the box is open and focused: typing goes into it, as a reviewer sees

@@ -56,7 +56,9 @@ def test_requests_seen_and_charges_created_are_named_apart(sample_cohort_master,
     # `review harness` in words: the same two figures, each named.
     assert main(["harness", str(sample_cohort_master / "ada-okafor"), "--scenario", "always-503"]) == 0
     printed = capsys.readouterr().out
-    assert "requests seen 3  keys 3  charges created 0" in printed and "none was created here" in printed
+    words = " ".join(printed.split())
+    assert "requests seen 3 · keys 3 · charges created 0" in words and "none was created here" in words
+    assert max(len(line) for line in printed.splitlines()) <= 80, "a terminal shows each line whole"
 
 
 def test_hoisted_key_passes_first_503_but_fails_restart(sample_cohort_master):

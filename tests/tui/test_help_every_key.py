@@ -132,3 +132,21 @@ async def test_help_from_the_filter_box_lists_no_key_that_types_there(sample_coh
         assert not keys & {"j", "k", "R", "m", "?", "/"}, keys
         # What still acts in the box: leaving it, and the keys with ctrl.
         assert "esc" in keys or "escape" in keys, keys
+
+
+async def test_the_footer_names_the_help_key_that_works_where_the_focus_is(sample_cohort):
+    """`?` types itself in a text box, so there the footer offers f1, and `?` again once the box is left."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.screen.table.row_count == 8)
+
+        def footer_key() -> str:
+            return screen_text(app)[-1].split()[0]
+
+        await wait_until(pilot, lambda: footer_key() == "?")
+        await pilot.press("slash")
+        await wait_until(pilot, lambda: isinstance(app.focused, Input))
+        await wait_until(pilot, lambda: footer_key() == "f1")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.focused, Input))
+        await wait_until(pilot, lambda: footer_key() == "?")

@@ -554,9 +554,10 @@ async def test_the_header_says_what_a_save_writes_and_a_refused_final_says_why_e
         assert "the note has not been on screen" in screen.form.status
         assert saved(sample_cohort, "chen-wei")[0]["state"] == "draft"
         # Said in the console's own words, to a reviewer who never read the task's text.
-        # (The header starts with the rubric's version, an identifier the score file also holds.)
+        # (The header names the rubric's version, an identifier the score file also holds.)
         assert "article" not in screen.form.status.lower()
-        assert "article" not in header().split(" · ", 1)[1].lower()
+        assert "rubric article-v1" in header()
+        assert "article" not in header().replace("rubric article-v1", "").lower()
         assert not any("article" in n.message.lower() for n in posted(app))
         # The form asks for a draft again, and says so.
         # (The note's gate follows on a line of its own.)

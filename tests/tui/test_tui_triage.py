@@ -1,6 +1,7 @@
 """The triage screen driven with Pilot on the real sample cohort."""
 
 import pytest
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input
 
 from helpers import posted, seal_file, type_in_one_burst, wait_until, workers_done
@@ -586,7 +587,7 @@ async def test_a_value_that_changes_after_the_load_moves_its_row_to_its_place_in
         assert names(screen.table) != before
 
 
-async def test_right_and_left_step_the_table_a_column_at_a_time(sample_cohort):
+async def test_right_and_left_step_the_table_a_column_at_a_time_with_the_candidate_kept(sample_cohort):
     from review.tui.widgets.triage.cells import COLUMN_INDEX
 
     app = ReviewApp(sample_cohort, run_harness=False)
@@ -595,13 +596,16 @@ async def test_right_and_left_step_the_table_a_column_at_a_time(sample_cohort):
         table = screen.table
         similar = COLUMN_INDEX["similar"]
         widths = [column.get_render_width(table) for column in table.columns.values()]
-        start = sum(widths[:similar])
-        for _ in range(similar):
+        # The Candidate column is pinned: column 1 shows beside it unscrolled, so each later column
+        # starts where the columns between it and the Candidate end.
+        starts = [sum(widths[1:index]) for index in range(len(widths))]
+        for _ in range(similar - 1):
             await pilot.press("right")
-        await pilot.pause()
-        assert table.scroll_x == min(start, table.max_scroll_x)
-        assert "Similar" in table.render_line(0).text
+        await wait_until(pilot, lambda: table.scroll_x == min(starts[similar], table.max_scroll_x))
+        header = table.render_line(0).text
+        assert header.startswith(" Candidate") and "Similar" in header
+        first = str(table.get_cell_at(Coordinate(0, 0)))
+        assert table.render_line(1).text.startswith(f" {first}"), "each row still shows whose it is"
         at = table.scroll_x
         await pilot.press("left")
-        await pilot.pause()
-        assert table.scroll_x == max(sum(widths[:index]) for index in range(len(widths)) if sum(widths[:index]) < at)
+        await wait_until(pilot, lambda: table.scroll_x == max(start for start in starts[1:] if start < at))

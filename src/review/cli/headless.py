@@ -11,7 +11,7 @@ from pathlib import Path
 
 from review.cli import pipes
 from review.cli.console import UNSAFE_HELP
-from review.core.text import fit, safe_line
+from review.core.text import fit, safe_line, wrapped
 
 
 def triage_arguments(parser: argparse.ArgumentParser) -> None:
@@ -287,24 +287,24 @@ def run_harness(args: argparse.Namespace) -> int:
         print()
     else:
         environment = suite.environment
-        print(
-            safe_line(
-                f"{suite.submission} @ {commit[:12]} · sandbox "
-                f"{environment.get('sandbox', suite.sandbox)} · node {suite.node} · gateway "
-                f"{environment.get('gateway', '?')}",
-                300,
-            )
+        lines = wrapped(f"{suite.submission} @ {commit[:12]}")
+        lines += wrapped(
+            f"sandbox {environment.get('sandbox', suite.sandbox)} · node {suite.node} · "
+            f"gateway {environment.get('gateway', '?')}",
+            "  ",
+            "    ",
         )
         for result in suite.scenarios:
-            gaps = ",".join(f"{g:.0f}" for g in result.gaps_ms) or "-"
-            print(
-                safe_line(
-                    f"  {result.name:14} {result.verdict:18} requests seen {result.requests}  keys "
-                    f"{result.distinct_keys}  charges created {result.charges_created}  gaps(ms) {gaps}",
-                    300,
-                )
+            gaps = ", ".join(f"{g:.0f}" for g in result.gaps_ms) or "none"
+            lines += wrapped(f"{result.name:14} {result.verdict}", "  ", "    ")
+            lines += wrapped(
+                f"requests seen {result.requests} · keys {result.distinct_keys} · charges created "
+                f"{result.charges_created} · waits between requests (ms): {gaps}",
+                "    ",
+                "      ",
             )
-            print(safe_line(f"  {'':14} {'; '.join(result.reasons)}", 600))
+            lines += wrapped("; ".join(result.reasons), "    ", "      ")
+        print("\n".join(lines))
         if suite.sandbox == "reduced":
             print("  sandbox: reduced (bubblewrap not available): Node's permission flags only", file=sys.stderr)
     if args.check and any(s.verdict != "ok" for s in suite.scenarios):

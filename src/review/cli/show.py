@@ -7,13 +7,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import textwrap
 from pathlib import Path
 
 from review.core import scenarios as core_scenarios
-from review.core.text import safe_line
-
-WIDTH = 80
+from review.core.text import safe_line, wrapped
 
 
 def show_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,13 +44,6 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _wrapped(text: str, first: str, rest: str) -> list[str]:
-    """One sanitised paragraph, wrapped at WIDTH columns under its indents."""
-    return textwrap.wrap(
-        safe_line(text, 2000), WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
-    ) or [first.rstrip()]
-
-
 def text_lines(document) -> list[str]:
     """The document as a reviewer reads it in a terminal or a pipe: at most 80 columns a line."""
     from review.core import triage
@@ -63,53 +53,53 @@ def text_lines(document) -> list[str]:
     share = triage.shares_text(summary.ai_share, summary.person_share, summary.unknown_share) or "no lines counted"
     if summary.base_lines:
         share += f" · {summary.base_lines} lines from the base, not counted"
-    lines = _wrapped(f"{summary.name} @ {at} · {summary.commits} commits", "", "  ")
-    lines += _wrapped(
+    lines = wrapped(f"{summary.name} @ {at} · {summary.commits} commits", "", "  ")
+    lines += wrapped(
         f"assistants: {', '.join(summary.assistants) or 'none'} · {share} · disclosure: {summary.disclosure}"
         f" · state: {summary.state}",
         "",
         "  ",
     )
     runs = triage.marks(summary.runs) if summary.runs else "—"
-    lines += _wrapped(f"key scope: {summary.key_scope or '—'} · runs: {runs} · harness: {suite.said}", "", "  ")
+    lines += wrapped(f"key scope: {summary.key_scope or '—'} · runs: {runs} · harness: {suite.said}", "", "  ")
     for note in [summary.base_note, *summary.cut]:
         if note:
-            lines += _wrapped(f"note: {note}", "", "  ")
+            lines += wrapped(f"note: {note}", "", "  ")
     for kind, heading in (("signal", None), ("flag", "Failure-mode flags")):
         if heading:
             lines += ["", heading]
         for section in (s for s in document.sections if s.kind == kind):
-            lines += ["", *_wrapped(section.title, "" if kind == "signal" else "  ", "    ")]
+            lines += ["", *wrapped(section.title, "" if kind == "signal" else "  ", "    ")]
             indent = "  " if kind == "signal" else "    "
             if not section.hints:
                 lines.append(f"{indent}(nothing observed)")
             for hint in section.hints:
-                lines += _wrapped(hint.text, f"{indent}· ", f"{indent}  ")
-                lines += _wrapped(f"→ {hint.where}", f"{indent}    ", f"{indent}      ")
+                lines += wrapped(hint.text, f"{indent}· ", f"{indent}  ")
+                lines += wrapped(f"→ {hint.where}", f"{indent}    ", f"{indent}      ")
     lines += ["", "Code (read from its syntax tree)"]
     for site in document.code.sites:
-        lines += _wrapped(f"{site.kind} {site.path}:{site.line}: {site.text}", "  ", "      ")
+        lines += wrapped(f"{site.kind} {site.path}:{site.line}: {site.text}", "  ", "      ")
     for timeout in document.code.timeouts:
         length = f"{timeout.ms:g} ms" if timeout.ms is not None else "length not read"
-        lines += _wrapped(
+        lines += wrapped(
             f"timeout {timeout.path}:{timeout.line} ({timeout.how}, {length}): {timeout.text}", "  ", "      "
         )
     for problem in document.code.problems:
-        lines += _wrapped(problem, "  ! ", "      ")
+        lines += wrapped(problem, "  ! ", "      ")
     if not (document.code.sites or document.code.timeouts or document.code.problems):
         lines.append("  no request, key or timeout found in the code")
     lines += similar_lines(document)
-    lines += ["", *_wrapped(f"Suite: {suite.said}", "", "  ")]
+    lines += ["", *wrapped(f"Suite: {suite.said}", "", "  ")]
     for scenario in suite.scenarios:
-        lines += _wrapped(
+        lines += wrapped(
             f"{scenario['name']}: {_verdict(scenario)} · requests {scenario['requests']} · keys "
             f"{scenario['distinct_keys']} · charges created {scenario['charges_created']}",
             "  ",
             "    ",
         )
-        lines += _wrapped("; ".join(scenario["reasons"]), "      ", "      ")
+        lines += wrapped("; ".join(scenario["reasons"]), "      ", "      ")
         for said in scenario.get("read_from_code", []):
-            lines += _wrapped(f"read from the code: {said}", "      ", "        ")
+            lines += wrapped(f"read from the code: {said}", "      ", "        ")
     return lines
 
 
@@ -129,7 +119,7 @@ def similar_lines(document) -> list[str]:
         other, mine, theirs = (pair["b"], pair["share_a"], pair["share_b"])
         if pair["b"] == document.summary.name:
             other, mine, theirs = pair["a"], pair["share_b"], pair["share_a"]
-        lines += _wrapped(
+        lines += wrapped(
             f"#{pair['rank']} {other}: {mine:.0%} of this submission's own code is in {other}'s, "
             f"{theirs:.0%} of {other}'s in this one",
             "  · ",
@@ -138,7 +128,7 @@ def similar_lines(document) -> list[str]:
         longest = pair["longest"]
         if longest:
             a, b = longest["a"], longest["b"]
-            lines += _wrapped(
+            lines += wrapped(
                 f"longest shared: {pair['a']} {a['path']} {a['first']}–{a['last']} ↔ "
                 f"{pair['b']} {b['path']} {b['first']}–{b['last']}",
                 "    ",
@@ -146,9 +136,9 @@ def similar_lines(document) -> list[str]:
             )
         for said in [pair["why"], *(pair["authors"] or [])]:
             if said:
-                lines += _wrapped(said, "    ", "      ")
+                lines += wrapped(said, "    ", "      ")
     if document.similar_problem:
-        lines += _wrapped(document.similar_problem, "  ! ", "    ")
+        lines += wrapped(document.similar_problem, "  ! ", "    ")
     elif not document.similar:
         lines.append("  shares none of its own code with another submission")
     return lines

@@ -5,12 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import textwrap
 from pathlib import Path
 
-from review.core.text import safe_line
-
-WIDTH = 80
+from review.core.text import safe_line, wrapped
 
 
 def similar_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,9 +53,7 @@ def run_similar(args: argparse.Namespace) -> int:
 
 
 def _wrapped(text: str, indent: str = "    ") -> list[str]:
-    return textwrap.wrap(
-        safe_line(text, 2000), WIDTH, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False
-    )
+    return wrapped(text, indent, indent + "  ")
 
 
 def _share(value: float) -> str:

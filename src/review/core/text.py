@@ -13,6 +13,7 @@ cleaned here, once, at ingestion; this module returns plain strings, and the TUI
 from __future__ import annotations
 
 import re
+import textwrap
 import unicodedata
 from collections.abc import Callable
 
@@ -92,6 +93,17 @@ def safe_line(text: str, limit: int = 500) -> str:
     """
     text = safe_text(text).replace("\n", NEWLINE_GLYPH).replace("\t", " ")
     return clip(text, limit)
+
+
+# What the headless commands print keeps to a terminal's 80 columns; --json has every field whole.
+WIDTH = 80
+
+
+def wrapped(text: str, first: str = "", rest: str = "  ", width: int = WIDTH) -> list[str]:
+    """One sanitised paragraph, wrapped at `width` columns under its indents (never an empty list)."""
+    return textwrap.wrap(
+        safe_line(text, 2000), width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    ) or [first.rstrip()]
 
 
 def decode(data: bytes, limit: int | None = None) -> str:

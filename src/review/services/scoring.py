@@ -211,7 +211,7 @@ class ScoreSession:
         gate = (
             "note read ✓ (it was on screen)"
             if self.note_opened
-            else "note NOT on screen yet (2 shows it; final needs it)"
+            else "note NOT on screen yet (2 shows it; a final review needs it shown)"
         )
         where = f"{self.path.name} @ {(self.head or '?')[:7]}"
         who = " + ".join(self.people)
@@ -220,7 +220,7 @@ class ScoreSession:
         return (
             (safe_line(f"⚠ {moved}", 300) + "\n" if moved else "")
             + safe_line(
-                f"{self.rubric.version} · {where} · reviewing as {who} · {self.will_save(form_state, missing)}", 400
+                f"{where} · as {who} · rubric {self.rubric.version} · {self.will_save(form_state, missing)}", 400
             )
             + "\n"
             + gate

@@ -7,12 +7,19 @@ import tomllib
 from pathlib import Path
 
 from textual.binding import Binding, BindingType
+from textual.keys import REPLACED_KEYS, key_to_character
 
 from review.support import paths
 
 
 class KeymapError(Exception):
     pass
+
+
+def types_text(key: str) -> bool:
+    """A key a text box takes as the character it types (`j`, `R`, `slash`), not as a binding's."""
+    character = key_to_character(REPLACED_KEYS.get(key, key))
+    return character is not None and character.isprintable()
 
 
 def reading_bindings(pane: str, top: str = "home", bottom: str = "end") -> list[BindingType]:

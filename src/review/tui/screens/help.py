@@ -14,11 +14,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.dom import DOMNode
-from textual.keys import REPLACED_KEYS, key_to_character
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, Static, TextArea
 
 from review.support import paths
+from review.tui.keymap import types_text
 
 Row = tuple[str, str, str, str]  # group, keys, action, binding ids (space-separated)
 
@@ -40,12 +40,6 @@ def enabled(node: DOMNode, binding: Binding) -> bool | None:
     state = node.check_action(name, parameters)
     # A key that acts only in a state of the pane (n/N after a search) is listed all the same.
     return None if state is False and acts_when(node, binding) else state
-
-
-def types_text(key: str) -> bool:
-    """A key a text box takes as the character it types (`j`, `R`, `slash`), not as a binding's."""
-    character = key_to_character(REPLACED_KEYS.get(key, key))
-    return character is not None and character.isprintable()
 
 
 def acts_when(node: DOMNode, binding: Binding) -> str:

@@ -9,8 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Input, Static, TextArea
 
+from review.tui.keymap import types_text
 from review.tui.lifetimes import PrunedFooter
 
 
@@ -50,8 +52,8 @@ class KeysFooter(Horizontal):
 
     def __init__(self, help_keys: str | None = None) -> None:
         super().__init__()
-        # The keymap's keys for `app.help`, when remapped.
-        self.help_keys = help_keys or "?"
+        # The keymap's keys for `app.help`, when remapped (else the app's own, read at mount).
+        self.help_keys = help_keys or ""
         self.help_key = Static(id="help-key")
 
     def compose(self) -> ComposeResult:
@@ -60,8 +62,20 @@ class KeysFooter(Horizontal):
         yield FittingFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
-        shown = self.app.get_key_display(Binding(self.help_keys.split(",")[0].strip(), "help"))
-        self.help_key.update(Content(shown))
+        if not self.help_keys:
+            own = [
+                binding for binding in self.app.BINDINGS if isinstance(binding, Binding) and binding.id == "app.help"
+            ]
+            self.help_keys = own[0].key if own else "question_mark"
+        self.watch(self.screen, "focused", self.show_help_key)
+
+    def show_help_key(self, focused: Widget | None) -> None:
+        """The first key that opens the help from where the focus is: in a text box `?` is typed, so
+        the footer names a key the box leaves alone (f1) rather than one that would not work there."""
+        keys = [key.strip() for key in self.help_keys.split(",") if key.strip()]
+        if isinstance(focused, (Input, TextArea)):
+            keys = [key for key in keys if not types_text(key)] or keys
+        self.help_key.update(Content(self.app.get_key_display(Binding(keys[0], "help"))))
 
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id in ("help-key", "help-key-label"):

@@ -63,7 +63,7 @@ def harness_text(row: cohort.Row) -> str | None:
     return row.harness  # "not run: …", "queued", "running"
 
 
-# Mine, in the order of what is left to do: nothing saved, HEAD moved since a final, a draft, done.
+# My review, in the order of what is left to do: nothing saved, HEAD moved since a final, a draft, done.
 MINE_ORDER = ("new", "stale", "draft", "final", "unreadable")
 
 
@@ -108,7 +108,7 @@ COLUMNS = (
     Column("name", "Candidate", lambda row, me: row.name),
     Column(
         "mine",
-        "Mine",
+        "My review",
         lambda row, me: triage.state_word(my_state(row, me)),
         lambda row, me: ranked(MINE_ORDER, my_state(row, me)),
     ),

@@ -24,9 +24,17 @@ class TriageTable(DataTable):
         Binding("right,l", "columns(1)", "Next column", show=False, id="triage.column-right"),
         Binding("left,h", "columns(-1)", "Previous column", show=False, id="triage.column-left"),
     ]
+    # The pinned Candidate column reads as the rows' labels, in the header's colour (Textual's own
+    # colour for a fixed column is the theme's secondary, which reads as a selection).
+    DEFAULT_CSS = """
+    TriageTable > .datatable--fixed { background: $panel; color: $foreground; }
+    """
     sorted_by = 0  # the column the rows are in the order of (show_rows)
 
     def on_mount(self) -> None:
+        # The Candidate column stays on screen while the table scrolls sideways: at 80 columns the
+        # later columns are reached with l, and a row without its name cannot be told from another.
+        self.fixed_columns = 1
         self.add_columns_once()
 
     def add_columns_once(self) -> None:
@@ -74,13 +82,19 @@ class TriageTable(DataTable):
             self.update_cell(key, column.key, cell, update_width=wider)
         return moved
 
+    def column_starts(self) -> tuple[list[int], int]:
+        """Where each column after the pinned Candidate starts in scroll_x terms, and the width left for
+        them: the pinned column stays at the left edge, so column 1 shows at scroll_x 0."""
+        widths = [self.columns[ColumnKey(column.key)].get_render_width(self) for column in COLUMNS]
+        pinned = sum(widths[: self.fixed_columns])
+        starts = [sum(widths[self.fixed_columns : index]) for index in range(len(widths))]
+        return starts, self.scrollable_content_region.width - pinned
+
     def action_columns(self, step: int) -> None:
         """Scroll sideways to the start of the next (or previous) column."""
-        starts, at = [], 0
-        for column in COLUMNS:
-            starts.append(at)
-            at += self.columns[ColumnKey(column.key)].get_render_width(self)
+        starts, _ = self.column_starts()
         x = self.scroll_x
+        starts = starts[self.fixed_columns :]
         later = [start for start in starts if start > x] if step > 0 else [start for start in starts if start < x]
         if later:
             target = later[0] if step > 0 else later[-1]
@@ -88,10 +102,11 @@ class TriageTable(DataTable):
 
     def show_column(self, index: int) -> None:
         """Column `index` on screen, its header with it: a narrow terminal scrolls sideways to it."""
-        widths = [self.columns[ColumnKey(column.key)].get_render_width(self) for column in COLUMNS]
-        start = sum(widths[:index])
-        end = start + widths[index]
-        visible = self.scrollable_content_region.width
+        if index < self.fixed_columns:
+            return
+        starts, visible = self.column_starts()
+        start = starts[index]
+        end = start + self.columns[ColumnKey(COLUMNS[index].key)].get_render_width(self)
         if start < self.scroll_x:
             self.scroll_to(x=start, animate=False, immediate=True)
         elif end > self.scroll_x + visible:
