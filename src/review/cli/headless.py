@@ -295,11 +295,11 @@ def run_harness(args: argparse.Namespace) -> int:
             "    ",
         )
         for result in suite.scenarios:
-            gaps = ", ".join(f"{g:.0f}" for g in result.gaps_ms) or "none"
+            waits = f"waits {', '.join(f'{g:.0f}' for g in result.gaps_ms)} ms" if result.gaps_ms else "no waits"
             lines += wrapped(f"{result.name:14} {result.verdict}", "  ", "    ")
             lines += wrapped(
                 f"requests seen {result.requests} · keys {result.distinct_keys} · charges created "
-                f"{result.charges_created} · waits between requests (ms): {gaps}",
+                f"{result.charges_created} · {waits}",
                 "    ",
                 "      ",
             )
