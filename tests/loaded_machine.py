@@ -73,6 +73,6 @@ def candidate(cohort_dir: Path, name: str = "ada") -> Path:
 
 def loaded_words(cores: int) -> str:
     return (
-        f"hung — the machine was loaded (load 50 on {cores} core{'' if cores == 1 else 's'}), "
-        "so the hang may be the machine's"
+        f"hung — also with 3 times the time limit, on a loaded machine (load 50 on {cores} "
+        f"core{'' if cores == 1 else 's'})"
     )

@@ -84,7 +84,7 @@ def test_the_background_harness_runs_a_hang_under_load_again_only_once_the_machi
     (row,) = cohort.triage(tmp_path / "cohort")
     assert row.hung_under_load and not cohort.needs_suite(row)
     asyncio.run(cohort.fill_harness([row]))
-    assert cache.stamp(repo.head) == stamp and "the machine was loaded" in (row.harness or "")
+    assert cache.stamp(repo.head) == stamp and "on a loaded machine" in (row.harness or "")
 
     # Quiet: it runs again, once, even when the machine is loaded again by the time it runs (queued as
     # the console queues it).
@@ -93,7 +93,7 @@ def test_the_background_harness_runs_a_hang_under_load_again_only_once_the_machi
     row.harness = cohort.QUEUED
     set_load(50)
     asyncio.run(cohort.fill_harness([row]))
-    assert cache.stamp(repo.head) != stamp and "the machine was loaded" in (row.harness or "")
+    assert cache.stamp(repo.head) != stamp and "on a loaded machine" in (row.harness or "")
     set_load(0)
     assert not cohort.needs_suite(row)
 
@@ -101,7 +101,7 @@ def test_the_background_harness_runs_a_hang_under_load_again_only_once_the_machi
     asyncio.run(runner.run_suite(repo))
     (row,) = cohort.triage(tmp_path / "cohort")
     assert row.scenarios and row.scenarios["timeout"] == "hung"
-    assert not row.hung_under_load and "the machine was loaded" not in (row.harness or ""), row.harness
+    assert not row.hung_under_load and "on a loaded machine" not in (row.harness or ""), row.harness
     assert not cohort.needs_suite(row)
 
 

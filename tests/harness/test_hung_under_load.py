@@ -14,6 +14,7 @@ import shutil
 import pytest
 
 from helpers import submission
+from review.core import scenarios as core_scenarios
 from review.harness import runner, scenarios
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
@@ -45,7 +46,7 @@ def test_a_client_slow_to_start_is_run_again_with_a_longer_limit_and_judged_on_w
     assert result.verdict == "ok", (result.reasons, result.log)
     # What was observed, both runs: the first killed at the limit, then the run again.
     assert any(f"killed at the {LIMIT_S:g} s limit" in line for line in result.log), result.log
-    longer = LIMIT_S * runner.RERUN_FACTOR
+    longer = LIMIT_S * core_scenarios.RERUN_FACTOR
     assert any(f"run again with a {longer:g} s limit" in line for line in result.log), result.log
     assert any(f"run again with a {longer:g} s limit" in reason for reason in result.reasons), result.reasons
     assert not result.hung_under_load
@@ -55,7 +56,7 @@ def test_a_client_that_really_hangs_is_still_hung_after_the_longer_limit(tmp_pat
     # Never settles, a timer keeping node alive: hung at any limit.
     result = run(tmp_path / "stuck", "await new Promise(() => setInterval(() => {}, 1000));")
     assert result.verdict == "hung", (result.reasons, result.log)
-    longer = LIMIT_S * runner.RERUN_FACTOR
+    longer = LIMIT_S * core_scenarios.RERUN_FACTOR
     # The reason that names the limit, with the load it was seen under beside it.
     assert f"killed at the {longer:g} s limit" in result.reasons[-1], result.reasons
     assert "(under load " in result.reasons[-1] and "core(s))" in result.reasons[-1], result.reasons

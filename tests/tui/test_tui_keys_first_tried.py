@@ -6,6 +6,7 @@ asks nothing when nothing would be written. Pilot on the real app and real repos
 from __future__ import annotations
 
 from helpers import open_submission, reading_submission, settle, wait_until
+from review.harness.scenarios import SCENARIOS
 from review.tui.app import ReviewApp
 from review.tui.modals.leave import LeaveScreen
 from review.tui.screens.cohort import CohortScreen
@@ -121,3 +122,23 @@ async def test_at_160x48_a_long_failure_mode_label_is_shown_whole(sample_cohort)
         rows = screen_text(app)[region.y : region.bottom]
         shown = " ".join(" ".join(row[region.x : region.right].strip("▊▎ ") for row in rows).split())
         assert "a full rewrite that also drops the backoff" in shown
+
+
+async def test_the_scenario_picker_says_which_scenario_enter_runs(sample_cohort):
+    """The highlight is only a colour: the picker says in words what enter runs, from the top of the
+    list when no suite has run (a reviewer counting rows from the top runs the one they counted)."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_submission(app, pilot, "ben-larsen")
+        await pilot.press("5", "s")
+        await wait_until(pilot, lambda: isinstance(app.screen, ScenarioPicker))
+        picker = app.screen
+        names = [scenario.name for scenario in SCENARIOS]
+
+        def hint() -> str:
+            return str(picker.query_one("#picker-hint").render())
+
+        await wait_until(pilot, lambda: hint() == f"enter runs {names[0]} · escape closes")
+        await pilot.press("j", "j", "j", "j")
+        await wait_until(pilot, lambda: hint() == f"enter runs {names[4]} · escape closes")
+        await pilot.press("escape")

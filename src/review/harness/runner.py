@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from review import gitsafe
+from review.core import scenarios as core_scenarios
 from review.core.text import clip, safe_line
 from review.harness import sandbox, scenarios
 from review.harness.cache import cached_suite, store_cached
@@ -75,7 +76,7 @@ async def run_scenario(
 
     `hung` is what the client did, not what the machine did: a run killed at the limit before the
     client's first call started (node still starting), or while the machine was loaded, is run again
-    once with a limit RERUN_FACTOR times longer, and only that run is judged; both are in the log, and
+    once with a limit core_scenarios.RERUN_FACTOR times longer, and only that run is judged; both are in the log, and
     the verdict's reasons say why it ran again and the load a `hung` was seen under."""
     info = info or sandbox.detect()
     # Both checked before anything starts.
@@ -91,7 +92,7 @@ async def run_scenario(
     ran_again = ""
     run = await _run_once(repo, commit, scenario, info, coverage, emit)
     if run.stopped_at_limit and (run.load.loaded or not run.calls_started):
-        longer = dataclasses.replace(scenario, limit_s=scenario.limit_s * RERUN_FACTOR)
+        longer = dataclasses.replace(scenario, limit_s=scenario.limit_s * core_scenarios.RERUN_FACTOR)
         why = "before the client's first call started" if not run.calls_started else "while the machine was loaded"
         ran_again = (
             f"a first run was killed at the {scenario.limit_s:g} s limit {why} ({run.load.text}); "
@@ -108,11 +109,6 @@ async def run_scenario(
     if ran_again:
         result.reasons.insert(max(0, len(result.reasons) - 1), ran_again)
     return result
-
-
-# A run killed at its limit before its first call, or on a loaded machine, runs again with this many
-# times the limit: at a load of 30 on 2 cores node's start alone took most of the 6 s of the timeout.
-RERUN_FACTOR = 3
 
 
 # A file in /proc/loadavg's format read instead of the machine's load: how the tests show the runner a

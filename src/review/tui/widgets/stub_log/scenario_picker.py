@@ -29,6 +29,7 @@ class ScenarioPicker(ModalScreen[str | None]):
     }
     ScenarioPicker #picker-title { text-style: bold; padding-bottom: 1; }
     ScenarioPicker OptionList { height: auto; max-height: 20; }
+    ScenarioPicker #picker-hint { color: $text-muted; }
     """
 
     def __init__(self, title: str, last_verdicts: dict[str, str] | None = None, preferred: str | None = None) -> None:
@@ -39,20 +40,24 @@ class ScenarioPicker(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Content(self.title_text + " — enter runs it, escape closes"), id="picker-title")
+            yield Static(Content(self.title_text), id="picker-title")
             options = []
             for scenario in scenarios.SCENARIOS:
                 last = self.last_verdicts.get(scenario.name)
                 text = f"{scenario.name:14} gateway: {scenario.gateway_does}" + (f"  [last: {last}]" if last else "")
                 options.append(Option(Content(text), id=scenario.name))
             yield OptionList(*options, id="picker-options")
+            # The highlight is a colour only: the words say which scenario enter runs.
+            yield Static(id="picker-hint")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
         names = [s.name for s in scenarios.SCENARIOS]
-        if self.preferred in names:
-            options.highlighted = names.index(self.preferred)
+        options.highlighted = names.index(self.preferred) if self.preferred in names else 0
         options.focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.query_one("#picker-hint", Static).update(Content(f"enter runs {event.option.id} · escape closes"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
