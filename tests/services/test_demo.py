@@ -103,7 +103,10 @@ def test_a_reviewers_commit_in_the_demo_is_kept_and_the_demo_still_opens(tmp_pat
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(folder)
-    assert f"{ada}: changed since `review demo` built it (HEAD now {head[:12]}); left as it is" in result.stderr
+    # Wrapped at 80 columns for the terminal it stays on, a path kept whole.
+    said = " ".join(result.stderr.split())
+    assert f"{ada}: changed since `review demo` built it (HEAD now {head[:12]}); left as it is" in said
+    assert all(len(line) <= 80 or " " not in line.strip() for line in result.stderr.splitlines())
     assert gitsafe.read_head(ada).sha == head
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from review.core.text import safe_line
+from review.core.text import safe_line, wrapped
 from review.tui import DEFAULT_THEME
 
 # typing's own flag would import typing (2 ms) into `review --help`; checkers know this one too.
@@ -100,10 +100,12 @@ def run_demo(args: argparse.Namespace) -> int:
     from review.services import samples
 
     built = samples.build_sample_cohort(args.into)
-    for line in built.kept:
-        print(f"review demo: {line}", file=sys.stderr)
+    # Still on the terminal after the console closes: wrapped at 80 columns, never inside a word.
+    said = [f"review demo: {line}" for line in built.kept]
     if built.kept:
-        print("review demo: `review demo --into DIR` builds a fresh sample cohort elsewhere.", file=sys.stderr)
+        said.append("review demo: `review demo --into DIR` builds a fresh sample cohort elsewhere.")
+    for line in said:
+        print("\n".join(wrapped(line, long_words=False)), file=sys.stderr)
     if args.build_only:
         print(built.folder)
         return 0

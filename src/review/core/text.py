@@ -99,10 +99,16 @@ def safe_line(text: str, limit: int = 500) -> str:
 WIDTH = 80
 
 
-def wrapped(text: str, first: str = "", rest: str = "  ", width: int = WIDTH) -> list[str]:
-    """One sanitised paragraph, wrapped at `width` columns under its indents (never an empty list)."""
+def wrapped(text: str, first: str = "", rest: str = "  ", width: int = WIDTH, long_words: bool = True) -> list[str]:
+    """One sanitised paragraph, wrapped at `width` columns under its indents (never an empty list).
+    `long_words=False` keeps a word longer than a line whole (a path a reader copies)."""
     return textwrap.wrap(
-        safe_line(text, 2000), width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+        safe_line(text, 2000),
+        width,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_on_hyphens=False,
+        break_long_words=long_words,
     ) or [first.rstrip()]
 
 
