@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Language:
-    name: str
     # "Claude Code wrote checkout.mjs": a verb of writing whose subject is the writer (known or not);
     # "Copilot suggested …": other things a tool did (only a known tool is a writer).
     writing: str = ""
@@ -74,7 +73,6 @@ class Language:
 
 
 ENGLISH = Language(
-    "English",
     writing="wrote|generated|produced|drafted|authored|implemented|created|scaffolded",
     doing="suggested|refactored|rewrote|completed|contributed|built|added|made|did",
     written="written|generated|produced|drafted|authored|implemented|created|scaffolded",
@@ -120,7 +118,6 @@ ENGLISH = Language(
 )
 
 SPANISH = Language(
-    "Spanish",
     writing="escribió|generó|implementó|creó|redactó|produjo",
     written="(?:escrit|generad|cread|implementad|redactad|producid)[oa]s?",
     agent="por",
@@ -151,7 +148,6 @@ SPANISH = Language(
 )
 
 PORTUGUESE = Language(
-    "Portuguese",
     writing="escreveu|gerou|implementou|criou|redigiu|produziu",
     written="(?:escrit|gerad|criad|implementad|redigid|produzid)[oa]s?",
     agent="por",
@@ -177,7 +173,6 @@ PORTUGUESE = Language(
 )
 
 FRENCH = Language(
-    "French",
     writing="a écrit|a généré|a implémenté|a créé|a rédigé|a produit|ont écrit|ont généré",
     written="(?:écrit|généré|créé|implémenté|rédigé|produit)e?s?",
     agent="par",
@@ -208,7 +203,6 @@ FRENCH = Language(
 # German puts a perfect's participle last: "Claude Code hat checkout.mjs geschrieben", "Ich habe X benutzt".
 _GESCHRIEBEN = "geschrieben|generiert|erstellt|implementiert|erzeugt"
 GERMAN = Language(
-    "German",
     writing=rf"schrieb|generierte|erstellte|implementierte|erzeugte|(?:hat|haben)\s+[^,;:!?]{{0,80}}?\s*(?:{_GESCHRIEBEN})",
     written=_GESCHRIEBEN,
     use_first_person="ich nutzte|ich benutzte|ich verwendete|wir nutzten|wir benutzten|wir verwendeten",
@@ -241,7 +235,7 @@ GERMAN = Language(
 )
 
 # Italian, as far as candidates have written it: a range of lines ("righe 1-10 di checkout.mjs").
-ITALIAN = Language("Italian", lines="righe|riga", of="di|della", title_filler="della")
+ITALIAN = Language(lines="righe|riga", of="di|della", title_filler="della")
 
 LANGUAGES: tuple[Language, ...] = (ENGLISH, SPANISH, PORTUGUESE, FRENCH, GERMAN, ITALIAN)
 

@@ -22,8 +22,6 @@ from review.core.attribution.note_blocks import Block, blocks, plain
 from review.core.attribution.sentences import CLAUSES, NONE_USED, WRITING, Writer, affirmed, disclosed_writer
 from review.core.attribution.tools import is_known, tool_in_text
 
-HUMAN = None  # a span's tool when a person wrote it
-
 MAX_NOTE_LINE = 2000  # longer: shown as written and listed as prose, never fed to the patterns
 _LABEL = re.compile(
     r"^\s*(?P<label>(?:ai(?: use| usage| tools?| assistance)?|assistants?|llms?|tools used|"

@@ -96,7 +96,6 @@ class Rejected:
 
     evidence: str
     reason: str
-    commit: str = ""
 
 
 @dataclass
@@ -141,10 +140,7 @@ class _Said:
         self.result.signals.append(Signal(tool, model, self.where + source, evidence, self.result.commit))
 
     def reject(self, evidence: str, reason: str) -> None:
-        self.result.rejected.append(Rejected(self.where + evidence, reason, self.result.commit))
-
-
-# --------------------------------------------------------------------------- one commit
+        self.result.rejected.append(Rejected(self.where + evidence, reason))
 
 
 def _person(identity: tuple[str, str]) -> str:
