@@ -452,15 +452,11 @@ def _line_claims(holding: list[segments.Interval]) -> list[Claim]:
     # the line says; the note's comes last, and wins.
     last: dict[str, segments.Interval] = {}
     for iv in sorted((iv for iv in holding if iv.kind == segments.NOTE), key=lambda iv: iv.seq):
-        last.pop(_disclosure_file(iv.claim), None)
-        last[_disclosure_file(iv.claim)] = iv
+        written_in = iv.claim.source.rpartition(" line ")[0]  # "note", "README.md", "AI-DECLARATION.md"
+        last.pop(written_in, None)
+        last[written_in] = iv
     said += [iv.claim for iv in last.values()]
     return said
-
-
-def _disclosure_file(claim: Claim) -> str:
-    """The file a disclosure's claim was written in ("note", "README.md", "AI-DECLARATION.md")."""
-    return claim.source.rpartition(" line ")[0]
 
 
 def _settle(

@@ -115,13 +115,6 @@ def parse_note_line(line_no: int, raw: str, unknown_ok: bool = True) -> NoteEntr
     `unknown_ok` False: the line is no disclosure (a project document's file table, "| app.ts | NextJS |"),
     so a whole file given to a name the console does not know as a tool is prose: what the file is built
     with, not who wrote it. Lines or a commit given to a name are a disclosure anywhere."""
-    entry = _line_form(line_no, raw)
-    if entry and entry.kind == "file" and entry.tool and not (unknown_ok or is_known(entry.tool)):
-        return NoteEntry(line_no, raw, "prose")
-    return entry
-
-
-def _line_form(line_no: int, raw: str) -> NoteEntry | None:
     if len(raw) > MAX_NOTE_LINE:
         return NoteEntry(line_no, raw[:200] + "…", "prose")
     text = _BULLET.sub("", raw).strip()
@@ -140,13 +133,13 @@ def _line_form(line_no: int, raw: str) -> NoteEntry | None:
         whole = _WHOLE_FILE.match(rest)
         if whole:
             who, tool = _who(rest[whole.end() :])
+            if tool and not (unknown_ok or is_known(tool)):
+                return NoteEntry(line_no, raw, "prose")
             return NoteEntry(line_no, raw, "file", path=path["path"], who=who, tool=tool)
     if NONE_USED.search(text) and not affirmed_tool(text):
         return NoteEntry(line_no, raw, "none")
-    return NoteEntry(line_no, raw, "prose", tool=None, who="")
+    return NoteEntry(line_no, raw, "prose")
 
-
-# --------------------------------------------------------------------------- sentences
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\"“'`])")
 # A file named in a sentence: a word of its own (split first, so the path pattern only ever sees
@@ -163,19 +156,13 @@ def _is_file_word(token: str) -> bool:
     return all(_FOLDER.fullmatch(part) for part in folders) and _FILE_NAME.fullmatch(name) is not None
 
 
-@dataclass(frozen=True)
-class _Found:
-    path: str
-    # where the path ends in the text searched
-    end: int
-
-
-def _file_in(text: str) -> _Found | None:
+def _file_in(text: str) -> tuple[str, int]:
+    """The first file named in `text`, and where it ends there; ("", 0) when none is."""
     for word in _WORD.finditer(text):
         token = word.group().rstrip(".!?")
         if len(token) <= 300 and _is_file_word(token):
-            return _Found(token, word.start() + len(token))
-    return None
+            return token, word.start() + len(token)
+    return "", 0
 
 
 # "lines 12-30 of", and as candidates write it in their own language ("las líneas 1-10 de", "les lignes
@@ -201,25 +188,9 @@ def _range(line_no: int, raw: str, path: str, span: re.Match[str], who: str, too
     return NoteEntry(line_no, raw, "range", path, min(first, last), max(first, last), who=who, tool=tool)
 
 
-def _but_for(
-    line_no: int, raw: str, path: str, lines: re.Match[str] | None, excepted: re.Match[str], who: str, tool: str
-) -> list[NoteEntry]:
-    """The tool's file (or lines), then the lines the sentence leaves out as not the tool's: an entry
-    after another wins on the lines both name."""
-    claimed = (
-        _range(line_no, raw, path, lines, who, tool)
-        if lines
-        else NoteEntry(line_no, raw, "file", path, who=who, tool=tool)
-    )
-    return [claimed, _range(line_no, raw, path, excepted, f"not {tool} (excepted)", None)]
-
-
 def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True) -> list[NoteEntry]:
-    """Prose, sentence by sentence: "Claude Code wrote checkout.mjs.", "I used aider for all of
-    checkout.mjs.", "lines 12–30 of checkout.mjs are Copilot's", "Codex wrote the first draft
-    (commit "Add payment client")", "Cursor wrote the tests". A sentence that names a writer and a
-    place becomes an entry; one that names a writer and no place is prose (listed as unmapped).
-
+    """Prose, sentence by sentence: a sentence that names a writer and a place (a file, lines, a
+    commit, the tests, a function) becomes an entry; one that names a writer and no place is prose.
     In a disclosure section (`in_section`) the heading says what the sentences are about, so a tool
     named anywhere in one is its writer; elsewhere only disclosure language names one."""
     found: list[NoteEntry] = []
@@ -241,17 +212,19 @@ def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True)
             found.append(said("commit", subject=" ".join(subject["subject"].split())))
             continue
         lines = _LINES_OF.search(sentence)
-        path = _file_in(sentence[lines.end() :] if lines else sentence)
+        path, path_end = _file_in(sentence[lines.end() :] if lines else sentence)
         excepted = _EXCEPT.search(sentence) if tool and path else None
         if tool and path and excepted:
-            found += _but_for(line_no, raw, path.path, lines, excepted, who, tool)
+            # The tool's file (or lines), then the lines left out as not the tool's: the later entry wins.
+            found.append(_range(line_no, raw, path, lines, who, tool) if lines else said("file", path=path))
+            found.append(_range(line_no, raw, path, excepted, f"not {tool} (excepted)", None))
             continue
         # "checkout.mjs lines 1-4", "checkout.mjs:1-4": the range right after the path.
-        after = _range_at(sentence[path.end :]) if path and not lines else None
+        after = _range_at(sentence[path_end:]) if path and not lines else None
         if path and (lines or after):
-            found.append(_range(line_no, raw, path.path, lines or after, who, tool))  # type: ignore[arg-type]
+            found.append(_range(line_no, raw, path, lines or after, who, tool))  # type: ignore[arg-type]
         elif path and (_WHOLE_OF.search(sentence) or WRITING.search(sentence)) and tool:
-            found.append(said("file", path=path.path))
+            found.append(said("file", path=path))
         elif _TESTS.search(sentence) and tool and WRITING.search(sentence):
             found.append(said("tests"))
         elif (symbol := _SYMBOL.search(sentence)) and not path:

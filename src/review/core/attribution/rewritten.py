@@ -39,17 +39,14 @@ class RewrittenNote:
     def tools(self) -> list[str]:
         return sorted({r.tool for r in self.records if r.tool})
 
-    def lines(self) -> dict[str | None, dict[str, int]]:
-        """Who (None: a person) -> path -> how many lines the note gives them."""
-        return _counts(self.records)
-
     def describe(self) -> str:
         said = self.problem or (
             f"{self.carried} carried to HEAD where the same text survives"
             if self.carried
             else "none of its lines' text survives among the lines added at HEAD"
         )
-        return f"{self.source} on {self.commit[:7]} (not in this history): {_lines_text(self.lines())}; {said}"
+        lines = _lines_text(_counts(self.records))
+        return f"{self.source} on {self.commit[:7]} (not in this history): {lines}; {said}"
 
     def to_json(self) -> dict:
         return {
@@ -58,7 +55,7 @@ class RewrittenNote:
             "tools": self.tools,
             "lines": [
                 {"path": path, "tool": tool, "lines": count}
-                for tool, by_path in self.lines().items()
+                for tool, by_path in _counts(self.records).items()
                 for path, count in sorted(by_path.items())
             ],
             "carried": self.carried,
@@ -233,21 +230,17 @@ def _reach(starts: Iterable[str], parents: dict[str, tuple[str, ...]]) -> set[st
     return seen
 
 
-def fork_points(outside: dict[str, tuple[str, ...]], commit: str) -> set[str]:
-    """The commits of the history where `commit`'s ancestry joins it. `outside`: every commit reachable
-    from the notes' commits but not from HEAD, with its parents."""
-    return {sha for sha in _reach([commit], outside) if sha not in outside and sha != commit}
-
-
 def older_than(
     commits: Iterable[str], outside: dict[str, tuple[str, ...]], history: dict[str, tuple[str, ...]]
 ) -> dict[str, frozenset[str]]:
-    """For each note's commit, the history's commits it descends from (its fork points and their
-    ancestors), one walk per distinct set of fork points."""
+    """For each note's commit, the history's commits it descends from (its fork points, where its
+    ancestry joins the history, and their ancestors), one walk per distinct set of fork points.
+    `outside`: every commit reachable from the notes' commits but not from HEAD, with its parents."""
     walked: dict[frozenset[str], frozenset[str]] = {}
     older: dict[str, frozenset[str]] = {}
     for commit in commits:
-        forks = frozenset(fork_points(outside, commit) & history.keys())
+        reached = _reach([commit], outside)
+        forks = frozenset(sha for sha in reached if sha not in outside and sha != commit and sha in history)
         if forks not in walked:
             walked[forks] = frozenset(sha for sha in _reach(forks, history) if sha in history)
         older[commit] = walked[forks]

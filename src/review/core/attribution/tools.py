@@ -263,15 +263,11 @@ def match_identity(name: str, email: str) -> tuple[Tool, str | None] | None:
         return tool, _model_from_name(tool, name_s)
     for pattern, tool in _IDENTITIES:
         if pattern.fullmatch(name_s):
-            if email_l and not _email_could_be_bot(email_l):
-                # "Claude <claude@example.com>": a name alone is weak next to a personal address.
-                return None
+            bot = "noreply" in email_l or "no-reply" in email_l or email_l.endswith("[bot]") or "[bot]@" in email_l
+            if email_l and not bot:
+                return None  # "Claude <claude@example.com>": a name alone is weak next to a personal address
             return tool, _model_from_name(tool, name_s)
     return None
-
-
-def _email_could_be_bot(email: str) -> bool:
-    return "noreply" in email or "no-reply" in email or email.endswith("[bot]") or "[bot]@" in email
 
 
 def _model_from_name(tool: Tool, name: str) -> str | None:

@@ -16,10 +16,6 @@ SPACE = " \t\n\r"
 SCISSORS = "# ------------------------ >8 ------------------------"
 
 
-def _blank(line: str) -> bool:
-    return not line.strip(SPACE)
-
-
 def _starts_spaced(line: str) -> bool:
     return line[:1] in tuple(SPACE) if line else False
 
@@ -78,7 +74,7 @@ def trailer_block(message: str) -> tuple[int, list[tuple[str, str, str]]]:
     for index in range(end):
         if lines[index].startswith(COMMENT):
             continue
-        if _blank(lines[index]):
+        if not lines[index].strip(SPACE):
             title_end = index
             break
     start = end
@@ -89,7 +85,7 @@ def trailer_block(message: str) -> tuple[int, list[tuple[str, str, str]]]:
             other_lines += maybe_continued
             maybe_continued = 0
             continue
-        if _blank(line):
+        if not line.strip(SPACE):
             if only_spaces:
                 continue
             other_lines += maybe_continued
