@@ -265,9 +265,10 @@ def _say_unplaced(trace: Trace, unplaced: list[TraceRange]) -> None:
     by_revision: dict[str, list[TraceRange]] = {}
     for span in unplaced:
         by_revision.setdefault(span.revision or "", []).append(span)
-    for number, (revision, spans) in enumerate(sorted(by_revision.items())):
+    revisions = sorted(by_revision.items())
+    for number, (revision, spans) in enumerate(revisions):
         if number == MAX_LISTED:
-            rest = sum(len(s) for _, s in sorted(by_revision.items())[MAX_LISTED:])
+            rest = sum(len(s) for _, s in revisions[MAX_LISTED:])
             trace.say(f"{rest} more range(s) name revisions not in this history", True)
             break
         tools = sorted({s.tool for s in spans if s.tool}) or ["no assistant"]

@@ -335,14 +335,10 @@ def attribute(
             if message is not None:
                 disagreements.setdefault((path, message), []).extend(range(first, last + 1))
                 sides[message] = said_by
-            previous = spans[-1] if spans else None
-            if (
-                previous is not None
-                and previous.path == path
-                and previous.end + 1 == first
-                and (previous.tool, previous.source, previous.state) == (winner.tool, winner.source, winner.state)
-            ):
-                previous.end = last
+            # The previous span goes on when it ends just before, saying the same.
+            said = (path, first - 1, winner.tool, winner.source, winner.state)
+            if spans and (spans[-1].path, spans[-1].end, spans[-1].tool, spans[-1].source, spans[-1].state) == said:
+                spans[-1].end = last
             else:
                 spans.append(Span(path, first, last, winner.tool, winner.source, winner.state))
         # A record about a path with no lines at HEAD: nothing to win.

@@ -118,9 +118,7 @@ def person_shaped(name: str) -> bool:
     if not 1 <= len(words) <= 4:
         return False
     lowered = [w.lower().strip(".") for w in words]
-    if any(w in _TOOLISH for w in lowered):
-        return False
-    if any(tool_in_text(w) and w not in GIVEN_NAMES for w in lowered):
+    if any(w in _TOOLISH or (tool_in_text(w) and w not in GIVEN_NAMES) for w in lowered):
         return False
     if not any(w[0].isupper() for w in words):
         return False

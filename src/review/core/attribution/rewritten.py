@@ -194,7 +194,7 @@ def settle(
     """The carried records without the lines HEAD holds from an ancestor of the note's commit (`older`:
     note commit -> the history's commits it descends from), each note's carried lines counted."""
     kept: list[LineRecord] = []
-    seen: dict[int, set[tuple[str, int]]] = {}
+    seen: dict[int, dict[str, set[int]]] = {}
     for n, record in carried:
         before = older.get(notes[n].commit, frozenset())
         origins = blame.get(record.path)
@@ -208,12 +208,9 @@ def settle(
             continue
         record.ranges = line_runs(lines)
         kept.append(record)
-        seen.setdefault(n, set()).update((record.path, line) for line in lines)
-    for n, found in seen.items():
-        notes[n].carried = len(found)
-        by_path: dict[str, list[int]] = {}
-        for path, line in found:
-            by_path.setdefault(path, []).append(line)
+        seen.setdefault(n, {}).setdefault(record.path, set()).update(lines)
+    for n, by_path in seen.items():
+        notes[n].carried = sum(map(len, by_path.values()))
         notes[n].carried_to = {path: line_runs(sorted(numbers)) for path, numbers in sorted(by_path.items())}
     return kept
 
