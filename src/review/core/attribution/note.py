@@ -149,18 +149,14 @@ _FOLDER = re.compile(r"[\w.@+-]+")
 _FILE_NAME = re.compile(r"[\w.@+-]*\w\.(?:[cm]?[jt]sx?|json|md|py|sh|ya?ml|toml)")
 
 
-def _is_file_word(token: str) -> bool:
-    """`lib/key.mjs`: folders, then a file name with a code or text extension (checked a part at a
-    time, so no pattern repeats a repeated part)."""
-    *folders, name = token.split("/")
-    return all(_FOLDER.fullmatch(part) for part in folders) and _FILE_NAME.fullmatch(name) is not None
-
-
 def _file_in(text: str) -> tuple[str, int]:
-    """The first file named in `text`, and where it ends there; ("", 0) when none is."""
+    """The first file named in `text`, and where it ends there; ("", 0) when none is. A file is folders,
+    then a name with a code or text extension (`lib/key.mjs`), checked a part at a time so that no
+    pattern repeats a repeated part."""
     for word in _WORD.finditer(text):
         token = word.group().rstrip(".!?")
-        if len(token) <= 300 and _is_file_word(token):
+        *folders, name = token.split("/")
+        if len(token) <= 300 and all(_FOLDER.fullmatch(part) for part in folders) and _FILE_NAME.fullmatch(name):
             return token, word.start() + len(token)
     return "", 0
 

@@ -138,14 +138,9 @@ def _negated(sentence: str, form: re.Match[str]) -> bool:
     )
 
 
-def denies_use(sentence: str) -> bool:
-    """The sentence says a tool was not used or did not write."""
-    return DENIAL.search(sentence) is not None
-
-
 def affirmed(text: str) -> str | None:
     """The tool `text` names, unless it denies using one."""
-    return None if denies_use(text) else tool_in_text(text)
+    return None if DENIAL.search(text) else tool_in_text(text)
 
 
 def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
@@ -158,7 +153,7 @@ def disclosed_writer(sentence: str, in_section: bool = False) -> Writer | None:
     clauses = CLAUSES.split(sentence)
     for clause in clauses if len(clauses) > 1 else []:
         found = _writer(clause, in_section)
-        if found and found.tool and not denies_use(clause):
+        if found and found.tool and not DENIAL.search(clause):
             return found
     return None
 
