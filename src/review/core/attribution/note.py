@@ -187,6 +187,8 @@ def _range(line_no: int, raw: str, path: str, span: re.Match[str], who: str, too
 def sentence_entries(line_no: int, raw: str, text: str, in_section: bool = True) -> list[NoteEntry]:
     """Prose, sentence by sentence: a sentence that names a writer and a place (a file, lines, a
     commit, the tests, a function) becomes an entry; one that names a writer and no place is prose.
+    "Claude Code wrote checkout.mjs.", "lines 12–30 of checkout.mjs are Copilot's", "Codex wrote the
+    first draft (commit "Add payment client")", "Cursor wrote the tests".
     In a disclosure section (`in_section`) the heading says what the sentences are about, so a tool
     named anywhere in one is its writer; elsewhere only disclosure language names one."""
     found: list[NoteEntry] = []
