@@ -125,8 +125,8 @@ async def test_at_160x48_a_long_failure_mode_label_is_shown_whole(sample_cohort)
 
 
 async def test_the_scenario_picker_says_which_scenario_enter_runs(sample_cohort):
-    """The highlight is only a colour: the picker says in words what enter runs, from the top of the
-    list when no suite has run (a reviewer counting rows from the top runs the one they counted)."""
+    """The highlight is only a colour, and the picker opens on the first fault (first-503), not the
+    top: it says in words what enter runs, so a reviewer counting rows runs the one they read."""
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_submission(app, pilot, "ben-larsen")
@@ -138,7 +138,8 @@ async def test_the_scenario_picker_says_which_scenario_enter_runs(sample_cohort)
         def hint() -> str:
             return str(picker.query_one("#picker-hint").render())
 
-        await wait_until(pilot, lambda: hint() == f"enter runs {names[0]} · escape closes")
-        await pilot.press("j", "j", "j", "j")
-        await wait_until(pilot, lambda: hint() == f"enter runs {names[4]} · escape closes")
+        first = names.index("first-503")
+        await wait_until(pilot, lambda: hint() == f"enter runs {names[first]} · escape closes")
+        await pilot.press("j", "j", "j")
+        await wait_until(pilot, lambda: hint() == f"enter runs {names[first + 3]} · escape closes")
         await pilot.press("escape")

@@ -329,9 +329,8 @@ class StubLog(Vertical):
             if name:
                 self.post_message(self.Asked("scenario", name))
 
-        # The first scenario not ok last time is the one most often run again; else the list's top.
-        again = next((name for name, verdict in self.last_verdicts.items() if verdict != "ok"), None)
-        self.app.push_screen(ScenarioPicker("Run one scenario", self.last_verdicts, again), chosen)
+        # The first fault, not the happy path: what a scenario is run alone for.
+        self.app.push_screen(ScenarioPicker("Run one scenario", self.last_verdicts, "first-503"), chosen)
 
     def action_coverage(self) -> None:
         preferred = next((name for name, verdict in self.last_verdicts.items() if verdict != "ok"), "first-503")
