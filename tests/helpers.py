@@ -111,6 +111,16 @@ async def settle(app, pilot):
     await pilot.pause()
 
 
+async def open_filter(app, pilot, rows: int = 8):
+    """The triage filter box, focused, once the table shows its `rows`: as `/` opens it for a reviewer."""
+    from textual.widgets import Input
+
+    await wait_until(pilot, lambda: app.screen.table.row_count == rows)
+    await pilot.press("slash")
+    await wait_until(pilot, lambda: isinstance(app.focused, Input))
+    return app.focused
+
+
 async def open_submission(app, pilot, name):
     await settle(app, pilot)
     screen = app.screen

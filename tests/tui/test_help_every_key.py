@@ -8,7 +8,7 @@ import pytest
 from test_tui_similar import pair_screen
 from textual.widgets import Input
 
-from helpers import open_submission, screen_text, wait_until
+from helpers import open_filter, open_submission, screen_text, wait_until
 from review.tui.app import ReviewApp
 from review.tui.screens.help import HelpScreen, own_bindings
 from review.tui.screens.similar_pair import SimilarPairScreen
@@ -121,9 +121,7 @@ async def test_help_from_the_filter_box_lists_no_key_that_types_there(sample_coh
     """In the filter box `j` or `R` types itself: f1 lists what acts there, and says letters type."""
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: app.screen.table.row_count == 8)
-        await pilot.press("slash")
-        await wait_until(pilot, lambda: isinstance(app.focused, Input))
+        await open_filter(app, pilot)
         await pilot.press("f1")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         keys = {key for _, shown, _, _ in app.screen.rows for key in shown.split()}
@@ -144,8 +142,7 @@ async def test_the_footer_names_the_help_key_that_works_where_the_focus_is(sampl
             return screen_text(app)[-1].split()[0]
 
         await wait_until(pilot, lambda: footer_key() == "?")
-        await pilot.press("slash")
-        await wait_until(pilot, lambda: isinstance(app.focused, Input))
+        await open_filter(app, pilot)
         await wait_until(pilot, lambda: footer_key() == "f1")
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.focused, Input))

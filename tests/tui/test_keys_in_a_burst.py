@@ -4,9 +4,9 @@ order they came: backspace and the arrows in a text box do not wait behind the c
 from __future__ import annotations
 
 from textual import events
-from textual.widgets import Input, TextArea
+from textual.widgets import TextArea
 
-from helpers import open_submission, wait_until
+from helpers import open_filter, open_submission, wait_until
 from review.tui.app import ReviewApp
 from review.tui.widgets.rubric_form import RubricForm
 
@@ -21,10 +21,7 @@ def burst(app, keys: list[str]) -> None:
 async def test_backspace_in_a_burst_takes_the_character_before_it(sample_cohort):
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: app.screen.table.row_count == 8)
-        await pilot.press("slash")
-        await wait_until(pilot, lambda: isinstance(app.focused, Input))
-        box = app.focused
+        box = await open_filter(app, pilot)
         burst(app, ["c", "h", "x", "backspace", "e", "n", "left", "left", "backspace", "c"])
         # c h x ⌫ e n → "chen"; ← ← puts the cursor after "ch", ⌫ takes the h, c types in its place.
         # Keys out of order never reach this text: the wait fails.
