@@ -335,6 +335,57 @@ async def test_a_paint_before_the_table_measures_its_rows_never_shows_cells_cut_
     assert cut == []
 
 
+async def test_rows_slow_to_read_show_as_named_placeholders_and_then_fill_in(sample_cohort, monkeypatch):
+    """The table waits for the first batch of rows before it is painted (a warm cohort is painted once),
+    but never longer than a batch's time: a first row that takes long to read (a cold copy of a long
+    history) leaves the names on screen, each marked as still being read, and the detail saying so."""
+    import threading
+
+    from review.services.session import Session
+
+    release = threading.Event()
+    real_rows = Session.rows
+
+    def slow_rows(self, paths, workers=4):
+        release.wait(60)  # the first row's read, held until the test has seen the placeholders
+        yield from real_rows(self, paths, workers)
+
+    monkeypatch.setattr(Session, "rows", slow_rows)
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, CohortScreen) and app.screen.table.row_count == 8)
+        screen = app.screen
+        assert names(screen.table) == sorted(names(screen.table))
+        assert str(screen.table.get_cell("ada-okafor", "assistants")) == "…"
+        assert "loading 0/8" in str(screen.title_bar.render())
+        release.set()
+        await wait_until(pilot, lambda: str(screen.table.get_cell("ada-okafor", "assistants")) == "Claude Code")
+        await workers_done(app, pilot)
+
+
+async def test_the_table_is_as_wide_and_as_tall_as_datatables_own_measuring_makes_it(sample_cohort):
+    """TriageTable skips DataTable's pass that measures every new cell (the columns are fitted as rows
+    are added): after a load, a sort and a suite's result, DataTable's own pass changes nothing. A
+    Textual release whose pass does more than fit the columns and set the scrollable size fails here."""
+    from helpers import seed_ben_suite
+    from review.tui.widgets.triage.table import TriageTable
+
+    seed_ben_suite()
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(app, pilot)
+        await pilot.press("s", "s")
+        await pilot.pause()
+        table = screen.table
+        assert isinstance(table, TriageTable) and table.row_count == 8
+        ours = (table.virtual_size, [column.content_width for column in table.columns.values()])
+        DataTable._update_dimensions(table, list(table.rows))
+        theirs = (table.virtual_size, [column.content_width for column in table.columns.values()])
+        assert ours == theirs
+        # Wider than 80 columns: the table scrolls sideways (a size left at zero would not).
+        assert ours[0].width > 80 and ours[0].height == 9
+
+
 async def test_every_column_shows_its_sort_mark_and_the_sorted_column_comes_into_view(sample_cohort):
     from review.tui.widgets.triage.cells import COLUMNS
 

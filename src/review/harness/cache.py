@@ -17,13 +17,14 @@ HARNESS_VERSION = "4"
 
 
 def _cache_file(commit: str, kind: str) -> Path:
-    folder = gitsafe.cache_root() / "harness"
-    folder.mkdir(exist_ok=True, mode=0o700)
-    return folder / f"{commit}-v{HARNESS_VERSION}-{kind}.json"
+    return gitsafe.cache_root() / "harness" / f"{commit}-v{HARNESS_VERSION}-{kind}.json"
 
 
-def write_json_atomic(path: Path, data: dict) -> None:
-    """`data` as JSON at `path`, whole or not at all; a failed write (a full disk) leaves no temp file."""
+def write_json_atomic(path: Path, data: dict | list) -> None:
+    """`data` as JSON at `path`, whole or not at all; a failed write (a full disk) leaves no temp file.
+    The cache's folders are made here, as they are first written to: the readers (a warm triage reads
+    several files per row) only look."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     files.write_atomic(path, json.dumps(data).encode("utf-8"))
 
 

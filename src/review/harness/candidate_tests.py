@@ -193,9 +193,7 @@ async def _read(stream: asyncio.StreamReader | None, lines: list[str], written: 
 
 
 def _cache_file(commit: str) -> Path:
-    folder = gitsafe.cache_root() / "harness"
-    folder.mkdir(exist_ok=True, mode=0o700)
-    return folder / f"{commit}-tests-v{TESTS_VERSION}.json"
+    return gitsafe.cache_root() / "harness" / f"{commit}-tests-v{TESTS_VERSION}.json"
 
 
 def _store(result: TestRun) -> None:

@@ -63,9 +63,7 @@ def key(path: Path, base: str | None) -> str | None:
 
 
 def _file(row_key: str, part: str = "") -> Path:
-    folder = paths.cache_dir() / "rows"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return folder / f"{row_key}{part}.json"
+    return paths.cache_dir() / "rows" / f"{row_key}{part}.json"
 
 
 # The attribution's spans are kept in a file of their own: a warm triage reads only the lean row

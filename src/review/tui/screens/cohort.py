@@ -101,6 +101,8 @@ class CohortScreen(Screen[None]):
         self.session = context.session
         self.me = context.me
         self.rows: dict[str, cohort.Row] = {}
+        # Listed, and no batch of rows painted since (show_placeholders).
+        self.awaiting_rows = False
         self.empty_text = ""
         # The cohort's rubric, read with its folders: handed to each submission opened.
         self.rubric = RubricChoice(ARTICLE)
@@ -177,12 +179,23 @@ class CohortScreen(Screen[None]):
         self.cohort_watch.listed([path.name for path in message.paths])
         self.refresh_bindings()
         self.rows = {path.name: cohort.placeholder(path) for path in message.paths}
-        self.rebuild()
+        # The table is first painted with the first batch of rows: a warm cohort's rows follow within a
+        # moment, and every paint of a refilled table renders each cell on screen again (a third of a
+        # warm triage, painted twice). Rows slow to read show as placeholders after the batch time.
+        self.awaiting_rows = True
+        self.set_timer(BATCH_SECONDS, self.show_placeholders)
+        self.update_title()
+        self.update_detail()
+
+    def show_placeholders(self) -> None:
+        if self.awaiting_rows:
+            self.rebuild()
 
     @on(RowsLoaded)
     def rows_loaded(self, message: RowsLoaded) -> None:
         shown = self.table.rows
-        needs_rebuild = False
+        needs_rebuild = self.awaiting_rows
+        self.awaiting_rows = False
         for row in message.rows:
             self.rows[row.name] = row
             if not self.matches(row) or row.name not in shown:
@@ -200,6 +213,7 @@ class CohortScreen(Screen[None]):
 
     @on(Loaded)
     def all_loaded(self, message: Loaded) -> None:
+        self.awaiting_rows = False
         # Apply the sort now that every value is known.
         self.rebuild()
         # The row under the cursor is complete now: read it ahead.
@@ -347,13 +361,13 @@ class CohortScreen(Screen[None]):
         row = self.rows.get(name) if name else None
         panel = self.detail
         if row is None:
-            panel.update(
-                Content(
-                    safe_line(self.empty_text or "No submissions.", 400)
-                    if not self.rows
-                    else "No row matches the filter."
-                )
-            )
+            if not self.rows:
+                said = safe_line(self.empty_text or "No submissions.", 400)
+            elif self.awaiting_rows:
+                said = f"Reading {len(self.rows)} submissions…"
+            else:
+                said = "No row matches the filter."
+            panel.update(Content(said))
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
         if (seen := self.cohort_watch.seen_line(name)) is not None:
