@@ -51,7 +51,9 @@ def load_lexers(diff: diff.Diff) -> None:
             _lexer(language)
 
 
+@lru_cache(maxsize=512)
 def _token_style(token_type) -> str | None:
+    # Asked once per token (a page of new rows is thousands): a token type's style never changes.
     while token_type:
         style = HighlightTheme.STYLES.get(token_type)
         if style:
@@ -64,9 +66,12 @@ def tokenize(texts: list[str], language: str) -> list[list[tuple[str, str | None
     """(text, Textual style) runs for each line, with Textual's own highlight theme."""
     lines: list[list[tuple[str, str | None]]] = [[]]
     for token_type, value in _lexer(language).get_tokens("\n".join(texts)):
-        parts = value.split("\n")
         style = _token_style(token_type)
-        for number, part in enumerate(parts):
+        if "\n" not in value:
+            if value:
+                lines[-1].append((value, style))
+            continue
+        for number, part in enumerate(value.split("\n")):
             if number:
                 lines.append([])
             if part:

@@ -90,7 +90,7 @@ class RowPainter:
         return cached
 
     @property
-    def _base_style(self) -> RichStyle:
+    def base_style(self) -> RichStyle:
         cached = self._styles.get("base")
         if cached is None:
             cached = self._styles["base"] = self.view.rich_style
@@ -126,7 +126,7 @@ class RowPainter:
             "info": "diff-view--info",
             "moved": "diff-view--moved-note",
         }[row.kind]
-        style = self._base_style + self._style(name)
+        style = self.base_style + self._style(name)
         if current:
             style += self._style("diff-view--current")
         prefix = "▶ " if current else ("━ " if row.kind == "file" else "  ")
@@ -142,7 +142,7 @@ class RowPainter:
 
     def _line_style(self, line: diff.DiffLine) -> RichStyle:
         kind_style = {"+": "diff-view--added", "-": "diff-view--removed"}.get(line.kind, "diff-view--context")
-        line_style = self._base_style + self._style(kind_style)
+        line_style = self.base_style + self._style(kind_style)
         if line.tool:
             line_style += self._style("diff-view--ai")
         return line_style
@@ -197,7 +197,7 @@ class RowPainter:
         left_width, right_width = self.side_widths()
         left = self._side(index, row, row.line, row.index, "-", scroll_x, left_width)
         right = self._side(index, row, row.right, row.right_index, "+", scroll_x, right_width)
-        divider = Segment("┃", self._base_style + self._style("diff-view--gutter"))
+        divider = Segment("┃", self.base_style + self._style("diff-view--gutter"))
         segments = [Segment(s.text, self._readable(s.style)) if s.style else s for s in [*left, divider, *right]]
         return Strip(segments)
 
@@ -218,7 +218,7 @@ class RowPainter:
         self, index: int, row: Row, line: diff.DiffLine | None, line_index: int, side: str, scroll_x: int, width: int
     ) -> list[Segment]:
         if line is None:
-            return [Segment(" " * width, self._base_style + self._style("diff-view--blank"))]
+            return [Segment(" " * width, self.base_style + self._style("diff-view--blank"))]
         gutter = self._side_gutter(side)
         line_style = self._line_style(line)
         gutter_style = line_style + self._style("diff-view--gutter")
