@@ -276,3 +276,14 @@ def test_any_value_is_a_tool_a_person_or_neither_and_a_tool_is_safe_to_show(valu
     assert found.kind in ("tool", "person", "none", "unclear")
     if found.kind == "tool":
         assert found.tool and visible(found.tool) == found.tool and len(found.tool) <= 61
+
+
+def test_a_span_is_written_with_every_field_it_has():
+    """Span.to_json is written out field by field (asdict was slow on long histories): a field added to
+    the span must reach the JSON too."""
+    import dataclasses
+
+    from review.core.attribution.merge import Span
+
+    span = Span("lib/retry.mjs", 3, 9, "Claude Code", "trailer", "ai")
+    assert span.to_json() == dataclasses.asdict(span)
