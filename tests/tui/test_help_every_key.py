@@ -147,3 +147,17 @@ async def test_the_footer_names_the_help_key_that_works_where_the_focus_is(sampl
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.focused, Input))
         await wait_until(pilot, lambda: footer_key() == "?")
+
+
+async def test_the_footer_names_the_help_key_the_keymap_gives(sample_cohort, isolated_dirs):
+    """The keymap is read once the first screen is up: the footer then names the reviewer's own help
+    key, the one that works, not the default it started with."""
+    config = isolated_dirs / "config" / "review"
+    config.mkdir(parents=True)
+    (config / "keymap.toml").write_text('"app.help" = "f2"\n')
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.screen.table.row_count == 8)
+        await wait_until(pilot, lambda: screen_text(app)[-1].split()[0] == "f2")
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))

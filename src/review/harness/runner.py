@@ -76,8 +76,8 @@ async def run_scenario(
 
     `hung` is what the client did, not what the machine did: a run killed at the limit before the
     client's first call started (node still starting), or while the machine was loaded, is run again
-    once with a limit core_scenarios.RERUN_FACTOR times longer, and only that run is judged; both are in the log, and
-    the verdict's reasons say why it ran again and the load a `hung` was seen under."""
+    once with a longer limit (RERUN_FACTOR times it), and only that run is judged; both are in the
+    log, and the verdict's reasons say why it ran again and the load a `hung` was seen under."""
     info = info or sandbox.detect()
     # Both checked before anything starts.
     sandbox.require_runnable(info)

@@ -134,7 +134,7 @@ class CohortScreen(Screen[None]):
         yield self.table
         yield self.detail_box
         yield self.legend
-        yield KeysFooter(self.context.keymap.get("app.help"))
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.context.subscribe_to_scores(self, self.scores_changed)

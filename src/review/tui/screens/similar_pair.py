@@ -89,7 +89,7 @@ class SimilarPairScreen(Screen[None]):
                 with Vertical(classes="similar-side"):
                     yield head
                     yield scroll
-        yield KeysFooter(self.context.keymap.get("app.help"))
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.lay_out(self.size.width)

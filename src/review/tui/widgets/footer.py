@@ -9,7 +9,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
 from review.tui.keymap import types_text
@@ -50,10 +49,8 @@ class KeysFooter(Horizontal):
     KeysFooter > FittingFooter { dock: none; width: 1fr; }
     """
 
-    def __init__(self, help_keys: str | None = None) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        # The keymap's keys for `app.help`, when remapped (else the app's own, read at mount).
-        self.help_keys = help_keys or ""
         self.help_key = Static(id="help-key")
 
     def compose(self) -> ComposeResult:
@@ -62,20 +59,22 @@ class KeysFooter(Horizontal):
         yield FittingFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
-        if not self.help_keys:
-            own = [
-                binding for binding in self.app.BINDINGS if isinstance(binding, Binding) and binding.id == "app.help"
-            ]
-            self.help_keys = own[0].key if own else "question_mark"
-        self.watch(self.screen, "focused", self.show_help_key)
+        # Focus moving and the keymap read (after the first screen is up) both change the bindings.
+        self.screen.bindings_updated_signal.subscribe(self, self.show_help_key)
+        self.show_help_key()
 
-    def show_help_key(self, focused: Widget | None) -> None:
-        """The first key that opens the help from where the focus is: in a text box `?` is typed, so
-        the footer names a key the box leaves alone (f1) rather than one that would not work there."""
-        keys = [key.strip() for key in self.help_keys.split(",") if key.strip()]
-        if isinstance(focused, (Input, TextArea)):
+    def on_unmount(self) -> None:
+        # The signal holds this callback, which holds the footer, until the screen publishes again.
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def show_help_key(self, _screen: object = None) -> None:
+        """The first key that opens the help from where the focus is, as Textual binds it now (the
+        keymap's keys when it remaps the help). In a text box `?` is typed, so the footer names a key
+        the box leaves alone (f1) rather than one that would not work there."""
+        keys = [key for key, active in self.screen.active_bindings.items() if active.binding.id == "app.help"]
+        if isinstance(self.screen.focused, (Input, TextArea)):
             keys = [key for key in keys if not types_text(key)] or keys
-        self.help_key.update(Content(self.app.get_key_display(Binding(keys[0], "help"))))
+        self.help_key.update(Content(self.app.get_key_display(Binding(keys[0], "help")) if keys else ""))
 
     def on_click(self, event: events.Click) -> None:
         if event.widget is not None and event.widget.id in ("help-key", "help-key-label"):

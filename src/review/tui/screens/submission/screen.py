@@ -194,7 +194,7 @@ class SubmissionScreen(Screen[Closed]):
         self.deferred.defer(
             {name: frame for name, frame in self.frames.items() if name not in shown and name != "diff"}
         )
-        yield KeysFooter(self.context.keymap.get("app.help"))
+        yield KeysFooter()
 
     def pane_content(self, name: str) -> Iterator[Widget]:
         if name == "diff":

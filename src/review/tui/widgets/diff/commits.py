@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 
 from review import gitsafe
-from review.core import attribution, scenarios, triage
+from review.core import attribution, triage
 from review.core.text import safe_line
 from review.harness import candidate_tests, runner
 from review.tui import palette
@@ -104,11 +104,9 @@ def suite_cell(app: App, suite: runner.SuiteResult | None) -> Text:
         text.append(
             f" {bad[0]}" + (f" +{len(bad) - 1}" if len(bad) > 1 else ""), style=palette.style(app, "bad", bold=True)
         )
-    loaded = suite.hung_under_load
+    loaded = suite.loaded_said()
     if loaded:
-        text.append(
-            f" ({', '.join(s.name for s in loaded)} hung while the machine was loaded: {scenarios.CONSOLE_AGAIN})"
-        )
+        text.append(f" ({loaded})")
     return text
 
 
