@@ -290,3 +290,26 @@ async def test_help_on_each_submission_pane_shows_every_binding_id_whole_at_80_c
         assert "submission.close" in ids or "submission.back" in ids, ids
         for binding_id in ids:
             assert re.search(rf"(^|\s){re.escape(binding_id)}(\s|$)", shown, re.MULTILINE), (binding_id, shown)
+
+
+async def test_the_footer_behind_the_unsaved_changes_question_keeps_its_keys_whole(sample_cohort):
+    """A modal redraws the footer of the screen under it (its bindings change), but that screen is not
+    laid out while covered: the key at the edge was drawn cut (`^s Sav`). It keeps the keys it had."""
+    from helpers import wait_until
+    from review.tui.modals.leave import LeaveScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_submission(app, pilot, "ben-larsen")
+        screen.scoring.AUTOSAVE_SECONDS = 60
+        await pilot.press("4", "w")
+        await settle(app, pilot)
+        before = screen_text(app)[-1]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, LeaveScreen))
+        await settle(app, pilot)
+        assert screen_text(app)[-1] == before
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.screen is screen)
+        await settle(app, pilot)
+        assert screen_text(app)[-1] == before

@@ -49,3 +49,19 @@ async def test_a_table_filled_before_its_mount_handler_ran_keeps_every_row(sampl
         await screen.mount(table)
         await pilot.pause()
         assert table.row_count == 5 and len(table.columns) == 7
+
+
+async def test_a_long_subject_is_cut_to_its_column_with_an_ellipsis_and_whole_in_the_detail(tmp_path):
+    from helpers import make_repo
+
+    subject = "Hoist the idempotency key out of the retry loop and persist it before the first request"
+    make_repo(tmp_path / "cohort" / "ada", {"checkout.mjs": "export async function chargeWithRetry() {}\n"}, subject)
+    app = ReviewApp(tmp_path / "cohort", run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_submission(app, pilot, "ada")
+        await pilot.press("3")
+        await pilot.pause()
+        (key,) = list(screen.commits_table.rows)
+        cell = str(screen.commits_table.get_cell(key, "subject"))
+        assert cell == subject[:49] + "…"
+        assert subject in str(screen.commit_info.render())

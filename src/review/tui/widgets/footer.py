@@ -25,6 +25,10 @@ class FittingFooter(PrunedFooter):
         self.call_after_refresh(self.fit)
 
     async def recompose(self) -> None:
+        # Under a modal, the keys redrawn were never measured (the one at the edge showed cut, `^s Sav`):
+        # the footer keeps the keys it had, and is redrawn when its screen is on top again.
+        if not self.screen.is_active:
+            return
         await super().recompose()
         self.call_after_refresh(self.fit)
 

@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 
 from review import gitsafe
 from review.core import attribution, triage
-from review.core.text import safe_line
+from review.core.text import fit, safe_line
 from review.harness import candidate_tests, runner
 from review.tui import palette
 
@@ -60,10 +60,11 @@ class CommitsTable(DataTable):
                 Text(commit.short),
                 suite_cell(self.app, suites.get(commit.sha)),
                 tests_cell(self.app, tests.get(commit.sha)),
-                Text(safe_line(commit.subject, 50)),
-                Text(safe_line(", ".join(found.tools) or "—", 40)),
+                # Cut to the column with "…" (the whole message is in the detail under the table).
+                Text(fit(safe_line(commit.subject), 50)),
+                Text(fit(safe_line(", ".join(found.tools) or "—"), 40)),
                 Text(commit.author_date[:10]),
-                Text(safe_line(commit.author_name, 40)),
+                Text(fit(safe_line(commit.author_name), 40)),
                 key=commit.sha,
             )
 
