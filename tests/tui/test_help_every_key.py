@@ -161,3 +161,18 @@ async def test_the_footer_names_the_help_key_the_keymap_gives(sample_cohort, iso
         await wait_until(pilot, lambda: screen_text(app)[-1].split()[0] == "f2")
         await pilot.press("f2")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
+async def test_a_pane_key_and_escape_in_one_burst_leave_the_submission_without_an_error(sample_cohort):
+    """A pane key redraws the footer's keys a frame later: escape in the same burst has left the screen
+    by then, and the redraw finds no screen (it crashed the console)."""
+    from helpers import settle
+    from review.tui.screens.cohort import CohortScreen
+
+    app = ReviewApp(sample_cohort, run_harness=False, reviewers=("ana",))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for name in ("ben-larsen", "chen-wei", "ada-okafor"):
+            await open_submission(app, pilot, name)
+            await pilot.press("2", "escape")
+            await settle(app, pilot)
+            assert isinstance(app.screen, CohortScreen)

@@ -27,7 +27,8 @@ class FittingFooter(PrunedFooter):
     async def recompose(self) -> None:
         # Under a modal, the keys redrawn were never measured (the one at the edge showed cut, `^s Sav`):
         # the footer keeps the keys it had, and is redrawn when its screen is on top again.
-        if not self.screen.is_active:
+        # (A redraw asked for just before the screen was left finds no screen at all.)
+        if not self.is_attached or not self.screen.is_active:
             return
         await super().recompose()
         self.call_after_refresh(self.fit)
@@ -75,6 +76,8 @@ class KeysFooter(Horizontal):
         """The first key that opens the help from where the focus is, as Textual binds it now (the
         keymap's keys when it remaps the help). In a text box `?` is typed, so the footer names a key
         the box leaves alone (f1) rather than one that would not work there."""
+        if not self.is_attached:
+            return
         keys = [key for key, active in self.screen.active_bindings.items() if active.binding.id == "app.help"]
         if isinstance(self.screen.focused, (Input, TextArea)):
             keys = [key for key in keys if not types_text(key)] or keys
