@@ -11,9 +11,13 @@ import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from review.gitsafe.env import GitSafeError
-from review.gitsafe.packs import LocalObjects
+
+if TYPE_CHECKING:
+    # Imported where it is used: gitdb is 10 ms of imports, which a warm triage never needs.
+    from review.gitsafe.packs import LocalObjects
 
 
 @dataclass
@@ -57,7 +61,7 @@ class ObjectReader:
         # by default: git's batch keeps the delta bases it resolved, which a long history's many
         # reads need. `_local`: None not tried yet, False git reads them.
         self.local_first = False
-        self._local: LocalObjects | bool | None = None
+        self._local: LocalObjects | Literal[False] | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._proc is None or self._proc.poll() is not None:
@@ -74,7 +78,7 @@ class ObjectReader:
 
     def close(self) -> None:
         with self._lock:
-            if isinstance(self._local, LocalObjects):
+            if self._local:  # a LocalObjects (False: git reads them; None: not tried)
                 self._local.close()
             self._local = None
             if self._proc is not None:
@@ -147,9 +151,11 @@ class ObjectReader:
         if not self.local_first:
             return asked
         if self._local is None:
+            from review.gitsafe.packs import LocalObjects
+
             self._local = LocalObjects.open(self.git_dir) or False
         local = self._local
-        if not isinstance(local, LocalObjects):
+        if not local:
             return asked
         left = []
         for index in asked:
