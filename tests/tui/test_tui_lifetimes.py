@@ -65,3 +65,32 @@ async def released(pilot, left, timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while left() and time.monotonic() < deadline:
         await pilot.pause(0.1)
+
+
+def test_an_emptied_cache_lets_what_it_held_go_at_once_not_at_the_next_collection():
+    """Textual's LRUCache.clear() leaves its entries' linked list in a cycle: what it held waits for the
+    collector (a pause of tens of ms for a page of new diff rows). `empty` drops each entry as it goes."""
+    from textual.cache import LRUCache
+
+    from review.tui.lifetimes import empty
+
+    class Drawn:
+        pass
+
+    def filled() -> tuple[LRUCache, list[weakref.ref]]:
+        cache: LRUCache[int, Drawn] = LRUCache(64)
+        held = [Drawn() for _ in range(10)]
+        for index, value in enumerate(held):
+            cache[index] = value
+        return cache, [weakref.ref(value) for value in held]
+
+    gc.disable()
+    try:
+        cache, refs = filled()
+        cache.clear()
+        assert any(ref() is not None for ref in refs)  # Textual's own: kept until a collection
+        cache, refs = filled()
+        empty(cache)
+        assert all(ref() is None for ref in refs) and not cache.keys()
+    finally:
+        gc.enable()

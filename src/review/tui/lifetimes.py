@@ -8,11 +8,15 @@ widgets that are closed.
 
 And Textual memoises a colour pair in an `lru_cache` on a method of each widget's styles cache, so
 the cache object is part of the key: up to 1,024 of them (every widget's rendered lines) stay alive
-after their widgets are gone. `release_styles_caches` empties that memo when a screen is left."""
+after their widgets are gone. `release_styles_caches` empties that memo when a screen is left.
+
+And a Textual LRUCache emptied with its own clear() is garbage in a cycle, with everything it held:
+`empty` lets each entry go as it is dropped."""
 
 from __future__ import annotations
 
 from textual._styles_cache import StylesCache
+from textual.cache import LRUCache
 from textual.widgets import Footer
 
 # Textual's attribute on the watched object: name -> [(the watching node, callback)].
@@ -36,6 +40,17 @@ class PrunedFooter(Footer):
     async def recompose(self) -> None:
         await super().recompose()
         drop_closed_watchers(self)
+
+
+def empty(cache: LRUCache) -> None:
+    """Every entry of a Textual LRUCache dropped, and what it held let go at once: its own clear()
+    leaves the entries' linked list ([prev, next, key, value] each) in a reference cycle, for the
+    collector to find with all it holds (a view's drawn strips: a collection of tens of ms for each
+    page of new diff rows). Each entry's links are cut here (a test checks this against Textual's)."""
+    links = list(cache._cache.values())
+    cache.clear()
+    for link in links:
+        link.clear()
 
 
 def release_styles_caches() -> None:

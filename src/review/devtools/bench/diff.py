@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from review.services import samples
+from review.tui.lifetimes import empty
 
 FILE_LINES = 65  # lines per file of the generated diff
 
@@ -97,7 +98,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
             for _ in range(pages):
                 view.scroll_page_down(animate=False)
                 await pilot.pause()  # Textual repaints here; what follows times our rows alone
-                view._cache.clear()
+                empty(view._cache)
                 view.painter.clear_tokens()
                 view.changed_words.clear()
                 t0 = time.perf_counter()
@@ -200,7 +201,7 @@ async def _searched(pilot, view) -> tuple[float, float]:
     while view.search.searching:
         await pilot.pause(0.01)
     searched = time.perf_counter() - t0
-    view._cache.clear()
+    empty(view._cache)
     view.painter.clear_tokens()
     t0 = time.perf_counter()
     [view.render_line(y) for y in range(view.size.height)]
@@ -242,7 +243,7 @@ async def _changed_words_page(app, pilot, view) -> tuple[float, float]:
         await pilot.pause()
         for words in (True, False):
             view.set_reactive(type(view).words, words)
-            view._cache.clear()
+            empty(view._cache)
             view.painter.clear_tokens()
             t0 = time.perf_counter()
             [view.render_line(y) for y in range(view.size.height)]

@@ -17,6 +17,7 @@ from review.core import diff
 from review.core.text import safe_text
 from review.core.word_diff import Span
 from review.tui import palette
+from review.tui.lifetimes import empty
 from review.tui.widgets.diff.code import language_for, shown, style_words, tokenize, tool_tag
 from review.tui.widgets.diff.rows import DiffRows, Row
 from review.tui.widgets.diff.search import DiffSearch
@@ -81,7 +82,7 @@ class RowPainter:
         self._styles.clear()
 
     def clear_tokens(self) -> None:
-        self._highlight.clear()
+        empty(self._highlight)
 
     def _style(self, name: str) -> RichStyle:
         cached = self._styles.get(name)

@@ -26,6 +26,7 @@ from textual.strip import Strip
 from review.core import diff
 from review.core.word_diff import Span
 from review.tui.keymap import reading_bindings
+from review.tui.lifetimes import empty
 from review.tui.widgets.diff.paint import COVERAGE_GUTTER, RowPainter
 from review.tui.widgets.diff.rows import MAX_SHOWN, DiffRows, Row
 from review.tui.widgets.diff.search import DiffSearch, Match, Results
@@ -226,7 +227,7 @@ class DiffView(ScrollView, can_focus=True):
             widest = min(self.rows.widest_code, MAX_SHOWN)
             self.line_width = self.visible_width + max(0, widest - self.painter.side_code_width())
         self.virtual_size = Size(self.line_width, len(self.rows))
-        self._cache.clear()
+        empty(self._cache)
         self.painter.clear_tokens()
         self.refresh()
         self.search.rows_changed()
@@ -258,12 +259,12 @@ class DiffView(ScrollView, can_focus=True):
         self._rebuild_from_top()  # the hunk line below the diff follows, even when the index stays 0
 
     def watch_current_hunk(self, old: int, new: int) -> None:
-        self._cache.clear()
+        empty(self._cache)
         self.refresh()
         self.post_message(self.HunkChanged(self, *self.current()))
 
     def watch_words(self) -> None:
-        self._cache.clear()
+        empty(self._cache)
         self.refresh()
         self.post_message(self.OptionsChanged(self))
 
@@ -319,7 +320,7 @@ class DiffView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._cache.clear()  # a theme change repaints every cached strip
+        empty(self._cache)  # a theme change repaints every cached strip
         self.painter.clear_styles()
 
     # ----------------------------------------------------------------- rendering
@@ -376,7 +377,7 @@ class DiffView(ScrollView, can_focus=True):
     @on(WordsFound)
     def words_found(self, message: WordsFound) -> None:
         self.changed_words.found(message.found)
-        self._cache.clear()
+        empty(self._cache)
         self.refresh()
 
     def action_toggle_words(self) -> None:
@@ -394,7 +395,7 @@ class DiffView(ScrollView, can_focus=True):
 
     def repaint(self) -> None:
         """The matches changed: drawn again, the header's count follows, and the footer says what n does."""
-        self._cache.clear()
+        empty(self._cache)
         self.refresh()
         self.post_message(self.OptionsChanged(self))
         self.refresh_bindings()

@@ -13,6 +13,7 @@ from textual.widget import Widget
 from review.core import diff
 from review.core.word_diff import Span, hunk_words
 from review.services import failures
+from review.tui.lifetimes import empty
 from review.tui.widgets.diff.code import shown
 
 # (hunk's id, side by side) -> (the hunk, line index -> changed spans).
@@ -47,7 +48,7 @@ class ChangedWords:
 
     def clear(self) -> None:
         """Forget what was found (a benchmark times finding them again)."""
-        self._found.clear()
+        empty(self._found)
 
     def found(self, found: Found) -> None:
         """The worker's answer, on the UI thread: kept, and the next batch asked for."""

@@ -28,6 +28,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from review.tui import palette
+from review.tui.lifetimes import empty
 
 KEY_IN_LINE = re.compile(r"key=(\(no key\)|[^\s(]+)")
 NO_KEY = "(no key)"
@@ -211,7 +212,7 @@ class LogLines(ScrollView, can_focus=True):
     def clear(self) -> None:
         self.entries = []
         self.dropped = 0
-        self._cache.clear()
+        empty(self._cache)
         self._first_id = 0
         self.selected = None
         self._relayout()
@@ -228,7 +229,7 @@ class LogLines(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._cache.clear()
+        empty(self._cache)
 
     def _relayout(self) -> None:
         """Every line's rows at the width the log has now."""
