@@ -44,6 +44,13 @@ def release() -> None:
     gc.enable()
 
 
+def thaw() -> None:
+    """The console closed: what `release` froze goes back to the collector. A process that runs one
+    console after another (the tests, a served session) would otherwise keep each one's objects, and
+    the garbage frozen with them, open files and pipes included."""
+    gc.unfreeze()
+
+
 def collect() -> None:
     """Everything unreachable, collected now. A submission screen left is thousands of widgets, styles
     and rendered lines in reference cycles: with `tune`'s thresholds they waited for the next full

@@ -32,7 +32,7 @@ from review.tui.screens.cohort_watch import CohortWatch
 from review.tui.widgets.footer import KeysFooter
 from review.tui.widgets.parts_line import PartsLine
 from review.tui.widgets.text_box import TextBox
-from review.tui.widgets.triage.cells import COLUMNS, LEGEND, as_seen, cells, detail, filter_fields
+from review.tui.widgets.triage.cells import COLUMNS, LEGEND, as_seen, cells, detail, filter_fields, no_row_text
 from review.tui.widgets.triage.order import table_order
 from review.tui.widgets.triage.table import TriageTable
 
@@ -361,13 +361,7 @@ class CohortScreen(Screen[None]):
         row = self.rows.get(name) if name else None
         panel = self.detail
         if row is None:
-            if not self.rows:
-                said = safe_line(self.empty_text or "No submissions.", 400)
-            elif self.awaiting_rows:
-                said = f"Reading {len(self.rows)} submissions…"
-            else:
-                said = "No row matches the filter."
-            panel.update(Content(said))
+            panel.update(Content(no_row_text(len(self.rows), self.empty_text, self.awaiting_rows)))
             return
         lines = [safe_line(line, 400) for line in detail(row).splitlines()]
         if (seen := self.cohort_watch.seen_line(name)) is not None:

@@ -255,6 +255,14 @@ MAX_NOTICES = 5  # line-level sources' notices in the row's detail; the Note pan
 LEGEND = "Runs, in order: " + triage.legend() + f" ({triage.OK} ok, {triage.BAD} not ok, {triage.NOT_RUN} not run)"
 
 
+def no_row_text(rows: int, empty_text: str, reading: bool) -> str:
+    """The detail when no row is highlighted: an empty cohort says what a cohort is (`empty_text`);
+    rows listed but not one read yet; or a filter that matches none."""
+    if not rows:
+        return safe_line(empty_text or "No submissions.", 400)
+    return f"Reading {rows} submissions…" if reading else "No row matches the filter."
+
+
 def detail(row: cohort.Row) -> str:
     """The highlighted row, spelled out: the marks with the scenarios' names, what the scope means."""
     if row.problem and row.head is None:
