@@ -37,25 +37,12 @@ def hold(at_most: float = 3.0) -> None:
 
 
 def release() -> None:
-    """Collections again, but not over what the open submission holds (its analysis: a million objects
-    for a huge diff): frozen, it is left out of them until the screen is left (`collect`). A full
-    collection over it stalled scrolling by 50–170 ms."""
-    gc.freeze()
     gc.enable()
-
-
-def thaw() -> None:
-    """The console closed: what `release` froze goes back to the collector. A process that runs one
-    console after another (the tests, a served session) would otherwise keep each one's objects, and
-    the garbage frozen with them, open files and pipes included."""
-    gc.unfreeze()
 
 
 def collect() -> None:
     """Everything unreachable, collected now. A submission screen left is thousands of widgets, styles
     and rendered lines in reference cycles: with `tune`'s thresholds they waited for the next full
     collection (young objects: up to 20 × 50,000 before one), so each screen opened added megabytes
-    that stayed. The console calls this once per screen left, after triage is painted again. What
-    `release` froze is collected with the rest."""
-    gc.unfreeze()
+    that stayed. The console calls this once per screen left, after triage is painted again."""
     gc.collect()

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 
 from review.services import store
 from review.services.session import Session
-from review.support import gc, paths
+from review.support import paths
 from review.tui import keymap, themes
 from review.tui.context import ConsoleContext
 from review.tui.screens.cohort import CohortScreen
@@ -119,7 +119,6 @@ class ReviewApp(App[None]):
     def on_unmount(self) -> None:
         self.end_on_signals(False)
         self.context.stop_masking()
-        gc.thaw()
 
     # A hangup (an SSH drop, tmux's session killed) or a TERM ends the console as quitting does:
     # through ExitApp, so the rubric's pending changes are written first.

@@ -47,7 +47,6 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
 
     from review import gitsafe
     from review.services import analysis
-    from review.support import gc as gc_support
     from review.tui.widgets.diff.rows import DiffRows
     from review.tui.widgets.diff.view import DiffView
 
@@ -91,8 +90,6 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
             await pilot.pause()
             first = [view.render_line(y) for y in range(view.size.height)]
             first_paint = time.perf_counter() - t0
-            # As the submission screen does once its first frame is drawn (and undoes when it is left).
-            gc_support.release()
             pages = 50
             spent = 0.0
             for _ in range(pages):
@@ -112,9 +109,7 @@ def diff_benchmark(lines: int, into: Path | None, goals: list | None = None) -> 
             to_end = time.perf_counter() - t0
             assert first
             searched, search_page = await _searched(pilot, view)
-            words = await _changed_words_page(app, pilot, view)
-            gc_support.collect()
-            return first_paint, per_page, to_end, searched, search_page, *words
+            return first_paint, per_page, to_end, searched, search_page, *await _changed_words_page(app, pilot, view)
 
     first_paint, per_page, to_end, searched, search_page, words_page, plain_page = asyncio.run(paint())
     pipe = _git_diff_to_pipe(folder)

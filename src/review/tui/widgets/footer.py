@@ -25,10 +25,14 @@ class FittingFooter(PrunedFooter):
         self.call_after_refresh(self.fit)
 
     async def recompose(self) -> None:
-        # Under a modal, the keys redrawn were never measured (the one at the edge showed cut, `^s Sav`):
-        # the footer keeps the keys it had, and is redrawn when its screen is on top again.
         # (A redraw asked for just before the screen was left finds no screen at all.)
-        if not self.is_attached or not self.screen.is_active:
+        if not self.is_attached:
+            return
+        # Under a modal its keys do not act (`s` saves in the unsaved-changes question, not Strong), and
+        # keys redrawn there were never measured (the one at the edge showed cut, `^s Sav`): none are
+        # shown until the screen is on top again, when it is redrawn.
+        self.visible = self.screen.is_active
+        if not self.visible:
             return
         await super().recompose()
         self.call_after_refresh(self.fit)
