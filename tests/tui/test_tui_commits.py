@@ -52,7 +52,7 @@ async def test_a_table_filled_before_its_mount_handler_ran_keeps_every_row(sampl
 
 
 async def test_a_long_subject_is_cut_to_its_column_with_an_ellipsis_and_whole_in_the_detail(tmp_path):
-    from helpers import make_repo
+    from helpers import make_repo, wait_until
 
     subject = "Hoist the idempotency key out of the retry loop and persist it before the first request"
     make_repo(tmp_path / "cohort" / "ada", {"checkout.mjs": "export async function chargeWithRetry() {}\n"}, subject)
@@ -60,7 +60,9 @@ async def test_a_long_subject_is_cut_to_its_column_with_an_ellipsis_and_whole_in
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_submission(app, pilot, "ada")
         await pilot.press("3")
-        await pilot.pause()
+        await wait_until(
+            pilot, lambda: screen.commits_table.row_count == 1 and subject in str(screen.commit_info.render())
+        )
         (key,) = list(screen.commits_table.rows)
         cell = str(screen.commits_table.get_cell(key, "subject"))
         assert cell == subject[:49] + "…"

@@ -375,7 +375,8 @@ async def test_the_table_is_as_wide_and_as_tall_as_datatables_own_measuring_make
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(app, pilot)
         await pilot.press("s", "s")
-        await pilot.pause()
+        # Sorted by the third column, and the table's idle pass (the one TriageTable replaces) has run.
+        await wait_until(pilot, lambda: screen.table.sorted_by == 2 and not screen.table._require_update_dimensions)
         table = screen.table
         assert isinstance(table, TriageTable) and table.row_count == 8
         ours = (table.virtual_size, [column.content_width for column in table.columns.values()])
