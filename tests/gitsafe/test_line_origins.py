@@ -86,9 +86,9 @@ def test_renames_deletions_header_lookalikes_binaries_and_odd_paths(tmp_path):
     assert len(replayed.files["moved.mjs"]) == 16  # top, five, new, eight, end
     # git's output comes in reads of any size: a hunk's body cut between two batches reads the same.
     lines = [line for batch in repo.history_patches("HEAD") for line in batch]
-    for size in (1, 2, 3, 7):
+    for size in (1, 2, 3, 5, 7, 11):
         cut = line_origins.replay(lines[i : i + size] for i in range(0, len(lines), size))
-        assert (cut.files, cut.untracked) == (replayed.files, replayed.untracked), size
+        assert (cut.files, cut.untracked, cut.added) == (replayed.files, replayed.untracked, replayed.added), size
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

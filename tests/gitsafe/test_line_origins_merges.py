@@ -54,6 +54,16 @@ def assert_like_blame(repo: gitsafe.SafeRepo, whole: bool = True) -> line_origin
     return replayed
 
 
+def assert_read_the_same_in_any_pieces(repo: gitsafe.SafeRepo, replayed: line_origins.Replay) -> None:
+    """git's output comes in reads of any size: patches cut anywhere (a hunk's removed or added
+    lines split between two reads) replay the same, moved blocks included (they are found by text)."""
+    lines = [line for batch in repo.history_patches("HEAD") for line in batch]
+    for size in (1, 2, 5, 13):
+        cut = line_origins.replay(lines[i : i + size] for i in range(0, len(lines), size))
+        assert (cut.files, cut.added, cut.changed) == (replayed.files, replayed.added, replayed.changed), size
+        assert (cut.moved, cut.moved_into) == (replayed.moved, replayed.moved_into), size
+
+
 def commit_ids(repo: gitsafe.SafeRepo) -> list[str]:
     return [c.sha for c in repo.commits()]
 
@@ -121,7 +131,7 @@ def test_octopus_criss_cross_renames_and_a_no_ff_merge(tmp_path):
             ([9, 10], feature),  # a merge that changes nothing of the first parent's... it takes the second's tree
         ],
     )
-    assert_like_blame(repo)
+    assert_read_the_same_in_any_pieces(repo, assert_like_blame(repo))
 
 
 def test_moves_and_copies_on_a_side_branch_keep_their_first_origin_through_the_merge(tmp_path):
@@ -135,6 +145,8 @@ def test_moves_and_copies_on_a_side_branch_keep_their_first_origin_through_the_m
     replayed = assert_like_blame(repo)
     first = commit_ids(repo)[0]
     assert {o[0] for o in replayed.files["c.mjs"][1:]} == {first}
+    assert replayed.moved
+    assert_read_the_same_in_any_pieces(repo, replayed)
 
 
 # A history drawn by hypothesis: each step works on a branch (a list of the commits made on it).

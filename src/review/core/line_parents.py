@@ -53,11 +53,11 @@ def shared_lines(hunks: list[Hunk], length: int) -> list[int | None]:
     delta = 0  # old line minus new line, before the next hunk
     for old_start, old_count, new_start, new_count in hunks:
         first_new = new_start - 1 if new_count else new_start  # "+c,0" removes after new line c
-        shared += [n + delta for n in range(len(shared), first_new)]
+        shared += range(len(shared) + delta, first_new + delta)
         shared += [None] * new_count
         first_old = old_start - 1 if old_count else old_start
         delta = first_old + old_count - (first_new + new_count)
-    shared += [n + delta for n in range(len(shared), length)]
+    shared += range(len(shared) + delta, length + delta)
     return shared[:length]
 
 
@@ -79,19 +79,44 @@ def pass_to_parents(
             if identical[2] != section.path:
                 _reached(section.path, origins, moved_into)
             continue
-        left = {line for start, count in section.runs for line in range(start, start + count)}
+        left = [(start, start + count) for start, count in section.runs if count]  # the lines still its own
         for found in theirs:
             if found is None or not left:
                 continue
             their_origins, hunks, their_path = found
-            for line, at in enumerate(shared_lines(hunks, len(origins))):
-                if at is not None and line in left and at < len(their_origins):
-                    origins[line] = their_origins[at]
-                    left.discard(line)
+            left = _pass_runs(origins, left, shared_lines(hunks, len(origins)), their_origins)
             if their_path != section.path:
                 _reached(section.path, origins, moved_into)
-        own += len(left)
+        own += sum(end - start for start, end in left)
     return own
+
+
+def _pass_runs(
+    origins: Origins, runs: list[tuple[int, int]], shared: list[int | None], theirs: Origins
+) -> list[tuple[int, int]]:
+    """Each line of `runs` (start, end) that the parent holds (`shared`) takes its origin there; the
+    runs left. A run the parent holds whole (a branch's lines, as they were) is one slice."""
+    left: list[tuple[int, int]] = []
+    for start, end in runs:
+        ats = shared[start:end]
+        first, last = ats[0], ats[-1]
+        # Strictly increasing where not None: no gap and no None means one stretch of the parent's.
+        if first is not None and last is not None and last - first == end - start - 1 and None not in ats:
+            if last < len(theirs):
+                origins[start:end] = theirs[first : last + 1]
+                continue
+        open_at = None  # where a stretch of lines still the merge's own began
+        for line, at in zip(range(start, end), ats):
+            if at is not None and at < len(theirs):
+                origins[line] = theirs[at]
+                if open_at is not None:
+                    left.append((open_at, line))
+                    open_at = None
+            elif open_at is None:
+                open_at = line
+        if open_at is not None:
+            left.append((open_at, end))
+    return left
 
 
 def _their_version(path: str, aside: Aside, kept: dict[str, Kept]) -> tuple[Origins, list[Hunk], str] | None:
