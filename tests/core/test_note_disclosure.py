@@ -154,6 +154,22 @@ def test_git_ai_legacy_prompt_keys():
     assert records[0].tool == "Cursor" and records[0].ranges == [(2047, 2047), (3069, 3136)]
 
 
+def test_each_git_ai_note_names_its_own_sessions_tools_in_any_order():
+    """Notes read one after another: a session key means what that note's own metadata says."""
+
+    def note(tool: str, ranges: str = "1-3") -> str:
+        return f'a.mjs\n  s_1 {ranges}\n---\n{{"sessions": {{"s_1": {{"agent_id": {{"tool": "{tool}"}}}}}}}}'
+
+    read = [parse_git_ai_note("e" * 40, text) for text in (note("cursor"), note("claude"), note("cursor", "4"))]
+    assert [(r[0].tool, r[0].ranges) for r in read] == [
+        ("Cursor", [(1, 3)]),
+        ("Claude Code", [(1, 3)]),
+        ("Cursor", [(4, 4)]),
+    ]
+    assert parse_git_ai_note("e" * 40, "a.mjs\n  s_1 2\n---\nnot json")[0].tool == "an agent (git-ai)"
+    assert parse_git_ai_note("e" * 40, "a.mjs\n  s_1 ٣,7-5\n")[0].ranges == [(3, 3), (5, 7)]
+
+
 def test_agent_trace_minimal_record():
     text = (
         '{"version":"0.1.0","id":"550e8400-e29b-41d4-a716-446655440000","timestamp":"2026-01-25T10:00:00Z",'

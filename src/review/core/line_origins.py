@@ -266,35 +266,7 @@ class Replay:
         return self._moves.moved_into
 
     def feed(self, line: bytes) -> None:
-        if self._minus or self._plus:  # inside a hunk body: counted, never interpreted
-            if line.startswith(b"-"):
-                self._minus -= 1
-                return
-            if line.startswith(b"+"):
-                self._plus -= 1
-                if self.detect_moves and self._aside is None:
-                    self._new_text.append(line)
-                return
-            if line.startswith(b"\\"):
-                return  # "\ No newline at end of file"
-            self._minus = self._plus = 0  # a malformed stream: resynchronise on headers
-        # Header lines, told apart by their first byte (a stream is mostly hunks and their headers).
-        first = line[:1]
-        head = self._head
-        if first == b"@":
-            if head is not None and line.startswith(b"@@ "):
-                self._hunk(line, head)
-        elif first == b"\0":
-            if line.startswith(COMMIT_MARK):
-                self._commit_line(line)
-            elif head is None and line.startswith(CHILDREN_MARK):
-                words = line.split()
-                self._children_of[words[1].decode("ascii", "replace")] = len(words) - 2
-        elif first == b"d" and line.startswith(DIFF_MARK):
-            self._finish_section()
-            self._head = SectionHead(line)
-        elif head is not None:
-            head.read(line)
+        self.feed_many([line])
 
     def _commit_line(self, line: bytes) -> None:
         self._finish_section()
@@ -340,9 +312,8 @@ class Replay:
         self._minus, self._plus = b, d
 
     def feed_many(self, lines: list[bytes]) -> None:
-        """`feed` for each line, with hunk bodies (most of a history's lines) counted apart: the same
-        reading, a fraction of the time."""
-        feed = self.feed
+        """The stream's lines, in order: hunk bodies (most of a history's lines) counted, never
+        interpreted (a removed line "-- a/x" reads "--- a/x"), headers read."""
         i, end = 0, len(lines)
         while i < end:
             if self._minus or self._plus:
@@ -374,8 +345,25 @@ class Replay:
                     i += 1
                 self._minus, self._plus = minus, plus
                 continue
-            feed(lines[i])
+            # A header line, told apart by its first byte (a stream is mostly hunks and their headers).
+            line = lines[i]
             i += 1
+            first = line[:1]
+            head = self._head
+            if first == b"@":
+                if head is not None and line.startswith(b"@@ "):
+                    self._hunk(line, head)
+            elif first == b"d" and line.startswith(DIFF_MARK):
+                self._finish_section()
+                self._head = SectionHead(line)
+            elif first == b"\0":
+                if line.startswith(COMMIT_MARK):
+                    self._commit_line(line)
+                elif head is None and line.startswith(CHILDREN_MARK):
+                    words = line.split()
+                    self._children_of[words[1].decode("ascii", "replace")] = len(words) - 2
+            elif head is not None and first != b"i":  # "index …" says nothing the replay needs
+                head.read(line)
 
     def close(self) -> None:
         self._finish_commit()

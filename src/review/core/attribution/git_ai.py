@@ -11,16 +11,19 @@ from review.core.attribution.tools import ALIASES, canonical_tool, written_name
 def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
     """git-ai's Authorship Log (authorship/3.0.0, and the 7/16-hex legacy keys) attached to `commit`."""
     attestation, _, meta_text = text.partition("\n---\n")
-    meta = jsondata.obj(jsondata.loads(meta_text)) if meta_text.strip() else {}
-    sessions = jsondata.obj(meta.get("sessions"))
-    prompts = jsondata.obj(meta.get("prompts"))
+    sessions, prompts, known = _metadata(meta_text)
 
     def tool_for(key: str) -> str | None:
+        if key in known:
+            return known[key]
         if key.startswith("h_"):
-            return None
-        record = sessions.get(key.split("::")[0]) if key.startswith("s_") else prompts.get(key)
-        name = jsondata.text(jsondata.obj(jsondata.obj(record).get("agent_id")).get("tool"))
-        return canonical_tool(name) if name else "an agent (git-ai)"  # a test agent (mock_ai): no assistant
+            tool = None
+        else:
+            record = sessions.get(key.split("::")[0]) if key.startswith("s_") else prompts.get(key)
+            name = jsondata.text(jsondata.obj(jsondata.obj(record).get("agent_id")).get("tool"))
+            tool = canonical_tool(name) if name else "an agent (git-ai)"  # a test agent (mock_ai): no assistant
+        known[key] = tool
+        return tool
 
     records: list[LineRecord] = []
     path: str | None = None
@@ -32,10 +35,25 @@ def parse_git_ai_note(commit: str, text: str) -> list[LineRecord]:
             path = line[1:-1] if line.startswith('"') and line.endswith('"') else line
             continue
         if path and line.startswith("  "):
-            parts = line.strip().split()
+            parts = line.split()
             if len(parts) == 2:
                 records.append(LineRecord(path, commit, parse_ranges(parts[1]), tool_for(parts[0]), source))
     return records
+
+
+# The last note's metadata parsed, with the tool each of its keys named: a session's notes carry the
+# same metadata commit after commit (one entry, so a hostile note's megabytes are not kept).
+_last_metadata: tuple[str, dict, dict, dict[str, str | None]] = ("", {}, {}, {})
+
+
+def _metadata(text: str) -> tuple[dict, dict, dict[str, str | None]]:
+    """A note's sessions and prompts, and the tools read from them so far."""
+    global _last_metadata
+    last = _last_metadata
+    if last[0] != text:
+        meta = jsondata.obj(jsondata.loads(text)) if text.strip() else {}
+        last = _last_metadata = (text, jsondata.obj(meta.get("sessions")), jsondata.obj(meta.get("prompts")), {})
+    return last[1], last[2], last[3]
 
 
 def legacy_author_tool(name: str, metadata: object) -> str | None:

@@ -88,7 +88,11 @@ _RANGE = re.compile(r"(\d+)(?:-(\d+))?")
 def parse_ranges(text: str) -> list[tuple[int, int]]:
     ranges = []
     for part in text.split(","):
-        found = _RANGE.fullmatch(part.strip())
+        part = part.strip()
+        if part.isdecimal():  # one line (most ranges): a number alone, as the pattern reads it
+            ranges.append((int(part), int(part)))
+            continue
+        found = _RANGE.fullmatch(part)
         if found:
             a, b = int(found[1]), int(found[2] or found[1])
             ranges.append((min(a, b), max(a, b)))

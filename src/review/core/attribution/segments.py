@@ -55,19 +55,20 @@ def blocks(origins: Origins) -> list[Block]:
     """A path's lines as blocks: a block ends where the commit, the file there or the mover changes,
     or the line there is not the next one."""
     found: list[Block] = []
-    current: Block | None = None
-    for index, (sha, orig, there, mover) in enumerate(origins, start=1):
-        if (
-            current is not None
-            and sha == current.sha
-            and there == current.there
-            and mover == current.mover
-            and orig == current.orig_start + (index - current.start)
-        ):
-            current.end = index
+    # The open block's commit, file there, mover, and the line there its next line would have.
+    sha = there = mover = None
+    expected = -1
+    for index, origin in enumerate(origins, start=1):
+        if origin[1] == expected and origin[0] == sha and origin[2] == there and origin[3] == mover:
+            expected += 1
             continue
-        current = Block(index, index, sha, there, orig, mover)
-        found.append(current)
+        if found:
+            found[-1].end = index - 1
+        sha, orig, there, mover = origin
+        expected = orig + 1
+        found.append(Block(index, index, sha, there, orig, mover))
+    if found:
+        found[-1].end = len(origins)
     return found
 
 

@@ -10,6 +10,7 @@ the e-mail first, then the name; the author wrote the change, the committer only
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -143,6 +144,7 @@ class _Said:
         self.result.rejected.append(Rejected(self.where + evidence, reason))
 
 
+@functools.lru_cache(maxsize=4096)  # a history repeats a few identities thousands of times
 def _person(identity: tuple[str, str]) -> str:
     """The person behind an identity ("Ann (aider)" is Ann); "" when the identity is an agent's."""
     if match_identity(*identity):
@@ -185,7 +187,7 @@ def commit_signals(sha: str, message: str, author: tuple[str, str], committer: t
         _squashed(message, said)
 
     # A disclosure key on a body line that is not in the trailer block: considered, and said why not.
-    block_at = sum(len(line) + 1 for line in lines[:start])
+    block_at = sum(map(len, lines[:start])) + start  # each line and its line feed
     for shaped in _KEY_LINE.finditer(message, body, max(body, block_at)):
         if shaped["key"].lower() in DISCLOSURE_KEYS:
             line = message[shaped.start() : message.find("\n", shaped.start()) % (len(message) + 1)]
