@@ -154,13 +154,28 @@ async def test_the_footer_names_the_help_key_the_keymap_gives(sample_cohort, iso
     key, the one that works, not the default it started with."""
     config = isolated_dirs / "config" / "review"
     config.mkdir(parents=True)
-    (config / "keymap.toml").write_text('"app.help" = "f2"\n')
+    (config / "keymap.toml").write_text('"app.help" = "f9"\n')
     app = ReviewApp(sample_cohort, run_harness=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: app.screen.table.row_count == 8)
-        await wait_until(pilot, lambda: screen_text(app)[-1].split()[0] == "f2")
-        await pilot.press("f2")
+        await wait_until(pilot, lambda: screen_text(app)[-1].split()[0] == "f9")
+        await pilot.press("f9")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
+def test_a_keymap_putting_one_key_on_two_live_bindings_is_refused_naming_both(tmp_path):
+    """f2 for help would be lost on the submission screen, where f2 shows the diff pane: refused with
+    both names before the console starts. Two keys for one action, or a free key, are fine."""
+    import pytest
+
+    from review.tui import keymap
+
+    path = tmp_path / "keymap.toml"
+    path.write_text('"app.help" = "f2"\n')
+    with pytest.raises(keymap.KeymapError, match="'app.help' and 'submission.pane-diff' are both on 'f2'"):
+        keymap.load(path)
+    path.write_text('"app.quit" = "ctrl+q"\n"triage.next-unscored" = "u"\n"app.help" = "f9"\n')
+    assert keymap.load(path) == {"app.quit": "ctrl+q", "triage.next-unscored": "u", "app.help": "f9"}
 
 
 async def test_a_pane_key_and_escape_in_one_burst_leave_the_submission_without_an_error(sample_cohort):

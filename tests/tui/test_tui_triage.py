@@ -224,6 +224,48 @@ async def test_harness_column_fills_in_the_background_and_quitting_stops_it(samp
     assert await leftovers_after("driver.mjs") == []
 
 
+async def test_r_says_when_the_rows_are_read_again(sample_cohort):
+    """A warm cohort's reload looks the same on screen: R says it read every submission again."""
+    app = ReviewApp(sample_cohort, run_harness=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        assert not any("Read again" in str(n.message) for n in posted(app))
+        await pilot.press("R")
+        await wait_until(pilot, lambda: any(str(n.message) == "Read again: 8 submissions" for n in posted(app)))
+
+
+async def test_reloading_while_the_harness_runs_counts_each_suite_once_and_settles(sample_cohort, tmp_path):
+    """R while the background harness runs: the reload's worker takes over the suites left; the title
+    never counts one twice, names no suite that no longer runs, and says nothing once all are done."""
+    import re
+    import shutil
+
+    cohort_dir = tmp_path / "two"
+    cohort_dir.mkdir()
+    for name in ("chen-wei", "ada-okafor"):
+        shutil.copytree(sample_cohort / name, cohort_dir / name)
+    app = ReviewApp(cohort_dir)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, CohortScreen))
+        screen = app.screen
+
+        def title() -> str:
+            return str(screen.query_one("#triage-title").render())
+
+        # A suite is running (not only queued) when R is pressed.
+        await wait_until(pilot, lambda: "to run (" in title() and "(starting)" not in title(), timeout=60)
+        await pilot.press("R")
+        counts: list[int] = []
+
+        def settled() -> bool:
+            counts.extend(int(n) for n in re.findall(r"harness: (\d+) to run", title()))
+            return all(row.harness not in (None, "queued", "running…") for row in screen.rows.values())
+
+        await wait_until(pilot, settled, timeout=240)
+        await wait_until(pilot, lambda: "to run" not in title(), timeout=10)
+        assert max(counts, default=0) <= 2, counts
+
+
 async def test_opening_a_triaged_submission_reuses_its_analysis(sample_cohort, monkeypatch):
     """Triage analysed every row; the submission screen asks the same session and gets that analysis:
     each submission's history, diff and blame are read once per HEAD, however often it is opened."""

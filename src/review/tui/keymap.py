@@ -1,5 +1,6 @@
 """The reviewer's keymap (`keymap.toml`: binding id = keys), validated before the console starts: an
-unknown binding id or a value that is not a key string is an error with its name, never ignored."""
+unknown binding id, a value that is not a key string, or a key given to two bindings live at once is an
+error with their names, never ignored."""
 
 from __future__ import annotations
 
@@ -65,22 +66,55 @@ def browser_notes(rows: list[tuple[str, str, str, str]], key_display) -> list[st
     return notes
 
 
-def known_binding_ids() -> set[str]:
-    """Every binding id this console declares, on every screen and widget."""
+def declared_bindings() -> list[tuple[type, Binding]]:
+    """Every binding with an id this console declares, with the class that declares it (the app, a
+    screen or a widget)."""
     import importlib
     import pkgutil
 
     from review import tui
 
-    ids: set[str] = set()
+    found: list[tuple[type, Binding]] = []
     for module_info in pkgutil.walk_packages(tui.__path__, "review.tui."):
         module = importlib.import_module(module_info.name)
         for value in vars(module).values():
             if isinstance(value, type) and value.__module__ == module.__name__:
                 for binding in value.__dict__.get("BINDINGS", []):
                     if isinstance(binding, Binding) and binding.id:
-                        ids.add(binding.id)
-    return ids
+                        found.append((value, binding))
+    return found
+
+
+def known_binding_ids() -> set[str]:
+    """Every binding id this console declares, on every screen and widget."""
+    return {binding.id for _, binding in declared_bindings() if binding.id}
+
+
+def _keys(keys: str) -> set[str]:
+    return {key.strip() for key in keys.split(",") if key.strip()}
+
+
+def clashes(remapped: dict[str, str]) -> list[str]:
+    """Keys the keymap puts on two bindings of different actions that are live at once: declared by
+    the same screen or widget, or one of them the app's own (live everywhere). Only one of the two
+    would answer the key; the other would be lost without a word."""
+    from textual.app import App
+
+    declared = declared_bindings()
+    found = []
+    for at, (owner, binding) in enumerate(declared):
+        for other_owner, other in declared[at + 1 :]:
+            if binding.id not in remapped and other.id not in remapped:
+                continue  # the console's own keys, as shipped
+            if binding.action == other.action:
+                continue  # two keys for one thing (q and ctrl+q both quit)
+            if owner is not other_owner and not issubclass(owner, App) and not issubclass(other_owner, App):
+                continue
+            mine = _keys(remapped.get(binding.id or "", binding.key))
+            theirs = _keys(remapped.get(other.id or "", other.key))
+            for key in sorted(mine & theirs):
+                found.append(f"{binding.id!r} and {other.id!r} are both on {key!r}")
+    return found
 
 
 def load(path: Path | None = None) -> dict[str, str]:
@@ -103,6 +137,8 @@ def load(path: Path | None = None) -> dict[str, str]:
             problems.append(f"unknown binding id {binding_id!r}")
         elif not isinstance(keys, str) or not keys.strip():
             problems.append(f'{binding_id!r}: keys must be a string such as "ctrl+r", not {keys!r}')
+    if not problems:
+        problems = clashes({str(k): str(v) for k, v in data.items()})
     if problems:
         raise KeymapError(f"{path}: " + "; ".join(problems) + " (`?` in the console lists every binding id)")
     return {str(k): str(v) for k, v in data.items()}

@@ -142,8 +142,8 @@ class CohortScreen(Screen[None]):
         # A submission copied or imported into the cohort meanwhile appears on its own.
         self.set_interval(self.WATCH_SECONDS, self.cohort_watch.look)
 
-    def reload(self) -> None:
-        self.cohort_watch.loading = True
+    def reload(self, asked: bool = False) -> None:
+        self.cohort_watch.loading, self.cohort_watch.reload_asked = True, asked
         self.load_rows()
 
     @work(thread=True, exclusive=True, group="triage", name="triage-rows")
@@ -521,7 +521,7 @@ class CohortScreen(Screen[None]):
         self.sort = (self.sort[0], not self.sort[1])
 
     def action_refresh(self) -> None:
-        self.reload()
+        self.reload(asked=True)
 
     # Seconds within which the second A lifts candidate-blind review.
     REVEAL_WINDOW = 3.0

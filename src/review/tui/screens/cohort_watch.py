@@ -77,8 +77,10 @@ class CohortWatch:
 
     def __init__(self, screen: Triage) -> None:
         self.screen = screen
+        # Group -> the rows its worker has still to run. A reload's worker replaces the one before (an
+        # exclusive group): that one's rows are dropped, never counted twice or left "to run".
+        self.harness_pending: dict[str, dict[str, cohort.Row]] = {}
         self.harness_running: set[str] = set()
-        self.harness_queue = 0
         # The folders the console opened with; any other is an arrival, marked for the session.
         self.opened_with: set[str] | None = None
         # Arrival -> when it arrived (HH:MM).
@@ -89,6 +91,8 @@ class CohortWatch:
         self.arrivals: arrivals.Arrivals | None = None
         self.loading = False
         self.looking = False
+        # R was pressed: said once the rows are read again (a warm cohort's look the same).
+        self.reload_asked = False
 
     # ----------------------------------------------------------------- the rows' load
 
@@ -101,6 +105,9 @@ class CohortWatch:
 
     def loaded(self, rows: dict[str, cohort.Row]) -> None:
         self.loading = False
+        if self.reload_asked:
+            self.reload_asked = False
+            self.screen.app.notify(f"Read again: {len(rows)} submission{'' if len(rows) == 1 else 's'}", markup=False)
         heads = {name: row.head for name, row in rows.items() if row.head}
         without_suite = [name for name, row in rows.items() if not row.scenarios]
         self.arrivals = arrivals.Arrivals(self.screen.cohort_dir, rows, heads, without_suite)
@@ -195,10 +202,13 @@ class CohortWatch:
         them (a second worker of the same group would cancel the first's runs)."""
         if not self.screen.context.run_harness or not rows:
             return
+        if group == "harness":  # the worker started below cancels this group's worker before it
+            self.harness_running.difference_update(self.harness_pending.pop(group, {}))
+        pending = self.harness_pending.setdefault(group, {})
         for row in rows:
             row.harness = cohort.QUEUED
+            pending[row.name] = row
             self.screen.update_row(row)
-        self.harness_queue += len(rows)
         self.screen.update_title()
         self.screen.run_worker(
             partial(self.run_suites, rows),
@@ -227,13 +237,25 @@ class CohortWatch:
             # The console is quitting: the runs were stopped and their processes killed.
             pass
 
+    @property
+    def harness_queue(self) -> int:
+        """Suites queued or running, each once."""
+        return sum(len(pending) for pending in self.harness_pending.values())
+
+    def _pending(self, row: cohort.Row) -> dict[str, cohort.Row] | None:
+        """The pending rows `row` is among (this very row: a cancelled worker's messages may still come)."""
+        return next((pending for pending in self.harness_pending.values() if pending.get(row.name) is row), None)
+
     def harness_started(self, row: cohort.Row) -> None:
-        self.harness_running.add(row.name)
+        if self._pending(row) is not None:
+            self.harness_running.add(row.name)
         row.harness = "running…"
 
     def harness_done(self, row: cohort.Row) -> None:
-        self.harness_running.discard(row.name)
-        self.harness_queue = max(0, self.harness_queue - 1)
+        pending = self._pending(row)
+        if pending is not None:
+            del pending[row.name]
+            self.harness_running.discard(row.name)
 
     def title_parts(self) -> list[str]:
         parts = []
