@@ -13,7 +13,6 @@ cleaned here, once, at ingestion; this module returns plain strings, and the TUI
 from __future__ import annotations
 
 import re
-import textwrap
 import unicodedata
 from collections.abc import Callable
 
@@ -102,6 +101,8 @@ WIDTH = 80
 def wrapped(text: str, first: str = "", rest: str = "  ", width: int = WIDTH, long_words: bool = True) -> list[str]:
     """One sanitised paragraph, wrapped at `width` columns under its indents (never an empty list).
     `long_words=False` keeps a word longer than a line whole (a path a reader copies)."""
+    import textwrap  # here: the commands that never wrap (a warm triage's JSON) do not load it
+
     return textwrap.wrap(
         safe_line(text, 2000),
         width,

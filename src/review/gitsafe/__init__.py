@@ -16,11 +16,42 @@ owned by another user. So git never runs inside the submitted folder. Instead:
 The cache is re-cloned when the submission's HEAD moves.
 """
 
-from review.gitsafe.clone import cache_path_for, open_submission, start_copies
-from review.gitsafe.env import EMPTY_TREE, SHA_RE, GitSafeError, cache_root, git_env, run_trusted
+from __future__ import annotations
+
+from review.gitsafe.env import EMPTY_TREE, SHA_RE, GitSafeError, cache_path_for, cache_root, git_env, run_trusted
 from review.gitsafe.head import HeadInfo, find_git_dir, read_head, refs_fingerprint
-from review.gitsafe.objects import FileEntry, ObjectReader
-from review.gitsafe.repo import MAX_COMMITS, Commit, SafeRepo
+
+# typing's TYPE_CHECKING without importing typing (a warm triage loads it nowhere else); type
+# checkers read the block below.
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from review.gitsafe.clone import open_submission, start_copies
+    from review.gitsafe.objects import FileEntry, ObjectReader
+    from review.gitsafe.repo import MAX_COMMITS, Commit, SafeRepo
+
+# Loaded when first named: a warm triage reads HEADs from files and never copies, so it loads none of
+# the copying and reading (their imports were a fifth of its start).
+_LATER = {
+    "open_submission": "clone",
+    "start_copies": "clone",
+    "FileEntry": "objects",
+    "ObjectReader": "objects",
+    "MAX_COMMITS": "repo",
+    "Commit": "repo",
+    "SafeRepo": "repo",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"review.gitsafe.{_LATER[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "MAX_COMMITS",

@@ -3,7 +3,6 @@ re-made when its HEAD moves."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -11,16 +10,11 @@ import tempfile
 import threading
 from pathlib import Path
 
-from review.gitsafe.env import GitSafeError, _run, cache_root, git_env
+from review.gitsafe.env import GitSafeError, _run, cache_path_for, git_env
 from review.gitsafe.head import check_repository, find_git_dir, read_head, refs_fingerprint, unborn_reason
 from review.gitsafe.notes import NOTES_REFSPECS, fetch_notes, safe_dirs
 from review.gitsafe.repo import SafeRepo
 from review.support import files
-
-
-def cache_path_for(source: Path) -> Path:
-    key = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:24]
-    return cache_root() / "repos" / f"{key}.git"
 
 
 def start_copies(folders: list[Path], at_most: int) -> None:

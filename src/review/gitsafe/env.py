@@ -39,6 +39,12 @@ def cache_root() -> Path:
     return paths.cache_dir()
 
 
+def cache_path_for(source: Path) -> Path:
+    """Where the cache keeps the sanitised clone of the submission at `source`."""
+    key = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:24]
+    return cache_root() / "repos" / f"{key}.git"
+
+
 def _private_config(safe_dirs: tuple[str, ...] = ()) -> Path:
     """A global git config of our own: no hooks, no fsmonitor, nothing from the user's."""
     lines = [

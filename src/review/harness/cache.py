@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 from review import gitsafe
-from review.harness import sandbox
 from review.harness.results import ScenarioResult, SuiteResult
 from review.support import files
 
@@ -58,6 +57,8 @@ def cached_suite(commit: str, kind: str | None = None) -> SuiteResult | None:
         # Nothing was ever run for this commit: no need to ask which sandbox this machine has (detecting
         # runs node and bwrap, 30 ms: most of a warm triage).
         return None
+    from review.harness import sandbox  # here: a commit with no result (a warm triage's, mostly) never asks
+
     try:
         kind = kind or sandbox.detect().kind
         data = json.loads(_cache_file(commit, kind).read_text())

@@ -10,7 +10,6 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from review import gitsafe
 from review.core import agreement
@@ -34,6 +33,7 @@ def empty_cohort_text(cohort: Path) -> str:
 
 # A warm triage (the row cache answers) reads no history: what computes a row, runs the harness or
 # masks names is imported where it is used, so `review triage` starts without it.
+TYPE_CHECKING = False  # typing's, without loading typing on a warm triage's path
 if TYPE_CHECKING:
     from review.core import anonymity
     from review.harness.results import SuiteResult
@@ -215,7 +215,7 @@ def placeholder(path: Path) -> Row:
 
 
 # The commits, when already read (None: the analysis reads them).
-Analyse = Callable[[gitsafe.SafeRepo, list[gitsafe.Commit] | None], "analysis.Analysis"]
+Analyse = Callable[["gitsafe.SafeRepo", "list[gitsafe.Commit] | None"], "analysis.Analysis"]
 
 
 def _analyse_once(repo: gitsafe.SafeRepo, commits: list[gitsafe.Commit] | None) -> analysis.Analysis:

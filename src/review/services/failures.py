@@ -7,7 +7,6 @@ from __future__ import annotations
 import errno
 import os
 import time
-import traceback
 
 from review.core.text import safe_line
 from review.support import paths
@@ -30,6 +29,8 @@ def record(where: str, error: BaseException) -> str:
             os.replace(target, target.with_suffix(".log.1"))
         with open(target, "a", encoding="utf-8") as handle:
             handle.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} {where}\n")
+            import traceback  # here: a boundary that never fails never loads it
+
             handle.write("".join(traceback.format_exception(error)))
         kept = f" (traceback in {target})"
     except OSError:

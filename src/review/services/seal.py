@@ -15,7 +15,6 @@ import hashlib
 import hmac
 import json
 import os
-import secrets
 import tempfile
 from pathlib import Path
 
@@ -63,6 +62,8 @@ def key(create: bool = False) -> bytes | None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".seal-", suffix=".tmp")
     except OSError as error:
         raise SealError(f"the seal key {path} cannot be created: {error.strerror or error}") from None
+    import secrets  # here: only a new key needs it (a triage reading sealed scores never does)
+
     try:
         with os.fdopen(fd, "w") as handle:  # mkstemp makes it 0600
             handle.write(secrets.token_hex(KEY_BYTES) + "\n")

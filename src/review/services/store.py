@@ -21,7 +21,6 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from datetime import UTC, datetime
 from pathlib import Path
 
 import tomli_w
@@ -55,6 +54,8 @@ def default_reviewer() -> str:
 
 
 def now() -> str:
+    from datetime import UTC, datetime  # here: reading scores (a warm triage) never stamps one
+
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
