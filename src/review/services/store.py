@@ -23,8 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-import tomli_w
-
 from review.services import score_merge, seal
 from review.services.score_lock import FILE_MODE, StoreError, locked
 from review.support import files
@@ -418,7 +416,7 @@ def save(
             ],
         }
         _remove_stale_temps(path)  # under the lock no save is writing: any temp file is a crashed one's
-        _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
+        _atomic_write(path, _toml(document))
     return saved
 
 
@@ -448,7 +446,7 @@ def replace_file(path: Path, document: dict) -> None:
     """Write a whole score file, as a save does (call it holding the file's lock): a crashed save's
     temp file removed, then the atomic write."""
     _remove_stale_temps(path)
-    _atomic_write(path, tomli_w.dumps(document).encode("utf-8"))
+    _atomic_write(path, _toml(document))
 
 
 def _remove_stale_temps(path: Path) -> None:
@@ -463,6 +461,12 @@ def _remove_stale_temps(path: Path) -> None:
                 os.unlink(entry.path)
             except OSError:
                 pass
+
+
+def _toml(document: dict) -> bytes:
+    import tomli_w  # here: reading scores (a warm triage) never writes one
+
+    return tomli_w.dumps(document).encode("utf-8")
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
