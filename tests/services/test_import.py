@@ -192,7 +192,7 @@ def test_an_imported_submission_is_copied_once_not_again_by_triage(tmp_path, ali
     dest = tmp_path / "cohort"
     assert main(["import", str(dest), str(alice)]) == 0
     submission = dest / "alice"
-    clone = gitsafe.clone.cache_path_for(submission)
+    clone = gitsafe.cache_path_for(submission)
     made = clone.stat().st_ino
     rows = cohort.triage(dest)
     assert rows[0].problem is None and rows[0].commits == 1
