@@ -201,4 +201,35 @@ def run_until_stopped(make, should_stop: Callable[[], bool], poll_s: float = 0.1
             raise asyncio.CancelledError  # asked to stop: a run that ended anyway is still a cancelled one
         return await task
 
-    return asyncio.run(main())
+    # Not asyncio.run: it waits without end for every task left over to take its cancellation, and one
+    # that swallowed it held the worker's thread (and the console's quit) for good after a quick
+    # double reload. Left-overs get LEFTOVER_S, cancelled again on every poll, then are given up.
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # as asyncio.run does, for code that asks for the thread's loop
+    try:
+        return loop.run_until_complete(main())
+    finally:
+        try:
+            loop.run_until_complete(_cancel_leftovers(poll_s))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
+
+LEFTOVER_S = 5.0  # how long a stopped run's left-over tasks get to end once cancelled
+
+
+async def _cancel_leftovers(poll_s: float) -> None:
+    deadline = asyncio.get_running_loop().time() + LEFTOVER_S
+    while True:
+        left = [task for task in asyncio.all_tasks() if task is not asyncio.current_task() and not task.done()]
+        if not left:
+            return
+        if asyncio.get_running_loop().time() >= deadline:
+            for task in left:
+                task._log_destroy_pending = False  # type: ignore[attr-defined]  # given up on knowingly: no warning
+            return
+        for task in left:
+            task.cancel()
+        await asyncio.wait(left, timeout=poll_s)
