@@ -179,16 +179,21 @@ async def test_keymap_remaps_by_binding_id(sample_cohort, isolated_dirs):
         assert screen.current_name() == "ben-larsen"
 
 
-async def test_harness_column_fills_in_the_background_and_quitting_stops_it(sample_cohort, tmp_path):
+def two_submissions(sample_cohort, tmp_path):
+    """A cohort of chen-wei and ada-okafor: two suites for the background harness to run."""
     import shutil
-
-    from helpers import leftovers_after, wait_until
 
     cohort_dir = tmp_path / "two"
     cohort_dir.mkdir()
     for name in ("chen-wei", "ada-okafor"):
         shutil.copytree(sample_cohort / name, cohort_dir / name)
-    app = ReviewApp(cohort_dir)
+    return cohort_dir
+
+
+async def test_harness_column_fills_in_the_background_and_quitting_stops_it(sample_cohort, tmp_path):
+    from helpers import leftovers_after, wait_until
+
+    app = ReviewApp(two_submissions(sample_cohort, tmp_path))
     async with app.run_test(size=(100, 24)) as pilot:
 
         def harness_filled() -> bool:
@@ -238,13 +243,8 @@ async def test_reloading_while_the_harness_runs_counts_each_suite_once_and_settl
     """R while the background harness runs: the reload's worker takes over the suites left; the title
     never counts one twice, names no suite that no longer runs, and says nothing once all are done."""
     import re
-    import shutil
 
-    cohort_dir = tmp_path / "two"
-    cohort_dir.mkdir()
-    for name in ("chen-wei", "ada-okafor"):
-        shutil.copytree(sample_cohort / name, cohort_dir / name)
-    app = ReviewApp(cohort_dir)
+    app = ReviewApp(two_submissions(sample_cohort, tmp_path))
     async with app.run_test(size=(100, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, CohortScreen))
         screen = app.screen
