@@ -199,10 +199,8 @@ def _start_copies(folder: Path) -> None:
     from review import gitsafe
 
     # A head start for the first rows, not the whole cohort (a warm one is not walked twice): the
-    # rows' own threads take the rest. A copy made already loads none of the copying.
-    missing = [folder for folder in folders[:4] if not gitsafe.cache_path_for(folder).exists()]
-    if missing:
-        gitsafe.start_copies(missing, at_most=2)
+    # rows' own threads take the rest.
+    gitsafe.start_copies(folders[:4], at_most=2)
 
 
 def _in_name_order(rows, names: list[str], progress):

@@ -26,7 +26,8 @@ from review.gitsafe.head import HeadInfo, find_git_dir, read_head, refs_fingerpr
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
-    from review.gitsafe.clone import open_submission, start_copies
+    from review.gitsafe.clone import open_submission
+    from review.gitsafe.early_copies import start_copies
     from review.gitsafe.objects import FileEntry, ObjectReader
     from review.gitsafe.repo import MAX_COMMITS, Commit, SafeRepo
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 # the copying and reading (their imports were a fifth of its start).
 _LATER = {
     "open_submission": "clone",
-    "start_copies": "clone",
+    "start_copies": "early_copies",
     "FileEntry": "objects",
     "ObjectReader": "objects",
     "MAX_COMMITS": "repo",

@@ -17,29 +17,6 @@ from review.gitsafe.repo import SafeRepo
 from review.support import files
 
 
-def start_copies(folders: list[Path], at_most: int) -> None:
-    """Begin, each in a thread of its own, the copies of the first `at_most` of these folders that
-    have none in the cache yet: `review triage` calls it before it loads the rest of itself, so git
-    copies while Python imports (30 ms of a cold triage). open_submission waits, on the copy's lock,
-    for a copy under way; what fails here is met again there, and said. Links and hidden folders are
-    left to the caller."""
-    for folder in folders:
-        if at_most <= 0:
-            return
-        if cache_path_for(folder).exists():
-            continue
-        at_most -= 1
-        threading.Thread(target=_copy_quietly, args=(folder,), name="early-copy", daemon=True).start()
-
-
-def _copy_quietly(folder: Path) -> None:
-    try:
-        open_submission(folder)
-    # Met again, and said, when the row is read.
-    except Exception:
-        pass
-
-
 def open_submission(folder: Path) -> SafeRepo:
     """A clean clone of the submission at its current HEAD, made or refreshed as needed; its notes
     are fetched again when the source's notes refs changed (git-ai pushes notes after commits)."""
