@@ -9,23 +9,20 @@ hunks. Here are the marks, the header lines' reading and the hunk counts; the re
 
 from __future__ import annotations
 
-import re
-
+from review.core.diff import HUNK_HEADER
 from review.core.git_paths import unquote_path
 
 COMMIT_MARK = b"\x00commit "  # then the commit, its tree and its parents
 CHILDREN_MARK = b"\x00children "  # before the patches: a commit and its children (git rev-list --children)
 DIFF_MARK = b"diff --git "
-# The counts only: -U0 hunks of a replay have no use for the function name git may write after them.
-_HUNK_COUNTS = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 def hunk_counts(line: bytes) -> tuple[int, int, int, int] | None:
     """Old start, old count, new start, new count of a hunk header (a count git leaves out is 1)."""
-    match = _HUNK_COUNTS.match(line)
+    match = HUNK_HEADER.match(line)
     if match is None:
         return None
-    old_start, old_count, new_start, new_count = match.groups()
+    old_start, old_count, new_start, new_count = match.groups()[:4]
     return (
         int(old_start),
         1 if old_count is None else int(old_count),
