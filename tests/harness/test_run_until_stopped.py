@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
 from review.harness import process
 
@@ -14,21 +13,20 @@ from review.harness import process
 def test_a_stopped_run_returns_though_a_left_over_task_swallows_its_cancellations(monkeypatch):
     monkeypatch.setattr(process, "LEFTOVER_S", 1.0, raising=False)
     swallowed = []
+    running = threading.Event()
 
     async def stubborn() -> None:
+        never = asyncio.Event()  # nothing sets it: the task waits until cancelled, and swallows that
+        running.set()
         while True:
             try:
-                await asyncio.sleep(3600)
+                await never.wait()
             except asyncio.CancelledError:
-                swallowed.append(time.monotonic())
-
-    running = threading.Event()
+                swallowed.append(True)
 
     async def run() -> None:
         asyncio.get_running_loop().create_task(stubborn())  # not awaited: left over when the run ends
-        await asyncio.sleep(0)  # the stubborn task starts
-        running.set()
-        await asyncio.sleep(3600)
+        await asyncio.Event().wait()  # until stopped
 
     stop = threading.Event()
     ended: list[BaseException] = []
@@ -41,7 +39,7 @@ def test_a_stopped_run_returns_though_a_left_over_task_swallows_its_cancellation
 
     thread = threading.Thread(target=worker, daemon=True)
     thread.start()
-    assert running.wait(timeout=60)
+    assert running.wait(timeout=60)  # the left-over task is there before the run is stopped
     stop.set()
     thread.join(timeout=20)
     assert not thread.is_alive(), "the stopped run still holds its thread"
@@ -51,7 +49,6 @@ def test_a_stopped_run_returns_though_a_left_over_task_swallows_its_cancellation
 
 def test_a_run_left_alone_returns_its_result():
     async def run() -> int:
-        await asyncio.sleep(0.01)
         return 7
 
     assert process.run_until_stopped(run, lambda: False) == 7
